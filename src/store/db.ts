@@ -1,0 +1,36 @@
+/**
+ * The database port: a tiny interface over PostgreSQL that both backends implement
+ * (PGlite embedded, `pg` against a server). Same SQL everywhere; parameters are `$1, $2, …`.
+ */
+
+/** Result of a query: rows as plain objects keyed by column name. */
+export interface QueryResult<T> {
+  rows: T[];
+  /** rows affected by INSERT/UPDATE/DELETE (0 when unknown) */
+  rowCount: number;
+}
+
+/** Something that runs SQL: the database itself or an open transaction. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+}
+
+/** The database: queries, transactions, and a way to close it. */
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs `fn` in a transaction (BEGIN … COMMIT, ROLLBACK on throw). Use `tx` for every statement
+   * inside. Isolation is READ COMMITTED unless `fn` sets it; use row locks for capacity checks.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Executes several statements separated by semicolons (no parameters): migrations. */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** One versioned migration. Versions are unique integers; see `src/app/migrations.ts` for ranges. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
