@@ -1,0 +1,106 @@
+/**
+ * The ingestion path shared by the CLI, the HTTP endpoint and the simulator: parse a stream in
+ * the given format, persist pings in batches (idempotent), count and report malformed rows.
+ */
+import type { Readable } from 'node:stream';
+import type { Db } from '../../store/db.js';
+import { readCsvProbes } from './csv.js';
+import { readFcdProbes } from './fcd.js';
+import { readJsonlProbes } from './jsonl.js';
+import { insertPings } from './ping-store.js';
+import type { ParseIssue, ProbeFormat, ProbeRecord } from './records.js';
+
+/** Options of `ingestProbeStream`. */
+export interface IngestOptions {
+  format: ProbeFormat;
+  /** pings per INSERT (default 5000) */
+  batchSize?: number;
+  /** unix seconds of SUMO simulation time 0 (FCD only; default 2026-01-05T00:00:00Z, a Monday) */
+  fcdStartS?: number;
+  /** prefix for FCD vehicle ids */
+  tracePrefix?: string;
+  /** at most this many issues are kept in the report (all are counted; default 1000) */
+  maxIssues?: number;
+  /** called after each batch with running totals */
+  onProgress?: (p: { parsed: number; inserted: number; malformed: number; bytesRead?: number }) => void;
+}
+
+/** What an ingestion did. */
+export interface IngestReport {
+  /** well-formed pings read */
+  parsed: number;
+  /** pings newly stored (parsed − duplicates) */
+  inserted: number;
+  /** pings already stored (same trace id and timestamp) */
+  duplicates: number;
+  /** malformed rows (all counted, first `maxIssues` listed in `issues`) */
+  malformed: number;
+  issues: ParseIssue[];
+  /** trace ids that received new pings (to match next) */
+  touchedTraceIds: string[];
+}
+
+/** Default unix time of SUMO simulation second 0: Monday 2026-01-05 00:00 UTC. */
+export const DEFAULT_FCD_START_S = Date.UTC(2026, 0, 5) / 1000;
+
+/** Reads probe records of any supported format from a stream. */
+export function readProbes(input: Readable, format: ProbeFormat, onIssue: (i: ParseIssue) => void, opts: { fcdStartS?: number; tracePrefix?: string } = {}): AsyncGenerator<ProbeRecord> {
+  switch (format) {
+    case 'csv': return readCsvProbes(input, onIssue);
+    case 'jsonl': return readJsonlProbes(input, onIssue);
+    case 'fcd': return readFcdProbes(input, onIssue, { startS: opts.fcdStartS ?? DEFAULT_FCD_START_S, tracePrefix: opts.tracePrefix });
+  }
+}
+
+/** Guesses the format from a file name (.csv, .jsonl/.ndjson/.json, .xml → fcd). */
+export function formatFromFileName(name: string): ProbeFormat | undefined {
+  const n = name.toLowerCase().replace(/\.gz$/, '');
+  if (n.endsWith('.csv')) return 'csv';
+  if (n.endsWith('.jsonl') || n.endsWith('.ndjson') || n.endsWith('.json')) return 'jsonl';
+  if (n.endsWith('.xml')) return 'fcd';
+  return undefined;
+}
+
+/**
+ * Ingests probe records into `probe_pings`, in batches. Malformed rows never abort the run.
+ * Works on any AsyncIterable of records, so generated pings take the same path as files.
+ */
+export async function ingestRecords(db: Db, records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>, opts: Omit<IngestOptions, 'format'>, issuesSoFar?: { count: number; list: ParseIssue[] }): Promise<IngestReport> {
+  const batchSize = opts.batchSize ?? 5000;
+  const touched = new Set<string>();
+  const issues = issuesSoFar ?? { count: 0, list: [] };
+  let parsed = 0;
+  let inserted = 0;
+  let batch: ProbeRecord[] = [];
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    const n = await insertPings(db, batch);
+    if (n > 0) for (const r of batch) touched.add(r.traceId);
+    inserted += n;
+    batch = [];
+    opts.onProgress?.({ parsed, inserted, malformed: issues.count });
+  };
+  for await (const r of records) {
+    parsed++;
+    batch.push(r);
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+  return { parsed, inserted, duplicates: parsed - inserted, malformed: issues.count, issues: issues.list, touchedTraceIds: [...touched] };
+}
+
+/**
+ * Ingests a stream (file, request body, stdin) in the given format.
+ * @example
+ * const report = await ingestProbeStream(db, createReadStream('pings.csv'), { format: 'csv' });
+ */
+export async function ingestProbeStream(db: Db, input: Readable, opts: IngestOptions): Promise<IngestReport> {
+  const maxIssues = opts.maxIssues ?? 1000;
+  const issues = { count: 0, list: [] as ParseIssue[] };
+  const onIssue = (i: ParseIssue): void => {
+    issues.count++;
+    if (issues.list.length < maxIssues) issues.list.push(i);
+  };
+  const records = readProbes(input, opts.format, onIssue, opts);
+  return ingestRecords(db, records, opts, issues);
+}

@@ -1,0 +1,52 @@
+/**
+ * Persistence of raw pings in `probe_pings`, idempotent by (trace_id, t_s): re-ingesting the same
+ * data inserts nothing. Batches use one multi-row INSERT over unnest'ed arrays.
+ */
+import type { Queryable } from '../../store/db.js';
+import type { Ping } from '../trajectory.js';
+import type { ProbeRecord } from './records.js';
+
+/**
+ * Inserts a batch of pings, skipping those already stored (same trace id and timestamp).
+ * Returns the number of rows actually inserted.
+ */
+export async function insertPings(db: Queryable, records: readonly ProbeRecord[]): Promise<number> {
+  if (records.length === 0) return 0;
+  const n = records.length;
+  const ids: string[] = new Array(n);
+  const ts: number[] = new Array(n);
+  const lats: number[] = new Array(n);
+  const lons: number[] = new Array(n);
+  const speeds: Array<number | null> = new Array(n);
+  const headings: Array<number | null> = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const r = records[i];
+    ids[i] = r.traceId;
+    ts[i] = r.ping.tS;
+    lats[i] = r.ping.lat;
+    lons[i] = r.ping.lon;
+    speeds[i] = r.ping.speedKph ?? null;
+    headings[i] = r.ping.headingDeg ?? null;
+  }
+  const res = await db.query(
+    `INSERT INTO probe_pings (trace_id, t_s, lat, lon, speed_kph, heading_deg)
+     SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::real[], $6::real[])
+     ON CONFLICT (trace_id, t_s) DO NOTHING`,
+    [ids, ts, lats, lons, speeds, headings],
+  );
+  return res.rowCount;
+}
+
+/** Reads the stored pings of one trace in time order. */
+export async function readTracePings(db: Queryable, traceId: string): Promise<Ping[]> {
+  const res = await db.query<{ t_s: number; lat: number; lon: number; speed_kph: number | null; heading_deg: number | null }>(
+    'SELECT t_s, lat, lon, speed_kph, heading_deg FROM probe_pings WHERE trace_id = $1 ORDER BY t_s',
+    [traceId],
+  );
+  return res.rows.map((r) => {
+    const p: Ping = { tS: Number(r.t_s), lat: Number(r.lat), lon: Number(r.lon) };
+    if (r.speed_kph !== null) p.speedKph = Number(r.speed_kph);
+    if (r.heading_deg !== null) p.headingDeg = Number(r.heading_deg);
+    return p;
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * Database migrations of the probe pipeline and learned speeds (versions 300–399).
+ *
+ * - `probe_pings`: raw pings, idempotent by (trace_id, t_s).
+ * - `probe_traversals`: map-matched trajectories as timed edge traversals (read by analytics;
+ *   documented in docs/probes.md). Rebuilt per trace whenever the trace gets new pings.
+ * - `learned_speed_bins`: per edge × 15-minute bin of the local week, the sums behind the
+ *   space-mean speed (Σ length / Σ duration), recomputed for touched edges after each ingest.
+ */
+import type { Migration } from '../store/db.js';
+
+export const migrations: Migration[] = [
+  {
+    version: 300,
+    name: 'probe pings, traversals and learned speed bins',
+    sql: `
+CREATE TABLE probe_pings (
+  trace_id     text NOT NULL,
+  t_s          double precision NOT NULL,
+  lat          double precision NOT NULL,
+  lon          double precision NOT NULL,
+  speed_kph    real,
+  heading_deg  real,
+  ingested_at  timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (trace_id, t_s)
+);
+CREATE INDEX probe_pings_t_s ON probe_pings (t_s);
+
+CREATE TABLE probe_traversals (
+  trace_id     text NOT NULL,
+  part         integer NOT NULL,
+  seq          integer NOT NULL,
+  map_version  text NOT NULL,
+  edge_id      integer NOT NULL,
+  enter_s      double precision NOT NULL,
+  exit_s       double precision NOT NULL,
+  covered      real NOT NULL,
+  bin_of_week  smallint NOT NULL,
+  speed_kph    real,
+  pings        jsonb NOT NULL DEFAULT '[]'::jsonb,
+  PRIMARY KEY (trace_id, part, seq)
+);
+CREATE INDEX probe_traversals_edge ON probe_traversals (edge_id, bin_of_week);
+CREATE INDEX probe_traversals_enter ON probe_traversals (enter_s);
+
+CREATE TABLE learned_speed_bins (
+  map_version     text NOT NULL,
+  edge_id         integer NOT NULL,
+  bin_of_week     smallint NOT NULL,
+  samples         integer NOT NULL,
+  sum_length_m    double precision NOT NULL,
+  sum_duration_s  double precision NOT NULL,
+  PRIMARY KEY (map_version, edge_id, bin_of_week)
+);
+`,
+  },
+];
