@@ -1,0 +1,21 @@
+import { describe, it, expect } from 'vitest';
+import { loadConfig, ConfigError } from './load.js';
+
+describe('loadConfig', () => {
+  it('uses defaults, then environment, then flags', () => {
+    expect(loadConfig({}, {}).server.port).toBe(8080);
+    expect(loadConfig({}, { PORT: '9000' }).server.port).toBe(9000);
+    expect(loadConfig({ 'server.port': '9100' }, { PORT: '9000' }).server.port).toBe(9100);
+  });
+  it('fails fast naming the variable on bad values', () => {
+    expect(() => loadConfig({}, { PORT: 'eighty' })).toThrow(/PORT="eighty" is invalid/);
+    expect(() => loadConfig({}, { PORT: '70000' })).toThrow(ConfigError);
+    expect(() => loadConfig({}, { SERVICES: 'routing,weather' })).toThrow(/unknown service "weather"/);
+    expect(() => loadConfig({}, { DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({}, { DEMO_SIMULATE: 'maybe' })).toThrow(/DEMO_SIMULATE/);
+  });
+  it('freezes the result', () => {
+    const c = loadConfig({}, {});
+    expect(Object.isFrozen(c.server)).toBe(true);
+  });
+});

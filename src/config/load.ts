@@ -1,0 +1,83 @@
+/**
+ * Loads the configuration once: flags win over environment variables, which win over defaults.
+ * Every value is validated; a bad one stops start-up with a message naming the key and variable.
+ */
+import { resolve } from 'node:path';
+import { SERVICES, SETTINGS, type Config, type ServiceName } from './schema.js';
+
+/** Thrown for invalid configuration; the message names the setting. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+/**
+ * Builds the frozen Config from `flags` (keys like 'server.port', values as strings) and `env`.
+ * Only this module reads environment variables.
+ */
+export function loadConfig(flags: Record<string, string | undefined> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const raw = (key: string): { value: string; source: string } => {
+    const s = SETTINGS.find((x) => x.key === key)!;
+    if (flags[key] !== undefined) return { value: flags[key]!, source: s.flag ?? key };
+    if (env[s.env] !== undefined && env[s.env] !== '') return { value: env[s.env]!, source: s.env };
+    return { value: s.default, source: `default of ${key}` };
+  };
+  const int = (key: string, min: number, max: number): number => {
+    const { value, source } = raw(key);
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < min || n > max) {
+      throw new ConfigError(`${source}=${JSON.stringify(value)} is invalid: ${key} must be an integer in ${min}..${max}`);
+    }
+    return n;
+  };
+  const bool = (key: string): boolean => {
+    const { value, source } = raw(key);
+    const v = value.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+    if (['0', 'false', 'no', 'off'].includes(v)) return false;
+    throw new ConfigError(`${source}=${JSON.stringify(value)} is invalid: ${key} must be true or false`);
+  };
+  const str = (key: string): string => raw(key).value.trim();
+
+  const services = str('server.services').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const s of services) {
+    if (!SERVICES.includes(s as ServiceName)) throw new ConfigError(`SERVICES contains unknown service "${s}"; choose from ${SERVICES.join(', ')}`);
+  }
+  if (services.length === 0) throw new ConfigError('SERVICES must name at least one service');
+  const logLevel = str('server.logLevel');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL=${JSON.stringify(logLevel)} is invalid: use fatal|error|warn|info|debug|trace|silent`);
+  }
+  const databaseUrl = str('store.databaseUrl');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const region = str('region.name');
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(region)) throw new ConfigError(`REGION=${JSON.stringify(region)} is invalid: letters, digits, _ and - only`);
+  const host = str('server.host');
+  if (!host) throw new ConfigError('HOST must not be empty');
+
+  const config: Config = {
+    server: {
+      port: int('server.port', 0, 65535),
+      host,
+      services: services as ServiceName[],
+      logLevel: logLevel as Config['server']['logLevel'],
+      bodyLimitBytes: int('server.bodyLimitBytes', 1024, 1 << 30),
+    },
+    store: { databaseUrl, dataDir: resolve(str('store.dataDir') || './data') },
+    region: { name: region, demoIfMissing: bool('region.demoIfMissing'), demoSimulate: bool('region.demoSimulate'), demoSeed: int('region.demoSeed', 0, 2 ** 31 - 1) },
+    routing: { routeTtlHours: int('routing.routeTtlHours', 1, 24 * 30) },
+  };
+  return deepFreeze(config);
+}

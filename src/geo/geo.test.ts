@@ -1,0 +1,48 @@
+import { describe, it, expect } from 'vitest';
+import { haversineM, bearingDeg, turnAngleDeg, destinationPoint, simplifyDouglasPeucker, pointInPolygon, projectOnSegment, encodePolyline, decodePolyline, bboxOf, polylineLengthM } from './index.js';
+
+describe('geo kernel', () => {
+  it('measures one degree of latitude as about 111.2 km', () => {
+    expect(haversineM(0, 0, 1, 0)).toBeCloseTo(111_195, -1);
+  });
+  it('gives compass bearings', () => {
+    expect(bearingDeg(0, 0, 1, 0)).toBeCloseTo(0, 6);
+    expect(bearingDeg(0, 0, 0, 1)).toBeCloseTo(90, 6);
+    expect(bearingDeg(0, 0, -1, 0)).toBeCloseTo(180, 6);
+    expect(bearingDeg(0, 0, 0, -1)).toBeCloseTo(270, 6);
+  });
+  it('signs turn angles: left negative, right positive, U-turn 180', () => {
+    expect(turnAngleDeg(0, 270)).toBe(-90);
+    expect(turnAngleDeg(350, 80)).toBe(90);
+    expect(turnAngleDeg(90, 270)).toBe(180);
+  });
+  it('round-trips destinationPoint and haversine', () => {
+    const [la, lo] = destinationPoint(39.29, -76.61, 45, 1000);
+    expect(haversineM(39.29, -76.61, la, lo)).toBeCloseTo(1000, 3);
+    expect(bearingDeg(39.29, -76.61, la, lo)).toBeCloseTo(45, 2);
+  });
+  it('simplifies a nearly straight line to its end points', () => {
+    const pts: Array<[number, number]> = [[0, 0], [0.00001, 0.001], [0, 0.002], [0, 0.003]];
+    expect(simplifyDouglasPeucker(pts, 5)).toEqual([[0, 0], [0, 0.003]]);
+    expect(simplifyDouglasPeucker(pts, 0.6)).toEqual([[0, 0], [0.00001, 0.001], [0, 0.003]]);
+  });
+  it('tests points against polygons', () => {
+    const sq: Array<[number, number]> = [[0, 0], [0, 1], [1, 1], [1, 0]];
+    expect(pointInPolygon(0.5, 0.5, sq)).toBe(true);
+    expect(pointInPolygon(1.5, 0.5, sq)).toBe(false);
+  });
+  it('projects a point onto a segment', () => {
+    const p = projectOnSegment(0.0001, 0.0005, 0, 0, 0, 0.001);
+    expect(p.t).toBeCloseTo(0.5, 6);
+    expect(p.distanceM).toBeCloseTo(11.12, 1);
+  });
+  it('encodes polylines like the reference example', () => {
+    const pts: Array<[number, number]> = [[38.5, -120.2], [40.7, -120.95], [43.252, -126.453]];
+    expect(encodePolyline(pts)).toBe('_p~iF~ps|U_ulLnnqC_mqNvxq`@');
+    expect(decodePolyline(encodePolyline(pts, 6), 6)).toEqual(pts);
+  });
+  it('computes bounding boxes and lengths', () => {
+    expect(bboxOf([[1, 2], [-1, 5]])).toEqual([-1, 2, 1, 5]);
+    expect(polylineLengthM([[0, 0], [1, 0], [2, 0]])).toBeCloseTo(2 * 111_195, -1);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { makeTestContext, type TestContext } from '../helpers/context.js';
+import { hashTokenFor } from '../../src/auth/index.js';
+import { redactUrl } from '../../src/http/app.js';
+
+describe('platform HTTP', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await makeTestContext();
+  });
+  afterAll(async () => t.close());
+
+  it('issues an app token for the right hashToken, in the reference JSON shape', async () => {
+    const res = await t.app.inject({ url: `/v1/AppToken?appId=${t.appId}&hashToken=${hashTokenFor(t.appId, t.appKey)}` });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual(['copyright', 'createdDate', 'responseId', 'result', 'versionNumber']);
+    expect(body.result.token.split('.')).toHaveLength(3);
+    expect(Date.parse(body.result.expiry) - Date.parse(body.createdDate)).toBeGreaterThanOrEqual(86399_000);
+    expect((await t.ctx.auth.verifyAppToken(body.result.token)).appId).toBe(t.appId);
+  });
+
+  it('answers the lower-case path and XML on request', async () => {
+    const res = await t.app.inject({ url: `/v1/appToken?appId=${t.appId}&hashToken=${hashTokenFor(t.appId, t.appKey)}`, headers: { accept: 'application/xml' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/xml/);
+    expect(res.body).toMatch(/<AppTokenResponse [^>]*copyright=.*<Token>[\w-]+\.[\w-]+\.[\w-]+<\/Token><Expiry>/);
+  });
+
+  it('gives 400 for a missing parameter and 403 for a wrong hash', async () => {
+    const missing = await t.app.inject({ url: `/v1/AppToken?appId=${t.appId}` });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ error: { statusId: 41, userMessage: 'Missing parameter: hashToken' } });
+    const wrong = await t.app.inject({ url: `/v1/AppToken?appId=${t.appId}&hashToken=${'0'.repeat(40)}` });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json()).toEqual({ error: { statusId: 26, userMessage: 'User Authentication Failed' } });
+  });
+
+  it('serves health, metrics, OpenAPI and docs', async () => {
+    const h = await t.app.inject({ url: '/healthz' });
+    expect(h.json()).toMatchObject({ status: 'ok', region: 'tiny', nodes: 9, edges: 24 });
+    const m = await t.app.inject({ url: '/metrics' });
+    expect(m.body).toContain('streetwise_http_requests_total');
+    const o = await t.app.inject({ url: '/openapi.json' });
+    expect(o.json().paths['/v1/AppToken']).toBeDefined();
+    const d = await t.app.inject({ url: '/docs/' });
+    expect(d.statusCode).toBe(200);
+  });
+
+  it('compresses large responses with gzip and echoes a request id', async () => {
+    const res = await t.app.inject({ url: '/docs/static/swagger-ui.css', headers: { 'accept-encoding': 'gzip', 'x-request-id': 'abc-123' } });
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['x-request-id']).toBe('abc-123');
+  });
+
+  it('answers unknown paths with a JSON 404', async () => {
+    const res = await t.app.inject({ url: '/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.userMessage).toContain('/nope');
+  });
+
+  it('redacts secrets from logged URLs', () => {
+    expect(redactUrl('/traffic/x.ashx?Action=FindRoute&Token=abc&WP_1=1,2')).toBe('/traffic/x.ashx?Action=FindRoute&Token=***&WP_1=1,2');
+    expect(redactUrl('/v1/AppToken?appId=a&hashToken=b')).toBe('/v1/AppToken?appId=a&hashToken=***');
+  });
+});
