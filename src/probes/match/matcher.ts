@@ -1,0 +1,193 @@
+/**
+ * Hidden-Markov-model map matching after Newson & Krumm (2009), "Hidden Markov Map Matching
+ * Through Noise and Sparseness": states are candidate positions on edges near each ping;
+ * emission is Gaussian in the ping-to-edge distance (GPS error σ); transition is exponential in
+ * |route distance − great-circle distance| (scale β); the Viterbi path is the match. Route
+ * distances come from a bounded edge-based Dijkstra (one-ways and turn restrictions respected).
+ * Traces are split at large time gaps, physically impossible jumps, and HMM breaks (no
+ * candidate of a ping reachable from any candidate of the previous one).
+ */
+import type { Graph } from '../../network/graph.js';
+import { haversineM } from '../../geo/index.js';
+import type { Ping, Trajectory } from '../trajectory.js';
+import { RouteSearch } from './route-search.js';
+import { SegmentIndex, type Candidate } from './segment-index.js';
+import { buildTrajectory, type MatchStep } from './trajectory-builder.js';
+
+/** Parameters of the matcher (defaults in `DEFAULT_MATCH_OPTIONS`). */
+export interface MatchOptions {
+  /** candidate search radius around each ping, metres */
+  searchRadiusM: number;
+  /** candidates kept per ping (closest first) */
+  maxCandidates: number;
+  /** GPS error standard deviation of the emission model, metres */
+  gpsSigmaM: number;
+  /** transition scale β, metres, at 1 s between pings */
+  betaM: number;
+  /** growth of β per second between pings, metres/s (sparse sampling tolerates longer detours) */
+  betaPerSecondM: number;
+  /** split the trace when two pings are further apart in time, seconds */
+  maxGapS: number;
+  /** split when the straight-line speed between two pings exceeds this, km/h */
+  maxSpeedKph: number;
+  /** a ping may project behind the previous one on the same edge by this much (GPS noise), metres */
+  backwardToleranceM: number;
+}
+
+/** Default matching parameters (documented in docs/probes.md). */
+export const DEFAULT_MATCH_OPTIONS: Readonly<MatchOptions> = Object.freeze({
+  searchRadiusM: 50,
+  maxCandidates: 8,
+  gpsSigmaM: 10,
+  betaM: 5,
+  betaPerSecondM: 0.5,
+  maxGapS: 120,
+  maxSpeedKph: 200,
+  backwardToleranceM: 15,
+});
+
+/** Statistics of one `match` call. */
+export interface MatchStats {
+  pings: number;
+  /** pings with no candidate within the radius (dropped) */
+  unmatchedPings: number;
+  /** pieces produced (≥ 1 per trace with matched pings) */
+  parts: number;
+}
+
+/**
+ * Matches GPS traces to one graph. Holds the spatial index and the reusable search state, so
+ * build one per graph and reuse it (not reentrant).
+ * @example
+ * const matcher = new MapMatcher(region.graph);
+ * const trajectories = matcher.match('veh-1', pings);
+ */
+export class MapMatcher {
+  readonly options: MatchOptions;
+  readonly index: SegmentIndex;
+  private readonly search: RouteSearch;
+  private readonly candBuf: Candidate[] = [];
+  /** statistics of the last `match` call */
+  lastStats: MatchStats = { pings: 0, unmatchedPings: 0, parts: 0 };
+
+  constructor(private readonly graph: Graph, options: Partial<MatchOptions> = {}, index?: SegmentIndex) {
+    this.options = { ...DEFAULT_MATCH_OPTIONS, ...options };
+    this.index = index ?? new SegmentIndex(graph);
+    this.search = new RouteSearch(graph);
+  }
+
+  /** Matches one trace (pings in any order; sorted by time here) into one or more trajectories. */
+  match(traceId: string, pingsIn: readonly Ping[]): Trajectory[] {
+    const o = this.options;
+    const pings = [...pingsIn].sort((a, b) => a.tS - b.tS);
+    const out: Trajectory[] = [];
+    const stats: MatchStats = { pings: pings.length, unmatchedPings: 0, parts: 0 };
+    // Layers of the Viterbi lattice for the current piece.
+    let layers: Layer[] = [];
+    const finish = (): void => {
+      if (layers.length > 0) {
+        const steps = backtrack(layers);
+        const t = buildTrajectory(this.graph, traceId, out.length, steps);
+        if (t.traversals.length > 0) out.push(t);
+      }
+      layers = [];
+    };
+    const sigma2 = 2 * o.gpsSigmaM * o.gpsSigmaM;
+    for (let k = 0; k < pings.length; k++) {
+      const p = pings[k];
+      if (k > 0 && p.tS === pings[k - 1].tS) continue;
+      this.index.candidatesInto(p.lat, p.lon, o.searchRadiusM, o.maxCandidates, this.candBuf);
+      if (this.candBuf.length === 0) {
+        stats.unmatchedPings++;
+        continue;
+      }
+      const cands = this.candBuf.map((c) => ({ ...c }));
+      const emission = cands.map((c) => -(c.distanceM * c.distanceM) / sigma2);
+      const prev = layers.length > 0 ? layers[layers.length - 1] : undefined;
+      if (prev !== undefined) {
+        const dtS = p.tS - prev.ping.tS;
+        const gcM = haversineM(prev.ping.lat, prev.ping.lon, p.lat, p.lon);
+        if (dtS > o.maxGapS || gcM / Math.max(dtS, 1e-3) * 3.6 > o.maxSpeedKph) finish();
+      }
+      const last = layers.length > 0 ? layers[layers.length - 1] : undefined;
+      if (last === undefined) {
+        layers.push({ ping: p, index: k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
+        continue;
+      }
+      const layer = this.transition(last, p, k, cands, emission);
+      if (layer === undefined) {
+        // HMM break: nothing reachable. Close the piece and restart at this ping.
+        finish();
+        layers.push({ ping: p, index: k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
+      } else layers.push(layer);
+    }
+    finish();
+    stats.parts = out.length;
+    this.lastStats = stats;
+    return out;
+  }
+
+  /** One Viterbi step from `prev` to the candidates of ping `p`; undefined on an HMM break. */
+  private transition(prev: Layer, p: Ping, k: number, cands: Candidate[], emission: number[]): Layer | undefined {
+    const o = this.options;
+    const dtS = Math.max(0, p.tS - prev.ping.tS);
+    const gcM = haversineM(prev.ping.lat, prev.ping.lon, p.lat, p.lon);
+    const beta = o.betaM + o.betaPerSecondM * dtS;
+    // Route longer than physically possible or far beyond the straight line is not considered.
+    const boundM = Math.min(gcM * 2 + 4 * o.searchRadiusM + 10 * beta, (o.maxSpeedKph / 3.6) * Math.max(dtS, 1) + 2 * o.searchRadiusM);
+    const n = cands.length;
+    const score = new Array<number>(n).fill(-Infinity);
+    const back = new Array<number>(n).fill(-1);
+    const paths: Array<number[] | null> = new Array(n).fill(null);
+    const dist = new Float64Array(n);
+    for (let a = 0; a < prev.cands.length; a++) {
+      if (prev.score[a] === -Infinity) continue;
+      this.search.distancesInto(prev.cands[a], cands, boundM, o.backwardToleranceM, dist);
+      for (let b = 0; b < n; b++) {
+        if (dist[b] === Infinity) continue;
+        const s = prev.score[a] - Math.abs(dist[b] - gcM) / beta;
+        if (s > score[b]) {
+          score[b] = s;
+          back[b] = a;
+          // Along the same edge (no search) or via the searched path.
+          const direct = cands[b].edge === prev.cands[a].edge && cands[b].offsetM >= prev.cands[a].offsetM - o.backwardToleranceM;
+          paths[b] = direct ? null : this.search.pathTo(cands[b].edge);
+        }
+      }
+    }
+    let any = false;
+    for (let b = 0; b < n; b++) {
+      if (score[b] > -Infinity) { score[b] += emission[b]; any = true; }
+    }
+    return any ? { ping: p, index: k, cands, score, back, paths } : undefined;
+  }
+}
+
+/** One layer of the Viterbi lattice. */
+interface Layer {
+  ping: Ping;
+  /** index of the ping in the (time-sorted) trace */
+  index: number;
+  cands: Candidate[];
+  /** best log-probability of a path ending in each candidate */
+  score: number[];
+  /** best predecessor candidate in the previous layer (-1 for the first layer) */
+  back: number[];
+  /** edges between the predecessor's edge and this candidate's edge (null: along the same edge) */
+  paths: Array<number[] | null>;
+}
+
+/** Follows back-pointers from the best final candidate. */
+function backtrack(layers: Layer[]): MatchStep[] {
+  const lastLayer = layers[layers.length - 1];
+  let best = 0;
+  for (let b = 1; b < lastLayer.cands.length; b++) if (lastLayer.score[b] > lastLayer.score[best]) best = b;
+  const steps: MatchStep[] = new Array(layers.length);
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const L = layers[i];
+    const c = L.cands[best];
+    steps[i] = { ping: L.ping, index: L.index, edge: c.edge, offsetM: c.offsetM, pathFromPrev: i === 0 ? null : L.paths[best] };
+    best = L.back[best];
+  }
+  return steps;
+}

@@ -1,0 +1,114 @@
+/**
+ * Bounded edge-based Dijkstra for HMM transitions: shortest driving distance from a position on
+ * one edge to positions on candidate edges, respecting one-ways (directed edges) and turn
+ * restrictions (labels are on edges, so a banned turn is simply never relaxed). Search state is
+ * reused across calls (generation counter); not reentrant.
+ */
+import FlatQueue from 'flatqueue';
+import { TurnRestrictions, type EdgeId, type Graph } from '../../network/graph.js';
+
+/** A position on an edge: where a search starts or what it looks for. */
+export interface EdgePosition {
+  edge: EdgeId;
+  offsetM: number;
+}
+
+/** Reusable bounded route-distance search over one graph. */
+export class RouteSearch {
+  private readonly dist: Float64Array;
+  private readonly pred: Int32Array;
+  private readonly seen: Uint32Array;
+  private readonly done: Uint32Array;
+  private generation = 0;
+  private readonly queue = new FlatQueue<number>();
+  private readonly turns: TurnRestrictions;
+  /** number of edges settled by the last search (for benchmarks) */
+  settled = 0;
+
+  constructor(private readonly graph: Graph) {
+    this.dist = new Float64Array(graph.edgeCount);
+    this.pred = new Int32Array(graph.edgeCount);
+    this.seen = new Uint32Array(graph.edgeCount);
+    this.done = new Uint32Array(graph.edgeCount);
+    this.turns = new TurnRestrictions(graph);
+  }
+
+  /**
+   * Route distances (metres) from `from` to each of `targets`, written into `out` (Infinity when
+   * not reachable within `boundM`). A target on the same edge ahead of the start (or behind it by
+   * at most `backwardToleranceM`, GPS noise) is reached along the edge without searching.
+   * After the call, `pathTo(targetEdge)` gives the edges in between.
+   */
+  distancesInto(from: EdgePosition, targets: readonly EdgePosition[], boundM: number, backwardToleranceM: number, out: Float64Array): void {
+    const g = this.graph;
+    let remaining = 0;
+    for (let i = 0; i < targets.length; i++) {
+      const t = targets[i];
+      if (t.edge === from.edge && t.offsetM >= from.offsetM - backwardToleranceM) out[i] = Math.max(0, t.offsetM - from.offsetM);
+      else { out[i] = Infinity; remaining++; }
+    }
+    this.settled = 0;
+    if (remaining === 0) return;
+    const gen = ++this.generation;
+    if (gen === 0xffffffff) { this.seen.fill(0); this.done.fill(0); this.generation = 1; }
+    const q = this.queue;
+    q.clear();
+    const start = g.edgeLengthM[from.edge] - from.offsetM;
+    this.relaxFrom(from.edge, start, -1 - from.edge);
+    while (q.length > 0) {
+      const d = q.peekValue() as number;
+      const e = q.pop() as number;
+      if (this.done[e] === this.generation) continue;
+      this.done[e] = this.generation;
+      this.settled++;
+      if (d > boundM) break;
+      // Targets on this edge: entering it at distance d.
+      for (let i = 0; i < targets.length; i++) {
+        if (targets[i].edge === e && out[i] === Infinity) {
+          const total = d + targets[i].offsetM;
+          if (total <= boundM) out[i] = total;
+          remaining--;
+        }
+      }
+      if (remaining <= 0) break;
+      this.relaxFrom(e, d + g.edgeLengthM[e], e);
+    }
+  }
+
+  /** Relaxes every allowed successor of edge `e` with entry distance `d`. */
+  private relaxFrom(e: EdgeId, d: number, predTag: number): void {
+    const g = this.graph;
+    const node = g.edgeTarget[e];
+    const checkTurns = this.turns.size > 0;
+    for (let f = g.firstOut[node]; f < g.firstOut[node + 1]; f++) {
+      if (checkTurns && !this.turns.isTurnAllowed(e, f)) continue;
+      if (this.seen[f] !== this.generation || d < this.dist[f]) {
+        if (this.done[f] === this.generation) continue;
+        this.seen[f] = this.generation;
+        this.dist[f] = d;
+        this.pred[f] = predTag;
+        this.queue.push(f, d);
+      }
+    }
+  }
+
+  /**
+   * Edges strictly between the start edge and `targetEdge` on the last search's shortest path, in
+   * driving order. Only valid right after `distancesInto` reached that target by searching.
+   */
+  pathTo(targetEdge: EdgeId): EdgeId[] {
+    const path: EdgeId[] = [];
+    let p = this.pred[targetEdge];
+    while (p >= 0) {
+      path.push(p);
+      p = this.pred[p];
+    }
+    path.reverse();
+    return path;
+  }
+
+  /** Whether the last search reached `edge` by searching (not along the start edge). */
+  reached(edge: EdgeId): boolean {
+    return this.done[edge] === this.generation;
+  }
+}
