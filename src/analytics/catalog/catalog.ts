@@ -1,0 +1,161 @@
+/**
+ * The intersection catalog of the analytics service: the region's intersections and movements
+ * with their public ids (`"<lat>_<lon>"`), names, ranks, compass directions and turn codes.
+ * Built once per region (cached) and shared by facts, metrics and metadata.
+ */
+import type { Graph, NodeId } from '../../network/graph.js';
+import { EdgeFlag, edgeGeometry } from '../../network/graph.js';
+import type { Intersection, Movement, Region } from '../../network/region.js';
+
+/** Compass points used for `Direction.direction` (direction of travel). */
+export const COMPASS_POINTS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
+
+/** One side of a movement: the inbound or the outbound street. */
+export interface CatalogDirection {
+  name: string;
+  /** compass point of travel, e.g. 'N' = heading north */
+  direction: string;
+  altName: string[];
+  /** degrees 0–359 */
+  heading: number;
+  /** edge geometry as [lon, lat] pairs */
+  coordinates: Array<[number, number]>;
+}
+
+/** A movement as the API shows it. */
+export interface CatalogMovement {
+  /** public id: the region's dense movement id as a string */
+  id: string;
+  movement: Movement;
+  intersectionKey: string;
+  name: string;
+  /** 1 = the straightest movement of its approach, 2 = next, … */
+  rank: number;
+  /** 0 = standard, 1 = slip lane (inbound or outbound edge is a *_link) */
+  movementType: number;
+  /** 'T' through, 'L' left, 'R' right, 'U' U-turn */
+  turnManeuvers: string;
+  /** movements of one approach (same inbound edge) share a group */
+  turnGroupId: string;
+  inbound: CatalogDirection;
+  outbound: CatalogDirection;
+}
+
+/** An intersection as the API shows it. */
+export interface CatalogIntersection {
+  /** public id `"<lat>_<lon>"` (5 decimals; 7 when two intersections would collide) */
+  key: string;
+  intersection: Intersection;
+  name: string;
+  movements: CatalogMovement[];
+}
+
+/** Lookups over the catalog. */
+export interface IntersectionCatalog {
+  /** intersections sorted by key */
+  list: CatalogIntersection[];
+  byKey: Map<string, CatalogIntersection>;
+  byNode: Map<NodeId, CatalogIntersection>;
+  /** movement by its region id */
+  movementById: Map<number, CatalogMovement>;
+  /** `YYYYMMDD` map version derived from the region meta */
+  mapVersion: string;
+}
+
+const cache = new WeakMap<Region, IntersectionCatalog>();
+
+/** Compass point (8 directions) of a heading in degrees. */
+export function compassOf(headingDeg: number): string {
+  return COMPASS_POINTS[Math.round((((headingDeg % 360) + 360) % 360) / 45) % 8];
+}
+
+/** `YYYYMMDD` from the region's map version (first 8-digit run), else from its import date. */
+export function mapVersionOf(region: Region): string {
+  const m = /(\d{8})/.exec(region.meta.mapVersion);
+  if (m) return m[1];
+  const d = /^(\d{4})-(\d{2})-(\d{2})/.exec(region.meta.importedAt ?? '');
+  return d ? `${d[1]}${d[2]}${d[3]}` : '';
+}
+
+/** Public id of an intersection at (lat, lon) with `decimals` decimals. */
+export function intersectionKeyOf(lat: number, lon: number, decimals = 5): string {
+  return `${lat.toFixed(decimals)}_${lon.toFixed(decimals)}`;
+}
+
+const TURN_CODE = { through: 'T', left: 'L', right: 'R', uturn: 'U' } as const;
+const TURN_WORD = { through: 'through to', left: 'left onto', right: 'right onto', uturn: 'U-turn onto' } as const;
+
+function direction(g: Graph, edge: number, name: string, headingDeg: number): CatalogDirection {
+  const ref = g.names[g.edgeRefId[edge]];
+  return {
+    name,
+    direction: compassOf(headingDeg),
+    altName: ref && ref !== name ? [ref] : [],
+    heading: Math.round(headingDeg) % 360,
+    coordinates: edgeGeometry(g, edge).map(([lat, lon]) => [lon, lat] as [number, number]),
+  };
+}
+
+/** Builds (or returns the cached) catalog of `region`. */
+export function catalogOf(region: Region): IntersectionCatalog {
+  const cached = cache.get(region);
+  if (cached) return cached;
+  const g = region.graph;
+  const counts = new Map<string, number>();
+  for (const ix of region.intersections) {
+    const k = intersectionKeyOf(ix.lat, ix.lon);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const seen = new Set<string>();
+  const list: CatalogIntersection[] = [];
+  const movementById = new Map<number, CatalogMovement>();
+  for (const ix of region.intersections) {
+    let key = intersectionKeyOf(ix.lat, ix.lon);
+    if ((counts.get(key) ?? 0) > 1) key = intersectionKeyOf(ix.lat, ix.lon, 7);
+    if (seen.has(key)) key = `${key}_${ix.id}`;
+    seen.add(key);
+    const movements: CatalogMovement[] = [];
+    const byApproach = new Map<number, Movement[]>();
+    for (const m of ix.movements) {
+      const arr = byApproach.get(m.inEdge) ?? [];
+      arr.push(m);
+      byApproach.set(m.inEdge, arr);
+    }
+    const rankOf = new Map<number, number>();
+    for (const arr of byApproach.values()) {
+      const sorted = [...arr].sort((a, b) => Math.abs(a.turnAngleDeg) - Math.abs(b.turnAngleDeg) || a.id - b.id);
+      sorted.forEach((m, i) => rankOf.set(m.id, i + 1));
+    }
+    for (const m of ix.movements) {
+      const inbound = direction(g, m.inEdge, m.inName, m.inHeadingDeg);
+      const outbound = direction(g, m.outEdge, m.outName, m.outHeadingDeg);
+      const slip = ((g.edgeFlags[m.inEdge] | g.edgeFlags[m.outEdge]) & EdgeFlag.link) !== 0 && m.turnType !== 'through';
+      const cm: CatalogMovement = {
+        id: String(m.id),
+        movement: m,
+        intersectionKey: key,
+        name: `${inbound.direction}B ${m.inName || '(unnamed)'} ${TURN_WORD[m.turnType]} ${m.outName || '(unnamed)'}`,
+        rank: rankOf.get(m.id) ?? 1,
+        movementType: slip ? 1 : 0,
+        turnManeuvers: TURN_CODE[m.turnType],
+        turnGroupId: `${key}:${m.inEdge}`,
+        inbound,
+        outbound,
+      };
+      movements.push(cm);
+      movementById.set(m.id, cm);
+    }
+    const name = ix.name || ix.streetNames.filter(Boolean).join(' & ') || key;
+    list.push({ key, intersection: ix, name, movements });
+  }
+  list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const catalog: IntersectionCatalog = {
+    list,
+    byKey: new Map(list.map((c) => [c.key, c])),
+    byNode: new Map(list.map((c) => [c.intersection.node, c])),
+    movementById,
+    mapVersion: mapVersionOf(region),
+  };
+  cache.set(region, catalog);
+  return catalog;
+}

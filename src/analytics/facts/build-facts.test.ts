@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { buildFacts, ZONE_DOWNSTREAM_M, ZONE_UPSTREAM_M } from './build-facts.js';
+import { buildFixture, makeTrajectory, N, nyS } from '../../../test/analytics/fixture.js';
+
+// Fixture: W --400-- C --120-- E --20-- D ; C (1001) signalized, D (1002) 140 m east of C.
+const fx = buildFixture();
+const t0 = nyS('2026-11-16T08:00:00'); // a Monday
+
+describe('buildFacts', () => {
+  it('gives a vehicle stopped 40 s at red a control delay of 40 s', () => {
+    const traj = makeTrajectory(fx, 'a', [N.W, N.C, N.E], t0, [{ distanceM: 400, speedMps: 10 }, { stopS: 40 }, { distanceM: 120, speedMps: 10 }]);
+    const facts = buildFacts(fx.region, [traj]);
+    expect(facts).toHaveLength(1);
+    const f = facts[0];
+    expect(f.intersectionId).toBe(1001);
+    expect(f.intersectionKey).toBe('39.29000_-76.61000');
+    const mv = fx.region.intersections[0].movements.find((m) => m.id === f.movementId)!;
+    expect([mv.inEdge, mv.outEdge, mv.turnType]).toEqual([fx.edge(N.W, N.C), fx.edge(N.C, N.E), 'through']);
+    expect(f.zoneLengthM).toBeCloseTo(ZONE_UPSTREAM_M + ZONE_DOWNSTREAM_M, 6);
+    expect(f.entryS).toBeCloseTo(t0 + 25, 6);
+    expect(f.exitS).toBeCloseTo(t0 + 85, 6);
+    expect(f.travelTimeS).toBeCloseTo(60, 6);
+    expect(f.freeFlowS).toBeCloseTo(20, 6);
+    expect(f.controlDelayS).toBeCloseTo(40, 6);
+    expect(f.stopped).toBe(true);
+    expect(f.stopDurationS).toBeCloseTo(40, 6);
+    expect(f.approachSpeedKph).toBeCloseTo(36, 6);
+    expect([f.localDay, f.localMinute, f.localDow]).toEqual(['2026-11-16', 8 * 60, 1]);
+  });
+
+  it('records a vehicle that goes straight through without delay or stop', () => {
+    const traj = makeTrajectory(fx, 'b', [N.W, N.C, N.E], t0, [{ distanceM: 520, speedMps: 10 }], { withSpeed: true });
+    const [f] = buildFacts(fx.region, [traj]);
+    expect(f.controlDelayS).toBeCloseTo(0, 6);
+    expect(f.stopped).toBe(false);
+    expect(f.stopDurationS).toBe(0);
+  });
+
+  it('does not count a slow crawl as a stop but charges its delay', () => {
+    const traj = makeTrajectory(fx, 'c', [N.W, N.C, N.E], t0, [{ distanceM: 520, speedMps: 5 }]);
+    const [f] = buildFacts(fx.region, [traj]);
+    expect(f.travelTimeS).toBeCloseTo(40, 6);
+    expect(f.controlDelayS).toBeCloseTo(20, 6);
+    expect(f.stopped).toBe(false);
+    expect(f.approachSpeedKph).toBeCloseTo(18, 6);
+  });
+
+  it('ignores a pause shorter than 2 s and counts one of 3 s (reported speeds)', () => {
+    const short = makeTrajectory(fx, 's', [N.W, N.C, N.E], t0, [{ distanceM: 350, speedMps: 10 }, { stopS: 1 }, { distanceM: 170, speedMps: 10 }], { withSpeed: true });
+    const long = makeTrajectory(fx, 'l', [N.W, N.C, N.E], t0, [{ distanceM: 350, speedMps: 10 }, { stopS: 3 }, { distanceM: 170, speedMps: 10 }], { withSpeed: true });
+    expect(buildFacts(fx.region, [short])[0].stopped).toBe(false);
+    const [f] = buildFacts(fx.region, [long]);
+    expect(f.stopped).toBe(true);
+    expect(f.stopDurationS).toBeCloseTo(3, 6);
+    expect(f.controlDelayS).toBeCloseTo(3, 6);
+  });
+
+  it('clips the upstream zone at the neighbouring intersection', () => {
+    // W → C → E → D → DS: at D the 150 m upstream would reach back past C (140 m away).
+    const traj = makeTrajectory(fx, 'd', [N.W, N.C, N.E, N.D, N.DS], t0, [{ distanceM: 640, speedMps: 10 }]);
+    const facts = buildFacts(fx.region, [traj]);
+    expect(facts.map((f) => f.intersectionId)).toEqual([1001, 1002]);
+    // C: downstream 50 m (D is 140 m away: not clipped); D: upstream clipped to 140 m + 50 m down
+    expect(facts[0].zoneLengthM).toBeCloseTo(200, 6);
+    expect(facts[1].zoneLengthM).toBeCloseTo(190, 6);
+    expect(facts[1].entryS).toBeCloseTo(t0 + 40, 6);
+  });
+
+  it('skips a crossing whose zone the trace does not cover', () => {
+    // starts 100 m before C: the 150 m upstream zone is not covered
+    const traj = makeTrajectory(fx, 'e', [N.W, N.C, N.E], t0, [{ distanceM: 520, speedMps: 10 }]);
+    traj.traversals[0].coveredFraction = 0.25;
+    for (const p of traj.traversals[0].pings) p.offsetM = Math.max(p.offsetM, 300);
+    traj.traversals[0].pings = traj.traversals[0].pings.filter((p) => p.offsetM > 300 || p.tS >= t0 + 30);
+    expect(buildFacts(fx.region, [traj])).toHaveLength(0);
+  });
+
+  it('numbers repeated crossings of one intersection', () => {
+    // W → C → N → C → E (a loop back through C)
+    const traj = makeTrajectory(fx, 'f', [N.W, N.C, N.N, N.C, N.E], t0, [{ distanceM: 1320, speedMps: 10 }]);
+    const facts = buildFacts(fx.region, [traj]).filter((f) => f.intersectionId === 1001);
+    expect(facts.map((f) => f.occurrence)).toEqual([0, 1]);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Persisting traversal facts: idempotent per (trace, part) — storing a trajectory's facts again
+ * replaces the earlier ones, so re-ingesting or re-matching a trace never double counts.
+ */
+import type { Db, Queryable } from '../../store/db.js';
+import type { Region } from '../../network/region.js';
+import type { Trajectory } from '../../probes/trajectory.js';
+import { mapVersionOf } from '../catalog/catalog.js';
+import { buildFacts, type Fact } from './build-facts.js';
+
+/** Rows per INSERT statement. */
+const BATCH_ROWS = 2000;
+
+/** Options of `storeFacts`. */
+export interface StoreFactsOptions {
+  /** `YYYYMMDD` map version stored with each fact (availability reports it) */
+  mapVersion?: string;
+  /** trace parts whose previous facts are deleted first (defaults to the parts present in `facts`) */
+  replace?: ReadonlyArray<{ traceId: string; part: number }>;
+}
+
+async function deleteParts(tx: Queryable, parts: ReadonlyArray<{ traceId: string; part: number }>): Promise<void> {
+  for (let i = 0; i < parts.length; i += BATCH_ROWS) {
+    const chunk = parts.slice(i, i + BATCH_ROWS);
+    await tx.query(
+      `DELETE FROM analytics_fact f USING unnest($1::text[], $2::int[]) AS p(trace_id, part)
+        WHERE f.trace_id = p.trace_id AND f.part = p.part`,
+      [chunk.map((p) => p.traceId), chunk.map((p) => p.part)],
+    );
+  }
+}
+
+/**
+ * Stores `facts` in one transaction, replacing earlier facts of the same trace parts.
+ * Returns the number of rows written.
+ */
+export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFactsOptions = {}): Promise<number> {
+  const parts = opts.replace ?? uniqueParts(facts);
+  const mapVersion = opts.mapVersion ?? '';
+  return db.transaction(async (tx) => {
+    await deleteParts(tx, parts);
+    let written = 0;
+    for (let i = 0; i < facts.length; i += BATCH_ROWS) {
+      const c = facts.slice(i, i + BATCH_ROWS);
+      const col = <T>(f: (x: Fact) => T): T[] => c.map(f);
+      const res = await tx.query(
+        `INSERT INTO analytics_fact (trace_id, part, intersection_key, occurrence, intersection_id, movement_id,
+           in_edge, out_edge, entry_s, exit_s, local_day, local_minute, local_dow, zone_length_m, travel_time_s,
+           free_flow_s, control_delay_s, stopped, stop_duration_s, approach_speed_kph, map_version)
+         SELECT *, $20::text FROM unnest($1::text[], $2::int[], $3::text[], $4::smallint[], $5::bigint[], $6::int[],
+           $7::int[], $8::int[], $9::float8[], $10::float8[], $11::date[], $12::smallint[], $13::smallint[],
+           $14::real[], $15::real[], $16::real[], $17::real[], $18::boolean[], $19::real[], $21::real[])
+         ON CONFLICT (trace_id, part, intersection_key, occurrence) DO UPDATE SET
+           intersection_id = EXCLUDED.intersection_id, movement_id = EXCLUDED.movement_id,
+           in_edge = EXCLUDED.in_edge, out_edge = EXCLUDED.out_edge, entry_s = EXCLUDED.entry_s,
+           exit_s = EXCLUDED.exit_s, local_day = EXCLUDED.local_day, local_minute = EXCLUDED.local_minute,
+           local_dow = EXCLUDED.local_dow, zone_length_m = EXCLUDED.zone_length_m,
+           travel_time_s = EXCLUDED.travel_time_s, free_flow_s = EXCLUDED.free_flow_s,
+           control_delay_s = EXCLUDED.control_delay_s, stopped = EXCLUDED.stopped,
+           stop_duration_s = EXCLUDED.stop_duration_s, approach_speed_kph = EXCLUDED.approach_speed_kph,
+           map_version = EXCLUDED.map_version`,
+        [
+          col((f) => f.traceId), col((f) => f.part), col((f) => f.intersectionKey), col((f) => f.occurrence),
+          col((f) => f.intersectionId), col((f) => f.movementId), col((f) => f.inEdge), col((f) => f.outEdge),
+          col((f) => f.entryS), col((f) => f.exitS), col((f) => f.localDay), col((f) => f.localMinute),
+          col((f) => f.localDow), col((f) => f.zoneLengthM), col((f) => f.travelTimeS), col((f) => f.freeFlowS),
+          col((f) => f.controlDelayS), col((f) => f.stopped), col((f) => f.stopDurationS), mapVersion,
+          col((f) => f.approachSpeedKph),
+        ],
+      );
+      written += res.rowCount || c.length;
+    }
+    return written;
+  });
+}
+
+function uniqueParts(facts: readonly Fact[]): Array<{ traceId: string; part: number }> {
+  const seen = new Set<string>();
+  const out: Array<{ traceId: string; part: number }> = [];
+  for (const f of facts) {
+    const k = `${f.part}\u0000${f.traceId}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push({ traceId: f.traceId, part: f.part });
+  }
+  return out;
+}
+
+/** Source of matched trajectories for `refreshFacts` (e.g. the probe store's reader). */
+export type TrajectorySource = (db: Db) => Promise<readonly Trajectory[]> | AsyncIterable<readonly Trajectory[]>;
+
+/**
+ * Rebuilds the facts of every trajectory `readTrajectories` yields (all of them, or batch by batch
+ * when it is an async iterable) and stores them, replacing earlier facts of the same trace parts.
+ * Returns counts. Call after ingestion or simulation.
+ *
+ * @example
+ * await refreshFacts(ctx.db, ctx.region, (db) => readTrajectories(db));
+ */
+export async function refreshFacts(db: Db, region: Region, readTrajectories: TrajectorySource): Promise<{ trajectories: number; facts: number }> {
+  const mapVersion = mapVersionOf(region);
+  const src = readTrajectories(db);
+  let trajectories = 0;
+  let facts = 0;
+  const handle = async (batch: readonly Trajectory[]): Promise<void> => {
+    trajectories += batch.length;
+    const f = buildFacts(region, batch);
+    facts += f.length;
+    await storeFacts(db, f, { mapVersion, replace: batch.map((t) => ({ traceId: t.traceId, part: t.part })) });
+  };
+  if (Symbol.asyncIterator in (src as object)) {
+    for await (const batch of src as AsyncIterable<readonly Trajectory[]>) await handle(batch);
+  } else {
+    await handle(await (src as Promise<readonly Trajectory[]>));
+  }
+  return { trajectories, facts };
+}
