@@ -1,0 +1,15 @@
+/** The road network: graph contract, import pipeline, bundle I/O, snapping (import stage 2). */
+export * from './graph.js';
+export * from './region.js';
+export { buildNetwork, markIntersections, distinctNeighbourCount } from './build-network.js';
+export type { BuiltNetwork, BuildNetworkOptions } from './build-network.js';
+export { stronglyConnectedComponents, markLargestScc } from './scc.js';
+export { buildIntersections, turnTypeOf, THROUGH_MAX_DEG, UTURN_MIN_DEG } from './intersections.js';
+export { buildBlocks, estimateSpaces, stableId, SPACING_M } from './blocks.js';
+export type { BlockInput } from './blocks.js';
+export { buildLots, ringCentroid } from './lots.js';
+export { EdgeLocator, locate, locatorOf } from './locate.js';
+export type { Snap, LocateOptions } from './locate.js';
+export { encodeGraph, decodeGraph, writeRegion, loadRegion, regionExists, GRAPH_FIELDS, GRAPH_MAGIC, GRAPH_FORMAT_VERSION, REGION_FORMAT_VERSION } from './bundle.js';
+export { importRegion, buildRegion, summarize } from './import-region.js';
+export type { ImportStage, ImportProgress, ImportSummary, BuildRegionOptions } from './import-region.js';
