@@ -1,0 +1,84 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { Readable } from 'node:stream';
+import type { Db } from '../store/db.js';
+import { SpeedFeeds } from '../traffic/feeds.js';
+import { loadSpeedFeeds, predictedPrior } from '../traffic/learned-speeds.js';
+import { openProbeTestDb } from '../../test/probes/db.js';
+import { planGraph, toLatLon } from '../../test/probes/plan-graph.js';
+import { ingestAndProcess, type ProbePipelineDeps } from './pipeline.js';
+import { readTrajectories } from './traversal-store.js';
+
+// a --100 m-- b --100 m-- c   (residential, two-way)
+const plan = planGraph({ a: [0, 0], b: [100, 0], c: [200, 0] }, [{ path: 'abc' }]);
+const T0 = 1_767_600_000; // Monday 2026-01-05 08:00 UTC → bin 32 of the week in UTC
+
+/** A CSV trace at 10 m/s from x = 10 to x = 190 with a ping every 2 s. */
+function csvTrace(id: string, t0: number): string {
+  const rows: string[] = [];
+  for (let k = 0; k <= 9; k++) {
+    const [lat, lon] = toLatLon(10 + 20 * k, 0);
+    rows.push(`${id},${t0 + 2 * k},${lat},${lon}`);
+  }
+  return rows.join('\n') + '\n';
+}
+
+describe('probe pipeline: ingest → match → traversals → learned and live speeds', () => {
+  let db: Db;
+  let deps: ProbePipelineDeps;
+  beforeAll(async () => {
+    db = await openProbeTestDb();
+    deps = { db, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', feeds: new SpeedFeeds(), nowS: T0 + 60 };
+  });
+  afterAll(async () => { await db.close(); });
+
+  it('stores traversals, learns a shrunk profile, sets live speeds, and stays idempotent on re-ingest', async () => {
+    const { ingest, process } = await ingestAndProcess(deps, Readable.from([csvTrace('car-1', T0)]), { format: 'csv' });
+    expect(ingest.inserted).toBe(10);
+    expect(process).toMatchObject({ traces: 1, trajectories: 1, traversals: 2, unmatchedPings: 0 });
+
+    const trajs = [];
+    for await (const t of readTrajectories(db, { mapVersion: 'plan-1' })) trajs.push(t);
+    expect(trajs).toHaveLength(1);
+    expect(plan.names(trajs[0].traversals.map((t) => t.edge))).toEqual(['ab', 'bc']);
+    expect(trajs[0].traversals[1].enterS).toBeCloseTo(T0 + 9, 3);
+    expect(trajs[0].traversals[0].pings.map((p) => p.index)).toEqual([0, 1, 2, 3, 4]);
+
+    // 90 m in 9 s = 36 km/h, one sample, shrunk toward the class prediction with k = 5.
+    const ab = plan.edge('ab');
+    const expected = (36 + 5 * predictedPrior(plan.graph).speedKph(ab, 32)) / 6;
+    expect(deps.feeds.learnedSpeedKph(ab, 32)).toBeCloseTo(expected, 3);
+    expect(deps.feeds.learnedSpeedKph(ab, 33)).toBeNaN();
+    expect(deps.feeds.liveSpeed(ab)?.speedKph).toBeCloseTo(36, 2);
+
+    const again = await ingestAndProcess(deps, Readable.from([csvTrace('car-1', T0)]), { format: 'csv' });
+    expect(again.ingest.inserted).toBe(0);
+    expect(again.process.traces).toBe(0);
+    const n = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_traversals')).rows[0].n;
+    expect(n).toBe(2);
+  });
+
+  it('accumulates samples across traces and reloads the same profile at start-up', async () => {
+    // four more cars in the same bin, twice as fast (20 m/s → 72 km/h)
+    const fast = [1, 2, 3, 4].map((i) => {
+      const rows: string[] = [];
+      for (let k = 0; k <= 9; k++) {
+        const [lat, lon] = toLatLon(10 + 20 * k, 0);
+        rows.push(`fast-${i},${T0 + 100 * i + k},${lat},${lon}`);
+      }
+      return rows.join('\n');
+    }).join('\n');
+    await ingestAndProcess(deps, Readable.from([fast]), { format: 'csv' });
+    const ab = plan.edge('ab');
+    // Σ length / Σ duration: 90 m / 9 s once and 90 m / 4.5 s four times → 450 m / 27 s = 60 km/h
+    const expected = (5 * 60 + 5 * predictedPrior(plan.graph).speedKph(ab, 32)) / 10;
+    expect(deps.feeds.learnedSpeedKph(ab, 32)).toBeCloseTo(expected, 2);
+
+    const fresh = new SpeedFeeds();
+    const loaded = await loadSpeedFeeds(db, plan.graph, fresh, { mapVersion: 'plan-1', nowS: T0 + 600 });
+    expect(loaded.learnedEdges).toBe(2);
+    expect(fresh.learnedSpeedKph(ab, 32)).toBeCloseTo(expected, 2);
+    expect(loaded.liveEdges).toBe(2);
+    const stale = new SpeedFeeds();
+    expect((await loadSpeedFeeds(db, plan.graph, stale, { mapVersion: 'plan-1', nowS: T0 + 7200 })).liveEdges).toBe(0);
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * Persistence of matched trajectories in `probe_traversals` (one row per edge traversal; the
+ * table the analytics service reads, documented in docs/probes.md) and reading them back.
+ */
+import type { Graph } from '../network/graph.js';
+import type { Queryable } from '../store/db.js';
+import { binOfWeek } from '../time/index.js';
+import type { EdgeTraversal, MatchedPing, Trajectory } from './trajectory.js';
+
+/** A traversal counts as a speed observation when it covers at least this share of its edge. */
+export const MIN_COVERED_FOR_SPEED = 0.5;
+/** … and lasts at least this long, seconds (shorter ones are dominated by timestamp rounding). */
+export const MIN_DURATION_FOR_SPEED_S = 1;
+/** Speeds above this are GPS or matching artefacts and are not learned, km/h. */
+export const MAX_OBSERVED_SPEED_KPH = 250;
+
+/**
+ * Space-mean speed of a traversal (covered length / time on edge), km/h, or null when it is not
+ * usable as an observation (too little of the edge, too short, or implausible).
+ */
+export function traversalSpeedKph(g: Graph, t: EdgeTraversal): number | null {
+  const durationS = t.exitS - t.enterS;
+  if (t.coveredFraction < MIN_COVERED_FOR_SPEED || durationS < MIN_DURATION_FOR_SPEED_S) return null;
+  const kph = ((t.coveredFraction * g.edgeLengthM[t.edge]) / durationS) * 3.6;
+  return kph > 0 && kph <= MAX_OBSERVED_SPEED_KPH ? kph : null;
+}
+
+/** Where trajectories are stored: the map version (edge ids are per import) and local time zone. */
+export interface TraversalStoreContext {
+  mapVersion: string;
+  timeZone: string;
+}
+
+/**
+ * Replaces the stored traversals of every trace in `traceIds` by those of `trajectories` (a
+ * re-match of a trace with new pings supersedes the old one). Returns the edges whose stored
+ * traversals changed (old and new), so learned speeds can be recomputed for exactly those.
+ */
+export async function replaceTraversals(
+  db: Queryable, g: Graph, ctx: TraversalStoreContext, traceIds: readonly string[], trajectories: readonly Trajectory[],
+): Promise<Set<number>> {
+  const touched = new Set<number>();
+  if (traceIds.length > 0) {
+    const old = await db.query<{ edge_id: number }>(
+      'DELETE FROM probe_traversals WHERE map_version = $1 AND trace_id = ANY($2::text[]) RETURNING edge_id',
+      [ctx.mapVersion, traceIds],
+    );
+    for (const r of old.rows) touched.add(Number(r.edge_id));
+  }
+  const rows: unknown[] = [];
+  for (const tr of trajectories) {
+    tr.traversals.forEach((t, seq) => {
+      touched.add(t.edge);
+      const speed = traversalSpeedKph(g, t);
+      rows.push({
+        trace_id: tr.traceId, part: tr.part, seq, edge_id: t.edge, enter_s: t.enterS, exit_s: t.exitS,
+        covered: t.coveredFraction, bin_of_week: binOfWeek((t.enterS + t.exitS) / 2, ctx.timeZone),
+        speed_kph: speed, pings: t.pings.map(compactPing),
+      });
+    });
+  }
+  for (let i = 0; i < rows.length; i += 5000) {
+    await db.query(
+      `INSERT INTO probe_traversals (map_version, trace_id, part, seq, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings)
+       SELECT $1, x.trace_id, x.part, x.seq, x.edge_id, x.enter_s, x.exit_s, x.covered, x.bin_of_week, x.speed_kph, x.pings
+       FROM jsonb_to_recordset($2::jsonb) AS x(trace_id text, part int, seq int, edge_id int, enter_s float8, exit_s float8,
+            covered real, bin_of_week smallint, speed_kph real, pings jsonb)
+       ON CONFLICT (trace_id, part, seq) DO NOTHING`,
+      [ctx.mapVersion, JSON.stringify(rows.slice(i, i + 5000))],
+    );
+  }
+  return touched;
+}
+
+/** Stored form of a matched ping (the edge is the traversal's). */
+function compactPing(p: MatchedPing): Record<string, number> {
+  const o: Record<string, number> = { index: p.index, tS: p.tS, lat: p.lat, lon: p.lon, offsetM: Math.round(p.offsetM * 100) / 100 };
+  if (p.speedKph !== undefined) o.speedKph = p.speedKph;
+  if (p.headingDeg !== undefined) o.headingDeg = p.headingDeg;
+  return o;
+}
+
+/** Filter of `readTrajectories`: trajectories with any traversal overlapping [sinceS, untilS). */
+export interface TrajectoryQuery {
+  /** unix seconds, inclusive */
+  sinceS?: number;
+  /** unix seconds, exclusive */
+  untilS?: number;
+  /** only this map version (default: all) */
+  mapVersion?: string;
+  /** trajectories per database round trip (default 500) */
+  pageSize?: number;
+}
+
+interface TraversalRow {
+  trace_id: string; part: number; seq: number; edge_id: number; enter_s: number; exit_s: number; covered: number;
+  pings: Array<Record<string, number>> | string;
+}
+
+/**
+ * Reads stored trajectories, ordered by trace id and part, a page at a time (constant memory).
+ * @example
+ * for await (const t of readTrajectories(db, { sinceS: day, untilS: day + 86400 })) facts.add(t);
+ */
+export async function* readTrajectories(db: Queryable, q: TrajectoryQuery = {}): AsyncGenerator<Trajectory> {
+  const pageSize = q.pageSize ?? 500;
+  let afterTrace = '';
+  let afterPart = -1;
+  for (;;) {
+    const keys = await db.query<{ trace_id: string; part: number }>(
+      `SELECT trace_id, part FROM probe_traversals
+       WHERE (trace_id, part) > ($1, $2)
+         AND ($3::float8 IS NULL OR exit_s >= $3) AND ($4::float8 IS NULL OR enter_s < $4)
+         AND ($5::text IS NULL OR map_version = $5)
+       GROUP BY trace_id, part ORDER BY trace_id, part LIMIT $6`,
+      [afterTrace, afterPart, q.sinceS ?? null, q.untilS ?? null, q.mapVersion ?? null, pageSize],
+    );
+    if (keys.rows.length === 0) return;
+    const last = keys.rows[keys.rows.length - 1];
+    const rows = await db.query<TraversalRow>(
+      `SELECT t.trace_id, t.part, t.seq, t.edge_id, t.enter_s, t.exit_s, t.covered, t.pings
+       FROM probe_traversals t
+       JOIN unnest($1::text[], $2::int[]) AS k(trace_id, part) ON k.trace_id = t.trace_id AND k.part = t.part
+       WHERE ($3::text IS NULL OR t.map_version = $3)
+       ORDER BY t.trace_id, t.part, t.seq`,
+      [keys.rows.map((r) => r.trace_id), keys.rows.map((r) => Number(r.part)), q.mapVersion ?? null],
+    );
+    let cur: Trajectory | undefined;
+    for (const r of rows.rows) {
+      const part = Number(r.part);
+      if (cur === undefined || cur.traceId !== r.trace_id || cur.part !== part) {
+        if (cur !== undefined) yield cur;
+        cur = { traceId: r.trace_id, part, traversals: [] };
+      }
+      const edge = Number(r.edge_id);
+      const pings = (typeof r.pings === 'string' ? JSON.parse(r.pings) : r.pings) as Array<Record<string, number>>;
+      cur.traversals.push({
+        edge, enterS: Number(r.enter_s), exitS: Number(r.exit_s), coveredFraction: Number(r.covered),
+        pings: pings.map((p) => ({ ...p, edge }) as unknown as MatchedPing),
+      });
+    }
+    if (cur !== undefined) yield cur;
+    afterTrace = last.trace_id;
+    afterPart = Number(last.part);
+    if (keys.rows.length < pageSize) return;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Learned speed profiles from probe traversals. Per edge and 15-minute bin of the local week the
+ * database keeps Σ length and Σ duration of usable traversals (`learned_speed_bins`, recomputed
+ * for exactly the edges an ingest touched). The profile speed of a bin is the space-mean speed
+ * shrunk toward the prior — the traffic model's class-based prediction for that edge and bin:
+ *
+ *   v = (n · v̄ + k · v_prior) / (n + k)      (n samples, k = `priorWeightSamples`)
+ *
+ * so one odd traversal moves the profile a little and many replace the prediction. Bins without
+ * samples stay NaN (the model falls back to its prediction there).
+ */
+import type { Graph } from '../network/graph.js';
+import type { Queryable } from '../store/db.js';
+import { BINS_PER_WEEK, SpeedFeeds } from './feeds.js';
+import { TrafficModel } from './model.js';
+import { refreshLiveSpeeds } from './live-speeds.js';
+
+/** Settings of the learned profiles. */
+export interface LearnedSpeedConfig {
+  /** weight of the prior, in samples (k of the shrinkage) */
+  priorWeightSamples: number;
+  /** bins with fewer samples than this are left to the prediction (NaN) */
+  minSamples: number;
+}
+
+/** Default learned-profile settings (docs/probes.md). */
+export const DEFAULT_LEARNED_SPEED_CONFIG: Readonly<LearnedSpeedConfig> = Object.freeze({ priorWeightSamples: 5, minSamples: 1 });
+
+/** The class-based prediction of the traffic model, per edge and bin, km/h. */
+export interface PriorSpeeds {
+  speedKph(edge: number, bin: number): number;
+}
+
+const priorCache = new WeakMap<Graph, PriorSpeeds>();
+
+/**
+ * The prior of the shrinkage: the traffic model's predicted speed (free flow × class/urban
+ * profile factor of the bin), without learned or live data. Cached per graph.
+ */
+export function predictedPrior(g: Graph): PriorSpeeds {
+  let p = priorCache.get(g);
+  if (p === undefined) {
+    const model = new TrafficModel(g, new SpeedFeeds(), null, 'UTC');
+    const { freeFlowKph, profileGroup, factors } = model;
+    p = { speedKph: (e, bin) => freeFlowKph[e] * factors[profileGroup[e] * BINS_PER_WEEK + bin] };
+    priorCache.set(g, p);
+  }
+  return p;
+}
+
+/** Recomputes the stored bin sums of `edges` from `probe_traversals` (within one transaction). */
+export async function recomputeLearnedBins(db: Queryable, mapVersion: string, edges: Iterable<number>): Promise<void> {
+  const ids = [...edges];
+  if (ids.length === 0) return;
+  await db.query('DELETE FROM learned_speed_bins WHERE map_version = $1 AND edge_id = ANY($2::int[])', [mapVersion, ids]);
+  await db.query(
+    `INSERT INTO learned_speed_bins (map_version, edge_id, bin_of_week, samples, sum_length_m, sum_duration_s)
+     SELECT map_version, edge_id, bin_of_week, count(*)::int, sum(speed_kph / 3.6 * (exit_s - enter_s)), sum(exit_s - enter_s)
+     FROM probe_traversals
+     WHERE map_version = $1 AND edge_id = ANY($2::int[]) AND speed_kph IS NOT NULL
+     GROUP BY map_version, edge_id, bin_of_week`,
+    [mapVersion, ids],
+  );
+}
+
+interface BinRow { edge_id: number; bin_of_week: number; samples: number; sum_length_m: number; sum_duration_s: number }
+
+/**
+ * Loads learned profiles of `edges` (all edges when omitted) from the database into `feeds`.
+ * Returns the number of edges given a profile.
+ */
+export async function loadLearnedProfiles(
+  db: Queryable, g: Graph, feeds: SpeedFeeds, mapVersion: string, edges?: Iterable<number>, cfg: Partial<LearnedSpeedConfig> = {},
+): Promise<number> {
+  const c = { ...DEFAULT_LEARNED_SPEED_CONFIG, ...cfg };
+  const ids = edges === undefined ? null : [...edges];
+  const res = await db.query<BinRow>(
+    `SELECT edge_id, bin_of_week, samples, sum_length_m, sum_duration_s FROM learned_speed_bins
+     WHERE map_version = $1 AND ($2::int[] IS NULL OR edge_id = ANY($2::int[])) ORDER BY edge_id`,
+    [mapVersion, ids],
+  );
+  const prior = predictedPrior(g);
+  let count = 0;
+  let cur = -1;
+  let profile: Float32Array | null = null;
+  const flush = (): void => {
+    if (profile !== null && cur >= 0) { feeds.setLearnedProfile(cur, profile); count++; }
+    profile = null;
+  };
+  for (const r of res.rows) {
+    const e = Number(r.edge_id);
+    if (e < 0 || e >= g.edgeCount) continue;
+    if (e !== cur) { flush(); cur = e; }
+    const n = Number(r.samples);
+    const dur = Number(r.sum_duration_s);
+    if (n < c.minSamples || !(dur > 0)) continue;
+    const bin = Number(r.bin_of_week);
+    const meanKph = (Number(r.sum_length_m) / dur) * 3.6;
+    const k = c.priorWeightSamples;
+    if (profile === null) profile = new Float32Array(BINS_PER_WEEK).fill(NaN);
+    profile[bin] = (n * meanKph + k * prior.speedKph(e, bin)) / (n + k);
+  }
+  flush();
+  return count;
+}
+
+/** Options of `loadSpeedFeeds`. */
+export interface LoadSpeedFeedsOptions {
+  /** map version of the loaded region (edge ids are per import) */
+  mapVersion: string;
+  /** wall clock, unix seconds (live speeds of the last window are restored) */
+  nowS: number;
+  learned?: Partial<LearnedSpeedConfig>;
+  liveWindowS?: number;
+}
+
+/**
+ * Server start-up: fills `feeds` with every learned profile and the still-fresh live speeds
+ * stored for this map version. Returns how many edges got each.
+ * @example
+ * await loadSpeedFeeds(db, region.graph, speeds, { mapVersion: region.meta.mapVersion, nowS: Date.now() / 1000 });
+ */
+export async function loadSpeedFeeds(db: Queryable, g: Graph, feeds: SpeedFeeds, opts: LoadSpeedFeedsOptions): Promise<{ learnedEdges: number; liveEdges: number }> {
+  const learnedEdges = await loadLearnedProfiles(db, g, feeds, opts.mapVersion, undefined, opts.learned);
+  const liveEdges = await refreshLiveSpeeds(db, feeds, opts.mapVersion, opts.nowS, undefined, opts.liveWindowS === undefined ? {} : { windowS: opts.liveWindowS });
+  return { learnedEdges, liveEdges };
+}
