@@ -1,0 +1,139 @@
+/**
+ * The demo city "Port Calvert": generated deterministically from a seed as an OSM XML document
+ * (imported like any other extract) plus an operator upload for its parking lots.
+ * Same seed → byte-identical output; the structure (streets, ids, counts) does not depend on the
+ * seed, only positions (a few metres of jitter), capacities, prices and reviews do.
+ */
+import { createPrng } from './prng.js';
+import { OsmDocument } from './osm-document.js';
+import { buildRoadNetwork } from './road-network.js';
+import { buildParkingLots } from './parking-lots.js';
+import { buildParkingUpload, type ParkingUpload } from './parking-upload.js';
+import { CITY_NAME, CITY_TIME_ZONE } from './layout.js';
+
+/** Seed used when none is given. */
+export const DEFAULT_DEMO_SEED = 42;
+
+/** Options of the generator. */
+export interface DemoCityOptions {
+  /** PRNG seed (integer; taken modulo 2^32) */
+  seed?: number;
+}
+
+/** Counts of what the generated city contains (all derived from the OSM document). */
+export interface DemoCitySummary {
+  name: string;
+  seed: number;
+  timeZone: string;
+  /** [minLat, minLon, maxLat, maxLon] of all nodes, degrees */
+  bounds: [number, number, number, number];
+  nodes: number;
+  ways: number;
+  relations: number;
+  /** ways with a highway=* tag */
+  roadWays: number;
+  /** distinct street names */
+  streetNames: number;
+  trafficSignals: number;
+  stopSigns: number;
+  giveWaySigns: number;
+  onewayWays: number;
+  motorwayWays: number;
+  motorwayLinkWays: number;
+  tollWays: number;
+  ferryWays: number;
+  bridgeWays: number;
+  /** turn restriction relations by restriction value */
+  restrictions: Record<string, number>;
+  lotWays: number;
+  lotNodes: number;
+  /** road ways carrying any parking:* curb tag */
+  curbParkingWays: number;
+  uploadLots: number;
+  uploadProducts: number;
+}
+
+/** Result of `generateDemoCity`. */
+export interface DemoCity {
+  /** the city as an OSM XML 0.6 document */
+  osmXml: string;
+  /** operator upload: `{ lots, products }` (see docs/demo.md) */
+  parkingUpload: ParkingUpload;
+  summary: DemoCitySummary;
+}
+
+/**
+ * Generates the demo city from a seed.
+ * @example const { osmXml, parkingUpload } = generateDemoCity({ seed: 7 });
+ */
+export function generateDemoCity(options: DemoCityOptions = {}): DemoCity {
+  const seed = options.seed ?? DEFAULT_DEMO_SEED;
+  if (!Number.isInteger(seed)) throw new Error(`demo seed must be an integer, got ${seed}`);
+  const rng = createPrng(seed);
+  const doc = new OsmDocument();
+  buildRoadNetwork(doc, rng);
+  const lots = buildParkingLots(doc, rng);
+  const parkingUpload = buildParkingUpload(lots, rng);
+  return { osmXml: doc.toXml(), parkingUpload, summary: summarize(doc, seed, parkingUpload) };
+}
+
+function summarize(doc: OsmDocument, seed: number, upload: ParkingUpload): DemoCitySummary {
+  let minLat = Infinity, minLon = Infinity, maxLat = -Infinity, maxLon = -Infinity;
+  let trafficSignals = 0, stopSigns = 0, giveWaySigns = 0, lotNodes = 0;
+  for (const n of doc.nodes) {
+    minLat = Math.min(minLat, n.lat); maxLat = Math.max(maxLat, n.lat);
+    minLon = Math.min(minLon, n.lon); maxLon = Math.max(maxLon, n.lon);
+    if (n.tags.highway === 'traffic_signals') trafficSignals++;
+    if (n.tags.highway === 'stop') stopSigns++;
+    if (n.tags.highway === 'give_way') giveWaySigns++;
+    if (n.tags.amenity === 'parking') lotNodes++;
+  }
+  const names = new Set<string>();
+  let roadWays = 0, onewayWays = 0, motorwayWays = 0, motorwayLinkWays = 0, tollWays = 0, ferryWays = 0;
+  let bridgeWays = 0, lotWays = 0, curbParkingWays = 0;
+  for (const w of doc.ways) {
+    const t = w.tags;
+    if (t.highway) {
+      roadWays++;
+      names.add(t.name);
+      if (Object.keys(t).some((k) => k.startsWith('parking:'))) curbParkingWays++;
+    }
+    if (t.oneway === 'yes') onewayWays++;
+    if (t.highway === 'motorway') motorwayWays++;
+    if (t.highway === 'motorway_link') motorwayLinkWays++;
+    if (t.toll === 'yes') tollWays++;
+    if (t.route === 'ferry') ferryWays++;
+    if (t.bridge === 'yes') bridgeWays++;
+    if (t.amenity === 'parking') lotWays++;
+  }
+  const restrictions: Record<string, number> = {};
+  for (const r of doc.relations) {
+    if (r.tags.type === 'restriction') restrictions[r.tags.restriction] = (restrictions[r.tags.restriction] ?? 0) + 1;
+  }
+  return {
+    name: CITY_NAME,
+    seed,
+    timeZone: CITY_TIME_ZONE,
+    bounds: [minLat, minLon, maxLat, maxLon],
+    nodes: doc.nodes.length,
+    ways: doc.ways.length,
+    relations: doc.relations.length,
+    roadWays,
+    streetNames: names.size,
+    trafficSignals,
+    stopSigns,
+    giveWaySigns,
+    onewayWays,
+    motorwayWays,
+    motorwayLinkWays,
+    tollWays,
+    ferryWays,
+    bridgeWays,
+    restrictions,
+    lotWays,
+    lotNodes,
+    curbParkingWays,
+    uploadLots: upload.lots.length,
+    uploadProducts: upload.products.length,
+  };
+}

@@ -1,0 +1,460 @@
+/**
+ * The operator upload of the demo city (`parking-upload.json`): rich lot data in the `/lots`
+ * field names of the parking contract, keyed to the OSM lots, plus reservation products in the
+ * `/product/` field names. The format is documented in docs/demo.md.
+ */
+import { createHash } from 'node:crypto';
+import type { Prng } from './prng.js';
+import type { DemoLot, OpeningRule } from './parking-lots.js';
+import { CITY_NAME, CITY_POSTCODE, CITY_STATE, CITY_TIME_ZONE } from './layout.js';
+
+/** Data source key of the demo operator: lot aliases are `demo|<lot key>`. */
+export const DEMO_DATA_SOURCE = 'demo';
+
+/** One structured rate of a lot (contract `structured_rates` item; amounts in dollars). */
+export interface UploadStructuredRate {
+  dow_start: number;
+  dow_end: number;
+  /** "HH:MM" local; start of the clock window the rate applies to */
+  time_in: string;
+  /** "HH:MM" local; end of the window ("24:00" = midnight; earlier than time_in = next day) */
+  time_out: string;
+  /** price per increment, dollars; 0 free, -1 no parking */
+  rate: number;
+  /** minutes */
+  increment: number;
+  /** true: charged again for every started increment; false: flat once per stay */
+  repeats: boolean;
+  /** cap per stay inside this window, dollars (0 = no cap) */
+  max: number;
+  /** 1 = applies on holidays only; -1 = replaced by the holiday rate on holidays; 0 = ignores holidays */
+  holidays: number;
+  rate_line: string;
+}
+
+/** An address in the contract's navigationAddress / buildingAddress shape. */
+export interface UploadAddress {
+  street: string;
+  city: string;
+  state: string;
+  postal: string;
+  country: string;
+  type: 'NAVIGATION' | 'LEGAL';
+}
+
+/** One lot of the upload (contract `/lots` field names; keyed by alias and OSM reference). */
+export interface UploadLot {
+  /** `<data_source_key>|<lot id>` — the operator's own id */
+  alias: string;
+  /** OSM element the lot was imported from */
+  osm_type: 'node' | 'way';
+  osm_id: number;
+  name: string;
+  operator: string;
+  lotCategory: string;
+  format: 'Surface' | 'Structure' | 'Subterranean';
+  type: string;
+  spacesTotal: number;
+  handicapSpacesTotal: number;
+  url: string;
+  hrs: string[];
+  tz: string;
+  costIndex: number;
+  currency: string;
+  currencyIso: string;
+  pmtTypes: string[];
+  rateCard: string[];
+  structured_rates: UploadStructuredRate[];
+  note: string;
+  amenities: Array<{ id: number; name: string; value?: number; metric?: string }>;
+  ev_chargers: UploadEvCharger[];
+  point: { type: 'Point'; coordinates: [number, number] };
+  peps: Array<{ pepPt: [number, number]; pepAz: number; pepPrimary: boolean; pepType: 'IN' | 'OUT' | 'IN/OUT' }>;
+  navigationAddress: UploadAddress;
+  buildingAddress: UploadAddress;
+  phone: string;
+  phones: Array<{ type: string; number: string }>;
+  paymentIDs: Array<{ company: string; id: string }>;
+  reviewCount: number;
+  reviewScore: number;
+  reviews: Array<{ author: string; score: number; date: string; text: string }>;
+  pois: Array<{ name: string; category: string; distance: number }>;
+  photoThumbs: string[];
+  photos: Array<{ thumbnail: string; medium: string; full: string; assetTypes: string[] }>;
+}
+
+/** An EV charging site of a lot (contract `ev_chargers` item). */
+export interface UploadEvCharger {
+  site_code: string;
+  names: Array<{ name: string; locale: string }>;
+  display_point: { coordinates: { latitude: number; longitude: number } };
+  ports: Array<{ connector_type: string; id: string; voltage_volt: number; current_amps: number; level: number; power_kw: number }>;
+  manufacturer: string;
+  network: string;
+  reservable: boolean;
+}
+
+/** A reservation product of a lot (contract `/product/` field names plus its price table). */
+export interface UploadProduct {
+  /** UUID, stable across runs and seeds */
+  pk_reservation_product: string;
+  /** alias of the lot (`demo|<lot key>`) */
+  lot_alias: string;
+  osm_type: 'node' | 'way';
+  osm_id: number;
+  name: string;
+  promo_text: string | null;
+  type: 'PREPAY';
+  /** price of a stay up to `duration` minutes, ascending; dollars */
+  duration_prices: Array<{ duration: number; price: number }>;
+  /** longest bookable stay, minutes */
+  max_duration: number;
+  /** earliest entry time of day ("6:00am") */
+  start_time: string;
+  /** latest exit time of day ("11:59pm") */
+  end_time: string;
+  /** ISO weekday "1".."7" → percent of `capacity` offered that day (0 = not bookable) */
+  days_available: Record<string, number>;
+  /** spaces sold per entry day */
+  capacity: number;
+  /** dollars, added to every reservation */
+  service_fee: number;
+  phone_required: boolean;
+  license_required: boolean;
+  cpf_required: boolean;
+  printed_pass_required: boolean;
+  currency: string;
+  currencyIso: string;
+  processing_engine: string;
+}
+
+/** The whole upload file. */
+export interface ParkingUpload {
+  lots: UploadLot[];
+  products: UploadProduct[];
+}
+
+const DOW_EN = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+const AMENITY = {
+  covered: { id: 1, name: 'Covered' },
+  attendant: { id: 2, name: 'Attendant' },
+  cameras: { id: 3, name: 'Security Cameras' },
+  ev: { id: 4, name: 'EV Charging' },
+  accessible: { id: 5, name: 'Handicap Accessible' },
+  restrooms: { id: 6, name: 'Restrooms' },
+  shuttle: { id: 7, name: 'Shuttle' },
+  height: { id: 9, name: 'Height Restriction' },
+  lit: { id: 10, name: 'Lighted' },
+} as const;
+
+const PAYMENT_LABEL: Record<string, string> = {
+  cash: 'Cash', coins: 'Coins', credit_cards: 'Credit Card', debit_cards: 'Debit Card', visa: 'Visa',
+  mastercard: 'Mastercard', american_express: 'American Express', app: 'Mobile App',
+};
+
+/** Builds the operator upload (lots and products) for the lots of the demo city. */
+export function buildParkingUpload(lots: DemoLot[], rng: Prng): ParkingUpload {
+  const byHourly = [...new Set(lots.map((l) => l.rates.weekdayHourly))].sort((a, b) => a - b);
+  const uploadLots = lots.map((lot) => uploadLot(lot, costIndexOf(lot.rates.weekdayHourly, byHourly), rng));
+  const products: UploadProduct[] = [];
+  for (const lot of lots) products.push(...productsOf(lot, rng));
+  return { lots: uploadLots, products };
+}
+
+function uploadLot(lot: DemoLot, costIndex: number, rng: Prng): UploadLot {
+  const alias = `${DEMO_DATA_SOURCE}|${lot.key}`;
+  const address = (type: UploadAddress['type']): UploadAddress => ({
+    street: `${lot.houseNumber} ${lot.street}`, city: CITY_NAME, state: CITY_STATE, postal: CITY_POSTCODE, country: 'US', type,
+  });
+  const structured = structuredRates(lot);
+  const amenities: UploadLot['amenities'] = [{ ...AMENITY.accessible }, { ...AMENITY.lit }];
+  if (lot.parking !== 'surface') amenities.push({ ...AMENITY.covered }, { ...AMENITY.cameras });
+  if (lot.parking === 'multi-storey' || lot.category === 'Hotel') amenities.push({ ...AMENITY.attendant });
+  if (lot.capacityCharging > 0) amenities.push({ ...AMENITY.ev });
+  if (lot.key === 'southport-ferry-lot' || lot.parkRide) amenities.push({ ...AMENITY.shuttle });
+  if (lot.key === 'harborplace-garage') amenities.push({ ...AMENITY.restrooms });
+  if (lot.maxHeightM) amenities.push({ ...AMENITY.height, value: lot.maxHeightM, metric: 'm' });
+  amenities.sort((a, b) => a.id - b.id);
+  const reviewCount = rng.int(3, 140);
+  const reviews = [
+    { author: 'J. M.', score: rng.int(3, 5), date: `2026-0${rng.int(1, 9)}-1${rng.int(0, 9)}`, text: 'Easy to find and close to the harbor.' },
+    { author: 'R. T.', score: rng.int(2, 5), date: `2026-0${rng.int(1, 9)}-2${rng.int(0, 8)}`, text: 'Entrance is a little tight, staff were helpful.' },
+  ];
+  return {
+    alias,
+    osm_type: lot.osmType,
+    osm_id: lot.osmId,
+    name: lot.name,
+    operator: lot.operator,
+    lotCategory: lot.category,
+    format: lot.parking === 'surface' ? 'Surface' : lot.parking === 'multi-storey' ? 'Structure' : 'Subterranean',
+    type: lot.access === 'customers' ? 'Restricted' : 'Non-restricted',
+    spacesTotal: lot.capacity,
+    handicapSpacesTotal: lot.capacityDisabled,
+    url: lot.website,
+    hrs: hrsLines(lot.hours),
+    tz: CITY_TIME_ZONE,
+    costIndex,
+    currency: '$',
+    currencyIso: 'USD',
+    pmtTypes: lot.payments.map((p) => PAYMENT_LABEL[p] ?? p),
+    rateCard: structured.map((r) => r.rate_line),
+    structured_rates: structured,
+    note: noteOf(lot),
+    amenities,
+    ev_chargers: evChargers(lot),
+    point: { type: 'Point', coordinates: [lot.lon, lot.lat] },
+    peps: lot.entrances.map((e) => ({
+      pepPt: [round7(e.lon), round7(e.lat)],
+      pepAz: Math.round(bearingDeg(e.lat, e.lon, lot.lat, lot.lon)) % 360,
+      pepPrimary: e.primary,
+      pepType: e.type,
+    })),
+    navigationAddress: address('NAVIGATION'),
+    buildingAddress: address('LEGAL'),
+    phone: lot.phone,
+    phones: [
+      { type: 'Lot', number: lot.phone },
+      { type: 'Central Office', number: '+1 410-555-0100' },
+      ...(lot.fee ? [{ type: 'Monthly', number: '+1 410-555-0101' }] : []),
+    ],
+    paymentIDs: lot.fee ? [{ company: 'CurbPay', id: String(4000 + lot.osmId % 1000) }] : [],
+    reviewCount,
+    reviewScore: Math.round(rng.float(3.4, 4.9) * 10) / 10,
+    reviews,
+    pois: poisOf(lot),
+    photoThumbs: [],
+    photos: [],
+  };
+}
+
+/** Machine-readable rates of a lot, consistent with its opening hours and rate plan. */
+function structuredRates(lot: DemoLot): UploadStructuredRate[] {
+  const r = lot.rates;
+  const holidays = r.holidayFlat > 0 ? -1 : 0;
+  const out: UploadStructuredRate[] = [];
+  const money = (x: number): string => `$${x.toFixed(2)}`;
+  for (const h of lot.hours) {
+    const days = h.dowStart === h.dowEnd ? DOW_EN[h.dowStart] : `${DOW_EN[h.dowStart]}-${DOW_EN[h.dowEnd]}`;
+    const weekend = h.dowStart >= 6;
+    const hourly = weekend ? r.weekendHourly : r.weekdayHourly;
+    const max = weekend ? r.weekendMax : r.weekdayMax;
+    if (hourly === 0) {
+      out.push({
+        dow_start: h.dowStart, dow_end: h.dowEnd, time_in: h.open, time_out: h.close, rate: 0, increment: 60,
+        repeats: false, max: 0, holidays: 0,
+        rate_line: `${days} ${clock12(h.open)}-${clock12(h.close)}: Free${lot.access === 'customers' ? ' for customers, 2 hour limit' : ''}`,
+      });
+      continue;
+    }
+    // daytime hourly rate; an evening flat rate takes over at 18:00 where the lot has one
+    const evening = r.eveningFlat > 0 && h.close > '18:00';
+    // open all night with an evening rate: the evening window runs past midnight to 06:00
+    const allNight = h.open === '00:00' && h.close === '24:00';
+    const dayStart = evening && allNight ? '06:00' : h.open;
+    const dayEnd = evening ? '18:00' : h.close;
+    out.push({
+      dow_start: h.dowStart, dow_end: h.dowEnd, time_in: dayStart, time_out: dayEnd, rate: hourly, increment: 60,
+      repeats: true, max, holidays,
+      rate_line: `${days} ${clock12(dayStart)}-${clock12(dayEnd)}: ${money(hourly)} per hour, max ${money(max)}`,
+    });
+    if (evening) {
+      const eveningOut = allNight ? '06:00' : h.close;
+      out.push({
+        dow_start: h.dowStart, dow_end: h.dowEnd, time_in: '18:00', time_out: eveningOut, rate: r.eveningFlat,
+        increment: allNight ? 720 : minutesBetween('18:00', eveningOut), repeats: false, max: r.eveningFlat, holidays,
+        rate_line: `${days} evening, enter after ${clock12('18:00')}: ${money(r.eveningFlat)} flat`,
+      });
+    }
+  }
+  if (r.holidayFlat > 0) {
+    out.push({
+      dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', rate: r.holidayFlat, increment: 1440,
+      repeats: false, max: r.holidayFlat, holidays: 1, rate_line: `Holidays: ${money(r.holidayFlat)} flat per day`,
+    });
+  }
+  return out;
+}
+
+/** Reservation products of a lot (public paid lots only). */
+function productsOf(lot: DemoLot, rng: Prng): UploadProduct[] {
+  if (!lot.fee || lot.access !== 'yes') return [];
+  const hourly = lot.rates.weekdayHourly;
+  const daily = lot.rates.weekdayMax;
+  const base = (name: string, index: number): Omit<UploadProduct, 'duration_prices' | 'max_duration' | 'start_time' | 'end_time' | 'days_available' | 'capacity'> => ({
+    pk_reservation_product: stableUuid(`${DEMO_DATA_SOURCE}|${lot.key}|product|${index}`),
+    lot_alias: `${DEMO_DATA_SOURCE}|${lot.key}`,
+    osm_type: lot.osmType,
+    osm_id: lot.osmId,
+    name,
+    promo_text: null,
+    type: 'PREPAY',
+    service_fee: quarter(rng.float(0.75, 2.5)),
+    phone_required: true,
+    license_required: lot.parking !== 'surface',
+    cpf_required: false,
+    printed_pass_required: lot.category === 'Hotel',
+    currency: '$',
+    currencyIso: 'USD',
+    processing_engine: 'test',
+  });
+  const always = { '1': 100, '2': 100, '3': 100, '4': 100, '5': 100, '6': 100, '7': 100 };
+  const openDays = Object.fromEntries(
+    [1, 2, 3, 4, 5, 6, 7].map((d) => [String(d), lot.hours.some((h) => d >= h.dowStart && d <= h.dowEnd) ? 100 : 0]),
+  );
+  const first = lot.hours[0];
+  const startTime = clock12Lower(first.open === '00:00' ? '00:00' : first.open);
+  const endTime = clock12Lower(first.close === '24:00' ? '23:59' : first.close);
+  const products: UploadProduct[] = [];
+  // a reserved day rate, a little under the drive-up prices
+  products.push({
+    ...base(`${lot.name} Reserved Parking`, 0),
+    promo_text: `Save up to ${money0(daily - quarter(daily * 0.85))} when you book ahead`,
+    duration_prices: [
+      { duration: 60, price: quarter(hourly * 0.9) },
+      { duration: 180, price: quarter(Math.min(hourly * 3, daily) * 0.85) },
+      { duration: 720, price: quarter(daily * 0.85) },
+    ],
+    max_duration: Math.min(720, maxOpenMinutes(lot.hours)),
+    start_time: startTime,
+    end_time: endTime,
+    days_available: openDays,
+    capacity: Math.max(10, Math.round(lot.capacity * 0.15)),
+  });
+  if (lot.parking !== 'surface' && first.close === '24:00') {
+    products.push({
+      ...base(`${lot.name} Event Evening`, 1),
+      promo_text: 'Guaranteed space for harbor events',
+      duration_prices: [{ duration: 360, price: quarter(lot.rates.eveningFlat > 0 ? lot.rates.eveningFlat + 2 : daily * 0.6) }],
+      max_duration: 360,
+      start_time: '5:00pm',
+      end_time: '11:59pm',
+      days_available: first.dowStart === 1 && first.dowEnd === 7 ? always : { ...openDays, '6': 100, '7': 100 },
+      capacity: Math.max(10, Math.round(lot.capacity * 0.1)),
+    });
+  }
+  return products;
+}
+
+function evChargers(lot: DemoLot): UploadEvCharger[] {
+  if (lot.capacityCharging === 0) return [];
+  const ports = [];
+  for (let k = 0; k < lot.capacityCharging; k++) {
+    const fast = k < 2 && lot.parking !== 'surface';
+    ports.push(fast
+      ? { connector_type: 'CCS1', id: `${k + 1}`, voltage_volt: 480, current_amps: 125, level: 3, power_kw: 50 }
+      : { connector_type: 'J1772', id: `${k + 1}`, voltage_volt: 240, current_amps: 32, level: 2, power_kw: 7.7 });
+  }
+  return [{
+    site_code: `PC-${lot.key.split('-').map((w) => w[0].toUpperCase()).join('')}-01`,
+    names: [{ name: `${lot.name} Charging`, locale: 'en-US' }],
+    display_point: { coordinates: { latitude: round7(lot.entrances[0].lat), longitude: round7(lot.entrances[0].lon) } },
+    ports,
+    manufacturer: 'AmpWorks',
+    network: 'HarborCharge',
+    reservable: false,
+  }];
+}
+
+function poisOf(lot: DemoLot): UploadLot['pois'] {
+  switch (lot.key) {
+    case 'harborplace-garage':
+      return [{ name: 'Harborplace Pavilions', category: 'Shopping', distance: 140 }, { name: 'Downtown Ferry Terminal', category: 'Transit', distance: 110 }];
+    case 'courthouse-lot':
+      return [{ name: 'Port Calvert Courthouse', category: 'Government', distance: 90 }];
+    case 'southport-ferry-lot':
+      return [{ name: 'Southport Ferry Terminal', category: 'Transit', distance: 95 }];
+    case 'center-street-park-ride':
+      return [{ name: 'Harbor Expressway (I 900)', category: 'Highway', distance: 120 }];
+    default:
+      return [];
+  }
+}
+
+function noteOf(lot: DemoLot): string {
+  const parts: string[] = [];
+  if (lot.entrances.length > 1) parts.push(`Entrance on ${lot.street}; exit also on the side street.`);
+  else parts.push(`Entrance on ${lot.street}.`);
+  if (lot.maxHeightM) parts.push(`Clearance ${lot.maxHeightM.toFixed(2)} m.`);
+  if (lot.access === 'customers') parts.push('Customers only; vehicles of non-customers are towed.');
+  if (lot.parkRide) parts.push('Free parking for transit riders.');
+  return parts.join(' ');
+}
+
+/** Contract `hrs` lines ("Mon-Fri: 6:00 AM - 10:00 PM", "Sun: Closed"). */
+function hrsLines(hours: OpeningRule[]): string[] {
+  if (hours.length === 1 && hours[0].dowStart === 1 && hours[0].dowEnd === 7 && hours[0].open === '00:00' && hours[0].close === '24:00') {
+    return ['Mon-Sun: 24 Hours'];
+  }
+  const lines = hours.map((h) => {
+    const days = h.dowStart === h.dowEnd ? DOW_EN[h.dowStart] : `${DOW_EN[h.dowStart]}-${DOW_EN[h.dowEnd]}`;
+    return `${days}: ${clock12(h.open)} - ${clock12(h.close)}`;
+  });
+  const closed: number[] = [];
+  for (let d = 1; d <= 7; d++) if (!hours.some((h) => d >= h.dowStart && d <= h.dowEnd)) closed.push(d);
+  if (closed.length > 0) {
+    const days = closed.length === 1 ? DOW_EN[closed[0]] : `${DOW_EN[closed[0]]}-${DOW_EN[closed[closed.length - 1]]}`;
+    lines.push(`${days}: Closed`);
+  }
+  return lines;
+}
+
+/** "18:00" → "6:00 PM"; "24:00" → "12:00 AM". */
+function clock12(hhmm: string): string {
+  const [h, m] = hhmm.split(':').map(Number);
+  const h24 = h % 24;
+  const suffix = h24 < 12 ? 'AM' : 'PM';
+  const h12 = h24 % 12 === 0 ? 12 : h24 % 12;
+  return `${h12}:${String(m).padStart(2, '0')} ${suffix}`;
+}
+
+/** "18:00" → "6:00pm" (the product sample's style). */
+function clock12Lower(hhmm: string): string {
+  return clock12(hhmm).replace(' ', '').toLowerCase();
+}
+
+function minutesBetween(from: string, to: string): number {
+  const m = (s: string): number => Number(s.slice(0, 2)) * 60 + Number(s.slice(3, 5));
+  const d = m(to) - m(from);
+  return d > 0 ? d : d + 1440;
+}
+
+/** Longest opening window of a lot, minutes ("24:00" closes at midnight). */
+function maxOpenMinutes(hours: OpeningRule[]): number {
+  const m = (s: string): number => Number(s.slice(0, 2)) * 60 + Number(s.slice(3, 5));
+  return Math.max(...hours.map((h) => m(h.close) - m(h.open)));
+}
+
+function costIndexOf(hourly: number, sortedDistinct: number[]): number {
+  if (sortedDistinct.length <= 1) return 1;
+  const rank = sortedDistinct.indexOf(hourly) / (sortedDistinct.length - 1);
+  return 1 + Math.round(rank * 4);
+}
+
+function quarter(x: number): number {
+  return Math.round(x * 4) / 4;
+}
+
+function money0(x: number): string {
+  return `$${x.toFixed(2)}`;
+}
+
+function round7(deg: number): number {
+  return Math.round(deg * 1e7) / 1e7;
+}
+
+/** Initial bearing from point 1 to point 2, degrees clockwise from north in [0, 360). */
+function bearingDeg(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const r = Math.PI / 180;
+  const y = Math.sin((lon2 - lon1) * r) * Math.cos(lat2 * r);
+  const x = Math.cos(lat1 * r) * Math.sin(lat2 * r) - Math.sin(lat1 * r) * Math.cos(lat2 * r) * Math.cos((lon2 - lon1) * r);
+  return ((Math.atan2(y, x) / r) + 360) % 360;
+}
+
+/** A UUID (version 4 layout) derived from a string with SHA-1, so it is the same on every run. */
+export function stableUuid(name: string): string {
+  const h = createHash('sha1').update(name).digest('hex');
+  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
