@@ -10,7 +10,7 @@
  *                                          D = intersection 1002 "Main St & 2nd Ave", 140 m east
  *                                          of C, so D's upstream zone is clipped at C.
  */
-import { buildGraph, NodeFlag, RoadClass, type EdgeId, type Graph } from '../../src/network/graph.js';
+import { buildGraph, NodeFlag, RoadClass, type EdgeId, type EdgeInput, type Graph } from '../../src/network/graph.js';
 import type { Intersection, Movement, Region, TurnType } from '../../src/network/region.js';
 import type { EdgeTraversal, MatchedPing, Trajectory } from '../../src/probes/trajectory.js';
 
@@ -53,9 +53,9 @@ export function buildFixture(): Fixture {
     [N.W, N.C, 'Main St', ARM_M], [N.C, N.E, 'Main St', 120], [N.N, N.C, '1st Ave', ARM_M], [N.C, N.S, '1st Ave', ARM_M],
     [N.E, N.D, 'Main St', 20], [N.DN, N.D, '2nd Ave', 100], [N.D, N.DS, '2nd Ave', 100],
   ];
-  const edges = [];
+  const edges: EdgeInput[] = [];
   for (const [a, b, name, len] of pairs) {
-    const i = edges.length;
+    const i: number = edges.length;
     edges.push({ source: a, target: b, speedKph: SPEED_KPH, roadClass: RoadClass.secondary, name, lengthM: len, twin: i + 1 });
     edges.push({ source: b, target: a, speedKph: SPEED_KPH, roadClass: RoadClass.secondary, name, lengthM: len, twin: i });
   }
