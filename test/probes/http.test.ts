@@ -1,0 +1,62 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { makeTestContext, type TestContext } from '../helpers/context.js';
+import { edgeGeometry } from '../../src/network/graph.js';
+
+describe('POST /v1/probes', () => {
+  let t: TestContext;
+  const nowMs = Date.UTC(2026, 0, 5, 8, 10) ;
+  beforeAll(async () => { t = await makeTestContext({ now: () => nowMs }); });
+  afterAll(async () => { await t.close(); });
+
+  /** Pings along the first edge of the test region with a real length, 1 per second. */
+  function pingsAlongAnEdge(traceId: string) {
+    const g = t.ctx.region.graph;
+    let e = 0;
+    while (e < g.edgeCount && g.edgeLengthM[e] < 60) e++;
+    const geom = edgeGeometry(g, e);
+    const [a, b] = [geom[0], geom[geom.length - 1]];
+    const n = 6;
+    return Array.from({ length: n }, (_, i) => {
+      const f = 0.1 + (0.8 * i) / (n - 1);
+      return { traceId, timestamp: nowMs / 1000 - 120 + i * 2, lat: a[0] + (b[0] - a[0]) * f, lon: a[1] + (b[1] - a[1]) * f };
+    });
+  }
+
+  it('rejects a request without a token (401) and a non-admin token (403) with the probes error shape', async () => {
+    const r1 = await t.app.inject({ method: 'POST', url: '/v1/probes', payload: { pings: [] } });
+    expect(r1.statusCode).toBe(401);
+    expect(r1.json().error.code).toBe('PROBES_AUTH_MISSING');
+    const r2 = await t.app.inject({ method: 'POST', url: '/v1/probes', payload: { pings: [] }, headers: { authorization: `Bearer ${t.token}` } });
+    expect(r2.statusCode).toBe(403);
+    expect(r2.json().error.code).toBe('PROBES_FORBIDDEN');
+  });
+
+  it('names the missing parameter when pings is absent', async () => {
+    const r = await t.app.inject({ method: 'POST', url: '/v1/probes', payload: { points: [] }, headers: { authorization: `Bearer ${t.adminToken}` } });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().error.userMessage).toMatch(/^pings/);
+  });
+
+  it('stores, matches and reports malformed pings by index; a repeat inserts nothing', async () => {
+    const pings: unknown[] = pingsAlongAnEdge('http-1');
+    pings.splice(2, 0, { traceId: 'http-1', timestamp: 'soon', lat: 1, lon: 2 });
+    const send = () => t.app.inject({ method: 'POST', url: '/v1/probes', payload: { pings }, headers: { authorization: `Bearer ${t.adminToken}` } });
+    const r = await send();
+    expect(r.statusCode).toBe(200);
+    const body = r.json();
+    expect(body).toMatchObject({ received: 7, inserted: 6, duplicates: 0, malformed: 1 });
+    expect(body.issues).toEqual([{ index: 2, message: expect.stringMatching(/timestamp/) }]);
+    expect(body.matched.trajectories).toBe(1);
+    expect(body.matched.traversals).toBeGreaterThanOrEqual(1);
+    expect(t.ctx.speeds.learnedEdgeCount).toBeGreaterThanOrEqual(1);
+    const again = (await send()).json();
+    expect(again).toMatchObject({ inserted: 0, duplicates: 6 });
+  });
+
+  it('is documented in the OpenAPI document', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    const doc = res.json();
+    expect(res.statusCode).toBe(200);
+    expect(doc.paths['/v1/probes'].post.requestBody).toBeDefined();
+  });
+});
