@@ -141,7 +141,7 @@ export function interpretWay(tags: Tags, country: string): WayProfile | null {
   let oneway = parseOneway(tags['oneway:motorcar'] ?? tags['oneway:motor_vehicle'] ?? tags.oneway);
   if (oneway === undefined) oneway = (highway === 'motorway' || highway === 'motorway_link' || roundabout) ? 1 : 0;
   let forward = oneway !== -1;
-  let backward = oneway === 0;
+  let backward = oneway === 0 || oneway === -1;
   const reversible = oneway === 2;
   if (reversible) { forward = true; backward = false; }
   if (carAccess(tags, ':forward') === 'no') forward = false;
