@@ -1,0 +1,136 @@
+/**
+ * HTTP plugin of the routing service:
+ * - `GET /traffic/<handler>.ashx?Action=FindRoute|GetRoute|GetRouteTravelTimes` (any handler
+ *   name ending in .ashx; parameter names and Action/Format values case-insensitive; Token = app
+ *   token, also accepted as `accessToken` or `Authorization: Bearer`), answering the envelope in
+ *   XML (default) or JSON on success and on every error;
+ * - the incident admin API `POST/GET /v1/incidents`, `GET/DELETE /v1/incidents/:id` (admin app
+ *   token as `Authorization: Bearer` or `accessToken`).
+ * Registered by `http/app.ts` with the shared AppContext.
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app/context.js';
+import { AuthError } from '../../auth/auth-service.js';
+import { RoutingError, RoutingService, type RoutingServiceConfig } from '../../routing/index.js';
+import { ACTIONS, checkKnown, parseFindRoute, parseGetRoute, parseTravelTimes, readParams, type ActionName } from './params.js';
+import { envelope, errorToXml, travelTimesToJson, travelTimesToXml, tripToJson, tripToXml } from './render.js';
+import { registerIncidentRoutes } from './incidents.js';
+
+const services = new WeakMap<object, RoutingService>();
+
+/**
+ * The routing service of an AppContext, built once (landmarks are computed here, at load).
+ * Config slice: `ctx.config.routing` (see RoutingServiceConfig; every key optional).
+ */
+export function routingServiceFor(ctx: AppContext): RoutingService {
+  let s = services.get(ctx);
+  if (!s) {
+    const cfg = ((ctx.config as unknown as { routing?: Partial<RoutingServiceConfig> } | undefined)?.routing) ?? {};
+    const meta = ctx.region.meta;
+    s = new RoutingService(ctx.region.graph, ctx.speeds, meta.timeZone || 'UTC', meta.mapVersion || 'unknown', ctx.db, ctx.now, cfg);
+    services.set(ctx, s);
+  }
+  return s;
+}
+
+type Format = 'xml' | 'json';
+
+function sendError(reply: FastifyReply, ctx: AppContext, format: Format, docType: string, err: RoutingError): FastifyReply {
+  const env = envelope(docType, ctx.now(), err.status.statusId, err.statusText, err.detail);
+  reply.code(err.status.http);
+  if (format === 'json') return reply.type('application/json; charset=utf-8').send(env);
+  return reply.type('text/xml; charset=utf-8').send(errorToXml(env));
+}
+
+async function authenticate(req: FastifyRequest, ctx: AppContext, token: string | undefined): Promise<void> {
+  let t = token;
+  if (t === undefined) {
+    const h = req.headers.authorization;
+    if (h && /^bearer\s+/i.test(h)) t = h.replace(/^bearer\s+/i, '').trim();
+  }
+  if (t === undefined || t === '') throw new RoutingError('NO_TOKEN', 'the Token parameter is required', 'Token');
+  try {
+    await ctx.auth.verifyAppToken(t);
+  } catch (err) {
+    if (err instanceof AuthError) {
+      if (err.code === 'AUTH_TOKEN_EXPIRED') throw new RoutingError('TOKEN_EXPIRED', 'the token has expired; request a new one', 'Token');
+      throw new RoutingError('BAD_TOKEN', 'the token is not valid', 'Token');
+    }
+    throw err;
+  }
+}
+
+async function handleTraffic(req: FastifyRequest, reply: FastifyReply, ctx: AppContext, service: RoutingService): Promise<FastifyReply> {
+  let format: Format = 'xml';
+  let docType: string = 'FindRoute';
+  try {
+    const p = readParams(req);
+    const fmt = p.get('format');
+    if (fmt !== undefined) {
+      const l = fmt.trim().toLowerCase();
+      if (l === 'json') format = 'json';
+      else if (l !== 'xml') throw new RoutingError('ENUM_EXPECTED', `Format must be XML or JSON, got "${fmt}"`, 'Format');
+    }
+    const rawAction = p.get('action');
+    if (rawAction === undefined || rawAction.trim() === '') throw new RoutingError('NO_ACTION', 'the Action parameter is required', 'Action');
+    const action: ActionName | undefined = ACTIONS[rawAction.trim().toLowerCase() as keyof typeof ACTIONS];
+    if (!action) throw new RoutingError('BAD_ACTION', `Action must be FindRoute, GetRoute or GetRouteTravelTimes, got "${rawAction}"`, 'Action');
+    docType = action;
+    await authenticate(req, ctx, p.get('token') ?? p.get('accesstoken'));
+    checkKnown(p, action);
+    const now = ctx.now();
+    if (action === 'GetRouteTravelTimes') {
+      const v = await service.getRouteTravelTimes(parseTravelTimes(p));
+      const env = envelope(docType, now, 0, 'OK');
+      return format === 'json' ? reply.type('application/json; charset=utf-8').send(travelTimesToJson(env, v)) : reply.type('text/xml; charset=utf-8').send(travelTimesToXml(env, v));
+    }
+    const trip = action === 'FindRoute' ? await service.findRoute(parseFindRoute(p)) : await service.getRoute(parseGetRoute(p));
+    const env = envelope(docType, now, 0, 'OK');
+    return format === 'json' ? reply.type('application/json; charset=utf-8').send(tripToJson(env, trip)) : reply.type('text/xml; charset=utf-8').send(tripToXml(env, trip));
+  } catch (err) {
+    if (err instanceof RoutingError) return sendError(reply, ctx, format, docType, err);
+    req.log.error({ err }, 'routing request failed');
+    return sendError(reply, ctx, format, docType, new RoutingError('SERVICE_ERROR', 'internal error'));
+  }
+}
+
+const trafficSchema = {
+  summary: 'Routing actions: FindRoute, GetRoute, GetRouteTravelTimes',
+  description: 'Every parameter is in the query string; names are case-insensitive. See docs/api/routing/.',
+  tags: ['routing'],
+  params: { type: 'object', properties: { handler: { type: 'string', description: 'any name ending in .ashx' } } },
+  querystring: {
+    type: 'object',
+    additionalProperties: true,
+    properties: {
+      Action: { type: 'string', enum: ['FindRoute', 'GetRoute', 'GetRouteTravelTimes'] },
+      Token: { type: 'string' },
+      Format: { type: 'string', enum: ['XML', 'JSON'] },
+      WP_1: { type: 'string', description: 'lat,lon[,heading]' },
+      WP_2: { type: 'string' },
+      RouteId: { type: 'string' },
+      DepartureTime: { type: 'string', description: 'YYYY-MM-DDTHH:MM:SSZ' },
+      ArrivalTime: { type: 'string' },
+    },
+  },
+} as const;
+
+/** Registers the routing routes on `app`. */
+export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = routingServiceFor(ctx);
+  app.get('/traffic/:handler', {
+    schema: trafficSchema,
+    // keep parameter names exactly as sent (case-insensitive lookup happens in params.ts)
+    attachValidation: true,
+  }, async (req, reply) => {
+    const handler = (req.params as { handler: string }).handler;
+    if (!/\.ashx$/i.test(handler)) return reply.callNotFound();
+    return handleTraffic(req, reply, ctx, service);
+  });
+  registerIncidentRoutes(app, ctx, service);
+}
+
+const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
+  await registerRoutingRoutes(app, opts.ctx);
+};
+export default plugin;

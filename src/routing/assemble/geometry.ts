@@ -1,0 +1,151 @@
+/**
+ * Route geometry: the points of a costed path (partial first and last edges cut at their
+ * fractions), the point-index range each edge covers, Douglas-Peucker simplification with the
+ * contract's tolerance rules, and the bounding box.
+ */
+import type { Graph } from '../../network/graph.js';
+import type { EdgeTiming } from '../path-cost.js';
+
+const RAD = Math.PI / 180;
+const M_PER_DEG = 111_320;
+
+/** Great-circle distance, metres. */
+export function haversineM(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const dLat = (lat2 - lat1) * RAD;
+  const dLon = (lon2 - lon1) * RAD;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** Bearing from point 1 to point 2, degrees clockwise from north [0, 360). */
+export function bearingDeg(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const y = Math.sin((lon2 - lon1) * RAD) * Math.cos(lat2 * RAD);
+  const x = Math.cos(lat1 * RAD) * Math.sin(lat2 * RAD) - Math.sin(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.cos((lon2 - lon1) * RAD);
+  return ((Math.atan2(y, x) / RAD) + 360) % 360;
+}
+
+/** Points [lat, lon] of edge e between fractions f0 ≤ f1 of its geometry length. */
+export function edgeSlice(g: Graph, e: number, f0: number, f1: number): Array<[number, number]> {
+  const s = g.edgeGeomStart[e];
+  const end = g.edgeGeomStart[e + 1];
+  const pts: Array<[number, number]> = [];
+  for (let i = s; i < end; i++) pts.push([g.geomLatE7[i] / 1e7, g.geomLonE7[i] / 1e7]);
+  if (f0 <= 0 && f1 >= 1) return pts;
+  const cum: number[] = [0];
+  for (let i = 1; i < pts.length; i++) cum.push(cum[i - 1] + haversineM(pts[i - 1][0], pts[i - 1][1], pts[i][0], pts[i][1]));
+  const total = cum[cum.length - 1];
+  const at = (d: number): [number, number] => {
+    for (let i = 1; i < pts.length; i++) {
+      if (d <= cum[i] || i === pts.length - 1) {
+        const seg = cum[i] - cum[i - 1];
+        const t = seg > 0 ? Math.min(1, Math.max(0, (d - cum[i - 1]) / seg)) : 0;
+        return [pts[i - 1][0] + t * (pts[i][0] - pts[i - 1][0]), pts[i - 1][1] + t * (pts[i][1] - pts[i - 1][1])];
+      }
+    }
+    return pts[0];
+  };
+  const d0 = f0 * total;
+  const d1 = f1 * total;
+  const out: Array<[number, number]> = [at(d0)];
+  for (let i = 1; i < pts.length - 1; i++) if (cum[i] > d0 && cum[i] < d1) out.push(pts[i]);
+  out.push(at(d1));
+  return out;
+}
+
+/** Route points and, per timing, the index range [start, end] of its points. */
+export interface RouteGeometry {
+  /** [lat, lon] degrees */
+  points: Array<[number, number]>;
+  edgeStart: number[];
+  edgeEnd: number[];
+}
+
+/** Builds the full-resolution geometry of a costed path. */
+export function routeGeometry(g: Graph, timings: EdgeTiming[], startFractions: number[], endFractions: number[]): RouteGeometry {
+  const points: Array<[number, number]> = [];
+  const edgeStart: number[] = [];
+  const edgeEnd: number[] = [];
+  for (let i = 0; i < timings.length; i++) {
+    const t = timings[i];
+    const firstOfLeg = i === 0 || timings[i - 1].leg !== t.leg;
+    const lastOfLeg = i === timings.length - 1 || timings[i + 1].leg !== t.leg;
+    const f0 = firstOfLeg ? startFractions[t.leg] : 0;
+    const f1 = lastOfLeg ? endFractions[t.leg] : 1;
+    const pts = edgeSlice(g, t.edge, f0, f1);
+    let k = 0;
+    if (points.length > 0) {
+      const last = points[points.length - 1];
+      if (Math.abs(last[0] - pts[0][0]) < 1e-9 && Math.abs(last[1] - pts[0][1]) < 1e-9) k = 1;
+    }
+    edgeStart.push(points.length - (k === 1 ? 1 : 0));
+    for (; k < pts.length; k++) points.push(pts[k]);
+    edgeEnd.push(points.length - 1);
+  }
+  return { points, edgeStart, edgeEnd };
+}
+
+/** Perpendicular distance from p to segment a–b, metres (local plane). */
+function segmentDistanceM(p: [number, number], a: [number, number], b: [number, number]): number {
+  const mx = M_PER_DEG * Math.cos(p[0] * RAD);
+  const ax = (a[1] - p[1]) * mx, ay = (a[0] - p[0]) * M_PER_DEG;
+  const bx = (b[1] - p[1]) * mx, by = (b[0] - p[0]) * M_PER_DEG;
+  const dx = bx - ax, dy = by - ay;
+  const l2 = dx * dx + dy * dy;
+  let t = l2 > 0 ? -(ax * dx + ay * dy) / l2 : 0;
+  t = Math.max(0, Math.min(1, t));
+  const px = ax + t * dx, py = ay + t * dy;
+  return Math.sqrt(px * px + py * py);
+}
+
+/**
+ * Indices of the points kept by GeometryTolerance `toleranceM` (metres): 0 keeps every point;
+ * otherwise points closer than the tolerance to the previous kept point are dropped, then
+ * Douglas-Peucker removes points within the tolerance of the simplified line; a tolerance above
+ * the route length keeps only origin and destination. First and last are always kept.
+ */
+export function simplifyIndices(points: Array<[number, number]>, toleranceM: number): number[] {
+  const n = points.length;
+  if (n <= 2 || toleranceM <= 0) return points.map((_, i) => i);
+  let lengthM = 0;
+  for (let i = 1; i < n; i++) lengthM += haversineM(points[i - 1][0], points[i - 1][1], points[i][0], points[i][1]);
+  if (toleranceM > lengthM) return [0, n - 1];
+  // radial pass
+  const radial: number[] = [0];
+  for (let i = 1; i < n - 1; i++) {
+    const p = points[radial[radial.length - 1]];
+    if (haversineM(p[0], p[1], points[i][0], points[i][1]) >= toleranceM) radial.push(i);
+  }
+  radial.push(n - 1);
+  // Douglas-Peucker over the radial survivors (iterative stack)
+  const keep = new Uint8Array(radial.length);
+  keep[0] = 1;
+  keep[radial.length - 1] = 1;
+  const stack: Array<[number, number]> = [[0, radial.length - 1]];
+  while (stack.length) {
+    const [a, b] = stack.pop()!;
+    let maxD = -1, idx = -1;
+    for (let i = a + 1; i < b; i++) {
+      const d = segmentDistanceM(points[radial[i]], points[radial[a]], points[radial[b]]);
+      if (d > maxD) { maxD = d; idx = i; }
+    }
+    if (idx >= 0 && maxD > toleranceM) {
+      keep[idx] = 1;
+      stack.push([a, idx], [idx, b]);
+    }
+  }
+  const out: number[] = [];
+  for (let i = 0; i < radial.length; i++) if (keep[i]) out.push(radial[i]);
+  return out;
+}
+
+/** [minLat, minLon, maxLat, maxLon] of points. */
+export function bboxOf(points: Array<[number, number]>): [number, number, number, number] {
+  let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
+  for (const [lat, lon] of points) {
+    if (lat < a) a = lat;
+    if (lon < b) b = lon;
+    if (lat > c) c = lat;
+    if (lon > d) d = lon;
+  }
+  return [a, b, c, d];
+}

@@ -1,0 +1,199 @@
+/**
+ * Words for a route: the runs of named road it follows, the summary (major roads with their
+ * road class), the one-line description and turn-by-turn maneuvers. Format neutral.
+ */
+import { EdgeFlag, RoadClass, type Graph } from '../../network/graph.js';
+import type { EdgeTiming } from '../path-cost.js';
+import { signedTurnDeg } from '../../traffic/turn-costs.js';
+import { bearingDeg } from './geometry.js';
+
+/** Display units: 0 English (mi, ft, mph), 1 metric (km, m, km/h). */
+export type Units = 0 | 1;
+
+/** A stretch of the route on one road (same display name). */
+export interface RoadRun {
+  name: string;
+  /** most important road class on the run (lowest id) */
+  roadClass: number;
+  lengthM: number;
+  /** index range into timings */
+  from: number;
+  to: number;
+}
+
+/** One turn-by-turn instruction. */
+export interface Maneuver {
+  text: string;
+  /** depart, straight, slight left, left, sharp left, uturn, slight right, right, sharp right, ramp, roundabout, arrive */
+  turnType: string;
+  /** distance until the next maneuver, in the request's units (mi / km) */
+  distance: number;
+  roadName: string;
+  /** where the maneuver happens [lat, lon] */
+  point: [number, number];
+}
+
+const CARDINAL = ['N', 'E', 'S', 'W'];
+
+/** Display name of an edge: the ref for motorways/trunks, else the name, else the ref. */
+export function displayName(g: Graph, e: number): string {
+  const name = g.names[g.edgeNameId[e]];
+  const ref = g.names[g.edgeRefId[e]].replace(/^I ?(\d)/, 'I-$1');
+  if (ref && g.edgeRoadClass[e] <= RoadClass.trunk) return ref;
+  return name || ref;
+}
+
+/** Splits timings into runs of the same display name. */
+export function roadRuns(g: Graph, timings: EdgeTiming[]): RoadRun[] {
+  const runs: RoadRun[] = [];
+  for (let i = 0; i < timings.length; i++) {
+    const e = timings[i].edge;
+    const name = displayName(g, e);
+    const last = runs[runs.length - 1];
+    if (last && last.name === name) {
+      last.to = i;
+      last.lengthM += timings[i].lengthM;
+      last.roadClass = Math.min(last.roadClass, g.edgeRoadClass[e]);
+    } else runs.push({ name, roadClass: g.edgeRoadClass[e], lengthM: timings[i].lengthM, from: i, to: i });
+  }
+  return runs;
+}
+
+function runDirection(g: Graph, timings: EdgeTiming[], run: RoadRun): string {
+  const a = g.edgeSource[timings[run.from].edge];
+  const b = g.edgeTarget[timings[run.to].edge];
+  const br = bearingDeg(g.nodeLatE7[a] / 1e7, g.nodeLonE7[a] / 1e7, g.nodeLatE7[b] / 1e7, g.nodeLonE7[b] / 1e7);
+  return CARDINAL[Math.round(br / 90) % 4];
+}
+
+/** Summary: the (up to 3) longest named runs in route order; refs get a cardinal direction. */
+export function summarize(g: Graph, timings: EdgeTiming[]): { text: string; roads: Array<{ roadClass: number; name: string }> } {
+  const runs = roadRuns(g, timings).filter((r) => r.name !== '');
+  const merged = new Map<string, RoadRun>();
+  for (const r of runs) {
+    const m = merged.get(r.name);
+    if (m) { m.lengthM += r.lengthM; m.roadClass = Math.min(m.roadClass, r.roadClass); } else merged.set(r.name, { ...r });
+  }
+  const total = runs.reduce((a, r) => a + r.lengthM, 0);
+  // major roads: the longest runs, ignoring stubs under 10 % of the route (the longest always counts)
+  const top = [...merged.values()].sort((x, y) => y.lengthM - x.lengthM)
+    .filter((r, i) => i === 0 || r.lengthM >= 0.1 * total).slice(0, 3).sort((x, y) => x.from - y.from);
+  const roads = top.map((r) => {
+    const isRef = /\d/.test(r.name) && r.roadClass <= RoadClass.primary;
+    return { roadClass: r.roadClass, name: isRef ? `${r.name} ${runDirection(g, timings, r)}` : r.name };
+  });
+  return { text: roads.map((r) => r.name).join(', '), roads };
+}
+
+/** One-line description: the summary roads joined by " to ". */
+export function describe(summary: { roads: Array<{ name: string }> }): string {
+  return summary.roads.map((r) => r.name).join(' to ');
+}
+
+/** Distance as instruction text: "0.3 mi" / "450 ft" or "1.2 km" / "300 m". */
+export function formatDistance(lengthM: number, units: Units): string {
+  if (units === 0) {
+    const mi = lengthM / 1609.344;
+    if (mi >= 0.1) return `${mi.toFixed(1)} mi`;
+    return `${Math.max(0, Math.round((lengthM * 3.28084) / 10) * 10)} ft`;
+  }
+  if (lengthM >= 1000) return `${(lengthM / 1000).toFixed(1)} km`;
+  return `${Math.max(0, Math.round(lengthM / 10) * 10)} m`;
+}
+
+function turnTypeOf(angle: number): string {
+  const a = Math.abs(angle);
+  const side = angle < 0 ? 'left' : 'right';
+  if (a < 20) return 'straight';
+  if (a < 45) return `slight ${side}`;
+  if (a < 135) return side;
+  if (a < 170) return `sharp ${side}`;
+  return 'uturn';
+}
+
+const VERB: Record<string, string> = {
+  straight: 'Continue onto', 'slight left': 'Bear left onto', 'slight right': 'Bear right onto',
+  left: 'Turn left onto', right: 'Turn right onto', 'sharp left': 'Turn sharp left onto', 'sharp right': 'Turn sharp right onto',
+  uturn: 'Make a U-turn onto', ramp: 'Take ramp onto', roundabout: 'Enter the roundabout and exit onto',
+};
+
+/**
+ * Turn-by-turn maneuvers. A maneuver starts at the origin, at each change of road name or turn of
+ * at least 45° at a junction (20° when not collapsing), at ramps and roundabouts; each waypoint
+ * adds an arrival. `collapse` merges minor maneuvers (name changes that go straight on, steps
+ * under 30 m) into their neighbour.
+ */
+export function maneuvers(
+  g: Graph, timings: EdgeTiming[], geometryPoints: Array<[number, number]>, edgeStart: number[],
+  units: Units, collapse: boolean, legCount: number,
+): Maneuver[] {
+  const toUnits = (m: number) => Math.round((units === 0 ? m / 1609.344 : m / 1000) * 100) / 100;
+  type Step = { type: string; name: string; at: number; lengthM: number; leg: number };
+  const steps: Step[] = [];
+  if (timings.length === 0) return [];
+  steps.push({ type: 'depart', name: displayName(g, timings[0].edge), at: 0, lengthM: 0, leg: 0 });
+  for (let i = 0; i < timings.length; i++) {
+    const t = timings[i];
+    if (i > 0) {
+      const prev = timings[i - 1].edge;
+      const e = t.edge;
+      const name = displayName(g, e);
+      const cur = steps[steps.length - 1];
+      const node = g.edgeSource[e];
+      const degree = g.firstOut[node + 1] - g.firstOut[node] + (g.firstIn[node + 1] - g.firstIn[node]);
+      const angle = signedTurnDeg(g.edgeBearingIn[prev], g.edgeBearingOut[e]);
+      const turn = turnTypeOf(angle);
+      const junction = degree > 2 || g.edgeTwin[prev] === e;
+      const threshold = collapse ? 45 : 20;
+      let type: string | null = null;
+      const ef = g.edgeFlags[e];
+      const pf = g.edgeFlags[prev];
+      if (t.leg !== timings[i - 1].leg) type = turn === 'uturn' || g.edgeTwin[prev] === e ? 'uturn' : turn;
+      else if (g.edgeTwin[prev] === e) type = 'uturn';
+      else if (ef & EdgeFlag.roundabout && !(pf & EdgeFlag.roundabout)) type = 'roundabout';
+      else if (ef & EdgeFlag.roundabout) type = null;
+      else if (ef & EdgeFlag.link && !(pf & EdgeFlag.link)) type = 'ramp';
+      else if (junction && Math.abs(angle) >= threshold) type = turn;
+      else if (name !== cur.name && !(pf & EdgeFlag.roundabout)) type = 'straight';
+      else if (pf & EdgeFlag.roundabout) type = name !== cur.name ? 'straight' : null;
+      if (type !== null) steps.push({ type, name, at: edgeStart[i], lengthM: 0, leg: t.leg });
+    }
+    steps[steps.length - 1].lengthM += t.lengthM;
+    const lastOfLeg = i === timings.length - 1 || timings[i + 1].leg !== t.leg;
+    if (lastOfLeg && t.leg < legCount - 1) {
+      // arrival at an intermediate waypoint
+      steps.push({ type: 'waypoint', name: displayName(g, t.edge), at: edgeStart[i + 1] ?? geometryPoints.length - 1, lengthM: 0, leg: t.leg });
+    }
+  }
+  let list = steps;
+  if (collapse) {
+    const out: Step[] = [];
+    for (const s of list) {
+      const prev = out[out.length - 1];
+      if (prev && prev.type !== 'waypoint' && s.type !== 'waypoint' && s.type !== 'uturn' &&
+          (s.type === 'straight' || s.lengthM < 30) && s.type !== 'depart') {
+        prev.lengthM += s.lengthM;
+        continue;
+      }
+      out.push(s);
+    }
+    list = out;
+  }
+  const result: Maneuver[] = list.map((s) => {
+    const road = s.name || 'unnamed road';
+    const dist = formatDistance(s.lengthM, units);
+    let text: string;
+    if (s.type === 'depart') {
+      const a = geometryPoints[0];
+      const b = geometryPoints[Math.min(geometryPoints.length - 1, 1)];
+      const dir = ['north', 'east', 'south', 'west'][Math.round(bearingDeg(a[0], a[1], b[0], b[1]) / 90) % 4];
+      text = `Start on ${road} heading ${dir} and go ${dist}`;
+    } else if (s.type === 'waypoint') {
+      text = `Arrive at waypoint ${s.leg + 2}, then continue on ${road} and go ${dist}`;
+    } else text = `${VERB[s.type]} ${road} and go ${dist}`;
+    return { text, turnType: s.type, distance: toUnits(s.lengthM), roadName: s.name, point: geometryPoints[Math.min(s.at, geometryPoints.length - 1)] };
+  });
+  const end = geometryPoints[geometryPoints.length - 1];
+  result.push({ text: 'Arrive at destination', turnType: 'arrive', distance: 0, roadName: displayName(g, timings[timings.length - 1].edge), point: end });
+  return result;
+}

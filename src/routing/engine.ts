@@ -1,0 +1,322 @@
+/**
+ * The routing engine over one loaded graph: traffic model, snapping, landmarks and the reusable
+ * time-dependent A*. `plan` turns waypoints + options into one or more legs-paths (best first):
+ * criteria as exclusions (falling back to penalties when no route avoids them), legs chained
+ * through the waypoints in order, alternatives by the penalty method with sharing, stretch and
+ * local-optimality filters, and the closure fallback.
+ */
+import { EdgeFlag, TurnRestrictions, type Graph } from '../network/graph.js';
+import type { SpeedFeeds } from '../traffic/feeds.js';
+import type { IncidentCache } from '../traffic/incidents.js';
+import { SpeedMode, TrafficModel, type CostQuery, type TrafficModelConfig } from '../traffic/model.js';
+import { EdgeLocator, type Snap } from './locate.js';
+import { computeLandmarks, type Landmarks } from './search/landmarks.js';
+import { TdAstar, type SearchOptions, type SearchSource, type SearchTarget } from './search/td-astar.js';
+import { costLegs, type Leg, type PathCost } from './path-cost.js';
+import { RoutingError } from './errors.js';
+
+/** Engine settings (slice of the routing config). */
+export interface EngineConfig {
+  /** number of ALT landmarks computed at load */
+  landmarkCount: number;
+  /** snapping radius, metres */
+  snapRadiusM: number;
+  /** labels a single search may settle before giving up */
+  maxSettled: number;
+  /** cost factor of avoided-but-unavoidable edges */
+  avoidPenaltyFactor: number;
+  /** cost factor of preferred (express / car-pool) edges, < 1 */
+  preferFactor: number;
+  /** alternatives: max shared length with any better route (share of the shorter) */
+  altMaxSharing: number;
+  /** alternatives: max travel time relative to the best route */
+  altMaxStretch: number;
+  /** alternatives: factor applied to edges of already found routes per round */
+  altPenaltyFactor: number;
+  traffic: Partial<TrafficModelConfig>;
+}
+
+/** Default engine settings. */
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
+  landmarkCount: 12,
+  snapRadiusM: 1000,
+  maxSettled: 3_000_000,
+  avoidPenaltyFactor: 5,
+  preferFactor: 0.85,
+  altMaxSharing: 0.65,
+  altMaxStretch: 1.4,
+  altPenaltyFactor: 1.6,
+  traffic: {},
+};
+
+/** Route criteria (the contract's Criteria abbreviations). */
+export interface Criteria {
+  avoidTollRoads: boolean;
+  avoidHighways: boolean;
+  avoidFerries: boolean;
+  avoidVignette: boolean;
+  preferExpress: boolean;
+  preferCarPool: boolean;
+}
+
+/** No criteria. */
+export const NO_CRITERIA: Criteria = {
+  avoidTollRoads: false, avoidHighways: false, avoidFerries: false, avoidVignette: false, preferExpress: false, preferCarPool: false,
+};
+
+/** A waypoint as given: degrees, optional heading (degrees clockwise from north). */
+export interface WaypointInput {
+  lat: number;
+  lon: number;
+  headingDeg?: number;
+}
+
+/** What to plan. */
+export interface PlanRequest {
+  waypoints: WaypointInput[];
+  /** unix seconds */
+  departS: number;
+  /** wall clock, unix seconds */
+  nowS: number;
+  shortest: boolean;
+  useTraffic: boolean;
+  criteria: Criteria;
+  /** 0..2 */
+  maxAlternates: number;
+  /** true: ignore headings at the origin */
+  ambiguousOrigin: boolean;
+}
+
+/** One planned route. */
+export interface PlannedRoute {
+  legs: Leg[];
+  /** snapped waypoint positions (first leg start, each leg end) */
+  snaps: Snap[];
+  /** labels settled to find it */
+  settled: number;
+  /** found only by treating closures as passable */
+  viaClosure: boolean;
+  /** found only by accepting avoided features */
+  avoidRelaxed: boolean;
+}
+
+/** Routing engine of one graph. Build once at load (computes landmarks). */
+export class RoutingEngine {
+  readonly model: TrafficModel;
+  readonly locator: EdgeLocator;
+  readonly landmarks: Landmarks;
+  readonly restrictions: TurnRestrictions;
+  readonly usable: Uint8Array;
+  readonly cfg: EngineConfig;
+  private readonly astar: TdAstar;
+  private readonly altFactor: Float32Array;
+  /** labels settled by the searches of the last `plan` */
+  lastSettled = 0;
+
+  constructor(readonly graph: Graph, feeds: SpeedFeeds, incidents: IncidentCache | null, timeZone: string, cfg: Partial<EngineConfig> = {}) {
+    this.cfg = { ...DEFAULT_ENGINE_CONFIG, ...cfg };
+    const g = graph;
+    this.model = new TrafficModel(g, feeds, incidents, timeZone, this.cfg.traffic);
+    this.locator = new EdgeLocator(g);
+    this.restrictions = new TurnRestrictions(g);
+    let anyRoutable = false;
+    for (let e = 0; e < g.edgeCount && !anyRoutable; e++) if (g.edgeFlags[e] & EdgeFlag.routable) anyRoutable = true;
+    this.usable = new Uint8Array(g.edgeCount);
+    const weight = new Float32Array(g.edgeCount);
+    for (let e = 0; e < g.edgeCount; e++) {
+      const f = g.edgeFlags[e];
+      this.usable[e] = f & EdgeFlag.reversible || (anyRoutable && !(f & EdgeFlag.routable)) ? 0 : 1;
+      weight[e] = this.model.minTravelTimeS(e);
+    }
+    this.landmarks = computeLandmarks(g, weight, this.usable, this.cfg.landmarkCount);
+    this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable);
+    this.altFactor = new Float32Array(g.edgeCount);
+  }
+
+  /** Snaps waypoint `index` (0-based) or throws Unroutable Waypoint (121). */
+  snap(wp: WaypointInput, index: number, useHeading: boolean): Snap[] {
+    const snaps = this.locator.locate(wp.lat, wp.lon, this.cfg.snapRadiusM, useHeading ? wp.headingDeg : undefined);
+    if (snaps.length === 0) {
+      throw new RoutingError('UNROUTABLE_WAYPOINT', `WP_${index + 1} is farther than ${this.cfg.snapRadiusM} m from any routable road`, `WP_${index + 1}`);
+    }
+    return snaps;
+  }
+
+  /** The speed selection a request implies. */
+  speedMode(shortest: boolean, useTraffic: boolean): (typeof SpeedMode)[keyof typeof SpeedMode] {
+    return shortest || !useTraffic ? SpeedMode.freeFlow : SpeedMode.current;
+  }
+
+  /** Costs legs at a departure with the given mode (closures flagged, not fatal). */
+  costPath(legs: Leg[], departS: number, nowS: number, mode: (typeof SpeedMode)[keyof typeof SpeedMode]): PathCost {
+    const q = this.model.query(departS, nowS, mode);
+    const qf = this.model.query(departS, nowS, mode, true);
+    return costLegs(this.model, q, qf, legs, departS);
+  }
+
+  private baseOptions(req: PlanRequest, q: CostQuery, relaxAvoid: boolean): SearchOptions {
+    const c = req.criteria;
+    let avoid = 0;
+    if (c.avoidTollRoads) avoid |= EdgeFlag.toll;
+    if (c.avoidHighways) avoid |= EdgeFlag.highway;
+    if (c.avoidFerries) avoid |= EdgeFlag.ferry;
+    if (c.avoidVignette) avoid |= EdgeFlag.vignette;
+    // car-pool lanes need occupants: only with PreferCarPool are they used freely
+    if (!c.preferCarPool) avoid |= EdgeFlag.hov;
+    let discount = 0;
+    if (c.preferExpress) discount |= EdgeFlag.express;
+    if (c.preferCarPool) discount |= EdgeFlag.hov;
+    return {
+      q,
+      shortest: req.shortest,
+      excludeFlags: relaxAvoid ? 0 : avoid,
+      penaltyFlags: (relaxAvoid ? avoid : 0) | EdgeFlag.destinationOnly,
+      penaltyFactor: this.cfg.avoidPenaltyFactor,
+      discountFlags: discount,
+      discountFactor: this.cfg.preferFactor,
+      edgeFactor: null,
+      maxSettled: this.cfg.maxSettled,
+    };
+  }
+
+  /** Runs the legs through all waypoints with one option set; null when some leg has no path. */
+  private searchLegs(waypointSnaps: Snap[][], departS: number, o: SearchOptions): { legs: Leg[]; snaps: Snap[]; settled: number } | null {
+    const legs: Leg[] = [];
+    const snaps: Snap[] = [];
+    let t = departS;
+    let settled = 0;
+    let sources: SearchSource[] = waypointSnaps[0].map((s) => ({ edge: s.edge, fraction: s.fraction, offsetS: 0 }));
+    let srcSnaps = waypointSnaps[0];
+    for (let i = 1; i < waypointSnaps.length; i++) {
+      const targets: SearchTarget[] = waypointSnaps[i].map((s) => ({ edge: s.edge, fraction: s.fraction }));
+      const p = this.astar.search(sources, targets, t, o);
+      settled += this.astar.lastSettled;
+      if (!p) return null;
+      if (i === 1) snaps.push(srcSnaps[p.sourceIndex] ?? srcSnaps[0]);
+      legs.push({ edges: p.edges, startFraction: p.startFraction, endFraction: p.endFraction, offsetS: sources[p.sourceIndex].offsetS });
+      const endSnap = waypointSnaps[i].find((s) => s.edge === p.edges[p.edges.length - 1]) ?? waypointSnaps[i][0];
+      snaps.push(endSnap);
+      t = p.arrivalS;
+      // next leg continues on the same edge, or turns around at the waypoint (U-turn delay)
+      const last = p.edges[p.edges.length - 1];
+      sources = [{ edge: last, fraction: p.endFraction, offsetS: 0 }];
+      const tw = this.graph.edgeTwin[last];
+      if (tw >= 0 && this.usable[tw]) sources.push({ edge: tw, fraction: 1 - p.endFraction, offsetS: this.model.cfg.turnCosts.uturnS });
+      srcSnaps = [endSnap];
+    }
+    return { legs, snaps, settled };
+  }
+
+  /**
+   * Plans the best route and up to `maxAlternates` alternatives (best first). Throws RoutingError
+   * 121 when a waypoint cannot be snapped and 137 when no path exists at all.
+   */
+  plan(req: PlanRequest): PlannedRoute[] {
+    const snaps = req.waypoints.map((wp, i) => this.snap(wp, i, i === 0 ? !req.ambiguousOrigin : true));
+    const mode = this.speedMode(req.shortest, req.useTraffic);
+    let settled = 0;
+    let viaClosure = false;
+    let avoidRelaxed = false;
+    let q = this.model.query(req.departS, req.nowS, mode);
+    let opts = this.baseOptions(req, q, false);
+    let found = this.searchLegs(snaps, req.departS, opts);
+    settled += this.astar.lastSettled;
+    if (!found) {
+      opts = this.baseOptions(req, q, true);
+      avoidRelaxed = true;
+      found = this.searchLegs(snaps, req.departS, opts);
+    }
+    if (!found) {
+      // every path is closed: return the best one through the closure (flagged hasClosures)
+      q = this.model.query(req.departS, req.nowS, mode, true);
+      opts = this.baseOptions(req, q, true);
+      viaClosure = true;
+      found = this.searchLegs(snaps, req.departS, opts);
+    }
+    if (!found) {
+      this.lastSettled = settled;
+      throw new RoutingError('ROUTE_NOT_FOUND', 'no path connects the waypoints', 'WP_1');
+    }
+    const routes: PlannedRoute[] = [{ legs: found.legs, snaps: found.snaps, settled: found.settled, viaClosure, avoidRelaxed }];
+    if (req.maxAlternates > 0 && req.waypoints.length === 2) {
+      for (const alt of this.alternatives(snaps, req, opts, found.legs[0], req.maxAlternates)) {
+        routes.push({ legs: [alt], snaps: found.snaps, settled: 0, viaClosure, avoidRelaxed });
+      }
+    }
+    this.lastSettled = routes.reduce((s, r) => s + r.settled, 0);
+    return routes;
+  }
+
+  /**
+   * Penalty-method alternatives: re-search with the edges of found routes made more expensive;
+   * keep a candidate when it shares ≤ altMaxSharing of its length with every accepted route, takes
+   * ≤ altMaxStretch × the best travel time, and is locally sensible (no repeated node, no U-turn).
+   */
+  private alternatives(snaps: Snap[][], req: PlanRequest, base: SearchOptions, best: Leg, count: number): Leg[] {
+    const g = this.graph;
+    const af = this.altFactor;
+    af.fill(0);
+    const o: SearchOptions = { ...base, edgeFactor: af };
+    const mode = this.speedMode(req.shortest, req.useTraffic);
+    const bestCost = this.costPath([best], req.departS, req.nowS, mode);
+    const accepted: Leg[] = [best];
+    const acceptedSets: Array<Set<number>> = [new Set(best.edges)];
+    const penalize = (leg: Leg) => {
+      for (const e of leg.edges) {
+        af[e] = (af[e] || 1) * this.cfg.altPenaltyFactor;
+        const tw = g.edgeTwin[e];
+        if (tw >= 0) af[tw] = (af[tw] || 1) * Math.sqrt(this.cfg.altPenaltyFactor);
+      }
+    };
+    penalize(best);
+    const seen = new Set<string>([best.edges.join(',')]);
+    for (let round = 0; round < 8 && accepted.length <= count; round++) {
+      const r = this.searchLegs([snaps[0], snaps[1]], req.departS, o);
+      if (!r) break;
+      const cand = r.legs[0];
+      penalize(cand);
+      const key = cand.edges.join(',');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const cost = this.costPath([cand], req.departS, req.nowS, mode);
+      const metric = req.shortest ? cost.distanceM / Math.max(1e-9, bestCost.distanceM) : cost.totalS / Math.max(1e-9, bestCost.totalS);
+      if (metric > this.cfg.altMaxStretch) continue;
+      if (!this.locallySensible(cand)) continue;
+      let ok = true;
+      for (let i = 0; i < accepted.length && ok; i++) {
+        if (sharedShare(g, cand, accepted[i], acceptedSets[i]) > this.cfg.altMaxSharing) ok = false;
+      }
+      if (!ok) continue;
+      accepted.push(cand);
+      acceptedSets.push(new Set(cand.edges));
+    }
+    return accepted.slice(1, count + 1);
+  }
+
+  /** No node visited twice and no U-turn inside the path. */
+  private locallySensible(leg: Leg): boolean {
+    const g = this.graph;
+    const nodes = new Set<number>();
+    for (let i = 0; i < leg.edges.length; i++) {
+      const e = leg.edges[i];
+      if (i > 0 && (g.edgeTwin[leg.edges[i - 1]] === e)) return false;
+      const v = g.edgeTarget[e];
+      if (nodes.has(v)) return false;
+      nodes.add(v);
+    }
+    return true;
+  }
+}
+
+/** Length shared by two legs (same street segment, either direction) over the shorter one's length. */
+export function sharedShare(g: Graph, a: Leg, b: Leg, bSet?: Set<number>): number {
+  const set = bSet ?? new Set(b.edges);
+  let shared = 0, lenA = 0, lenB = 0;
+  for (const e of a.edges) {
+    lenA += g.edgeLengthM[e];
+    const tw = g.edgeTwin[e];
+    if (set.has(e) || (tw >= 0 && set.has(tw))) shared += g.edgeLengthM[e];
+  }
+  for (const e of b.edges) lenB += g.edgeLengthM[e];
+  return shared / Math.max(1e-9, Math.min(lenA, lenB));
+}

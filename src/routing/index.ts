@@ -1,0 +1,14 @@
+/** The routing service: time-dependent, traffic-aware routes over the loaded graph. */
+export { RoutingService, DEFAULT_ROUTING_CONFIG, horizonS } from './service.js';
+export type {
+  RoutingServiceConfig, FindRouteRequest, GetRouteRequest, TravelTimesRequest, TripView, TravelTimesView,
+  TravelTimeEntry, IncidentInput,
+} from './service.js';
+export { RoutingEngine, DEFAULT_ENGINE_CONFIG, NO_CRITERIA } from './engine.js';
+export type { Criteria, EngineConfig, PlanRequest, PlannedRoute, WaypointInput } from './engine.js';
+export { RoutingError, RoutingStatus } from './errors.js';
+export type { StatusEntry, RoutingStatusName } from './errors.js';
+export { INCIDENT_FIELDS, isoUtc } from './assemble/route-view.js';
+export type { OutputOptions, RouteField, RouteView, IncidentView } from './assemble/route-view.js';
+export { incidentView } from './assemble/route-view.js';
+export { migrations } from './migrations.js';

@@ -1,0 +1,314 @@
+/**
+ * Time-dependent A* on an edge-based state (a label per directed edge = arrival at its end), so
+ * turn restrictions and turn costs are exact. FIFO evaluation: each edge is costed at the instant
+ * the vehicle enters it (after the turn delay). Lower bounds: ALT landmarks over minimum edge
+ * travel times (fastest) or great-circle distance (shortest). Search state (labels, parents,
+ * heap) is typed arrays reused across queries with a generation counter: an instance is not
+ * reentrant (one search at a time; Node runs them one after another).
+ */
+import type { Graph, TurnRestrictions } from '../../network/graph.js';
+import type { CostQuery, TrafficModel } from '../../traffic/model.js';
+import type { Landmarks } from './landmarks.js';
+import { MinHeap } from './heap.js';
+
+/** Where a search may start: a position on a directed edge, with an initial delay. */
+export interface SearchSource {
+  edge: number;
+  fraction: number;
+  /** extra seconds before the start (e.g. a U-turn at an intermediate waypoint) */
+  offsetS: number;
+}
+
+/** Where a search may end: a position on a directed edge. */
+export interface SearchTarget {
+  edge: number;
+  fraction: number;
+}
+
+/** Options of one search. Edge cost = base × product of applicable factors. */
+export interface SearchOptions {
+  q: CostQuery;
+  /** minimise distance instead of time */
+  shortest: boolean;
+  /** EdgeFlag bits that make an edge unusable */
+  excludeFlags: number;
+  /** EdgeFlag bits whose edges cost `penaltyFactor` × more */
+  penaltyFlags: number;
+  penaltyFactor: number;
+  /** EdgeFlag bits whose edges cost `discountFactor` (< 1) × (preferences) */
+  discountFlags: number;
+  discountFactor: number;
+  /** per-edge extra factor (alternatives), 0 or 1 = none; or null */
+  edgeFactor: Float32Array | null;
+  /** stop after settling this many labels (service limit) */
+  maxSettled: number;
+}
+
+/** A found path: whole edges between a partial first and a partial last edge. */
+export interface SearchPath {
+  edges: number[];
+  /** position on edges[0] where the path starts */
+  startFraction: number;
+  /** position on the last edge where it ends */
+  endFraction: number;
+  /** search cost (seconds or metres, with penalties) */
+  cost: number;
+  /** arrival time, unix seconds */
+  arrivalS: number;
+  /** index of the source used */
+  sourceIndex: number;
+  /** labels settled */
+  settled: number;
+}
+
+/** Penalty of a U-turn in shortest mode, metres. */
+const SHORTEST_UTURN_M = 100;
+const RAD = Math.PI / 180;
+/** Landmarks used per query (the best for that origin/destination). */
+const ACTIVE_LANDMARKS = 4;
+
+/** Reusable time-dependent A* over one graph and traffic model. */
+export class TdAstar {
+  private readonly g: Graph;
+  private readonly cost: Float64Array;
+  private readonly time: Float64Array;
+  private readonly parent: Int32Array;
+  private readonly gen: Uint32Array;
+  private readonly hNode: Float64Array;
+  private readonly hGen: Uint32Array;
+  private readonly restrictedFrom: Uint8Array;
+  private readonly heap = new MinHeap(1 << 14);
+  private generation = 0;
+  private active: number[] = [];
+  private targetNodes: number[] = [];
+  private hScale = 1;
+  private shortest = false;
+  /** labels settled by the last search */
+  lastSettled = 0;
+
+  constructor(
+    private readonly model: TrafficModel,
+    private readonly landmarks: Landmarks,
+    private readonly restrictions: TurnRestrictions,
+    /** 1 when an edge is usable at all (routable, not reversible) */
+    private readonly usable: Uint8Array,
+  ) {
+    const g = model.graph;
+    this.g = g;
+    this.cost = new Float64Array(g.edgeCount);
+    this.time = new Float64Array(g.edgeCount);
+    this.parent = new Int32Array(g.edgeCount);
+    this.gen = new Uint32Array(g.edgeCount);
+    this.hNode = new Float64Array(g.nodeCount);
+    this.hGen = new Uint32Array(g.nodeCount);
+    this.restrictedFrom = new Uint8Array(g.edgeCount);
+    for (let i = 0; i < g.restrictionFrom.length; i++) this.restrictedFrom[g.restrictionFrom[i]] = 1;
+  }
+
+  private nextGeneration(): void {
+    this.generation++;
+    if (this.generation === 0xffffffff) {
+      this.gen.fill(0);
+      this.hGen.fill(0);
+      this.generation = 1;
+    }
+  }
+
+  /** Lower bound (seconds or metres) from node v to the nearest target node. */
+  private heuristic(v: number): number {
+    if (this.hGen[v] === this.generation) return this.hNode[v];
+    let best = Infinity;
+    const tn = this.targetNodes;
+    if (this.shortest) {
+      const g = this.g;
+      const lat1 = g.nodeLatE7[v] / 1e7, lon1 = g.nodeLonE7[v] / 1e7;
+      for (let i = 0; i < tn.length; i++) {
+        const d = haversineM(lat1, lon1, g.nodeLatE7[tn[i]] / 1e7, g.nodeLonE7[tn[i]] / 1e7);
+        if (d < best) best = d;
+      }
+    } else {
+      const lm = this.landmarks;
+      const act = this.active;
+      for (let i = 0; i < tn.length; i++) {
+        const t = tn[i];
+        let lb = 0;
+        for (let k = 0; k < act.length; k++) {
+          const from = lm.fromL[act[k]];
+          const to = lm.toL[act[k]];
+          const a = from[t] - from[v];
+          if (a > lb) lb = a;
+          const b = to[v] - to[t];
+          if (b > lb) lb = b;
+        }
+        if (lb < best) best = lb;
+      }
+    }
+    // Float32 tables: shave a hair so rounding never overestimates
+    const h = best === Infinity ? Infinity : best * this.hScale * 0.9999;
+    this.hNode[v] = h;
+    this.hGen[v] = this.generation;
+    return h;
+  }
+
+  private chooseLandmarks(sourceNodes: number[], targetNodes: number[]): void {
+    const lm = this.landmarks;
+    const scored: Array<[number, number]> = [];
+    for (let k = 0; k < lm.nodes.length; k++) {
+      let s = 0;
+      for (const v of sourceNodes) for (const t of targetNodes) {
+        const a = lm.fromL[k][t] - lm.fromL[k][v];
+        const b = lm.toL[k][v] - lm.toL[k][t];
+        const x = Math.max(a === a ? a : 0, b === b ? b : 0);
+        if (x > s && x !== Infinity) s = x;
+      }
+      scored.push([s, k]);
+    }
+    scored.sort((x, y) => y[0] - x[0]);
+    this.active = scored.slice(0, ACTIVE_LANDMARKS).map((x) => x[1]);
+  }
+
+  /** Multiplier of edge e's cost under the options (0 = unusable). */
+  private factor(e: number, o: SearchOptions): number {
+    if (this.usable[e] === 0) return 0;
+    const fl = this.g.edgeFlags[e];
+    if (fl & o.excludeFlags) return 0;
+    let f = 1;
+    if (fl & o.penaltyFlags) f *= o.penaltyFactor;
+    if (fl & o.discountFlags) f *= o.discountFactor;
+    if (o.edgeFactor !== null) {
+      const x = o.edgeFactor[e];
+      if (x > 0) f *= x;
+    }
+    return f;
+  }
+
+  /**
+   * Best path from any source to any target leaving at `depS` (unix seconds), or null when none
+   * exists within `maxSettled` labels.
+   */
+  search(sources: SearchSource[], targets: SearchTarget[], depS: number, o: SearchOptions): SearchPath | null {
+    const g = this.g;
+    const model = this.model;
+    const q = o.q;
+    this.nextGeneration();
+    const curGen = this.generation;
+    this.shortest = o.shortest;
+    this.hScale = o.discountFlags !== 0 && o.discountFactor < 1 ? o.discountFactor : 1;
+    this.targetNodes = [...new Set(targets.map((t) => g.edgeSource[t.edge]))];
+    if (!o.shortest) this.chooseLandmarks([...new Set(sources.map((s) => g.edgeTarget[s.edge]))], this.targetNodes);
+    const heap = this.heap;
+    heap.clear();
+    const cost = this.cost, time = this.time, parent = this.parent, gen = this.gen;
+
+    let best = Infinity;
+    let bestPrev = -1; // label edge before the target edge (-1: same-edge path)
+    let bestTarget = -1;
+    let bestArrival = 0;
+    let bestSource = -1;
+    const sourceOf = new Map<number, number>();
+
+    for (let si = 0; si < sources.length; si++) {
+      const s = sources[si];
+      const e = s.edge;
+      const fac = this.factor(e, o);
+      if (fac === 0) continue;
+      const t0 = depS + s.offsetS;
+      const tt = model.travelTimeS(q, e, t0);
+      if (tt === Infinity) continue;
+      const base = o.shortest ? g.edgeLengthM[e] : tt;
+      const offsetCost = o.shortest ? (s.offsetS > 0 ? SHORTEST_UTURN_M : 0) : s.offsetS;
+      // same-edge target ahead of the source
+      for (let ti = 0; ti < targets.length; ti++) {
+        const t = targets[ti];
+        if (t.edge === e && t.fraction >= s.fraction) {
+          const c = offsetCost + (t.fraction - s.fraction) * base * fac;
+          if (c < best) {
+            best = c; bestPrev = -1; bestTarget = ti; bestSource = si;
+            bestArrival = t0 + (t.fraction - s.fraction) * tt;
+          }
+        }
+      }
+      const c = offsetCost + (1 - s.fraction) * base * fac;
+      if (gen[e] !== curGen || c < cost[e]) {
+        gen[e] = curGen;
+        cost[e] = c;
+        time[e] = t0 + (1 - s.fraction) * tt;
+        parent[e] = -1;
+        sourceOf.set(e, si);
+        heap.push(e, c + this.heuristic(g.edgeTarget[e]));
+      }
+    }
+
+    const turns = model.turns;
+    const restr = this.restrictions;
+    let settled = 0;
+    while (heap.length > 0) {
+      if (heap.peekKey() >= best) break;
+      const e = heap.pop();
+      const key = heap.lastKey;
+      const ce = cost[e];
+      const v = g.edgeTarget[e];
+      if (key > ce + this.heuristic(v) + 1e-9) continue; // stale entry
+      if (++settled > o.maxSettled) break;
+      const te = time[e];
+      const checkRestr = this.restrictedFrom[e] === 1;
+      for (let f = g.firstOut[v], end = g.firstOut[v + 1]; f < end; f++) {
+        const fac = this.factor(f, o);
+        if (fac === 0) continue;
+        if (checkRestr && !restr.isTurnAllowed(e, f)) continue;
+        const tc = turns.costS(e, f);
+        const tEnter = te + tc;
+        const tt = model.travelTimeS(q, f, tEnter);
+        if (tt === Infinity) continue;
+        let stepTurn: number, base: number;
+        if (o.shortest) {
+          stepTurn = g.edgeTwin[e] === f || g.edgeSource[e] === g.edgeTarget[f] ? SHORTEST_UTURN_M : 0;
+          base = g.edgeLengthM[f];
+        } else {
+          stepTurn = tc;
+          base = tt;
+        }
+        for (let ti = 0; ti < targets.length; ti++) {
+          const t = targets[ti];
+          if (t.edge === f) {
+            const c = ce + stepTurn + t.fraction * base * fac;
+            if (c < best) {
+              best = c; bestPrev = e; bestTarget = ti; bestArrival = tEnter + t.fraction * tt;
+            }
+          }
+        }
+        const nc = ce + stepTurn + base * fac;
+        if (gen[f] !== curGen || nc < cost[f]) {
+          gen[f] = curGen;
+          cost[f] = nc;
+          time[f] = tEnter + tt;
+          parent[f] = e;
+          heap.push(f, nc + this.heuristic(g.edgeTarget[f]));
+        }
+      }
+    }
+    this.lastSettled = settled;
+    if (best === Infinity) return null;
+    const target = targets[bestTarget];
+    const edges: number[] = [];
+    let startFraction: number;
+    if (bestPrev < 0) {
+      edges.push(target.edge);
+      startFraction = sources[bestSource].fraction;
+    } else {
+      for (let e = bestPrev; e >= 0; e = parent[e]) edges.push(e);
+      edges.reverse();
+      bestSource = sourceOf.get(edges[0]) ?? 0;
+      startFraction = sources[bestSource].fraction;
+      edges.push(target.edge);
+    }
+    return { edges, startFraction, endFraction: target.fraction, cost: best, arrivalS: bestArrival, sourceIndex: bestSource, settled };
+  }
+}
+
+function haversineM(lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const dLat = (lat2 - lat1) * RAD;
+  const dLon = (lon2 - lon1) * RAD;
+  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
+}

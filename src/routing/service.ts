@@ -1,0 +1,333 @@
+/**
+ * The routing service: FindRoute, GetRoute, GetRouteTravelTimes and the incident admin
+ * operations, over one RoutingEngine, the database port and the clock. Requests arrive parsed and
+ * validated for syntax (HTTP layer); this module checks semantics (time windows, snapping, ids).
+ */
+import type { Db } from '../store/db.js';
+import { IncidentCache, IncidentStore, type Incident, type NewIncident } from '../traffic/incidents.js';
+import { SpeedMode } from '../traffic/model.js';
+import { RoutingEngine, type Criteria, type EngineConfig, type PlannedRoute } from './engine.js';
+import { RoutingError } from './errors.js';
+import { RouteStore, newId, type StoredRoute, type TripWaypoint } from './route-store.js';
+import { assembleRoute, isoUtc, routeTimes, type OutputOptions, type RouteView } from './assemble/route-view.js';
+import type { Leg } from './path-cost.js';
+import type { Graph } from '../network/graph.js';
+import type { SpeedFeeds } from '../traffic/feeds.js';
+
+/** Service settings (config slice `routing`). */
+export interface RoutingServiceConfig {
+  /** hours a route id stays usable for GetRoute / GetRouteTravelTimes */
+  routeTtlHours: number;
+  /** incidents are re-read from the database at most this often, milliseconds */
+  incidentRefreshMs: number;
+  /** departures/arrivals this far in the past are still accepted (clock skew), seconds */
+  pastToleranceS: number;
+  engine: Partial<EngineConfig>;
+}
+
+/** Default service settings. */
+export const DEFAULT_ROUTING_CONFIG: RoutingServiceConfig = {
+  routeTtlHours: 24, incidentRefreshMs: 5000, pastToleranceS: 60, engine: {},
+};
+
+/** A FindRoute request after parameter parsing. */
+export interface FindRouteRequest {
+  waypoints: Array<{ lat: number; lon: number; headingDeg?: number; description?: string }>;
+  departS?: number;
+  arriveS?: number;
+  maxAlternates: number;
+  useTraffic: boolean;
+  shortest: boolean;
+  criteria: Criteria;
+  ambiguousOrigin: boolean;
+  output: OutputOptions;
+}
+
+/** GetRoute after parsing. */
+export interface GetRouteRequest {
+  routeId: string;
+  departS?: number;
+  arriveS?: number;
+  useTraffic?: boolean;
+  shortest?: boolean;
+  output: OutputOptions;
+}
+
+/** GetRouteTravelTimes after parsing. */
+export interface TravelTimesRequest {
+  routeId: string;
+  departS?: number;
+  arriveS?: number;
+  count: number;
+  intervalMinutes: number;
+  units: 0 | 1;
+}
+
+/** A trip answer (format neutral). */
+export interface TripView {
+  tripId: string;
+  /** present when W (Waypoints) is among the output fields */
+  wayPoints?: Array<{ id: number; lat: number; lon: number; description?: string }>;
+  routes: RouteView[];
+}
+
+/** One entry of a travel-time series. */
+export interface TravelTimeEntry {
+  departureTime: string;
+  travelTimeMinutes: number;
+  abnormalityMinutes: number;
+  averageSpeed: number;
+  routeHasClosures: boolean;
+  routeRestricted: boolean;
+}
+
+/** GetRouteTravelTimes answer. */
+export interface TravelTimesView {
+  tripId: string;
+  origin: { lat: number; lon: number };
+  destination: { lat: number; lon: number };
+  route: { id: string; routeInstanceId: string; uncongestedTravelTimeMinutes: number; travelTimes: TravelTimeEntry[] };
+}
+
+/** What the admin API sends to create an incident. */
+export interface IncidentInput {
+  type: number;
+  severity: number;
+  eventCode?: number;
+  lat?: number;
+  lon?: number;
+  headingDeg?: number;
+  edges?: number[];
+  startS: number;
+  endS: number | null;
+  delayImpactMinutes: number;
+  closure: boolean;
+  shortDescription: string;
+  fullDescription: string;
+}
+
+/** Nine calendar months after `nowS`, unix seconds. */
+export function horizonS(nowS: number): number {
+  const d = new Date(nowS * 1000);
+  d.setUTCMonth(d.getUTCMonth() + 9);
+  return d.getTime() / 1000;
+}
+
+/** The routing service of one loaded region. */
+export class RoutingService {
+  readonly engine: RoutingEngine;
+  readonly incidents: IncidentCache;
+  readonly incidentStore: IncidentStore;
+  readonly routes: RouteStore;
+  readonly cfg: RoutingServiceConfig;
+
+  constructor(
+    graph: Graph, feeds: SpeedFeeds, timeZone: string, private readonly mapVersion: string, db: Db,
+    private readonly nowMs: () => number, cfg: Partial<RoutingServiceConfig> = {},
+  ) {
+    this.cfg = { ...DEFAULT_ROUTING_CONFIG, ...cfg };
+    this.incidentStore = new IncidentStore(db);
+    this.incidents = new IncidentCache(this.incidentStore, this.cfg.incidentRefreshMs);
+    this.engine = new RoutingEngine(graph, feeds, this.incidents, timeZone, this.cfg.engine);
+    this.routes = new RouteStore(db);
+  }
+
+  private nowS(): number {
+    return this.nowMs() / 1000;
+  }
+
+  /** Validates a departure/arrival instant against now and the nine-month horizon. */
+  private checkTime(t: number | undefined, which: 'DepartureTime' | 'ArrivalTime'): void {
+    if (t === undefined) return;
+    const now = this.nowS();
+    const code = which === 'DepartureTime' ? 'BAD_DEPARTURE_TIME' : 'BAD_ARRIVAL_TIME';
+    if (t < now - this.cfg.pastToleranceS) throw new RoutingError(code, `${which} must not be in the past`, which);
+    if (t > horizonS(now)) throw new RoutingError(code, `${which} must be within nine months`, which);
+  }
+
+  /** Plans at a departure, or finds the latest departure that arrives by `arriveS`. */
+  private planTimed(req: FindRouteRequest): { routes: PlannedRoute[]; departS: number } {
+    const nowS = this.nowS();
+    const base = {
+      waypoints: req.waypoints, nowS, shortest: req.shortest, useTraffic: req.useTraffic,
+      criteria: req.criteria, maxAlternates: req.maxAlternates, ambiguousOrigin: req.ambiguousOrigin,
+    };
+    const mode = this.engine.speedMode(req.shortest, req.useTraffic);
+    if (req.departS !== undefined || req.arriveS === undefined) {
+      const departS = req.departS ?? nowS;
+      return { routes: this.engine.plan({ ...base, departS }), departS };
+    }
+    const arriveS = req.arriveS;
+    // fixed-point iteration on the departure: dep = arrive − travelTime(dep), then back off
+    let dep = Math.max(nowS, arriveS - 900);
+    let routes = this.engine.plan({ ...base, departS: dep });
+    for (let i = 0; i < 8; i++) {
+      const tt = this.engine.costPath(routes[0].legs, dep, nowS, mode).totalS;
+      const slack = arriveS - (dep + tt);
+      if (slack >= 0 && slack < 30) break;
+      let next = dep + slack - (slack < 0 ? 5 : 0);
+      if (next < nowS) next = nowS;
+      if (next === dep) break;
+      dep = next;
+      routes = this.engine.plan({ ...base, departS: dep });
+    }
+    return { routes, departS: dep };
+  }
+
+  /** FindRoute: plans, stores and assembles the trip. */
+  async findRoute(req: FindRouteRequest): Promise<TripView> {
+    this.checkTime(req.departS, 'DepartureTime');
+    if (req.departS === undefined) this.checkTime(req.arriveS, 'ArrivalTime');
+    await this.incidents.refresh(this.nowMs());
+    const { routes, departS } = this.planTimed(req);
+    const tripId = newId();
+    const waypoints: TripWaypoint[] = req.waypoints.map((w) => ({ lat: w.lat, lon: w.lon, ...(w.description !== undefined ? { description: w.description } : {}) }));
+    const stored: StoredRoute[] = routes.map((r) => ({
+      id: newId(), tripId, mapVersion: this.mapVersion, legs: r.legs, waypoints, shortest: req.shortest,
+      useTraffic: req.useTraffic, criteria: req.criteria,
+    }));
+    const nowS = this.nowS();
+    await this.routes.save(stored, nowS, this.cfg.routeTtlHours);
+    const trafficConsidered = req.useTraffic && !req.shortest;
+    const views = stored.map((s) => assembleRoute(this.engine, s.id, s.legs, departS, nowS, trafficConsidered, this.incidents.all(), req.output));
+    // closure rule: if every route has closures, the last slot becomes a navigable route
+    if (views.length > 1 && views.every((v) => v.hasClosures)) views.pop();
+    return { tripId, wayPoints: tripWaypoints(waypoints, req.output), routes: views };
+  }
+
+  private async load(routeId: string): Promise<StoredRoute> {
+    const r = await this.routes.find(routeId, this.nowS());
+    if (!r) throw new RoutingError('ROUTE_ID_NOT_FOUND', `route ${routeId} does not exist or has expired`, 'RouteId');
+    if (r.mapVersion !== this.mapVersion) throw new RoutingError('ROUTE_UNRETRIEVABLE', `route ${routeId} was planned on map ${r.mapVersion}, the server runs ${this.mapVersion}`, 'RouteId');
+    return r;
+  }
+
+  /** Departure that arrives by `arriveS` on a fixed path. */
+  private departureForArrival(legs: Leg[], arriveS: number, mode: (typeof SpeedMode)[keyof typeof SpeedMode]): number {
+    const nowS = this.nowS();
+    let dep = arriveS - this.engine.costPath(legs, arriveS, nowS, mode).totalS;
+    for (let i = 0; i < 6; i++) {
+      const tt = this.engine.costPath(legs, dep, nowS, mode).totalS;
+      const next = arriveS - tt;
+      if (Math.abs(next - dep) < 1) { dep = Math.min(dep, next); break; }
+      dep = next;
+    }
+    return Math.max(nowS, dep);
+  }
+
+  /** GetRoute: re-costs the stored path at the new departure (never re-optimises). */
+  async getRoute(req: GetRouteRequest): Promise<TripView> {
+    this.checkTime(req.departS, 'DepartureTime');
+    if (req.departS === undefined) this.checkTime(req.arriveS, 'ArrivalTime');
+    const r = await this.load(req.routeId);
+    await this.incidents.refresh(this.nowMs());
+    const shortest = req.shortest ?? r.shortest;
+    const useTraffic = req.useTraffic ?? r.useTraffic;
+    const trafficConsidered = useTraffic && !shortest;
+    const mode = trafficConsidered ? SpeedMode.current : SpeedMode.freeFlow;
+    const departS = req.departS ?? (req.arriveS !== undefined ? this.departureForArrival(r.legs, req.arriveS, mode) : this.nowS());
+    const view = assembleRoute(this.engine, r.id, r.legs, departS, this.nowS(), trafficConsidered, this.incidents.all(), req.output);
+    return { tripId: r.tripId, wayPoints: tripWaypoints(r.waypoints, req.output), routes: [view] };
+  }
+
+  /** GetRouteTravelTimes: the stored path costed at `count` departures `intervalMinutes` apart. */
+  async getRouteTravelTimes(req: TravelTimesRequest): Promise<TravelTimesView> {
+    this.checkTime(req.departS, 'DepartureTime');
+    if (req.departS === undefined) this.checkTime(req.arriveS, 'ArrivalTime');
+    const r = await this.load(req.routeId);
+    await this.incidents.refresh(this.nowMs());
+    const nowS = this.nowS();
+    const trafficConsidered = r.useTraffic && !r.shortest;
+    const mode = trafficConsidered ? SpeedMode.current : SpeedMode.freeFlow;
+    const stepS = req.intervalMinutes * 60;
+    let starts: number[];
+    if (req.departS !== undefined || req.arriveS === undefined) {
+      const first = req.departS ?? nowS;
+      starts = Array.from({ length: req.count }, (_, i) => first + i * stepS);
+    } else {
+      // arrivals counting back from ArrivalTime, reported in departure order
+      starts = Array.from({ length: req.count }, (_, i) => this.departureForArrival(r.legs, req.arriveS! - i * stepS, mode)).reverse();
+    }
+    if (starts[starts.length - 1] > horizonS(nowS)) {
+      throw new RoutingError('BAD_TIME_RANGE', 'the series runs past the nine-month horizon', 'TravelTimeCount');
+    }
+    let uncongested = 0;
+    const entries = starts.map((dep) => {
+      const t = routeTimes(this.engine, r.legs, dep, nowS, trafficConsidered);
+      uncongested = Math.round(t.freeFlowS / 60);
+      const km = t.current.distanceM / 1000;
+      const dist = req.units === 0 ? km / 1.609344 : km;
+      const hours = t.current.totalS / 3600;
+      return {
+        departureTime: isoUtc(dep),
+        travelTimeMinutes: t.hasClosures ? 0 : Math.round(t.current.totalS / 60),
+        abnormalityMinutes: t.hasClosures || !trafficConsidered ? 0 : Math.round((t.current.totalS - t.typicalS) / 60),
+        averageSpeed: t.hasClosures || hours <= 0 ? 0 : Math.round(dist / hours),
+        routeHasClosures: t.hasClosures,
+        routeRestricted: t.hasRestrictions,
+      };
+    });
+    const wps = r.waypoints;
+    return {
+      tripId: r.tripId,
+      origin: { lat: wps[0].lat, lon: wps[0].lon },
+      destination: { lat: wps[wps.length - 1].lat, lon: wps[wps.length - 1].lon },
+      route: { id: r.id, routeInstanceId: `${r.id}-${Math.floor(nowS)}`, uncongestedTravelTimeMinutes: uncongested, travelTimes: entries },
+    };
+  }
+
+  // ---- incidents (admin) ------------------------------------------------------------------
+
+  /** Creates an incident; a point location is snapped to the nearest road (both directions unless a heading is given). */
+  async createIncident(input: IncidentInput): Promise<Incident> {
+    const g = this.engine.graph;
+    let edges = input.edges ?? [];
+    let lat = input.lat;
+    let lon = input.lon;
+    if (edges.length > 0) {
+      for (const e of edges) {
+        if (!Number.isInteger(e) || e < 0 || e >= g.edgeCount) throw new RoutingError('PARSE_FAILED', `edge ${e} does not exist (0..${g.edgeCount - 1})`, 'edges');
+      }
+      if (lat === undefined || lon === undefined) {
+        const s = g.edgeGeomStart[edges[0]];
+        lat = g.geomLatE7[s] / 1e7;
+        lon = g.geomLonE7[s] / 1e7;
+      }
+    } else {
+      if (lat === undefined || lon === undefined) throw new RoutingError('MISSING_PARAMETER', 'an incident needs lat/lon or edges', 'lat');
+      const snaps = this.engine.locator.locate(lat, lon, 200, input.headingDeg);
+      if (snaps.length === 0) throw new RoutingError('UNROUTABLE_WAYPOINT', 'no road within 200 m of the incident location', 'lat');
+      edges = snaps.map((s) => s.edge);
+    }
+    const inc: NewIncident = {
+      type: input.type, severity: input.severity, eventCode: input.eventCode ?? 0, lat, lon, edges,
+      startS: input.startS, endS: input.endS, delayImpactMinutes: input.delayImpactMinutes, closure: input.closure,
+      shortDescription: input.shortDescription, fullDescription: input.fullDescription,
+    };
+    const created = await this.incidentStore.create(inc);
+    this.incidents.invalidate();
+    return created;
+  }
+
+  /** Incidents not ended (or all). */
+  async listIncidents(all: boolean): Promise<Incident[]> {
+    return all ? this.incidentStore.listAll() : this.incidentStore.listCurrent(this.nowS());
+  }
+
+  /** One incident or undefined. */
+  async findIncident(id: number): Promise<Incident | undefined> {
+    return this.incidentStore.find(id);
+  }
+
+  /** Deletes an incident; true when it existed. */
+  async deleteIncident(id: number): Promise<boolean> {
+    const ok = await this.incidentStore.delete(id);
+    this.incidents.invalidate();
+    return ok;
+  }
+}
+
+function tripWaypoints(wps: TripWaypoint[], output: OutputOptions): TripView['wayPoints'] {
+  if (!output.fields.has('W')) return undefined;
+  return wps.map((w, i) => ({ id: i + 1, lat: w.lat, lon: w.lon, ...(w.description !== undefined ? { description: w.description } : {}) }));
+}
