@@ -1,78 +1,89 @@
 /**
- * `streetwise demo`: generates the demo city "Port Calvert" as OSM data
- * (`<data-dir>/demo/demo.osm` and `parking-upload.json`) and imports it as region `demo`
- * (`<data-dir>/regions/demo`) through the regular importer.
+ * `streetwise demo [--seed N] [--data-dir DIR] [--no-import]`: generates the demo city
+ * "Port Calvert" as OSM data (`<data-dir>/demo/demo.osm` and `parking-upload.json`) and imports it
+ * as region `demo` (`<data-dir>/regions/demo`) through the regular importer.
  */
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { createDemoRegion, type ImportRegionFn } from '../demo/create-demo-region.js';
-import { writeDemo } from '../demo/write-demo.js';
+import type { ImportStage } from '../network/index.js';
+import { createDemoRegion } from '../demo/create-demo-region.js';
+import { writeDemo, type DemoPaths } from '../demo/write-demo.js';
 import type { CliDeps } from './deps.js';
-import { createProgress } from './progress.js';
+import { createProgress, type Progress } from './progress.js';
 
-/** Extra hooks for tests: a different importer or output stream. */
-export interface DemoCliOptions {
-  importRegion?: ImportRegionFn;
-  stream?: NodeJS.WriteStream;
-}
+/** Largest accepted seed (the generator's state is 32 bits). */
+const MAX_SEED = 2 ** 32 - 1;
 
-/** Adds `streetwise demo [--seed N] [--no-import]` to the program. */
-export function registerDemo(program: Command, deps: CliDeps, hooks: DemoCliOptions = {}): void {
+/** Adds `streetwise demo` to the program; progress and the result go to `stream`. */
+export function registerDemo(program: Command, deps: CliDeps, stream: NodeJS.WriteStream = process.stderr): void {
   program
     .command('demo')
     .description(
-      'generate the demo city "Port Calvert" (deterministic for a seed) as OSM data into <data-dir>/demo ' +
-      '(demo.osm, parking-upload.json) and import it as region "demo" into <data-dir>/regions/demo; ' +
-      'the data directory comes from the global --data-dir / DATA_DIR',
+      'generate the demo city "Port Calvert" (same seed → identical files) as OSM data into <data-dir>/demo ' +
+      '(demo.osm, parking-upload.json) and import it as region "demo" into <data-dir>/regions/demo',
     )
-    .option('--seed <n>', 'seed of the generated city (default: DEMO_SEED, 42)')
-    .option('--no-import', 'only write the files, do not import them')
-    .action(async (opts: { seed?: string; import: boolean }) => {
-      const config = deps.config();
-      const seed = opts.seed === undefined ? config.region.demoSeed : parseSeed(opts.seed);
-      const stream = hooks.stream ?? process.stderr;
-      const steps = opts.import ? 2 : 1;
-      const progress = createProgress('demo', 'steps', stream);
-      progress.update(0, steps);
-      const log = (msg: string): void => {
-        if (!stream.isTTY) stream.write(msg + '\n');
-      };
+    .option('--seed <n>', `seed of the generated city, 0..${MAX_SEED} (default: DEMO_SEED or 42)`)
+    .option('--data-dir <dir>', 'data directory (overrides the global --data-dir / DATA_DIR)')
+    .option('--no-import', 'only write the two files, do not import them')
+    .action(async (opts: { seed?: string; dataDir?: string; import: boolean }) => {
+      const seed = opts.seed === undefined ? deps.config().region.demoSeed : parseSeed(opts.seed);
+      const dataDir = opts.dataDir ?? deps.config().store.dataDir;
       const started = Date.now();
-      let result;
-      if (opts.import) {
-        result = await createDemoRegion(config.store.dataDir, {
-          seed,
-          importRegion: hooks.importRegion,
-          onStep: (step, paths) => {
-            if (step === 'generate') log(`demo: generating Port Calvert (seed ${seed})`);
-            if (step === 'import' && paths) {
-              progress.update(1, steps);
-              log(`demo: wrote ${paths.osmPath} and ${paths.uploadPath}; importing region "demo"`);
-            }
-            if (step === 'done') progress.update(2, steps);
-          },
-        });
-      } else {
-        log(`demo: generating Port Calvert (seed ${seed})`);
-        result = await writeDemo(join(config.store.dataDir, 'demo'), { seed });
-        progress.update(1, steps);
+      const log = (msg: string): void => {
+        if (!stream.isTTY) stream.write(`${msg}\n`);
+      };
+      log(`demo: generating Port Calvert (seed ${seed})`);
+      const written = (p: DemoPaths): void => {
+        log(`demo: wrote ${p.osmPath} and ${p.uploadPath}`);
+      };
+      if (!opts.import) {
+        const paths = await writeDemo(join(dataDir, 'demo'), { seed });
+        written(paths);
+        report(stream, paths, Date.now() - started);
+        return;
       }
-      progress.stop();
-      const s = result.summary;
+      let bar: Progress | undefined;
+      let current: ImportStage | undefined;
+      const result = await createDemoRegion(dataDir, {
+        seed,
+        onWritten: (paths) => {
+          written(paths);
+          log('demo: importing region "demo"');
+        },
+        onImportProgress: (stage, done, total) => {
+          if (stage !== current) {
+            bar?.stop();
+            current = stage;
+            bar = createProgress(`demo: ${stage}`, stage === 'read' ? 'bytes' : 'steps', stream);
+          }
+          bar?.update(done, total);
+        },
+      });
+      bar?.stop();
+      const s = result.imported;
+      report(stream, result, Date.now() - started);
       stream.write(
-        `demo: ${s.nodes} nodes, ${s.ways} ways (${s.roadWays} roads), ${s.trafficSignals} signals, ` +
-        `${s.tollWays} toll ways, ${s.ferryWays} ferry, ${Object.values(s.restrictions).reduce((a, b) => a + b, 0)} turn restrictions, ` +
-        `${s.lotWays + s.lotNodes} lots, ${s.uploadProducts} products in ${Date.now() - started} ms\n` +
-        `demo: files in ${dirname(result.osmPath)}` +
-        ('regionDir' in result ? `, region in ${result.regionDir}` : '') + '\n',
+        `demo: region "demo" in ${result.regionDir}: ${s.nodes} nodes, ${s.edges} edges (${s.routableEdges} routable), ` +
+        `${s.intersections} intersections (${s.signals} signalized), ${s.blocks} blocks, ${s.lots} lots, ` +
+        `${s.restrictions} turn restrictions\n`,
       );
     });
 }
 
+function report(stream: NodeJS.WriteStream, paths: DemoPaths, durationMs: number): void {
+  const s = paths.summary;
+  const restrictions = Object.values(s.restrictions).reduce((a, b) => a + b, 0);
+  stream.write(
+    `demo: Port Calvert (seed ${s.seed}): ${s.nodes} nodes, ${s.ways} ways (${s.roadWays} roads, ${s.streetNames} street names), ` +
+    `${s.trafficSignals} signals, ${s.tollWays} toll ways, ${s.ferryWays} ferry, ${restrictions} turn restrictions, ` +
+    `${s.lotWays + s.lotNodes} lots, ${s.uploadProducts} products; files in ${dirname(paths.osmPath)} (${durationMs} ms)\n`,
+  );
+}
+
 function parseSeed(s: string): number {
   const n = Number(s);
-  if (!/^\d+$/.test(s) || !Number.isSafeInteger(n) || n > 2 ** 32 - 1) {
-    throw new Error(`--seed must be an integer from 0 to ${2 ** 32 - 1}, got "${s}"`);
+  if (!/^\d+$/.test(s) || !Number.isSafeInteger(n) || n > MAX_SEED) {
+    throw new Error(`--seed must be an integer from 0 to ${MAX_SEED} (got "${s}")`);
   }
   return n;
 }

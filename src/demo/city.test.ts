@@ -160,11 +160,18 @@ describe('generateDemoCity', () => {
     for (const n of signals) expect(onRoad.has(n.id)).toBe(true);
   });
 
-  it('has 13 stop signs (9 all-way) and 4 give-way signs on intersections', () => {
+  it('has 11 stop signs (7 all-way) and 4 give-way signs, all on junctions of three or more road ways', () => {
     const nodes = [...osm.nodes.values()];
-    expect(nodes.filter((n) => n.tags.highway === 'stop').length).toBe(13);
-    expect(nodes.filter((n) => n.tags.highway === 'stop' && n.tags.stop === 'all').length).toBe(9);
-    expect(nodes.filter((n) => n.tags.highway === 'give_way').length).toBe(4);
+    const stops = nodes.filter((n) => n.tags.highway === 'stop');
+    const giveWays = nodes.filter((n) => n.tags.highway === 'give_way');
+    expect(stops.length).toBe(11);
+    expect(stops.filter((n) => n.tags.stop === 'all').length).toBe(7);
+    expect(giveWays.length).toBe(4);
+    const degree = new Map<number, number>();
+    for (const w of osm.ways.filter((x) => x.tags.highway)) {
+      w.refs.forEach((ref, k) => degree.set(ref, (degree.get(ref) ?? 0) + (k === 0 || k === w.refs.length - 1 ? 1 : 2)));
+    }
+    for (const n of [...stops, ...giveWays]) expect(degree.get(n.id), `node ${n.id}`).toBeGreaterThanOrEqual(3);
   });
 
   it('has two one-way couplets running in opposite directions', () => {

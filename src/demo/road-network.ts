@@ -3,8 +3,9 @@
  *
  * Plan (x metres east, y metres north; see docs/demo.md for the full sketch):
  *   - downtown: 9 × 9 streets, 120 m apart (x, y ∈ 0..960), signals where two non-residential
- *     streets cross, all-way stops where two residential streets cross, a north–south one-way
- *     couplet (Calvert St ↑ / Dover St ↓) and an east–west one (Lombard St → / Pratt St ←);
+ *     streets cross, all-way stops where two residential streets cross (not at the grid's corners),
+ *     a north–south one-way couplet (Calvert St ↑ / Dover St ↓) and an east–west one
+ *     (Lombard St → / Pratt St ←);
  *   - Grand Ave (primary) runs north to Northern Pkwy, which meets the north end of I 900;
  *   - Center St runs east over the freeway (diamond interchange with four ramps);
  *   - I 900 "Harbor Expressway": two one-way carriageways (x = 1385 / 1415) from Northern Pkwy
@@ -91,7 +92,8 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
   const n = DOWNTOWN_BLOCKS + 1;
   const s = DOWNTOWN_SPACING_M;
 
-  // Downtown intersections with their traffic control.
+  // Downtown intersections with their traffic control (the four grid corners are mere bends).
+  const isCorner = (i: number, j: number): boolean => (i === 0 || i === n - 1) && (j === 0 || j === n - 1);
   const downtown: number[][] = [];
   for (let i = 0; i < n; i++) {
     downtown.push([]);
@@ -100,7 +102,7 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
       const ew = DOWNTOWN_EW_STREETS[j].kind === 'residential';
       let tags: OsmTags = {};
       if (!ns && !ew) tags = { highway: 'traffic_signals' };
-      else if (ns && ew) tags = { highway: 'stop', stop: 'all' };
+      else if (ns && ew && !isCorner(i, j)) tags = { highway: 'stop', stop: 'all' };
       downtown[i].push(node(i * s, j * s, tags));
     }
   }
@@ -228,7 +230,7 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
   doc.addWay([downtown[4][0], terminalDowntown], landing);
   const ferryWay = doc.addWay([terminalDowntown, ferryA, ferryB, terminalSouthport], {
     route: 'ferry', name: 'Harbor Ferry', operator: 'Port Calvert Ferry Co.', motor_vehicle: 'yes',
-    motorcar: 'yes', foot: 'yes', bicycle: 'yes', duration: '00:08', 'opening_hours': 'Mo-Su 05:30-23:30',
+    motorcar: 'yes', foot: 'yes', bicycle: 'yes', duration: '00:02', 'opening_hours': 'Mo-Su 05:30-23:30',
   });
   doc.addWay([terminalSouthport, southport[2][0]], landing);
 
