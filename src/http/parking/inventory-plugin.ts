@@ -1,0 +1,177 @@
+/**
+ * HTTP plugin of the parking inventory: GET /lots, /blocks, /blocks/v3 (contract) and the admin API
+ * for operator uploads and occupancy counts (PUT /v1/admin/parking/lots, /blocks; DELETE
+ * /v1/admin/parking/lots/:key; POST /v1/admin/parking/occupancy). Handlers only translate: parsing
+ * and logic live in `parking/`.
+ */
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../app/context.js';
+import { InventoryService, ParkingError, deleteLotUpload, type InventoryOperation, type ObservationInput } from '../../parking/index.js';
+import { bearerToken, hasMalformedAuthorization, queryParam } from '../tokens.js';
+import { parkingEnvelope } from './inventory-envelope.js';
+import { sendParkingError } from './inventory-errors.js';
+
+const str = { type: 'string' } as const;
+const LOCATION_DOC = 'Exactly one location parameter. radius only with point (default 1000 m, max 10 000 m).';
+const commonQuery = {
+  accesstoken: { ...str, description: 'app token (or Authorization: Bearer)' },
+  id: { ...str, description: 'id or pipe list of ids (location parameter)' },
+  alias: { ...str, description: '<data_source_key>|<id> (location parameter)' },
+  box: { ...str, description: '<lat1>|<lon1>,<lat2>|<lon2>: north-west then south-east corner (location parameter)' },
+  point: { ...str, description: '<lat>|<lon> (location parameter)' },
+  radius: { ...str, description: 'metres, only with point' },
+  entry_time: { ...str, description: 'yyyy-mm-ddTHH:MM; trailing Z = UTC, else local time of each lot/block; default now' },
+  duration: { ...str, description: 'minutes, or a pipe list: one calculatedRates item each' },
+  limit: { ...str, description: 'hard stop on the number of items (1–1000, default 100)' },
+  offset: { ...str, description: '0-based start index' },
+  outputfields: { ...str, description: 'comma-separated top-level fields to keep (the id is always kept)' },
+  locale: { ...str, description: 'ISO 15897 locale of texts (en, fr, de, es; default en-US)' },
+  sort: { ...str, description: '"distance": ascending from the point or area centre; absent: unsorted' },
+  operator: { ...str, description: 'operator pre-filter: operator name or pipe list (case-insensitive exact match)' },
+};
+
+/** Lower-cased single-valued query parameters; a repeated parameter is an error. */
+function lowerParams(req: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
+    const key = k.toLowerCase();
+    if (Array.isArray(v) || key in out) throw new ParkingError('PARKING_PARAM_INVALID', `${k}: given more than once`, k);
+    if (v !== undefined && v !== null) out[key] = String(v);
+  }
+  return out;
+}
+
+const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const service = new InventoryService(ctx.db, ctx.region);
+  app.decorate('parkingInventory', service);
+
+  app.setErrorHandler((err, req, reply) => sendParkingError(err, req, reply, ctx.now()));
+
+  /** Checks the app token: header (preferred) or `accesstoken` query unless `headerOnly`. */
+  async function authorize(req: FastifyRequest, headerOnly: boolean): Promise<{ admin: boolean }> {
+    if (hasMalformedAuthorization(req)) throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
+    const header = bearerToken(req);
+    const query = queryParam(req, 'accesstoken');
+    if (headerOnly && !header && query) throw new ParkingError('PARKING_TOKEN_INVALID', '/blocks/v3 accepts the token only in the Authorization: Bearer header', 'accesstoken');
+    const token = header ?? (headerOnly ? undefined : query);
+    if (!token) throw new ParkingError('PARKING_TOKEN_INVALID', headerOnly ? 'missing token: send Authorization: Bearer <token>' : 'missing token: send Authorization: Bearer <token> or accesstoken', 'accesstoken');
+    return ctx.auth.verifyAppToken(token);
+  }
+
+  async function requireAdmin(req: FastifyRequest): Promise<void> {
+    if (hasMalformedAuthorization(req)) throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
+    const token = bearerToken(req);
+    if (!token) throw new ParkingError('PARKING_TOKEN_INVALID', 'missing token: send Authorization: Bearer <admin app token>');
+    const claims = await ctx.auth.verifyAppToken(token);
+    if (!claims.admin) throw new ParkingError('PARKING_FORBIDDEN', 'this operation needs an admin application token');
+  }
+
+  const query = (op: InventoryOperation, headerOnly: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+    await authorize(req, headerOnly);
+    const nowMs = ctx.now();
+    const result = await service.query(op, lowerParams(req), Math.floor(nowMs / 1000));
+    return reply.send({ ...parkingEnvelope(nowMs), result });
+  };
+
+  app.get('/lots', {
+    schema: {
+      tags: ['parking'], summary: 'Off-street lots by id, alias, box, circle, polygon or route corridor', description: `${LOCATION_DOC} polyline = lots within 100 m of the route.`,
+      querystring: { type: 'object', properties: { ...commonQuery, polygon: { ...str, description: '>= 3 <lat>|<lon> pairs, comma-separated (location parameter)' },
+        polyline: { ...str, description: '>= 2 <lat>|<lon> pairs or an encoded polyline: lots within 100 m of the route (location parameter)' }, units: { ...str, description: '1 (metric) only' } } },
+    },
+  }, query('lots', false));
+
+  app.get('/blocks', {
+    schema: {
+      tags: ['parking'], summary: 'On-street blocks with segments by id, alias, box or circle', description: LOCATION_DOC,
+      querystring: { type: 'object', properties: { ...commonQuery, restrictions: { ...str, description: 'comma-separated permits held (D, R, C, E): keeps blocks with such rules and prices them for the holder' } } },
+    },
+  }, query('blocks', false));
+
+  app.get('/blocks/v3', {
+    schema: {
+      tags: ['parking'], summary: 'On-street blocks in a circle (token in the Authorization header only)',
+      description: 'point + radius (or box). geoId is rejected: no geography table. entry_time from 15 min ago to 24 h ahead.',
+      querystring: { type: 'object', properties: { point: commonQuery.point, radius: commonQuery.radius, box: commonQuery.box, geoId: { ...str, description: 'not supported (400)' },
+        entry_time: commonQuery.entry_time, duration: commonQuery.duration, limit: commonQuery.limit, locale: commonQuery.locale, operator: commonQuery.operator } },
+      security: [{ bearer: [] }],
+    },
+  }, query('blocks-v3', true));
+
+  const uploadBody = (what: string) => ({
+    description: `array of ${what} in the contract's field shape (or { "${what}": [...] }); partial objects update the stored upload`,
+    anyOf: [{ type: 'array', items: { type: 'object', additionalProperties: true } }, { type: 'object', additionalProperties: true }],
+  });
+  const items = (body: unknown, key: string): unknown[] => {
+    if (Array.isArray(body)) return body;
+    const v = (body as Record<string, unknown> | null)?.[key];
+    if (!Array.isArray(v)) throw new ParkingError('PARKING_UPLOAD_INVALID', `body: an array of ${key} (or { "${key}": [...] }) expected`, key);
+    return v;
+  };
+
+  app.put('/v1/admin/parking/lots', {
+    bodyLimit: 64 * 1024 * 1024,
+    schema: { tags: ['parking admin'], summary: 'Add or update lots (uploaded fields win over OSM ones). Identify each lot by id, alias or osm_id (+ osm_type).', body: uploadBody('lots'), security: [{ bearer: [] }] },
+  }, async (req, reply) => {
+    await requireAdmin(req);
+    const res = await service.upload(items(req.body, 'lots'), []);
+    return reply.send({ ...parkingEnvelope(ctx.now()), result: res });
+  });
+
+  app.put('/v1/admin/parking/blocks', {
+    bodyLimit: 64 * 1024 * 1024,
+    schema: { tags: ['parking admin'], summary: 'Add or update blocks by blockID; given segments replace the imported ones.', body: uploadBody('blocks'), security: [{ bearer: [] }] },
+  }, async (req, reply) => {
+    await requireAdmin(req);
+    const res = await service.upload([], items(req.body, 'blocks'));
+    return reply.send({ ...parkingEnvelope(ctx.now()), result: res });
+  });
+
+  app.delete('/v1/admin/parking/lots/:key', {
+    schema: { tags: ['parking admin'], summary: 'Remove the upload of a lot (key: lot id, "osm:w123" or "alias:<source>|<id>"); OSM data shows again',
+      params: { type: 'object', properties: { key: str }, required: ['key'] }, security: [{ bearer: [] }] },
+  }, async (req, reply) => {
+    await requireAdmin(req);
+    const { key } = req.params as { key: string };
+    const full = /^\d+$/.test(key) ? `id:${key}` : key;
+    if (!(await deleteLotUpload(ctx.db, full))) throw new ParkingError('PARKING_NOT_FOUND', `no uploaded lot ${key}`, 'key');
+    await service.current();
+    return reply.send({ ...parkingEnvelope(ctx.now()), result: { deleted: full } });
+  });
+
+  app.post('/v1/admin/parking/occupancy', {
+    schema: {
+      tags: ['parking admin'], summary: 'Record occupancy counts of lots or block segments',
+      body: { type: 'array', items: { type: 'object', additionalProperties: false, properties: {
+        lotId: { type: 'integer' }, segmentId: str, occupied: { type: 'integer', minimum: 0 }, capacity: { type: 'integer', minimum: 0 },
+        observedAt: { ...str, description: 'ISO 8601 date-time; default now' }, source: { type: 'string', enum: ['operator', 'feed'] } }, required: ['occupied'] } },
+      security: [{ bearer: [] }],
+    },
+  }, async (req, reply) => {
+    await requireAdmin(req);
+    const nowS = Math.floor(ctx.now() / 1000);
+    const obs: ObservationInput[] = (req.body as Array<Record<string, unknown>>).map((o, i) => {
+      const hasLot = o.lotId !== undefined, hasSeg = o.segmentId !== undefined;
+      if (hasLot === hasSeg) throw new ParkingError('PARKING_UPLOAD_INVALID', `[${i}]: exactly one of lotId or segmentId`, `[${i}].lotId`);
+      let at = nowS;
+      if (o.observedAt !== undefined) {
+        const ms = Date.parse(String(o.observedAt));
+        if (!Number.isFinite(ms) || !/(Z|[+-]\d{2}:?\d{2})$/.test(String(o.observedAt))) throw new ParkingError('PARKING_UPLOAD_INVALID', `[${i}].observedAt: ISO 8601 with Z or offset expected`, `[${i}].observedAt`);
+        at = Math.floor(ms / 1000);
+      }
+      return { kind: hasLot ? 'lot' : 'segment', targetId: String(hasLot ? o.lotId : o.segmentId), observedAtS: at, occupied: o.occupied as number,
+        capacity: (o.capacity as number | undefined) ?? null, source: (o.source as 'operator' | 'feed' | undefined) ?? 'operator' };
+    });
+    const n = await service.observe(obs);
+    return reply.send({ ...parkingEnvelope(ctx.now()), result: { recorded: n } });
+  });
+};
+
+export default plugin;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the parking inventory service (inside the parking inventory plugin) */
+    parkingInventory: InventoryService;
+  }
+}

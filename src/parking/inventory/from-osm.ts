@@ -1,0 +1,238 @@
+/**
+ * Turns the imported region's OSM lots and blocks into inventory records: lot attributes from tags
+ * (category, format, type, capacity, fee/charge, payment, opening hours, address, contact), block
+ * curb segments merged per the contract (gaps under 25 m vanish unless the rules change).
+ */
+import type { Block, CurbSegment, Intersection, OsmLot } from '../../network/region.js';
+import { buildFrames, parseRateRules, type StructuredRateInput } from '../rates/rate-rule.js';
+import { currencySymbol } from './currency.js';
+import { ringAreaM2, ringCentroid } from './geodesic.js';
+import { encodeLine, sliceLine } from './polyline.js';
+import type { BlockRecord, LotRecord, SegmentRecord } from './types.js';
+
+/** Gap length under which a break in parking is merged away (contract, "Rules for blocks"). */
+export const BLOCK_GAP_MERGE_M = 25;
+/** Square metres per space when capacity is estimated from a lot's area. */
+export const AREA_PER_SPACE_M2 = 30;
+
+/** "n123" / "w123" / "r123" of an OSM lot. */
+export function osmRefOf(lot: Pick<OsmLot, 'osmType' | 'osmId'>): string {
+  return `${lot.osmType[0]}${lot.osmId}`;
+}
+
+const PAYMENT_NAMES: Record<string, string> = {
+  cash: 'Cash', coins: 'Coins', notes: 'Notes', credit_cards: 'Credit Card', debit_cards: 'Debit Card', visa: 'Visa',
+  mastercard: 'Mastercard', american_express: 'American Express', maestro: 'Maestro', contactless: 'Contactless',
+  app: 'App', apple_pay: 'Apple Pay', google_pay: 'Google Pay', discover_card: 'Discover', parkmobile: 'ParkMobile',
+};
+
+function paymentName(tag: string): string {
+  const k = tag.replace(/^payment:/, '');
+  return PAYMENT_NAMES[k] ?? k.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+}
+
+function lotCategory(t: Record<string, string>): string {
+  if (t.park_ride && t.park_ride !== 'no') return 'Park N Ride';
+  const hay = `${t.name ?? ''} ${t.operator ?? ''} ${t['parking:for'] ?? ''}`.toLowerCase();
+  if (/hospital|medical|clinic/.test(hay)) return 'Hospital';
+  if (/university|college|campus/.test(hay)) return 'University';
+  if (/airport/.test(hay)) return 'Airport Adjacent';
+  if (/hotel|inn\b|marriott|hilton|hyatt/.test(hay)) return 'Hotel';
+  if (/stadium|arena|venue|theat|center|centre/.test(hay)) return 'Venue Lot';
+  const access = t.access ?? '';
+  if (access === '' || access === 'yes' || access === 'public' || access === 'permissive') return 'Public Parking';
+  return 'Unknown';
+}
+
+function lotFormat(parking: string): string {
+  if (parking === 'multi-storey' || parking === 'rooftop') return 'Structure';
+  if (parking === 'underground') return 'Subterranean';
+  return 'Surface';
+}
+
+function lotType(access: string): string {
+  if (access === 'private' || access === 'no') return 'Private';
+  if (access === 'customers' || access === 'destination' || access === 'delivery' || access === 'permit') return access === 'permit' ? 'Permit Only' : 'Restricted';
+  return 'Non-restricted';
+}
+
+/** Parses the OSM `charge` tag forms "2 USD/hour", "1.50/hour", "10 EUR/day" into structured rates. */
+export function chargeToRates(charge: string): StructuredRateInput[] | null {
+  const m = /^\s*(\d+(?:[.,]\d{1,2})?)\s*([A-Z]{3}|[$€£])?\s*\/\s*(\d*)\s*(hour|hr|h|day|d|minute|min|30 ?min)\b/i.exec(charge);
+  if (!m) return null;
+  const amount = Number(m[1].replace(',', '.'));
+  const n = m[3] ? Number(m[3]) : 1;
+  const unit = m[4].toLowerCase();
+  const minutes = unit.startsWith('d') ? 1440 * n : unit.startsWith('30') ? 30 : unit.startsWith('m') ? n : 60 * n;
+  return [{ dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', rate: amount, increment: minutes, repeats: true }];
+}
+
+function address(t: Record<string, string>, type: 'NAVIGATION' | 'LEGAL'): Record<string, string> | undefined {
+  if (!t['addr:street']) return undefined;
+  return {
+    street: [t['addr:housenumber'], t['addr:street']].filter(Boolean).join(' '),
+    city: t['addr:city'] ?? '', state: t['addr:state'] ?? '', postal: t['addr:postcode'] ?? '', country: t['addr:country'] ?? '', type,
+  };
+}
+
+/** Human text of an opening_hours value for `hrs` ("24/7" → "Mon-Sun: 24 Hours"). */
+export function hoursText(oh: string): string[] {
+  if (oh.trim() === '24/7') return ['Mon-Sun: 24 Hours'];
+  return oh.split(';').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Inventory record of an OSM lot (`currencyIso` from the region's country). */
+export function lotFromOsm(lot: OsmLot, currencyIso: string): LotRecord {
+  const t = lot.tags;
+  const name = lot.name || [t['addr:housenumber'], t['addr:street']].filter(Boolean).join(' ') || 'Parking';
+  let spaces = lot.capacity;
+  if (spaces === null && lot.outline && lot.outline.length >= 3) {
+    const levels = Number(t['parking:levels'] ?? t['building:levels'] ?? 1) || 1;
+    spaces = Math.max(1, Math.round((ringAreaM2(lot.outline) * (lot.parking === 'multi-storey' || lot.parking === 'underground' ? levels : 1)) / AREA_PER_SPACE_M2));
+  }
+  let rates: StructuredRateInput[] | null = null;
+  if (lot.fee === 'no') rates = [{ dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', rate: 0 }];
+  else if (t.charge) rates = chargeToRates(t.charge);
+  const [lat, lon] = lot.outline && lot.outline.length >= 3 ? ringCentroid(lot.outline) : [lot.lat, lot.lon];
+  const category = lotCategory(t);
+  const fields: Record<string, unknown> = {
+    name,
+    operator: lot.operator,
+    lotCategory: category,
+    format: lotFormat(lot.parking),
+    type: lotType(lot.access),
+    spacesTotal: spaces,
+    handicapSpacesTotal: lot.capacityDisabled,
+    url: t.website ?? t['contact:website'] ?? '',
+    hrs: lot.openingHours ? hoursText(lot.openingHours) : [],
+    currency: currencySymbol(currencyIso),
+    currencyIso,
+    pmtTypes: lot.payment.map(paymentName),
+    structured_rates: rates ?? [],
+    note: t.description ?? '',
+    reviewCount: 0,
+    reviewScore: null,
+    reviews: [],
+    reservations: [],
+    pois: [],
+    paymentIDs: [],
+    amenities: [],
+    ev_chargers: [],
+    point: { type: 'Point', coordinates: [lon, lat] },
+    polygon: lot.outline ? encodeLine(lot.outline) : '',
+    peps: [],
+    photoThumbs: [],
+    photos: [],
+    phones: [],
+  };
+  const nav = address(t, 'NAVIGATION');
+  if (nav) { fields.navigationAddress = nav; fields.buildingAddress = { ...nav, type: 'LEGAL' }; }
+  const phone = t.phone ?? t['contact:phone'];
+  if (phone) { fields.phone = phone; fields.phones = [{ type: 'Lot', number: phone }]; }
+  const osmRef = osmRefOf(lot);
+  return {
+    id: lot.id, alias: `osm|${osmRef}`, osmRef, lat, lon, tz: '',
+    operatorKey: lot.operator.toLowerCase(), category, spacesTotal: spaces,
+    frames: rates ? buildFrames(parseRateRules(rates, 'structured_rates')) : null,
+    openingHours: lot.openingHours || null, rateCardUploaded: false, currencyIso, fields,
+  };
+}
+
+const NO_PARKING_KINDS = new Set(['no', 'no_parking', 'no_stopping', 'fire_lane', 'no_standing', 'separate']);
+
+interface CurbRule {
+  key: string;
+  rates: StructuredRateInput[] | null;
+  open: boolean | null;
+}
+
+function curbRule(c: CurbSegment): CurbRule {
+  const cond = c.condition;
+  if (NO_PARKING_KINDS.has(c.kind) || cond === 'no_parking' || cond === 'no_stopping' || cond === 'no_standing') {
+    return { key: 'no', rates: [{ dow_start: 1, dow_end: 7, rate: -1 }], open: false };
+  }
+  const key = `${c.kind}|${cond}|${c.maxStay}`;
+  if (cond === 'free' || cond === 'disc') return { key, rates: [{ dow_start: 1, dow_end: 7, rate: 0 }], open: true };
+  if (cond === 'residents') return { key, rates: [{ dow_start: 1, dow_end: 7, rate: 0, restriction: 'R' }], open: true };
+  if (cond === 'disabled') return { key, rates: [{ dow_start: 1, dow_end: 7, rate: 0, restriction: 'D' }], open: true };
+  if (cond === 'customers' || cond === 'loading') return { key, rates: [{ dow_start: 1, dow_end: 7, rate: 0, restriction: 'C' }], open: true };
+  const charge = c.tags[`parking:condition:${c.side}:charge`] ?? c.tags[`parking:${c.side}:charge`] ?? c.tags['charge'];
+  if (charge) {
+    const r = chargeToRates(charge);
+    if (r) return { key: `${key}|${charge}`, rates: r, open: true };
+  }
+  return { key, rates: null, open: true };
+}
+
+/**
+ * Merges the curb of one side: drops No Parking pieces shorter than 25 m between two stretches with
+ * the same rules, then joins same-rule neighbours separated by less than 25 m.
+ */
+export function mergeCurb(curb: CurbSegment[]): Array<{ c: CurbSegment; rule: CurbRule; startM: number; endM: number; spaces: number }> {
+  const items = [...curb].sort((a, b) => a.startM - b.startM).map((c) => ({ c, rule: curbRule(c), startM: c.startM, endM: c.endM, spaces: c.spaces }));
+  const kept = items.filter((it, i) => {
+    if (it.rule.key !== 'no' || it.endM - it.startM >= BLOCK_GAP_MERGE_M) return true;
+    const prev = items[i - 1], next = items[i + 1];
+    return !(prev && next && prev.rule.key === next.rule.key && prev.rule.key !== 'no');
+  });
+  const out: typeof items = [];
+  for (const it of kept) {
+    const prev = out[out.length - 1];
+    if (prev && prev.rule.key === it.rule.key && it.startM - prev.endM < BLOCK_GAP_MERGE_M) {
+      prev.endM = Math.max(prev.endM, it.endM);
+      prev.spaces += it.spaces;
+    } else out.push({ ...it });
+  }
+  return out;
+}
+
+/** Cross streets of a block for its `address` ("Main St from 1st Ave to 2nd Ave"). */
+function blockAddress(block: Block, byNode: Map<number, Intersection>): string {
+  const cross = (node: number): string => {
+    const ix = byNode.get(node);
+    return ix?.streetNames.find((n) => n !== block.name) ?? '';
+  };
+  const a = cross(block.fromNode), b = cross(block.toNode);
+  if (a && b) return `${block.name} from ${a} to ${b}`;
+  return block.name;
+}
+
+/** Inventory record of an imported block with merged curb segments. */
+export function blockFromRegion(block: Block, byNode: Map<number, Intersection>, currencyIso: string): BlockRecord {
+  const segments: SegmentRecord[] = [];
+  for (const side of ['right', 'left'] as const) {
+    const merged = mergeCurb(block.curb.filter((c) => c.side === side));
+    merged.forEach((m, i) => {
+      const frames = m.rule.rates ? buildFrames(parseRateRules(m.rule.rates, 'structuredRates')) : null;
+      const geometry = sliceLine(block.geometry, m.startM, m.endM);
+      segments.push({
+        segmentID: `${block.id}-${side === 'left' ? 'L' : 'R'}${i + 1}`,
+        side: side === 'left' ? 'LEFT' : 'RIGHT',
+        startM: Math.round(m.startM * 10) / 10,
+        endM: Math.round(m.endM * 10) / 10,
+        spacesTotal: m.rule.open === false ? 0 : m.spaces,
+        frames,
+        baseOpen: m.rule.open,
+        neverOpen: m.rule.open === false || (frames !== null && frames.every((f) => f.noParking)),
+        restrictions: [...new Set((frames ?? []).map((f) => f.restriction).filter(Boolean))],
+        geometry,
+        fields: { paymentID: [], amenities: [], structuredRates: m.rule.rates ?? [], ...(m.c.maxStay ? { note: `Max stay ${m.c.maxStay}` } : {}) },
+        rateCardUploaded: false,
+      });
+    });
+  }
+  const lats = block.geometry.map((p) => p[0]), lons = block.geometry.map((p) => p[1]);
+  return {
+    blockID: block.id,
+    operatorKey: '',
+    geometry: block.geometry,
+    bbox: [Math.min(...lats), Math.min(...lons), Math.max(...lats), Math.max(...lons)],
+    tz: '',
+    currencyIso,
+    segments,
+    fields: {
+      name: block.name, address: blockAddress(block, byNode), operator: '', currency: currencySymbol(currencyIso),
+      pmtTypes: [], photoThumbs: [], reservations: [], amenities: [],
+    },
+  };
+}

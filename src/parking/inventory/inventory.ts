@@ -1,0 +1,88 @@
+/**
+ * The in-memory inventory: lot and block records plus their spatial indexes (KDBush over lot
+ * points, Flatbush over block bounding boxes). Built from the region and the stored uploads, then
+ * frozen; a change of uploads builds a new Inventory (the old one keeps serving meanwhile).
+ */
+import KDBush from 'kdbush';
+import Flatbush from 'flatbush';
+import type { Intersection, Region } from '../../network/region.js';
+import type { BlockUpload, LotUpload } from './upload.js';
+import { mergeBlock, mergeLot } from './upload.js';
+import { blockFromRegion, lotFromOsm } from './from-osm.js';
+import type { BlockRecord, LotRecord } from './types.js';
+
+/** Builds and answers bounding-box lookups over lots and blocks. */
+export class Inventory {
+  readonly lotById = new Map<number, LotRecord>();
+  readonly lotByAlias = new Map<string, LotRecord>();
+  readonly blockById = new Map<number, BlockRecord>();
+  private readonly lotIndex: KDBush | null;
+  private readonly blockIndex: Flatbush | null;
+
+  /** Indexes the given records (ids must be unique; later duplicates replace earlier ones). */
+  constructor(readonly lots: readonly LotRecord[], readonly blocks: readonly BlockRecord[]) {
+    for (const l of lots) {
+      this.lotById.set(l.id, l);
+      if (l.alias) this.lotByAlias.set(l.alias.toLowerCase(), l);
+    }
+    for (const b of blocks) this.blockById.set(b.blockID, b);
+    if (lots.length > 0) {
+      const idx = new KDBush(lots.length, 64, Float64Array);
+      for (const l of lots) idx.add(l.lon, l.lat);
+      this.lotIndex = idx.finish();
+    } else this.lotIndex = null;
+    if (blocks.length > 0) {
+      const idx = new Flatbush(blocks.length);
+      for (const b of blocks) idx.add(b.bbox[1], b.bbox[0], b.bbox[3], b.bbox[2]);
+      idx.finish();
+      this.blockIndex = idx;
+    } else this.blockIndex = null;
+  }
+
+  /** Indices into `lots` of lots whose point lies in the box (degrees). */
+  lotsInBox(minLat: number, minLon: number, maxLat: number, maxLon: number): number[] {
+    return this.lotIndex ? this.lotIndex.range(minLon, minLat, maxLon, maxLat) : [];
+  }
+
+  /** Indices into `blocks` of blocks whose bounding box meets the box (degrees). */
+  blocksInBox(minLat: number, minLon: number, maxLat: number, maxLon: number): number[] {
+    return this.blockIndex ? this.blockIndex.search(minLon, minLat, maxLon, maxLat) : [];
+  }
+}
+
+/**
+ * Builds the inventory from the region's OSM lots and blocks plus uploads: an upload updates the
+ * lot with its id, OSM reference or alias (uploaded fields win), or adds a new lot.
+ */
+export function buildInventory(region: Pick<Region, 'lots' | 'blocks' | 'intersections'>, uploads: { lots: LotUpload[]; blocks: BlockUpload[] }, currencyIso: string): Inventory {
+  const lots = new Map<number, LotRecord>();
+  const byRef = new Map<string, number>();
+  const byNum = new Map<number, number>();
+  for (const o of region.lots) {
+    const rec = lotFromOsm(o, currencyIso);
+    lots.set(rec.id, rec);
+    byRef.set(rec.osmRef!, rec.id);
+    if (!byNum.has(o.osmId) || o.osmType === 'way') byNum.set(o.osmId, rec.id);
+  }
+  const byAlias = new Map<string, number>();
+  for (const r of lots.values()) if (r.alias) byAlias.set(r.alias.toLowerCase(), r.id);
+  // uploads keyed by OSM reference or alias first, explicit ids last (so an id upload wins)
+  const ordered = [...uploads.lots].sort((a, b) => (a.key.startsWith('id:') ? 1 : 0) - (b.key.startsWith('id:') ? 1 : 0));
+  for (const up of ordered) {
+    let targetId: number | undefined;
+    if (up.id !== null && lots.has(up.id)) targetId = up.id;
+    else if (up.osmRef) targetId = up.osmRef.startsWith('?') ? byNum.get(Number(up.osmRef.slice(1))) : byRef.get(up.osmRef);
+    if (targetId === undefined && up.alias) targetId = byAlias.get(up.alias.toLowerCase());
+    const base = targetId !== undefined ? lots.get(targetId)! : null;
+    const merged = mergeLot(base, up, currencyIso, up.key);
+    if (targetId !== undefined && merged.id !== targetId) lots.delete(targetId);
+    lots.set(merged.id, merged);
+    if (merged.alias) byAlias.set(merged.alias.toLowerCase(), merged.id);
+  }
+  const byNode = new Map<number, Intersection>();
+  for (const ix of region.intersections) byNode.set(ix.node, ix);
+  const blocks = new Map<number, BlockRecord>();
+  for (const b of region.blocks) blocks.set(b.id, blockFromRegion(b, byNode, currencyIso));
+  for (const up of uploads.blocks) blocks.set(up.blockID, mergeBlock(blocks.get(up.blockID) ?? null, up, currencyIso, up.key));
+  return new Inventory([...lots.values()].sort((a, b) => a.id - b.id), [...blocks.values()].sort((a, b) => a.blockID - b.blockID));
+}

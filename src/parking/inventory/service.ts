@@ -1,0 +1,93 @@
+/**
+ * The inventory side of the parking service as one object the HTTP layer and the CLI use: keeps the
+ * current in-memory inventory (rebuilt when the upload version in the database changes, checked at
+ * most once per `versionCheckMs`), answers lots/blocks queries, stores uploads and observations.
+ */
+import type { Db } from '../../store/db.js';
+import type { Region } from '../../network/region.js';
+import { holidayCalendar } from '../rates/holidays.js';
+import { readObservations, recordOccupancyObservations, type ObservationInput } from '../occupancy/store.js';
+import { OBSERVATION_MAX_AGE_MIN } from '../occupancy/model.js';
+import { renderBlocks, renderLots, zoneAt, entryInstant } from '../render/render.js';
+import { currencyOfCountry } from './currency.js';
+import { buildInventory, type Inventory } from './inventory.js';
+import { parseInventoryQuery, type InventoryOperation } from './params.js';
+import { selectBlocks, selectLots } from './select.js';
+import { inventoryVersion, readUploads, storeUploads, type UploadResult } from './store.js';
+
+/** Options of the inventory service. */
+export interface InventoryServiceOptions {
+  /** how often to look for uploads made by other processes, milliseconds (default 1000) */
+  versionCheckMs?: number;
+  /** ISO 4217 currency of lots and blocks without one (default from the region's country) */
+  currencyIso?: string;
+}
+
+/** Lots and blocks queries over the region plus operator uploads. */
+export class InventoryService {
+  private inventory: Inventory | null = null;
+  private version = -1;
+  private checkedAtMs = 0;
+  private building: Promise<Inventory> | null = null;
+  private readonly currencyIso: string;
+  private readonly isHoliday: (isoDate: string) => boolean;
+  private readonly versionCheckMs: number;
+
+  constructor(private readonly db: Db, private readonly region: Pick<Region, 'lots' | 'blocks' | 'intersections' | 'meta'>, opts: InventoryServiceOptions = {}) {
+    this.currencyIso = opts.currencyIso ?? currencyOfCountry(region.meta.country);
+    this.isHoliday = holidayCalendar(region.meta.country);
+    this.versionCheckMs = opts.versionCheckMs ?? 1000;
+  }
+
+  /** The current inventory, rebuilt when uploads changed (in this or another process). */
+  async current(): Promise<Inventory> {
+    const nowMs = Date.now();
+    if (this.inventory && nowMs - this.checkedAtMs < this.versionCheckMs) return this.inventory;
+    if (this.building) return this.building;
+    this.building = (async () => {
+      const v = await inventoryVersion(this.db);
+      this.checkedAtMs = Date.now();
+      if (!this.inventory || v !== this.version) {
+        const uploads = await readUploads(this.db);
+        this.inventory = buildInventory(this.region, uploads, this.currencyIso);
+        this.version = v;
+      }
+      return this.inventory;
+    })().finally(() => { this.building = null; });
+    return this.building;
+  }
+
+  /**
+   * Answers GET /lots, /blocks or /blocks/v3: `params` with lower-cased keys, `nowS` unix seconds.
+   * Returns the `result` array of the envelope. Throws ParkingError on bad input or unknown ids.
+   */
+  async query(op: InventoryOperation, params: Record<string, string>, nowS: number): Promise<Record<string, unknown>[]> {
+    const q = parseInventoryQuery(op, params, nowS);
+    const inv = await this.current();
+    if (op === 'lots') {
+      const { hits } = selectLots(inv, q);
+      const ids = hits.map((h) => String(h.rec.id));
+      const entryS = hits.length ? entryInstant(q.entry, hits[0].rec.tz || zoneAt(hits[0].rec.lat, hits[0].rec.lon), nowS) : nowS;
+      const lotObservations = await readObservations(this.db, 'lot', ids, entryS - OBSERVATION_MAX_AGE_MIN * 60 - 86_400, entryS + 86_400);
+      return renderLots(hits, { query: q, nowS, isHoliday: this.isHoliday, lotObservations, segmentObservations: new Map(), polyline6: false });
+    }
+    const { hits } = selectBlocks(inv, q);
+    const segIds = hits.flatMap((h) => h.rec.segments.map((s) => s.segmentID));
+    const entryS = q.entry?.utc ? q.entry.unixS : nowS;
+    const segmentObservations = await readObservations(this.db, 'segment', segIds, entryS - OBSERVATION_MAX_AGE_MIN * 60 - 86_400, entryS + 86_400);
+    return renderBlocks(hits, { query: q, nowS, isHoliday: this.isHoliday, lotObservations: new Map(), segmentObservations, polyline6: true });
+  }
+
+  /** Validates and stores uploaded lots and blocks (all or nothing), then rebuilds the index. */
+  async upload(lots: unknown[], blocks: unknown[]): Promise<UploadResult> {
+    const res = await storeUploads(this.db, lots, blocks);
+    this.checkedAtMs = 0;
+    await this.current();
+    return res;
+  }
+
+  /** Records occupancy observations (operator counts, feeds, park events, reservations). */
+  async observe(obs: readonly ObservationInput[]): Promise<number> {
+    return this.db.transaction((tx) => recordOccupancyObservations(tx, obs));
+  }
+}
