@@ -1,0 +1,36 @@
+/**
+ * Error shape of the analytics API: `{ timestamp, status, error, message, path }` (the reference
+ * stack's default error body), for domain errors, auth failures and framework errors alike.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AnalyticsError } from '../../analytics/index.js';
+import { AuthError } from '../../auth/auth-service.js';
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  406: 'Not Acceptable', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 500: 'Internal Server Error',
+};
+
+/** HTTP status of each analytics error kind. */
+export const STATUS_OF_KIND = { invalid: 400, not_found: 404, forbidden: 403 } as const;
+
+/** Sends the analytics error body with `status`. */
+export function sendError(req: FastifyRequest, reply: FastifyReply, status: number, message: string, code?: string): FastifyReply {
+  return reply.code(status).send({
+    timestamp: new Date().toISOString(),
+    status,
+    error: REASONS[status] ?? 'Error',
+    message,
+    ...(code ? { code } : {}),
+    path: req.url.split('?')[0],
+  });
+}
+
+/** The plugin's error handler: domain → 4xx, auth → 401/403, framework 4xx kept, anything else 500. */
+export function analyticsErrorHandler(err: Error & { statusCode?: number; code?: string }, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (err instanceof AnalyticsError) return sendError(req, reply, STATUS_OF_KIND[err.kind], err.message, err.code);
+  if (err instanceof AuthError) return sendError(req, reply, err.code === 'AUTH_FORBIDDEN' ? 403 : 401, err.message, err.code);
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return sendError(req, reply, err.statusCode, err.message, err.code);
+  req.log.error({ err }, 'analytics: unhandled error');
+  return sendError(req, reply, 500, 'Internal server error');
+}
