@@ -98,6 +98,8 @@ export interface PlannedRoute {
   viaClosure: boolean;
   /** found only by accepting avoided features */
   avoidRelaxed: boolean;
+  /** arrival time the search itself computed (unix seconds) */
+  searchArrivalS: number;
 }
 
 /** Routing engine of one graph. Build once at load (computes landmarks). */
@@ -180,7 +182,7 @@ export class RoutingEngine {
   }
 
   /** Runs the legs through all waypoints with one option set; null when some leg has no path. */
-  private searchLegs(waypointSnaps: Snap[][], departS: number, o: SearchOptions): { legs: Leg[]; snaps: Snap[]; settled: number } | null {
+  private searchLegs(waypointSnaps: Snap[][], departS: number, o: SearchOptions): { legs: Leg[]; snaps: Snap[]; settled: number; arrivalS: number } | null {
     const legs: Leg[] = [];
     const snaps: Snap[] = [];
     let t = departS;
@@ -204,7 +206,7 @@ export class RoutingEngine {
       if (tw >= 0 && this.usable[tw]) sources.push({ edge: tw, fraction: 1 - p.endFraction, offsetS: this.model.cfg.turnCosts.uturnS });
       srcSnaps = [endSnap];
     }
-    return { legs, snaps, settled };
+    return { legs, snaps, settled, arrivalS: t };
   }
 
   /**
@@ -237,10 +239,10 @@ export class RoutingEngine {
       this.lastSettled = settled;
       throw new RoutingError('ROUTE_NOT_FOUND', 'no path connects the waypoints', 'WP_1');
     }
-    const routes: PlannedRoute[] = [{ legs: found.legs, snaps: found.snaps, settled: found.settled, viaClosure, avoidRelaxed }];
+    const routes: PlannedRoute[] = [{ legs: found.legs, snaps: found.snaps, settled: found.settled, viaClosure, avoidRelaxed, searchArrivalS: found.arrivalS }];
     if (req.maxAlternates > 0 && req.waypoints.length === 2) {
       for (const alt of this.alternatives(snaps, req, opts, found.legs[0], req.maxAlternates)) {
-        routes.push({ legs: [alt], snaps: found.snaps, settled: 0, viaClosure, avoidRelaxed });
+        routes.push({ legs: [alt.leg], snaps: found.snaps, settled: 0, viaClosure, avoidRelaxed, searchArrivalS: alt.arrivalS });
       }
     }
     this.lastSettled = routes.reduce((s, r) => s + r.settled, 0);
@@ -252,7 +254,7 @@ export class RoutingEngine {
    * keep a candidate when it shares ≤ altMaxSharing of its length with every accepted route, takes
    * ≤ altMaxStretch × the best travel time, and is locally sensible (no repeated node, no U-turn).
    */
-  private alternatives(snaps: Snap[][], req: PlanRequest, base: SearchOptions, best: Leg, count: number): Leg[] {
+  private alternatives(snaps: Snap[][], req: PlanRequest, base: SearchOptions, best: Leg, count: number): Array<{ leg: Leg; arrivalS: number }> {
     const g = this.graph;
     const af = this.altFactor;
     af.fill(0);
@@ -260,6 +262,7 @@ export class RoutingEngine {
     const mode = this.speedMode(req.shortest, req.useTraffic);
     const bestCost = this.costPath([best], req.departS, req.nowS, mode);
     const accepted: Leg[] = [best];
+    const arrivals: number[] = [req.departS + bestCost.totalS];
     const acceptedSets: Array<Set<number>> = [new Set(best.edges)];
     const penalize = (leg: Leg) => {
       for (const e of leg.edges) {
@@ -288,9 +291,10 @@ export class RoutingEngine {
       }
       if (!ok) continue;
       accepted.push(cand);
+      arrivals.push(req.departS + cost.totalS);
       acceptedSets.push(new Set(cand.edges));
     }
-    return accepted.slice(1, count + 1);
+    return accepted.slice(1, count + 1).map((leg, i) => ({ leg, arrivalS: arrivals[i + 1] }));
   }
 
   /** No node visited twice and no U-turn inside the path. */

@@ -145,8 +145,8 @@ export class RoutingService {
     if (t > horizonS(now)) throw new RoutingError(code, `${which} must be within nine months`, which);
   }
 
-  /** Plans at a departure, or finds the latest departure that arrives by `arriveS`. */
-  private planTimed(req: FindRouteRequest): { routes: PlannedRoute[]; departS: number } {
+  /** Plans at a departure, or finds the latest departure that arrives by `arriveS` (returns that departure). */
+  planTimed(req: FindRouteRequest): { routes: PlannedRoute[]; departS: number } {
     const nowS = this.nowS();
     const base = {
       waypoints: req.waypoints, nowS, shortest: req.shortest, useTraffic: req.useTraffic,

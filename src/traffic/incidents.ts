@@ -144,7 +144,8 @@ export class IncidentCache {
   /** incremented whenever the cached set changes */
   version = 0;
 
-  constructor(private readonly store: IncidentStore, private readonly ttlMs = 5000) {}
+  /** `store` null: an in-memory cache fed only through `setIncidents` (tests, benchmarks). */
+  constructor(private readonly store: IncidentStore | null, private readonly ttlMs = 5000) {}
 
   /** Forces the next `refresh` to re-read. */
   invalidate(): void {
@@ -153,12 +154,13 @@ export class IncidentCache {
 
   /** Re-reads the incidents when the cache is stale (`nowMs` = clock, unix ms). */
   async refresh(nowMs: number): Promise<void> {
-    if (nowMs - this.loadedAtMs < this.ttlMs) return;
+    if (this.store === null || nowMs - this.loadedAtMs < this.ttlMs) return;
+    const store = this.store;
     if (!this.loading) {
       this.loading = (async () => {
         try {
           // keep an hour of history so routes departing slightly earlier still see them
-          const list = await this.store.listCurrent(nowMs / 1000 - 3600);
+          const list = await store.listCurrent(nowMs / 1000 - 3600);
           this.setIncidents(list);
           this.loadedAtMs = nowMs;
         } finally {

@@ -14,6 +14,11 @@ import { BIN_SECONDS, SECONDS_PER_WEEK, localSecondOfWeek } from './clock.js';
 import type { IncidentCache, IncidentEffect } from './incidents.js';
 import { DEFAULT_TURN_COSTS, TurnCosts, type TurnCostConfig } from './turn-costs.js';
 
+// Module-local copies of imported constants used in the hot path.
+const BINS = BINS_PER_WEEK;
+const BIN_S = BIN_SECONDS;
+const WEEK_S = SECONDS_PER_WEEK;
+
 /** Which speeds a cost query uses. */
 export const SpeedMode = {
   /** live + incidents + learned/predicted: what the vehicle will meet */
@@ -136,19 +141,19 @@ export class TrafficModel {
    * Hot path: no allocation.
    */
   speedKph(q: CostQuery, e: number, tUnixS: number): number {
-    if (q.mode === SpeedMode.freeFlow) {
+    if (q.mode === 2) {
       if (q.incidents !== null && !q.ignoreClosures && this.closedIn(q.incidents, e, tUnixS)) return 0;
       return this.freeFlowKph[e];
     }
     let w = q.depWeekS + (tUnixS - q.depUnixS);
-    w %= SECONDS_PER_WEEK;
-    if (w < 0) w += SECONDS_PER_WEEK;
+    w %= WEEK_S;
+    if (w < 0) w += WEEK_S;
     // interpolate between bin centres
-    const x = w / BIN_SECONDS - 0.5;
+    const x = w / BIN_S - 0.5;
     let b0 = Math.floor(x);
     const frac = x - b0;
-    if (b0 < 0) b0 += BINS_PER_WEEK;
-    const b1 = b0 + 1 === BINS_PER_WEEK ? 0 : b0 + 1;
+    if (b0 < 0) b0 += BINS;
+    const b1 = b0 + 1 === BINS ? 0 : b0 + 1;
     let speed = NaN;
     const feeds = this.feeds;
     if (feeds.learnedEdgeCount > 0) {
@@ -158,7 +163,7 @@ export class TrafficModel {
       else if (c === c) speed = c;
     }
     if (speed !== speed) {
-      const gi = this.profileGroup[e] * BINS_PER_WEEK;
+      const gi = this.profileGroup[e] * BINS;
       const f0 = this.factors[gi + b0];
       speed = this.freeFlowKph[e] * (f0 + (this.factors[gi + b1] - f0) * frac);
     }
@@ -180,8 +185,8 @@ export class TrafficModel {
           if (tUnixS >= ef.startS && tUnixS < ef.endS) {
             if (ef.closure) {
               if (!q.ignoreClosures) return 0;
-              if (q.mode === SpeedMode.current) speed *= 0.1;
-            } else if (q.mode === SpeedMode.current) speed *= ef.speedFactor;
+              if (q.mode === 0) speed *= 0.1;
+            } else if (q.mode === 0) speed *= ef.speedFactor;
           }
         }
       }

@@ -7,6 +7,11 @@
  */
 import { NodeFlag, type Graph } from '../network/graph.js';
 
+// Module-local copies: imported bindings can compile to getter calls under some loaders.
+const SIGNALS = NodeFlag.trafficSignals;
+const STOP = NodeFlag.stop;
+const GIVE_WAY = NodeFlag.giveWay;
+
 /** Turn types, by signed angle between the inbound and outbound directions. */
 export const TurnKind = { through: 0, right: 1, left: 2, uturn: 3, slightRight: 4, slightLeft: 5 } as const;
 
@@ -41,10 +46,10 @@ export function signedTurnDeg(inBearingDeg: number, outBearingDeg: number): numb
 /** Classifies a signed angle (degrees) into a TurnKind. */
 export function turnKindOf(angleDeg: number): number {
   const a = Math.abs(angleDeg);
-  if (a < 20) return TurnKind.through;
-  if (a > 165) return TurnKind.uturn;
-  if (a < 45) return angleDeg < 0 ? TurnKind.slightLeft : TurnKind.slightRight;
-  return angleDeg < 0 ? TurnKind.left : TurnKind.right;
+  if (a < 20) return 0;
+  if (a > 165) return 3;
+  if (a < 45) return angleDeg < 0 ? 5 : 4;
+  return angleDeg < 0 ? 2 : 1;
 }
 
 /**
@@ -74,14 +79,14 @@ export class TurnCosts {
     const flags = g.nodeFlags[node];
     const kind = turnKindOf(signedTurnDeg(g.edgeBearingIn[from], g.edgeBearingOut[to]));
     if (kind === TurnKind.uturn) return c.uturnS;
-    if (flags & NodeFlag.trafficSignals) {
+    if (flags & SIGNALS) {
       if (kind === TurnKind.left || kind === TurnKind.slightLeft) return c.signalLeftS;
       if (kind === TurnKind.right || kind === TurnKind.slightRight) return c.signalRightS;
       return c.signalThroughS;
     }
     let s = 0;
-    if (flags & NodeFlag.stop) s += c.stopS;
-    else if (flags & NodeFlag.giveWay) s += c.giveWayS;
+    if (flags & STOP) s += c.stopS;
+    else if (flags & GIVE_WAY) s += c.giveWayS;
     if (this.degree[node] >= 3) {
       if (kind === TurnKind.left) s += c.plainLeftS;
       else if (kind === TurnKind.right) s += c.plainRightS;
