@@ -86,32 +86,47 @@ function uniqueParts(facts: readonly Fact[]): Array<{ traceId: string; part: num
   return out;
 }
 
-/** Source of matched trajectories for `refreshFacts` (e.g. the probe store's reader). */
-export type TrajectorySource = (db: Db) => Promise<readonly Trajectory[]> | AsyncIterable<readonly Trajectory[]>;
+/** Trajectories per build-and-store batch of `refreshFacts`. */
+export const REFRESH_BATCH_TRAJECTORIES = 500;
 
 /**
- * Rebuilds the facts of every trajectory `readTrajectories` yields (all of them, or batch by batch
- * when it is an async iterable) and stores them, replacing earlier facts of the same trace parts.
- * Returns counts. Call after ingestion or simulation.
+ * Source of matched trajectories for `refreshFacts`: a function of the database returning them all
+ * (array or promise of one) or streaming them (async iterable, e.g. the probe store's
+ * `readTrajectories(db, { sinceS, untilS })`).
+ */
+export type TrajectorySource = (db: Db) => Promise<readonly Trajectory[]> | readonly Trajectory[] | AsyncIterable<Trajectory>;
+
+/**
+ * Rebuilds the facts of every trajectory the source yields, in batches, replacing earlier facts
+ * of the same trace parts (a trace part that no longer crosses any intersection loses its facts).
+ * Call after probe ingestion or a simulation run. Returns counts.
  *
  * @example
- * await refreshFacts(ctx.db, ctx.region, (db) => readTrajectories(db));
+ * await refreshFacts(ctx.db, ctx.region, (db) => readTrajectories(db, { sinceS, untilS }));
  */
 export async function refreshFacts(db: Db, region: Region, readTrajectories: TrajectorySource): Promise<{ trajectories: number; facts: number }> {
   const mapVersion = mapVersionOf(region);
-  const src = readTrajectories(db);
   let trajectories = 0;
   let facts = 0;
   const handle = async (batch: readonly Trajectory[]): Promise<void> => {
+    if (batch.length === 0) return;
     trajectories += batch.length;
     const f = buildFacts(region, batch);
     facts += f.length;
     await storeFacts(db, f, { mapVersion, replace: batch.map((t) => ({ traceId: t.traceId, part: t.part })) });
   };
+  const src = await readTrajectories(db);
   if (Symbol.asyncIterator in (src as object)) {
-    for await (const batch of src as AsyncIterable<readonly Trajectory[]>) await handle(batch);
+    // The source is suspended while a batch is stored, so a single-connection database is fine.
+    let batch: Trajectory[] = [];
+    for await (const t of src as AsyncIterable<Trajectory>) {
+      batch.push(t);
+      if (batch.length >= REFRESH_BATCH_TRAJECTORIES) { await handle(batch); batch = []; }
+    }
+    await handle(batch);
   } else {
-    await handle(await (src as Promise<readonly Trajectory[]>));
+    const arr = src as readonly Trajectory[];
+    for (let i = 0; i < arr.length; i += REFRESH_BATCH_TRAJECTORIES) await handle(arr.slice(i, i + REFRESH_BATCH_TRAJECTORIES));
   }
   return { trajectories, facts };
 }
