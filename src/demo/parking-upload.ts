@@ -44,6 +44,8 @@ export interface UploadAddress {
 
 /** One lot of the upload (contract `/lots` field names; keyed by alias and OSM reference). */
 export interface UploadLot {
+  /** the lot id the importer gives the OSM lot (node id; way id × 10 + 1), see `lotIdOf` */
+  id: number;
   /** `<data_source_key>|<lot id>` — the operator's own id */
   alias: string;
   /** OSM element the lot was imported from */
@@ -98,23 +100,23 @@ export interface UploadEvCharger {
 export interface UploadProduct {
   /** UUID, stable across runs and seeds */
   pk_reservation_product: string;
+  /** lot id (the upload lot's `id`) */
+  f_id: number;
   /** alias of the lot (`demo|<lot key>`) */
   lot_alias: string;
-  osm_type: 'node' | 'way';
-  osm_id: number;
   name: string;
   promo_text: string | null;
   type: 'PREPAY';
-  /** price of a stay up to `duration` minutes, ascending; dollars */
-  duration_prices: Array<{ duration: number; price: number }>;
+  /** price table: a stay of up to `duration` minutes costs `rate` dollars; ascending */
+  rates: Array<{ duration: number; rate: number }>;
   /** longest bookable stay, minutes */
   max_duration: number;
   /** earliest entry time of day ("6:00am") */
   start_time: string;
   /** latest exit time of day ("11:59pm") */
   end_time: string;
-  /** ISO weekday "1".."7" → percent of `capacity` offered that day (0 = not bookable) */
-  days_available: Record<string, number>;
+  /** ISO weekdays (1 Monday … 7 Sunday) on which a stay may start */
+  days_available: number[];
   /** spaces sold per entry day */
   capacity: number;
   /** dollars, added to every reservation */
@@ -182,6 +184,7 @@ function uploadLot(lot: DemoLot, costIndex: number, rng: Prng): UploadLot {
     { author: 'R. T.', score: rng.int(2, 5), date: `2026-0${rng.int(1, 9)}-2${rng.int(0, 8)}`, text: 'Entrance is a little tight, staff were helpful.' },
   ];
   return {
+    id: lotIdOf(lot),
     alias,
     osm_type: lot.osmType,
     osm_id: lot.osmId,
@@ -279,14 +282,13 @@ function structuredRates(lot: DemoLot): UploadStructuredRate[] {
 
 /** Reservation products of a lot (public paid lots only). */
 function productsOf(lot: DemoLot, rng: Prng): UploadProduct[] {
-  if (!lot.fee || lot.access !== 'yes') return [];
+  if (!lot.fee || lot.access === 'customers') return [];
   const hourly = lot.rates.weekdayHourly;
   const daily = lot.rates.weekdayMax;
-  const base = (name: string, index: number): Omit<UploadProduct, 'duration_prices' | 'max_duration' | 'start_time' | 'end_time' | 'days_available' | 'capacity'> => ({
+  const base = (name: string, index: number): Omit<UploadProduct, 'rates' | 'max_duration' | 'start_time' | 'end_time' | 'days_available' | 'capacity'> => ({
     pk_reservation_product: stableUuid(`${DEMO_DATA_SOURCE}|${lot.key}|product|${index}`),
+    f_id: lotIdOf(lot),
     lot_alias: `${DEMO_DATA_SOURCE}|${lot.key}`,
-    osm_type: lot.osmType,
-    osm_id: lot.osmId,
     name,
     promo_text: null,
     type: 'PREPAY',
@@ -299,22 +301,20 @@ function productsOf(lot: DemoLot, rng: Prng): UploadProduct[] {
     currencyIso: 'USD',
     processing_engine: 'test',
   });
-  const always = { '1': 100, '2': 100, '3': 100, '4': 100, '5': 100, '6': 100, '7': 100 };
-  const openDays = Object.fromEntries(
-    [1, 2, 3, 4, 5, 6, 7].map((d) => [String(d), lot.hours.some((h) => d >= h.dowStart && d <= h.dowEnd) ? 100 : 0]),
-  );
+  const openDays = [1, 2, 3, 4, 5, 6, 7].filter((d) => lot.hours.some((h) => d >= h.dowStart && d <= h.dowEnd));
   const first = lot.hours[0];
-  const startTime = clock12Lower(first.open === '00:00' ? '00:00' : first.open);
-  const endTime = clock12Lower(first.close === '24:00' ? '23:59' : first.close);
+  // the booking window of the first opening rule; "12:00am"–"12:00am" = all day
+  const startTime = clock12Lower(first.open);
+  const endTime = clock12Lower(first.close);
   const products: UploadProduct[] = [];
   // a reserved day rate, a little under the drive-up prices
   products.push({
     ...base(`${lot.name} Reserved Parking`, 0),
     promo_text: `Save up to ${money0(daily - quarter(daily * 0.85))} when you book ahead`,
-    duration_prices: [
-      { duration: 60, price: quarter(hourly * 0.9) },
-      { duration: 180, price: quarter(Math.min(hourly * 3, daily) * 0.85) },
-      { duration: 720, price: quarter(daily * 0.85) },
+    rates: [
+      { duration: 60, rate: quarter(hourly * 0.9) },
+      { duration: 180, rate: quarter(Math.min(hourly * 3, daily) * 0.85) },
+      { duration: 720, rate: quarter(daily * 0.85) },
     ],
     max_duration: Math.min(720, maxOpenMinutes(lot.hours)),
     start_time: startTime,
@@ -326,15 +326,20 @@ function productsOf(lot: DemoLot, rng: Prng): UploadProduct[] {
     products.push({
       ...base(`${lot.name} Event Evening`, 1),
       promo_text: 'Guaranteed space for harbor events',
-      duration_prices: [{ duration: 360, price: quarter(lot.rates.eveningFlat > 0 ? lot.rates.eveningFlat + 2 : daily * 0.6) }],
+      rates: [{ duration: 360, rate: quarter(lot.rates.eveningFlat > 0 ? lot.rates.eveningFlat + 2 : daily * 0.6) }],
       max_duration: 360,
       start_time: '5:00pm',
       end_time: '11:59pm',
-      days_available: first.dowStart === 1 && first.dowEnd === 7 ? always : { ...openDays, '6': 100, '7': 100 },
+      days_available: [1, 2, 3, 4, 5, 6, 7],
       capacity: Math.max(10, Math.round(lot.capacity * 0.1)),
     });
   }
   return products;
+}
+
+/** Lot id the importer assigns to an OSM lot (region contract): node id as is, way id × 10 + 1. */
+export function lotIdOf(lot: Pick<DemoLot, 'osmType' | 'osmId'>): number {
+  return lot.osmType === 'node' ? lot.osmId : lot.osmId * 10 + 1;
 }
 
 function evChargers(lot: DemoLot): UploadEvCharger[] {
