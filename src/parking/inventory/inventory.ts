@@ -24,6 +24,7 @@ export class Inventory {
     for (const l of lots) {
       this.lotById.set(l.id, l);
       if (l.alias) this.lotByAlias.set(l.alias.toLowerCase(), l);
+      if (l.osmRef) this.lotByAlias.set(`osm|${l.osmRef}`, l);
     }
     for (const b of blocks) this.blockById.set(b.blockID, b);
     if (lots.length > 0) {

@@ -78,11 +78,16 @@ export class InventoryService {
     return renderBlocks(hits, { query: q, nowS, isHoliday: this.isHoliday, lotObservations: new Map(), segmentObservations, polyline6: true });
   }
 
+  /** Rebuilds now if the stored uploads changed (after a write by this process). */
+  async refresh(): Promise<Inventory> {
+    this.checkedAtMs = 0;
+    return this.current();
+  }
+
   /** Validates and stores uploaded lots and blocks (all or nothing), then rebuilds the index. */
   async upload(lots: unknown[], blocks: unknown[]): Promise<UploadResult> {
     const res = await storeUploads(this.db, lots, blocks);
-    this.checkedAtMs = 0;
-    await this.current();
+    await this.refresh();
     return res;
   }
 

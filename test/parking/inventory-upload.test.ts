@@ -1,0 +1,109 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { makeTestContext, type TestContext } from '../helpers/context.js';
+import { parkingRegion, P } from './inventory-fixture.js';
+
+// Monday 2026-11-23 15:00 UTC = 10:00 in New York
+const NOW = Date.UTC(2026, 10, 23, 15, 0);
+
+describe('operator uploads and occupancy counts (admin API)', () => {
+  let t: TestContext;
+  beforeAll(async () => { t = await makeTestContext({ region: parkingRegion(), now: () => NOW }); });
+  afterAll(async () => { await t.close(); });
+
+  const put = (what: 'lots' | 'blocks', body: unknown, token = t.adminToken) =>
+    t.app.inject({ method: 'PUT', url: `/v1/admin/parking/${what}`, headers: { authorization: `Bearer ${token}` }, payload: body as object });
+  const lots = async (q: string) => (await t.app.inject({ url: `/lots?${q}`, headers: { authorization: `Bearer ${t.token}` } })).json().result;
+
+  it('refuses uploads without an admin token', async () => {
+    expect((await put('lots', [{ id: 11, name: 'x' }], t.token)).statusCode).toBe(403);
+    const r = await t.app.inject({ method: 'PUT', url: '/v1/admin/parking/lots', payload: [] });
+    expect(r.statusCode).toBe(401);
+  });
+
+  it('rejects an invalid upload as a whole, naming the field', async () => {
+    const r = await put('lots', [{ id: 11, name: 'ok' }, { alias: 'demo|x', point: { type: 'Point', coordinates: [-76.6, 39.29] }, format: 'Tent' }]);
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toMatchObject({ code: 'PARKING_UPLOAD_INVALID', parameter: 'lots[1].format' });
+    expect((await lots('id=11'))[0].name).toBe('Garage A');
+    const r2 = await put('lots', [{ name: 'no identity' }]);
+    expect(r2.json().message).toMatch(/one of id, alias or osm_id/);
+    const r3 = await put('lots', [{ id: 11, structured_rates: [{ dow_start: 1, dow_end: 9, rate: 1 }] }]);
+    expect(r3.json().parameter).toBe('lots[0].structured_rates[0].dow_end');
+  });
+
+  it('merges an upload over the OSM lot it names by osm_id: uploaded fields win, the rest stays', async () => {
+    const r = await put('lots', [{
+      alias: 'demo|garage-a', osm_type: 'node', osm_id: 11, name: 'Harbor Garage', spacesTotal: 300, colour: 'blue',
+      structured_rates: [
+        { dow_start: 1, dow_end: 7, rate: 5, increment: 60, rate_line: '1 Hr: $5' },
+        { dow_start: 1, dow_end: 7, rate: 4, increment: 60, repeats: true, max: 20, rate_line: 'Each add. Hr $4, Daily Max $20' },
+      ],
+      peps: [{ pepPt: [-76.61, 39.2909], pepAz: 0, pepPrimary: true, pepType: 'IN/OUT' }],
+      phones: [{ type: 'Lot', number: '+1 410 555 0100' }],
+    }]);
+    expect(r.statusCode).toBe(200);
+    expect(r.json().result).toMatchObject({ lots: 1, blocks: 0, ignoredFields: ['lots[0].colour'] });
+    const [lot] = await lots('alias=demo|garage-a&entry_time=2026-11-23T10:00&duration=60|150|600');
+    expect(lot).toMatchObject({ id: 11, name: 'Harbor Garage', spacesTotal: 300, operator: 'Metro Parking', url: 'https://example.org/a',
+      rateCard: ['1 Hr: $5', 'Each add. Hr $4, Daily Max $20'] });
+    expect(lot.calculatedRates.map((c: { rate_cost: number }) => c.rate_cost)).toEqual([5, 13, 20]);
+    expect(lot.peps[0].pepPrimary).toBe(true);
+    // the OSM alias still finds it
+    expect((await lots('alias=osm|n11'))[0].name).toBe('Harbor Garage');
+  });
+
+  it('updates only the fields given in a later upload of the same lot', async () => {
+    await put('lots', [{ osm_type: 'node', osm_id: 11, alias: 'demo|garage-a', note: 'Enter from Side St' }]);
+    const [lot] = await lots('id=11');
+    expect(lot).toMatchObject({ name: 'Harbor Garage', note: 'Enter from Side St' });
+  });
+
+  it('adds a new lot from an alias and a point, found by the spatial index', async () => {
+    const r = await put('lots', { lots: [{ alias: 'acme|77', name: 'Acme Lot', operator: 'Acme', point: { type: 'Point', coordinates: [-76.6095, 39.2902] }, spacesTotal: 12 }] });
+    expect(r.statusCode).toBe(200);
+    const found = await lots(`point=${P.lat}|${P.lon}&radius=100&sort=distance`);
+    expect(found.map((l: { name: string }) => l.name)).toEqual(['Acme Lot']);
+    expect(found[0].id).toBe(2 ** 40 + found[0].id - 2 ** 40); // a safe integer id
+    expect(found[0].id).toBeGreaterThan(2 ** 40);
+  });
+
+  it('replaces the segments of a block and creates a new block from GeoJSON', async () => {
+    const r = await put('blocks', [
+      { blockID: 1, operator: 'City DOT', segments: [{ segmentID: 'm-1', side: 'RIGHT', start: 0, end: 120, spacesTotal: 18,
+        structuredRates: [{ dow_start: 1, dow_end: 5, time_in: '07:00-09:00', rate: -1 }, { dow_start: 1, dow_end: 7, time_in: '09:00-19:00', rate: 1.25, increment: 60, repeats: true }] }] },
+      { blockID: 900, name: 'Pier Rd', geojson: { type: 'LineString', coordinates: [[-76.6099, 39.2901], [-76.6099, 39.2905]] },
+        segments: [{ side: 'LEFT', start: 0, end: 40, spacesTotal: 6, rateCards: ['Free 2 hours'] }] },
+    ]);
+    expect(r.statusCode).toBe(200);
+    const res = (await t.app.inject({ url: `/blocks?${'point'}=${P.lat}|${P.lon}&radius=100&sort=distance&entry_time=2026-11-23T08:00&duration=120&operator=city dot`, headers: { authorization: `Bearer ${t.token}` } })).json().result;
+    expect(res).toHaveLength(1);
+    expect(res[0].segments).toHaveLength(1);
+    expect(res[0].segments[0]).toMatchObject({ segmentID: 'm-1', isOpen: false, calculatedRates: [], rateCards: ['Mon-Fri 07:00-09:00: No Parking', 'Mon-Sun 09:00-19:00: $1.25 per 1 Hr'] });
+    expect(res[0].probability).not.toBeNull(); // temporarily forbidden: still predicted
+    const at10 = (await t.app.inject({ url: `/blocks?id=1&entry_time=2026-11-23T10:00&duration=90`, headers: { authorization: `Bearer ${t.token}` } })).json().result[0];
+    expect(at10.segments[0]).toMatchObject({ isOpen: true, calculatedRates: [{ rate_cost: 2.5, quoted_duration: '02:00:00', rate_type: 'B' }] });
+    const pier = (await t.app.inject({ url: `/blocks?id=900`, headers: { authorization: `Bearer ${t.token}` } })).json().result[0];
+    expect(pier).toMatchObject({ name: 'Pier Rd', segments: [{ segmentID: '900-L1', rateCards: ['Free 2 hours'], spacesTotal: 6, isOpen: true }] });
+  });
+
+  it('corrects the occupancy prediction with an operator count', async () => {
+    const before = (await lots('id=44&entry_time=2026-11-23T10:30'))[0].occupancy;
+    const r = await t.app.inject({ method: 'POST', url: '/v1/admin/parking/occupancy', headers: { authorization: `Bearer ${t.adminToken}` },
+      payload: [{ lotId: 44, occupied: 30, observedAt: '2026-11-23T15:00:00Z' }] });
+    expect(r.statusCode).toBe(200);
+    const after = (await lots('id=44&entry_time=2026-11-23T10:30'))[0].occupancy;
+    expect(before).toMatchObject({ pct: 87, rank: 2 }); // 10:30: between 85 (10:00) and 88 (11:00)
+    // full at 10:00 (expected 85): residual 15 × e^(-30/90) = 10.75; 86.5 + 10.75 → 97 %
+    expect(after).toMatchObject({ pct: 97, available: 1, rank: 5 });
+    expect(after.probability).toBeLessThan(before.probability);
+    const bad = await t.app.inject({ method: 'POST', url: '/v1/admin/parking/occupancy', headers: { authorization: `Bearer ${t.adminToken}` },
+      payload: [{ lotId: 44, segmentId: 'x', occupied: 3 }] });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('removes an upload so the OSM data shows again', async () => {
+    const r = await t.app.inject({ method: 'DELETE', url: '/v1/admin/parking/lots/osm:n11', headers: { authorization: `Bearer ${t.adminToken}` } });
+    expect(r.statusCode).toBe(200);
+    expect((await lots('id=11'))[0].name).toBe('Garage A');
+  });
+});
