@@ -7,7 +7,7 @@
  * Traces are split at large time gaps, physically impossible jumps, and HMM breaks (no
  * candidate of a ping reachable from any candidate of the previous one).
  */
-import type { Graph } from '../../network/graph.js';
+import { RoadClass, type Graph } from '../../network/graph.js';
 import { haversineM } from '../../geo/index.js';
 import type { Ping, Trajectory } from '../trajectory.js';
 import { RouteSearch } from './route-search.js';
@@ -32,24 +32,33 @@ export interface MatchOptions {
   maxSpeedKph: number;
   /** a ping may project behind the previous one on the same edge by this much (GPS noise), metres */
   backwardToleranceM: number;
+  /** extra route distance charged for a U-turn at a node that is not a dead end, metres */
+  uTurnPenaltyM: number;
+  /** consecutive unreachable pings skipped as outliers before the trace is split */
+  maxOutliers: number;
+  /** log-probability charged per ping matched to a service road (alleys, parking aisles, driveways) */
+  serviceRoadPenalty: number;
 }
 
 /** Default matching parameters (documented in docs/probes.md). */
 export const DEFAULT_MATCH_OPTIONS: Readonly<MatchOptions> = Object.freeze({
   searchRadiusM: 50,
-  maxCandidates: 8,
+  maxCandidates: 10,
   gpsSigmaM: 10,
   betaM: 5,
   betaPerSecondM: 0.5,
   maxGapS: 120,
   maxSpeedKph: 200,
-  backwardToleranceM: 15,
+  backwardToleranceM: 30,
+  uTurnPenaltyM: 100,
+  maxOutliers: 2,
+  serviceRoadPenalty: 1,
 });
 
 /** Statistics of one `match` call. */
 export interface MatchStats {
   pings: number;
-  /** pings with no candidate within the radius (dropped) */
+  /** pings dropped: no candidate within the radius, or unreachable outliers */
   unmatchedPings: number;
   /** pieces produced (≥ 1 per trace with matched pings) */
   parts: number;
@@ -73,7 +82,7 @@ export class MapMatcher {
   constructor(private readonly graph: Graph, options: Partial<MatchOptions> = {}, index?: SegmentIndex) {
     this.options = { ...DEFAULT_MATCH_OPTIONS, ...options };
     this.index = index ?? new SegmentIndex(graph);
-    this.search = new RouteSearch(graph);
+    this.search = new RouteSearch(graph, this.options.uTurnPenaltyM);
   }
 
   /** Matches one trace (pings in any order; sorted by time here) into one or more trajectories. */
@@ -93,6 +102,7 @@ export class MapMatcher {
       layers = [];
     };
     const sigma2 = 2 * o.gpsSigmaM * o.gpsSigmaM;
+    let outliers = 0;
     for (let k = 0; k < pings.length; k++) {
       const p = pings[k];
       if (k > 0 && p.tS === pings[k - 1].tS) continue;
@@ -102,12 +112,14 @@ export class MapMatcher {
         continue;
       }
       const cands = this.candBuf.map((c) => ({ ...c }));
-      const emission = cands.map((c) => -(c.distanceM * c.distanceM) / sigma2);
+      const emission = cands.map((c) => -(c.distanceM * c.distanceM) / sigma2 - (this.graph.edgeRoadClass[c.edge] === RoadClass.service ? o.serviceRoadPenalty : 0));
       const prev = layers.length > 0 ? layers[layers.length - 1] : undefined;
       if (prev !== undefined) {
         const dtS = p.tS - prev.ping.tS;
         const gcM = haversineM(prev.ping.lat, prev.ping.lon, p.lat, p.lon);
-        if (dtS > o.maxGapS || gcM / Math.max(dtS, 1e-3) * 3.6 > o.maxSpeedKph) finish();
+        // Impossible jump: faster than maxSpeed even after allowing 4 σ of GPS error.
+        const jumpM = Math.max(0, gcM - 4 * o.gpsSigmaM);
+        if (dtS > o.maxGapS || (jumpM / Math.max(dtS, 1e-3)) * 3.6 > o.maxSpeedKph) { finish(); outliers = 0; }
       }
       const last = layers.length > 0 ? layers[layers.length - 1] : undefined;
       if (last === undefined) {
@@ -115,11 +127,19 @@ export class MapMatcher {
         continue;
       }
       const layer = this.transition(last, p, k, cands, emission);
-      if (layer === undefined) {
-        // HMM break: nothing reachable. Close the piece and restart at this ping.
+      if (layer !== undefined) {
+        layers.push(layer);
+        outliers = 0;
+      } else if (outliers < o.maxOutliers) {
+        // HMM break: no candidate reachable. Treat a lone ping as an outlier first (skip it) …
+        outliers++;
+        stats.unmatchedPings++;
+      } else {
+        // … and when breaks persist, close the piece and restart at this ping.
         finish();
+        outliers = 0;
         layers.push({ ping: p, index: k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
-      } else layers.push(layer);
+      }
     }
     finish();
     stats.parts = out.length;
@@ -134,7 +154,7 @@ export class MapMatcher {
     const gcM = haversineM(prev.ping.lat, prev.ping.lon, p.lat, p.lon);
     const beta = o.betaM + o.betaPerSecondM * dtS;
     // Route longer than physically possible or far beyond the straight line is not considered.
-    const boundM = Math.min(gcM * 2 + 4 * o.searchRadiusM + 10 * beta, (o.maxSpeedKph / 3.6) * Math.max(dtS, 1) + 2 * o.searchRadiusM);
+    const boundM = Math.min(gcM * 2 + 4 * o.searchRadiusM + 10 * beta, (o.maxSpeedKph / 3.6) * Math.max(dtS, 1) + 2 * o.searchRadiusM + o.uTurnPenaltyM);
     const n = cands.length;
     const score = new Array<number>(n).fill(-Infinity);
     const back = new Array<number>(n).fill(-1);

@@ -25,7 +25,11 @@ export class RouteSearch {
   /** number of edges settled by the last search (for benchmarks) */
   settled = 0;
 
-  constructor(private readonly graph: Graph) {
+  /**
+   * @param uTurnPenaltyM distance added for turning back onto the twin edge at a node that is not
+   *   a dead end (vehicles rarely do; GPS noise near junctions otherwise invites in-and-out wiggles)
+   */
+  constructor(private readonly graph: Graph, private readonly uTurnPenaltyM = 0) {
     this.dist = new Float64Array(graph.edgeCount);
     this.pred = new Int32Array(graph.edgeCount);
     this.seen = new Uint32Array(graph.edgeCount);
@@ -80,14 +84,18 @@ export class RouteSearch {
     const g = this.graph;
     const node = g.edgeTarget[e];
     const checkTurns = this.turns.size > 0;
+    const twin = g.edgeTwin[e];
+    // A U-turn at a node costs extra unless it is a dead end (the only way on).
+    const deadEnd = g.firstOut[node + 1] - g.firstOut[node] <= 1;
     for (let f = g.firstOut[node]; f < g.firstOut[node + 1]; f++) {
       if (checkTurns && !this.turns.isTurnAllowed(e, f)) continue;
-      if (this.seen[f] !== this.generation || d < this.dist[f]) {
+      const df = f === twin && !deadEnd ? d + this.uTurnPenaltyM : d;
+      if (this.seen[f] !== this.generation || df < this.dist[f]) {
         if (this.done[f] === this.generation) continue;
         this.seen[f] = this.generation;
-        this.dist[f] = d;
+        this.dist[f] = df;
         this.pred[f] = predTag;
-        this.queue.push(f, d);
+        this.queue.push(f, df);
       }
     }
   }
