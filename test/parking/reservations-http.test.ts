@@ -198,7 +198,7 @@ describe('reservations: state machine', () => {
       expect(got.pk_reservation_status).toBe(5);
       const res = await reserve({ pk_reservation: late.pk_reservation, action: 'Reserve', token: 'tok_visa' });
       expect(res.statusCode).toBe(409);
-      expect(res.json().code).toBe('PARKING_TRANSITION_INVALID');
+      expect(res.json().code).toBe('PARKING_QUOTE_EXPIRED');
     } finally {
       clock = NOW_MS;
     }

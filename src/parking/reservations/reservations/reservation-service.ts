@@ -319,6 +319,7 @@ export async function actOnReservation(db: Db, caller: Caller, id: string, actio
     const r = await getById(tx, id, true);
     const from = effectiveStatus(r, deps.nowMs);
     const to = nextStatus(from, action);
+    if (from === ReservationStatus.EXPIRED && action === 'Reserve') throw new ReservationsError('PARKING_QUOTE_EXPIRED', `the quote expired at ${isoUtc(r.expiresMs)}: ask for a new one`, { parameter: 'pk_reservation' });
     if (to === undefined) throw new ReservationsError('PARKING_TRANSITION_INVALID', `cannot ${action} a reservation that is ${STATUS_NAMES[from]}`, { parameter: 'action', from: STATUS_NAMES[from] });
     const now = new Date(deps.nowMs);
     if (action === 'Cancel') {
