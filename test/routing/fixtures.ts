@@ -55,7 +55,7 @@ export interface TwoRoutes {
 }
 
 /** Options: extra flags on the motorway / primary, drop the primary route, restrictions. */
-export function twoRoutes(opts: { motorwayFlags?: number; primaryFlags?: number; primaryLengthM?: number; noPrimary?: boolean; restrictions?: RestrictionInput[] } = {}): TwoRoutes {
+export function twoRoutes(opts: { motorwayFlags?: number; primaryFlags?: number; primaryLengthM?: number; noPrimary?: boolean; restrictions?: RestrictionInput[] } = {}, feeds = new SpeedFeeds()): TwoRoutes {
   const nodes = [
     { lat: 0, lon: -0.002 }, // 0: S
     { lat: 0, lon: 0 }, // 1: node "0"
@@ -80,12 +80,10 @@ export function twoRoutes(opts: { motorwayFlags?: number; primaryFlags?: number;
   ];
   const used = opts.noPrimary ? edges.filter((_, i) => i < 4 || i === 7) : edges;
   const { graph, edgeIdOf } = buildGraph({ nodes, edges: used, restrictions: opts.restrictions });
-  const feeds = new SpeedFeeds();
   const idOf = (inputIndex: number) => edgeIdOf[opts.noPrimary && inputIndex === 7 ? 4 : inputIndex];
   for (let i = 0; i < edges.length; i++) {
     if (opts.noPrimary && i >= 4 && i < 7) continue;
-    const kph = i === E.motorway ? 0 : i === E.primary ? 50 : 36;
-    feeds.setLearnedProfile(idOf(i), i === E.motorway ? peakProfile(100, 20) : flatProfile(kph));
+    feeds.setLearnedProfile(idOf(i), i === E.motorway ? peakProfile(100, 20) : flatProfile(i === E.primary ? 50 : 36));
   }
   const fullIdOf = new Uint32Array(edges.length);
   for (let i = 0; i < edges.length; i++) fullIdOf[i] = opts.noPrimary && i >= 4 && i < 7 ? 0xffffffff : idOf(i);

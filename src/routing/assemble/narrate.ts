@@ -76,8 +76,10 @@ export function summarize(g: Graph, timings: EdgeTiming[]): { text: string; road
   }
   const total = runs.reduce((a, r) => a + r.lengthM, 0);
   // major roads: the longest runs, ignoring stubs under 10 % of the route (the longest always counts)
+  // and roads more than two classes below the route's most important one
+  const bestClass = runs.reduce((a, r) => Math.min(a, r.roadClass), 99);
   const top = [...merged.values()].sort((x, y) => y.lengthM - x.lengthM)
-    .filter((r, i) => i === 0 || r.lengthM >= 0.1 * total).slice(0, 3).sort((x, y) => x.from - y.from);
+    .filter((r, i) => i === 0 || (r.lengthM >= 0.1 * total && r.roadClass <= bestClass + 2)).slice(0, 3).sort((x, y) => x.from - y.from);
   const roads = top.map((r) => {
     const isRef = /\d/.test(r.name) && r.roadClass <= RoadClass.primary;
     return { roadClass: r.roadClass, name: isRef ? `${r.name} ${runDirection(g, timings, r)}` : r.name };
