@@ -169,16 +169,21 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
       const a = nodeIdOf.get(r.ids[start])!, b = nodeIdOf.get(r.ids[k])!;
       const shape: Array<[number, number]> = [];
       for (let s = start + 1; s < k; s++) shape.push([nodes.latE7At(r.idx[s]) / 1e7, nodes.lonE7At(r.idx[s]) / 1e7]);
-      const base = { roadClass: rc, flags, name: p.name, ref: p.ref, wayId: r.wayId, speedTagged: p.speedTagged };
       let fi = -1;
       if (p.forward) {
         fi = edges.length;
-        edges.push({ ...base, source: a, target: b, speedKph: speedF, lanes: p.lanesForward, shape });
+        edges.push({
+          source: a, target: b, speedKph: speedF, lanes: p.lanesForward, shape, twin: -1,
+          roadClass: rc, flags, name: p.name, ref: p.ref, wayId: r.wayId, speedTagged: p.speedTagged,
+        });
         along.push(1); list.push(fi);
       }
       if (p.backward) {
         const bi = edges.length;
-        edges.push({ ...base, source: b, target: a, speedKph: speedB, lanes: p.lanesBackward, shape: shape.slice().reverse(), twin: fi >= 0 ? fi : undefined });
+        edges.push({
+          source: b, target: a, speedKph: speedB, lanes: p.lanesBackward, shape: shape.slice().reverse(), twin: fi,
+          roadClass: rc, flags, name: p.name, ref: p.ref, wayId: r.wayId, speedTagged: p.speedTagged,
+        });
         along.push(0); list.push(bi);
         if (fi >= 0) edges[fi].twin = bi;
       }
