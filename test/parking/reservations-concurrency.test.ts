@@ -1,6 +1,7 @@
 /**
  * 50 simultaneous reservations of a product with capacity 10 for the same window: exactly 10
- * succeed and the other 40 are refused as sold out, on PGlite and on PostgreSQL.
+ * succeed and the other 40 are refused as sold out, on PGlite and on PostgreSQL. Also: 10
+ * simultaneous retries with one idempotency key create one reservation.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { openTestPostgres } from '../helpers/context.js';
@@ -31,6 +32,20 @@ async function fiftyAtOnce(db: Db): Promise<{ ok: number; soldOut: number; other
   return { ok, soldOut, other, stored: Number(stored.rows[0].n) };
 }
 
+async function sameKeyAtOnce(db: Db): Promise<{ ids: Set<string>; replayed: number; stored: number }> {
+  const attempts = Array.from({ length: 10 }, () =>
+    createReservation(
+      db,
+      appCaller('retrying-app'),
+      { productId: PRODUCT_ALL_DAY, entryAt: () => Date.UTC(2026, 10, 25, 14), durationMin: 60, quoteOnly: false, payment: { token: 'tok_visa' }, idempotencyKey: 'checkout-42', contact: {} },
+      deps(),
+    ),
+  );
+  const results = await Promise.all(attempts);
+  const stored = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pk_reservation WHERE idempotency_key = 'checkout-42'");
+  return { ids: new Set(results.map((r) => r.reservation.id)), replayed: results.filter((r) => r.replayed).length, stored: Number(stored.rows[0].n) };
+}
+
 describe('reservation capacity under concurrency (PGlite)', () => {
   it('lets exactly 10 of 50 simultaneous reservations through for capacity 10', async () => {
     const db = await seededPglite(10);
@@ -40,6 +55,9 @@ describe('reservation capacity under concurrency (PGlite)', () => {
       expect(r.ok).toBe(10);
       expect(r.soldOut).toBe(40);
       expect(r.stored).toBe(10);
+      const k = await sameKeyAtOnce(db);
+      expect(k).toEqual({ ids: k.ids, replayed: 9, stored: 1 });
+      expect(k.ids.size).toBe(1);
     } finally {
       await db.close();
     }
@@ -62,5 +80,12 @@ describe.skipIf(!pg)('reservation capacity under concurrency (PostgreSQL)', () =
     expect(r.ok).toBe(10);
     expect(r.soldOut).toBe(40);
     expect(r.stored).toBe(10);
+  });
+
+  it('creates one reservation for 10 simultaneous retries with the same idempotency key', async () => {
+    const k = await sameKeyAtOnce(pg!.db);
+    expect(k.ids.size).toBe(1);
+    expect(k.replayed).toBe(9);
+    expect(k.stored).toBe(1);
   });
 });
