@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import tzLookup from '@photostructure/tz-lookup';
 import { generateDemoCity } from './city.js';
+import { demoLandmarks } from './landmarks.js';
 
 // The demo city is read back from its XML text with an independent parser, so these tests check
 // the document a real importer sees, not the generator's own bookkeeping.
@@ -290,5 +291,22 @@ describe('generateDemoCity', () => {
     expect(osm.ways.some((w) => w.tags['parking:lane:both'] === 'no_stopping')).toBe(true);
     expect(osm.ways.some((w) => w.tags['parking:lane:both'] === 'diagonal')).toBe(true);
     expect(osm.ways.some((w) => w.tags['parking:left'] === 'lane' && w.tags['parking:right'] === 'no')).toBe(true);
+  });
+});
+
+describe('demoLandmarks', () => {
+  it('puts every intersection landmark within 5 m of a node where its two streets meet', () => {
+    const landmarks = Object.values(demoLandmarks()).filter((l) => l.streets);
+    expect(landmarks.length).toBe(6);
+    for (const l of landmarks) {
+      const [a, b] = l.streets!;
+      const onA = new Set(byName(a).flatMap((w) => w.refs));
+      const shared = byName(b).flatMap((w) => w.refs).filter((id) => onA.has(id));
+      expect(shared.length, l.name).toBeGreaterThan(0);
+      const node = osm.nodes.get(shared[0])!;
+      const dy = (node.lat - l.lat) * 111_022;
+      const dx = (node.lon - l.lon) * 86_255;
+      expect(Math.hypot(dx, dy), l.name).toBeLessThan(5);
+    }
   });
 });
