@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { haversineM } from '../geo/index.js';
 import { buildGraph, EdgeFlag, RoadClass } from './graph.js';
-import { EdgeLocator, locate } from './locate.js';
+import { EdgeLocator, locate, locateCandidates } from './locate.js';
 
 // 0 ———— 1 ———— 2        two-way along lat 39.29 (edges 0→1, 1→0, 1→2, 2→1), routable
 //        |
@@ -49,6 +49,7 @@ describe('locate', () => {
     const c = new EdgeLocator(graph).candidates(39.29005, -76.599, 30, { routableOnly: false });
     expect(c.map((s) => s.edge).sort()).toEqual([0, 1, 2, 3, 4]);
     expect(c[0].distanceM).toBeCloseTo(5.56, 1);
-    expect(new EdgeLocator(graph).candidates(39.29005, -76.599, 30, { maxResults: 2 })).toHaveLength(2);
+    expect(locateCandidates(graph, 39.29005, -76.599, 30, { maxResults: 2 })).toHaveLength(2);
+    expect(locateCandidates(graph, 39.29005, -76.599, 3)).toEqual([]);
   });
 });

@@ -166,3 +166,11 @@ export function locatorOf(graph: Graph): EdgeLocator {
 export function locate(graph: Graph, lat: number, lon: number, opts?: LocateOptions): Snap | undefined {
   return locatorOf(graph).locate(lat, lon, opts);
 }
+
+/**
+ * Every edge within `radiusM` metres of (lat, lon) at its closest position, nearest first, at most
+ * `maxResults` (see `EdgeLocator.candidates`); for map matching.
+ */
+export function locateCandidates(graph: Graph, lat: number, lon: number, radiusM: number, opts?: LocateOptions & { maxResults?: number }): Snap[] {
+  return locatorOf(graph).candidates(lat, lon, radiusM, opts);
+}
