@@ -4,12 +4,14 @@
  * node becomes edge geometry. Node ids follow ascending OSM node id and edges follow ascending
  * OSM way id, so the same file always gives the same ids.
  */
-import { haversineM } from '../geo/index.js';
+import { bearingDeg, haversineM, turnAngleDeg } from '../geo/index.js';
 import { countryAt, interpretWay, parseDurationS, parseRestriction } from '../osm/index.js';
 import type { OsmExtract, WayProfile } from '../osm/index.js';
 import { buildGraph, EdgeFlag, NodeFlag, RestrictionKind, RoadClass } from './graph.js';
 import type { EdgeInput, Graph, NodeInput, RestrictionInput } from './graph.js';
 import { markLargestScc } from './scc.js';
+import { turnTypeOf } from './intersections.js';
+import type { TurnType } from './region.js';
 
 /** Options of `buildNetwork`. */
 export interface BuildNetworkOptions {
@@ -201,17 +203,24 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
     const via = r.viaNode === null ? undefined : nodeIdOf.get(r.viaNode);
     if (via === undefined) { skipped++; continue; }
     const before = restrictions.length;
+    const pairs: Array<[number, number]> = [];
     for (const fw of r.fromWays) {
       for (const fe of edgesOfWay.get(fw) ?? []) {
         if (edges[fe].target !== via) continue;
         for (const tw of r.toWays) {
-          for (const te of edgesOfWay.get(tw) ?? []) {
-            if (edges[te].source !== via) continue;
-            restrictions.push({ fromEdge: fe, via, toEdge: te, kind: r.kind === 'no' ? RestrictionKind.no : RestrictionKind.only });
-          }
+          for (const te of edgesOfWay.get(tw) ?? []) if (edges[te].source === via) pairs.push([fe, te]);
         }
       }
     }
+    // A from/to way passing through the via node yields several edge pairs; keep those whose
+    // geometry matches the restriction's turn (e.g. the pair that really is a left turn).
+    const want = expectedTurn(r.restriction);
+    let chosen = pairs;
+    if (want && pairs.length > 1) {
+      const matching = pairs.filter(([fe, te]) => turnTypeOf(turnAngleDeg(arrivalBearing(nodeInputs, edges[fe]), departureBearing(nodeInputs, edges[te])), edges[fe].twin === te) === want);
+      if (matching.length > 0) chosen = matching;
+    }
+    for (const [fe, te] of chosen) restrictions.push({ fromEdge: fe, via, toEdge: te, kind: r.kind === 'no' ? RestrictionKind.no : RestrictionKind.only });
     if (restrictions.length > before) mapped++; else skipped++;
   }
 
@@ -220,7 +229,31 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
   for (let i = 0; i < edges.length; i++) edgeAlongWay[edgeIdOf[i]] = along[i];
   markLargestScc(graph);
   markIntersections(graph);
+  propagateControlFlags(graph);
   return { graph, edgeAlongWay, bounds, country, wayCount, restrictionsMapped: mapped, restrictionsSkipped: skipped };
+}
+
+/** Turn type named by a restriction value (no_left_turn → left), or undefined (no_entry, no_exit…). */
+function expectedTurn(restriction: string): TurnType | undefined {
+  if (restriction.endsWith('left_turn')) return 'left';
+  if (restriction.endsWith('right_turn')) return 'right';
+  if (restriction.endsWith('straight_on')) return 'through';
+  if (restriction.endsWith('u_turn')) return 'uturn';
+  return undefined;
+}
+
+/** Bearing of an input edge arriving at its target, degrees. */
+function arrivalBearing(nodes: readonly NodeInput[], e: EdgeInput): number {
+  const t = nodes[e.target];
+  const prev = e.shape && e.shape.length > 0 ? e.shape[e.shape.length - 1] : [nodes[e.source].lat, nodes[e.source].lon];
+  return bearingDeg(prev[0], prev[1], t.lat, t.lon);
+}
+
+/** Bearing of an input edge leaving its source, degrees. */
+function departureBearing(nodes: readonly NodeInput[], e: EdgeInput): number {
+  const s = nodes[e.source];
+  const next = e.shape && e.shape.length > 0 ? e.shape[0] : [nodes[e.target].lat, nodes[e.target].lon];
+  return bearingDeg(s.lat, s.lon, next[0], next[1]);
 }
 
 function segLen(ex: OsmExtract, i: number, j: number): number {
@@ -247,5 +280,29 @@ export function markIntersections(g: Graph): void {
   const flags = g.nodeFlags as Uint8Array;
   for (let n = 0; n < g.nodeCount; n++) {
     if ((flags[n] & NodeFlag.trafficSignals) !== 0 || distinctNeighbourCount(g, n) >= 3) flags[n] |= NodeFlag.intersection;
+  }
+}
+
+/** Stop / give-way signs mapped on a node this close to an intersection (metres) also control it. */
+export const CONTROL_SNAP_M = 30;
+
+/**
+ * Copies stop / give-way flags from a non-intersection node onto the nearest adjacent intersection
+ * node within `maxDistanceM` (signs are usually mapped on the approach, a few metres before the
+ * junction). The sign's own node keeps its flag.
+ */
+export function propagateControlFlags(g: Graph, maxDistanceM = CONTROL_SNAP_M): void {
+  const flags = g.nodeFlags as Uint8Array;
+  const control = NodeFlag.stop | NodeFlag.giveWay;
+  for (let n = 0; n < g.nodeCount; n++) {
+    const f = flags[n] & control;
+    if (f === 0 || (flags[n] & NodeFlag.intersection) !== 0) continue;
+    let best = -1, bestLen = Infinity;
+    const consider = (other: number, lengthM: number): void => {
+      if (other !== n && (flags[other] & NodeFlag.intersection) !== 0 && lengthM < bestLen) { best = other; bestLen = lengthM; }
+    };
+    for (let e = g.firstOut[n]; e < g.firstOut[n + 1]; e++) consider(g.edgeTarget[e], g.edgeLengthM[e]);
+    for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) consider(g.edgeSource[g.inEdges[k]], g.edgeLengthM[g.inEdges[k]]);
+    if (best >= 0 && bestLen <= maxDistanceM) flags[best] |= f;
   }
 }

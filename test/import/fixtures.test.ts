@@ -208,6 +208,28 @@ describe('turn restrictions and movements', () => {
   });
 });
 
+describe('restriction on a way passing through the via node', () => {
+  //            903
+  //             |  w910 (Arm St)
+  // 901 ——————— 900 ——————— 902     w900 (Long St) runs 901 → 900 → 902
+  // no_left_turn Long St → Arm St via 900: eastbound left turn banned, westbound right turn stays allowed
+  const f = new OsmFixture()
+    .gridNode(900, 0, 0).gridNode(901, 0, -1).gridNode(902, 0, 1).gridNode(903, 1, 0)
+    .way(900, [901, 900, 902], { highway: 'residential', name: 'Long St' })
+    .way(910, [900, 903], { highway: 'residential', name: 'Arm St' })
+    .relation(9, [['way', 900, 'from'], ['node', 900, 'via'], ['way', 910, 'to']], { type: 'restriction', restriction: 'no_left_turn' });
+  const r = regionOf(f);
+
+  it('bans only the edge pair that is a left turn', () => {
+    const g = r.graph;
+    expect(g.restrictionFrom.length).toBe(1);
+    expect([g.nodeOsmId[g.edgeSource[g.restrictionFrom[0]]], g.nodeOsmId[g.edgeTarget[g.restrictionTo[0]]]]).toEqual([901, 903]);
+    const x = r.intersections.find((i) => i.id === 900)!;
+    const toArm = x.movements.filter((m) => m.outName === 'Arm St' && m.inName === 'Long St').map((m) => [m.turnType, m.allowed]).sort();
+    expect(toArm).toEqual([['left', false], ['right', true]]);
+  });
+});
+
 describe('ferry and toll', () => {
   // 401 —w400— 402 ~~w410 ferry (5 min)~~ 403 —w420— 404 =w430 toll motorway=> 405
   // 406 ~~w411 ferry without duration~~ 407;  408 ~~w412 foot-only ferry~~ 409
@@ -270,6 +292,22 @@ describe('signals and stop signs', () => {
   it('keeps a stop node as a graph node with the stop flag (not an intersection)', () => {
     expect(g.nodeFlags[nodeOf(g, 512)]).toBe(NodeFlag.stop);
     expect(r.intersections.map((i) => i.id)).toEqual([502]);
+  });
+
+  it('lends a stop sign mapped just before a junction to that intersection', () => {
+    //            532
+    //             |
+    // 530 — 531(stop, 10 m before) — 533 — 534      (533 is a T junction)
+    const t = new OsmFixture()
+      .node(530, 39.29, -76.6).node(531, 39.29, -76.59888, { highway: 'stop' }).node(533, 39.29, -76.598766)
+      .node(534, 39.29, -76.597).node(532, 39.291, -76.598766)
+      .way(530, [530, 531, 533, 534], { highway: 'residential', name: 'Main St' })
+      .way(531, [533, 532], { highway: 'residential', name: 'Cross St' });
+    const tr = regionOf(t);
+    const x = tr.intersections.find((i) => i.id === 533)!;
+    expect(x.stop).toBe(true);
+    expect(x.giveWay).toBe(false);
+    expect(tr.intersections.map((i) => i.id)).toEqual([533]);
   });
 });
 
