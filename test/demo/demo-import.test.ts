@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import FlatQueue from 'flatqueue';
-import { EdgeFlag, NodeFlag, edgeName, loadRegion, type Graph, type Region } from '../../src/network/index.js';
+import { EdgeFlag, NodeFlag, edgeName, loadRegion, locate, type Graph, type Region } from '../../src/network/index.js';
+import { demoLandmarks } from '../../src/demo/landmarks.js';
 import { createDemoRegion, type DemoRegionResult } from '../../src/demo/create-demo-region.js';
 import type { ParkingUpload } from '../../src/demo/parking-upload.js';
 
@@ -121,6 +122,17 @@ describe('demo region imported through importRegion', () => {
     expect(noFerryNoToll.edges.some((e) => edgeName(g, e) === 'Old Mill Rd')).toBe(true);
     expect(best.timeS).toBeLessThan(noFerry.timeS);
     expect(noFerry.timeS).toBeLessThan(noFerryNoToll.timeS);
+  });
+
+  it('has an intersection of the named streets at each intersection landmark, and snaps there', () => {
+    for (const l of Object.values(demoLandmarks()).filter((x) => x.streets)) {
+      const near = region.intersections.find((i) => Math.hypot((i.lat - l.lat) * 111_022, (i.lon - l.lon) * 86_255) < 5);
+      expect(near, l.name).toBeDefined();
+      expect(near!.streetNames, l.name).toEqual(expect.arrayContaining(l.streets!));
+      const snap = locate(region.graph, l.lat, l.lon);
+      expect(snap!.distanceM, l.name).toBeLessThan(5);
+      expect(near!.streetNames, l.name).toContain(edgeName(region.graph, snap!.edge));
+    }
   });
 
   it('has blocks with curb parking: metered 2-hour parallel parking and no-parking sides', () => {
