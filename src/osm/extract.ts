@@ -4,6 +4,7 @@
  * lots, multipolygon member ways, and turn restrictions. Tag interpretation for cars happens in
  * `road-tags.ts`; this module only filters.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { readPbfFile } from './pbf-reader.js';
 import { readOsmXmlFile, readOsmXmlString } from './xml-reader.js';
 import type { OsmHandler, OsmHeader, OsmNode, OsmRelation, OsmWay, ReadProgress, Tags } from './types.js';
@@ -139,10 +140,26 @@ export function createExtractCollector(): { handler: OsmHandler; finish(): OsmEx
   };
 }
 
-/** Reads an OSM file: `.pbf` by extension (or magic), anything else as OSM XML. */
+/** Format of an OSM file from its first bytes: PBF (length-prefixed `OSMHeader` blob) or XML. */
+export function sniffOsmFormat(path: string): 'pbf' | 'xml' {
+  const fd = openSync(path, 'r');
+  let head: Buffer;
+  try {
+    head = Buffer.alloc(64);
+    head = head.subarray(0, readSync(fd, head, 0, 64, 0));
+  } finally {
+    closeSync(fd);
+  }
+  if (head.length >= 4 && head.subarray(4).includes('OSMHeader')) return 'pbf';
+  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (text.startsWith('<')) return 'xml';
+  throw new Error(`${path}: not an OSM PBF or OSM XML file (compressed .osm.gz / .bz2 files must be decompressed first)`);
+}
+
+/** Reads an OSM file (PBF or OSM XML, detected from its content). */
 export function readOsmExtract(path: string, onProgress?: ReadProgress): OsmExtract {
   const c = createExtractCollector();
-  if (/\.pbf$/i.test(path)) readPbfFile(path, c.handler, onProgress);
+  if (sniffOsmFormat(path) === 'pbf') readPbfFile(path, c.handler, onProgress);
   else readOsmXmlFile(path, c.handler, onProgress);
   return c.finish();
 }

@@ -2,7 +2,7 @@
 export * from './types.js';
 export { readPbfFile } from './pbf-reader.js';
 export { readOsmXmlFile, readOsmXmlString } from './xml-reader.js';
-export { NodeStore, createExtractCollector, readOsmExtract, readOsmExtractFromXml } from './extract.js';
+export { NodeStore, createExtractCollector, readOsmExtract, readOsmExtractFromXml, sniffOsmFormat } from './extract.js';
 export type { OsmExtract } from './extract.js';
 export { interpretWay, carAccess, parseOneway, parseDurationS, EXCLUDED_SERVICE, FERRY_DEFAULT_SPEED_KPH } from './road-tags.js';
 export type { WayProfile, RoadClassName } from './road-tags.js';
