@@ -130,6 +130,19 @@ export class RoutingEngine {
       this.usable[e] = f & EdgeFlag.reversible || (anyRoutable && !(f & EdgeFlag.routable)) ? 0 : 1;
       weight[e] = this.model.minTravelTimeS(e);
     }
+    // Every edge after the first is entered through a turn: add the cheapest turn into it, so
+    // signal and stop delays count in the lower bounds (they are time independent).
+    for (let e = 0; e < g.edgeCount; e++) {
+      const u = g.edgeSource[e];
+      let minTurn = Infinity;
+      for (let i = g.firstIn[u]; i < g.firstIn[u + 1]; i++) {
+        const p = g.inEdges[i];
+        if (!this.restrictions.isTurnAllowed(p, e)) continue;
+        const c = this.model.turns.costS(p, e);
+        if (c < minTurn) minTurn = c;
+      }
+      if (minTurn !== Infinity) weight[e] += minTurn;
+    }
     this.landmarks = computeLandmarks(g, weight, this.usable, this.cfg.landmarkCount);
     this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable);
     this.altFactor = new Float32Array(g.edgeCount);

@@ -38,7 +38,8 @@ export interface TrafficModelConfig {
   liveBlendS: number;
   /** 'auto' derives urban context from node density; or force one context for the whole graph */
   urbanContext: 'auto' | 'urban' | 'rural';
-  /** upper speed bound of an edge = max(free flow, limit) × this factor; faster feeds are capped */
+  /** upper speed bound of an edge = max(free flow, limit) × this factor; faster feeds are capped
+   * (1 = routing never assumes driving above the posted limit, the tightest admissible bounds) */
   upperSpeedFactor: number;
   /** floor on any non-closed speed, km/h */
   minSpeedKph: number;
@@ -50,7 +51,7 @@ export const DEFAULT_TRAFFIC_CONFIG: TrafficModelConfig = {
   liveMaxAgeS: 900,
   liveBlendS: 1800,
   urbanContext: 'auto',
-  upperSpeedFactor: 1.15,
+  upperSpeedFactor: 1,
   minSpeedKph: 3,
   turnCosts: DEFAULT_TURN_COSTS,
 };

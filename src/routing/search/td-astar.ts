@@ -76,7 +76,9 @@ export class TdAstar {
   private readonly gen: Uint32Array;
   private readonly hNode: Float64Array;
   private readonly hGen: Uint32Array;
-  private readonly restrictedFrom: Uint8Array;
+  /** turnTab[turnOff[e] + k] = delay (s) from edge e onto the k-th out edge of its target; -1 = forbidden turn */
+  private readonly turnOff: Uint32Array;
+  private readonly turnTab: Float32Array;
   private readonly heap = new MinHeap(1 << 14);
   private generation = 0;
   private active: number[] = [];
@@ -101,8 +103,23 @@ export class TdAstar {
     this.gen = new Uint32Array(g.edgeCount);
     this.hNode = new Float64Array(g.nodeCount);
     this.hGen = new Uint32Array(g.nodeCount);
-    this.restrictedFrom = new Uint8Array(g.edgeCount);
-    for (let i = 0; i < g.restrictionFrom.length; i++) this.restrictedFrom[g.restrictionFrom[i]] = 1;
+    // Turn table: every (edge, next edge) movement costed once at load; restrictions folded in.
+    this.turnOff = new Uint32Array(g.edgeCount + 1);
+    for (let e = 0; e < g.edgeCount; e++) {
+      const v = g.edgeTarget[e];
+      this.turnOff[e + 1] = this.turnOff[e] + (g.firstOut[v + 1] - g.firstOut[v]);
+    }
+    this.turnTab = new Float32Array(this.turnOff[g.edgeCount]);
+    const restricted = new Uint8Array(g.edgeCount);
+    for (let i = 0; i < g.restrictionFrom.length; i++) restricted[g.restrictionFrom[i]] = 1;
+    const turns = model.turns;
+    for (let e = 0; e < g.edgeCount; e++) {
+      const v = g.edgeTarget[e];
+      let k = this.turnOff[e];
+      for (let f = g.firstOut[v]; f < g.firstOut[v + 1]; f++, k++) {
+        this.turnTab[k] = restricted[e] && !restrictions.isTurnAllowed(e, f) ? -1 : turns.costS(e, f);
+      }
+    }
   }
 
   private nextGeneration(): void {
@@ -239,8 +256,9 @@ export class TdAstar {
       }
     }
 
-    const turns = model.turns;
-    const restr = this.restrictions;
+    const turnOff = this.turnOff;
+    const turnTab = this.turnTab;
+    const firstOut = g.firstOut;
     let settled = 0;
     while (heap.length > 0) {
       if (heap.peekKey() >= best) break;
@@ -251,12 +269,13 @@ export class TdAstar {
       if (key > ce + this.heuristic(v) + 1e-9) continue; // stale entry
       if (++settled > o.maxSettled) break;
       const te = time[e];
-      const checkRestr = this.restrictedFrom[e] === 1;
-      for (let f = g.firstOut[v], end = g.firstOut[v + 1]; f < end; f++) {
+      const f0 = firstOut[v];
+      const tBase = turnOff[e] - f0;
+      for (let f = f0, end = firstOut[v + 1]; f < end; f++) {
+        const tc = turnTab[tBase + f];
+        if (tc < 0) continue; // turn restriction
         const fac = this.factor(f, o);
         if (fac === 0) continue;
-        if (checkRestr && !restr.isTurnAllowed(e, f)) continue;
-        const tc = turns.costS(e, f);
         const tEnter = te + tc;
         const tt = model.travelTimeS(q, f, tEnter);
         if (tt === Infinity) continue;
