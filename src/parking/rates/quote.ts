@@ -34,30 +34,53 @@ type Active = RateFrame | null | 'no_parking';
 
 const EPS = 1e-9;
 
+/** A local wall-clock position: ISO weekday, minutes after midnight, and lazily its ISO date and the day before. */
+export interface LocalClock {
+  dow: number;
+  mod: number;
+  date: () => string;
+  prevDate: () => string;
+}
+
+/** Local clock of a DateTime (any zone). */
+export function clockOfDateTime(t: DateTime): LocalClock {
+  return {
+    dow: t.weekday,
+    mod: t.hour * 60 + t.minute + t.second / 60,
+    date: () => t.toISODate() as string,
+    prevDate: () => t.minus({ days: 1 }).toISODate() as string,
+  };
+}
+
+/** Local clock of "local seconds" (unix seconds + UTC offset): pure arithmetic, no time-zone lookups. */
+export function clockOfLocalSeconds(localS: number): LocalClock {
+  const days = Math.floor(localS / 86_400);
+  const iso = (d: number): string => new Date(d * 86_400_000).toISOString().slice(0, 10);
+  return { dow: ((((days + 3) % 7) + 7) % 7) + 1, mod: (localS - days * 86_400) / 60, date: () => iso(days), prevDate: () => iso(days - 1) };
+}
+
 /** Frame pricing the local instant `t`, applying holiday precedence and permits. */
-export function activeFrame(frames: readonly RateFrame[], t: DateTime, opts: QuoteOptions): Active {
-  const mod = t.hour * 60 + t.minute + t.second / 60;
-  const dow = t.weekday;
+export function activeFrame(frames: readonly RateFrame[], t: DateTime | LocalClock, opts: QuoteOptions): Active {
+  const c = t instanceof DateTime ? clockOfDateTime(t) : t;
+  const mod = c.mod;
+  const dow = c.dow;
   const prevDow = dow === 1 ? 7 : dow - 1;
-  const date = t.toISODate() as string;
-  let prevDate: string | null = null;
   let holidayOnly: RateFrame | null = null;
   let held: RateFrame | null = null;
   let open: RateFrame | null = null;
   let overridable: RateFrame | null = null;
   let permitOnly = false;
   for (const f of frames) {
-    let anchor: string | null = null;
+    let anchor: (() => string) | null = null;
     if (f.fromMin < f.toMin) {
-      if (dowInRange(dow, f.dowStart, f.dowEnd) && mod >= f.fromMin && mod < f.toMin) anchor = date;
+      if (dowInRange(dow, f.dowStart, f.dowEnd) && mod >= f.fromMin && mod < f.toMin) anchor = c.date;
     } else if (dowInRange(dow, f.dowStart, f.dowEnd) && mod >= f.fromMin) {
-      anchor = date;
+      anchor = c.date;
     } else if (dowInRange(prevDow, f.dowStart, f.dowEnd) && mod < f.toMin) {
-      prevDate ??= t.minus({ days: 1 }).toISODate() as string;
-      anchor = prevDate;
+      anchor = c.prevDate;
     }
     if (anchor === null) continue;
-    if (f.holidays === 1 && !opts.isHoliday(anchor)) continue;
+    if (f.holidays === 1 && !opts.isHoliday(anchor())) continue;
     if (f.restriction && !opts.permits.has(f.restriction)) { permitOnly = true; continue; }
     if (f.holidays === 1) holidayOnly ??= f;
     else if (f.restriction) held ??= f;
@@ -130,6 +153,9 @@ export function frameBoundaries(frames: readonly RateFrame[]): number[] {
  */
 export function quoteStay(frames: readonly RateFrame[], entryUnixS: number, durationMin: number, opts: QuoteOptions, boundaries = frameBoundaries(frames)): StayQuote {
   const exitS = entryUnixS + durationMin * 60;
+  const offEntryS = DateTime.fromSeconds(entryUnixS, { zone: opts.tz }).offset * 60;
+  const offExitS = DateTime.fromSeconds(exitS, { zone: opts.tz }).offset * 60;
+  if (offEntryS === offExitS && durationMin <= 10_080) return quoteFixedOffset(frames, entryUnixS, exitS, offEntryS, durationMin, opts, boundaries);
   let t = DateTime.fromSeconds(entryUnixS, { zone: opts.tz });
   let tS = entryUnixS;
   let cur: RateFrame | null = null;
@@ -166,6 +192,53 @@ export function quoteStay(frames: readonly RateFrame[], entryUnixS: number, dura
   close();
   const slack = Number.isFinite(last.billedMin) ? Math.max(0, last.billedMin - last.usedMin) : 0;
   return { kind: 'priced', costCents, quotedMin: Math.round(durationMin + slack) };
+}
+
+/** Accumulates occurrences of a walk and turns them into a quote. */
+class Walk {
+  cur: RateFrame | null = null;
+  curMin = 0;
+  costCents = 0;
+  last = { usedMin: 0, billedMin: 0 };
+  first = true;
+  close(): void {
+    if (this.cur && this.curMin > EPS) {
+      const c = occurrenceCost(this.cur, this.curMin);
+      this.costCents += c.cents;
+      this.last = { usedMin: this.curMin, billedMin: c.billedMin };
+    } else if (this.curMin > EPS) {
+      this.last = { usedMin: this.curMin, billedMin: this.curMin };
+    }
+    this.curMin = 0;
+  }
+  result(durationMin: number): StayQuote {
+    this.close();
+    const slack = Number.isFinite(this.last.billedMin) ? Math.max(0, this.last.billedMin - this.last.usedMin) : 0;
+    return { kind: 'priced', costCents: this.costCents, quotedMin: Math.round(durationMin + slack) };
+  }
+}
+
+/**
+ * The walk when the UTC offset is the same at entry and exit (no DST change inside a stay of at most
+ * a week — DST changes are months apart): local time is unix time + offset, no zone lookups.
+ */
+function quoteFixedOffset(frames: readonly RateFrame[], entryS: number, exitS: number, offsetS: number, durationMin: number, opts: QuoteOptions, boundaries: number[]): StayQuote {
+  const w = new Walk();
+  let local = entryS + offsetS;
+  const localExit = exitS + offsetS;
+  while (local < localExit) {
+    const clock = clockOfLocalSeconds(local);
+    const a = activeFrame(frames, clock, opts);
+    if (a === 'no_parking') return w.first ? { kind: 'closed' } : { kind: 'no_parking' };
+    w.first = false;
+    const next = boundaries.find((b) => b > clock.mod + EPS) ?? 1440;
+    const nextLocal = local - clock.mod * 60 + next * 60;
+    const end = Math.min(nextLocal, localExit);
+    if (a !== w.cur) { w.close(); w.cur = a; }
+    w.curMin += (end - local) / 60;
+    local = end;
+  }
+  return w.result(durationMin);
 }
 
 /** "hh:mm:ss" of a duration in minutes (hours may exceed 24). */

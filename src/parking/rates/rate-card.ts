@@ -49,13 +49,29 @@ function span(min: number, w: Words): string {
   return `${min} ${w.min}`;
 }
 
-/** Formats integer cents in the locale with the given ISO currency. */
+const formats = new Map<string, Intl.NumberFormat | null>();
+
+/** Formats integer cents in the locale with the given ISO currency (formatters are cached). */
 export function formatMoney(cents: number, currencyIso: string, locale: string): string {
-  try {
-    return new Intl.NumberFormat(locale.replace('_', '-'), { style: 'currency', currency: currencyIso }).format(cents / 100);
-  } catch {
-    return `${(cents / 100).toFixed(2)} ${currencyIso}`;
+  const key = `${locale}|${currencyIso}`;
+  let f = formats.get(key);
+  if (f === undefined) {
+    try { f = new Intl.NumberFormat(locale.replace('_', '-'), { style: 'currency', currency: currencyIso }); } catch { f = null; }
+    formats.set(key, f);
   }
+  return f ? f.format(cents / 100) : `${(cents / 100).toFixed(2)} ${currencyIso}`;
+}
+
+const cards = new WeakMap<readonly RateFrame[], Map<string, string[]>>();
+
+/** `renderRateCard` memoised per frames list, currency and locale (frames are immutable once built). */
+export function rateCardOf(frames: readonly RateFrame[], currencyIso: string, locale = 'en-US'): string[] {
+  let m = cards.get(frames);
+  if (!m) cards.set(frames, (m = new Map()));
+  const key = `${currencyIso}|${locale}`;
+  let lines = m.get(key);
+  if (!lines) m.set(key, (lines = renderRateCard(frames, currencyIso, locale)));
+  return lines;
 }
 
 function dayRange(f: RateFrame, w: Words): string {

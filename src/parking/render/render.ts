@@ -8,7 +8,7 @@ import { DateTime } from 'luxon';
 import tzLookup from '@photostructure/tz-lookup';
 import OpeningHours from 'opening_hours';
 import { calculateRates, hourlyPriceCents, isOpenAt } from '../rates/calculated-rates.js';
-import { renderRateCard } from '../rates/rate-card.js';
+import { rateCardOf } from '../rates/rate-card.js';
 import type { QuoteOptions } from '../rates/quote.js';
 import { bucketOf, estimateOccupancy, type OccupancyObservation } from '../occupancy/model.js';
 import { encodeLine } from '../inventory/polyline.js';
@@ -117,7 +117,7 @@ export function renderLots(hits: Hit<LotRecord>[], rc: RenderContext): Record<st
       currency: f.currency,
       currencyIso: rec.currencyIso,
       pmtTypes: f.pmtTypes ?? [],
-      rateCard: rec.rateCardUploaded ? f.rateCard : rec.frames ? renderRateCard(rec.frames, rec.currencyIso, q.locale) : [],
+      rateCard: rec.rateCardUploaded ? f.rateCard : rec.frames ? rateCardOf(rec.frames, rec.currencyIso, q.locale) : [],
       structured_rates: f.structured_rates ?? [],
       calculatedRates,
       occupancy,
@@ -158,7 +158,7 @@ function renderSegment(s: SegmentRecord, b: BlockRecord, entryS: number, rc: Ren
     start: s.startM,
     end: s.endM,
     side: s.side,
-    rateCards: s.rateCardUploaded ? s.fields.rateCards : s.frames ? renderRateCard(s.frames, b.currencyIso, rc.query.locale) : [],
+    rateCards: s.rateCardUploaded ? s.fields.rateCards : s.frames ? rateCardOf(s.frames, b.currencyIso, rc.query.locale) : [],
     paymentID: s.fields.paymentID ?? [],
     amenities: s.fields.amenities ?? [],
     structuredRates: s.fields.structuredRates ?? [],
