@@ -25,8 +25,10 @@ export interface DimensionDef {
   type: ColumnType;
   /** output value */
   expr: string;
-  /** ordering (same as expr when absent) */
+  /** ordering expression (when equal to `expr`, the output column itself is sorted) */
   sortExpr: string;
+  /** sort with the "C" collation (byte order, the same on every server) */
+  collateC?: boolean;
   /** what filters compare against */
   filterExpr: string;
   /** SQL type of filter parameters */
@@ -94,7 +96,7 @@ function binDim(name: string, sizeMin: number): DimensionDef {
 /** The dimension catalog; customTimeRange only when ranges were given. */
 export function dimensionDefs(ranges: TimeRange[] | undefined, addParam: AddParam): Map<string, DimensionDef> {
   const defs: DimensionDef[] = [
-    { name: 'intersectionId', type: 'STRING', expr: 'intersection_key', sortExpr: 'intersection_key COLLATE "C"', filterExpr: 'intersection_key', cast: 'text', operators: EQ, parse: (v) => v },
+    { name: 'intersectionId', type: 'STRING', expr: 'intersection_key', sortExpr: 'intersection_key', collateC: true, filterExpr: 'intersection_key', cast: 'text', operators: EQ, parse: (v) => v },
     { name: 'movementId', type: 'STRING', expr: 'movement_id::text', sortExpr: 'movement_id', filterExpr: 'movement_id', cast: 'int', operators: EQ, parse: intIn(0, 2_147_483_647) },
     { name: 'quarter', type: 'STRING', expr: `to_char(local_day, 'YYYY-"Q"Q')`, sortExpr: `to_char(local_day, 'YYYY-"Q"Q')`, filterExpr: `to_char(local_day, 'YYYY-"Q"Q')`, cast: 'text', operators: EQ, parse: matching(/^\d{4}-Q[1-4]$/, 'a quarter YYYY-Qn') },
     { name: 'month', type: 'STRING', expr: `to_char(local_day, 'YYYY-MM')`, sortExpr: `to_char(local_day, 'YYYY-MM')`, filterExpr: `to_char(local_day, 'YYYY-MM')`, cast: 'text', operators: ALL, parse: matching(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month YYYY-MM') },

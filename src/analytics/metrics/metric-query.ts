@@ -189,9 +189,13 @@ export async function queryMetrics(db: Queryable, catalog: IntersectionCatalog, 
   }
 
   const select: string[] = [];
+  // sortRef[i]: the column that orders dimension i (its own output column when sortExpr = expr)
+  const sortRef: string[] = [];
   req.dimensions.forEach((d, i) => {
     const def = defs.get(d)!;
-    select.push(`${def.expr} AS d${i}`, `${def.sortExpr} AS s${i}`);
+    select.push(`${def.expr} AS d${i}`);
+    if (def.sortExpr !== def.expr) select.push(`${def.sortExpr} AS s${i}`);
+    sortRef.push(def.sortExpr !== def.expr ? `s${i}` : `d${i}${def.collateC ? ' COLLATE "C"' : ''}`);
   });
   if (wantsTurnPct) select.push('in_edge AS approach');
   const groupCount = select.length;
@@ -204,7 +208,7 @@ export async function queryMetrics(db: Queryable, catalog: IntersectionCatalog, 
   const outerCols = ['g.*'];
   if (wantsTurnPct) {
     const movIdx = req.dimensions.indexOf('movementId');
-    const partition = [...req.dimensions.map((_, i) => i).filter((i) => i !== movIdx).map((i) => `g.s${i}`), 'g.approach'];
+    const partition = [...req.dimensions.map((_, i) => i).filter((i) => i !== movIdx).map((i) => `g.${sortRef[i].split(' ')[0]}`), 'g.approach'];
     outerCols.push(`100.0::float8 * g.n / sum(g.n) OVER (PARTITION BY ${partition.join(', ')}) AS turn_pct`);
   }
   let outer = `SELECT ${outerCols.join(', ')} FROM (${sql}) g`;
@@ -215,12 +219,12 @@ export async function queryMetrics(db: Queryable, catalog: IntersectionCatalog, 
   }
   const colOf = (name: string): string => {
     const di = req.dimensions.indexOf(name);
-    if (di >= 0) return `s${di}`;
+    if (di >= 0) return sortRef[di];
     return name === 'turnPct' ? 'turn_pct' : `m${req.metrics.indexOf(name)}`;
   };
   const order = [
     ...req.orderBys.map((o) => `${colOf(o.name)} ${o.descending ? 'DESC NULLS LAST' : 'ASC NULLS LAST'}`),
-    ...req.dimensions.map((_, i) => `s${i} ASC`),
+    ...req.dimensions.map((_, i) => `${sortRef[i]} ASC`),
   ];
   if (wantsTurnPct) order.push('approach ASC');
   const p = req.paging;

@@ -1,0 +1,107 @@
+/**
+ * Analytics benchmark: metric query latency over a month of traversal facts on 300 intersections
+ * (12 movements each): 1 million facts on PGlite (in memory), 10 million on PostgreSQL when
+ * DATABASE_URL or TEST_DATABASE_URL is set (in a scratch schema, dropped afterwards).
+ * Facts are generated in the database (`INSERT … SELECT generate_series`) from a fixed formula,
+ * so every run sees the same data. Two queries, each timed 5× after a warm-up:
+ *   Q1 intersectionId × hourOfDay (all intersections): count, avg/max delay, LOS, 3MDPct
+ *   Q2 movementId × 15MinBin for one intersection: count, avg delay, POG, turnPct
+ */
+import { migrations, parseMetricRequest, queryMetrics, type IntersectionCatalog } from '../src/analytics/index.js';
+import { openPglite, openPostgres, runMigrations, type Db } from '../src/store/index.js';
+
+const INTERSECTIONS = 300;
+const MOVEMENTS_PER_INTERSECTION = 12;
+const RUNS = 5;
+
+/** Deterministic facts g = 1..n spread over November 2026 (local days), 300 intersections. */
+async function loadFacts(db: Db, n: number): Promise<number> {
+  const t0 = performance.now();
+  const chunk = 1_000_000;
+  for (let from = 1; from <= n; from += chunk) {
+    const to = Math.min(n, from + chunk - 1);
+    await db.query(`
+      INSERT INTO analytics_fact (trace_id, part, intersection_key, occurrence, intersection_id, movement_id, in_edge, out_edge,
+        entry_s, exit_s, local_day, local_minute, local_dow, zone_length_m, travel_time_s, free_flow_s, control_delay_s,
+        stopped, stop_duration_s, approach_speed_kph, map_version)
+      SELECT 't' || g, 0, '39.' || lpad(ix::text, 5, '0') || '_-76.61000', 0, ix, ix * ${MOVEMENTS_PER_INTERSECTION} + mv, ix * 4 + mv % 4, ix * 4 + (mv + 1) % 4,
+        1793509200 + d * 86400 + m * 60, 1793509200 + d * 86400 + m * 60 + 20 + delay, DATE '2026-11-01' + d::int, m,
+        extract(isodow FROM DATE '2026-11-01' + d::int)::int, 200, 20 + delay, 20, delay, delay > 15, CASE WHEN delay > 15 THEN delay - 10 ELSE 0 END,
+        25 + (g % 30), '20261101'
+      FROM (SELECT g, ix, (h % ${MOVEMENTS_PER_INTERSECTION})::int AS mv, (r % 30)::int AS d, ((r / 30) % 1440)::int AS m,
+              ((r / 43200) % 1200) / 10.0 AS delay
+            FROM (SELECT g, g % ${INTERSECTIONS} AS ix, g / ${INTERSECTIONS} AS h, ((g / ${INTERSECTIONS}) * 2654435761 + g % ${INTERSECTIONS} * 40503) % 4294967296 AS r
+            FROM generate_series(${from}::bigint, ${to}::bigint) AS g) q) s`);
+  }
+  await db.query('ANALYZE analytics_fact');
+  return (performance.now() - t0) / 1000;
+}
+
+const EMPTY_CATALOG: IntersectionCatalog = { list: [], byKey: new Map(), byNode: new Map(), movementById: new Map(), mapVersion: '20261101' };
+
+const QUERIES: Record<string, Record<string, unknown>> = {
+  'Q1 intersectionId x hourOfDay': {
+    dateRanges: [{ startDate: '2026-11-01', endDate: '2026-11-30' }],
+    dimensions: [{ name: 'intersectionId' }, { name: 'hourOfDay' }],
+    metrics: [{ name: 'totalVehicleCount' }, { name: 'avgControlDelay' }, { name: 'maxControlDelay' }, { name: 'LOS' }, { name: '3MDPct' }],
+    pageSize: 10_000,
+  },
+  'Q2 movementId x 15MinBin (one intersection)': {
+    dateRanges: [{ startDate: '2026-11-01', endDate: '2026-11-30' }],
+    dimensions: [{ name: 'movementId' }, { name: '15MinBin' }],
+    metrics: [{ name: 'totalVehicleCount' }, { name: 'avgControlDelay' }, { name: 'POG' }, { name: 'turnPct' }],
+    dimensionFilters: [{ name: 'intersectionId', operator: 'EQUALS', expressions: ['39.00042_-76.61000'] }],
+    pageSize: 10_000,
+  },
+};
+
+async function timeQueries(db: Db, label: string): Promise<void> {
+  for (const [name, body] of Object.entries(QUERIES)) {
+    const req = parseMetricRequest(body);
+    const first = await queryMetrics(db, EMPTY_CATALOG, req); // warm-up
+    const ms: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      await queryMetrics(db, EMPTY_CATALOG, req);
+      ms.push(performance.now() - t0);
+    }
+    ms.sort((a, b) => a - b);
+    console.log(`  ${label} ${name}: ${first.rows.length} rows, median ${ms[Math.floor(RUNS / 2)].toFixed(0)} ms (min ${ms[0].toFixed(0)}, max ${ms[RUNS - 1].toFixed(0)})`);
+  }
+}
+
+/** Runs the analytics benchmark and prints its figures. */
+export async function benchAnalytics(): Promise<void> {
+  const pg = await openPglite();
+  try {
+    await runMigrations(pg, migrations);
+    const n = Number(process.env.BENCH_ANALYTICS_PGLITE_FACTS ?? 1_000_000);
+    const loadS = await loadFacts(pg, n);
+    console.log(`  PGlite: ${n.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s`);
+    await timeQueries(pg, 'PGlite');
+  } finally {
+    await pg.close();
+  }
+
+  const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (!url) {
+    console.log('  PostgreSQL: skipped (set DATABASE_URL or TEST_DATABASE_URL for the 10 million fact run)');
+    return;
+  }
+  const schema = `bench_analytics_${process.pid}`;
+  const admin = await openPostgres(url);
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const sep = url.includes('?') ? '&' : '?';
+  const db = await openPostgres(`${url}${sep}options=${encodeURIComponent(`-c search_path=${schema}`)}`);
+  try {
+    await runMigrations(db, migrations);
+    const n = Number(process.env.BENCH_ANALYTICS_POSTGRES_FACTS ?? 10_000_000);
+    const loadS = await loadFacts(db, n);
+    console.log(`  PostgreSQL: ${n.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s`);
+    await timeQueries(db, 'PostgreSQL');
+  } finally {
+    await db.close();
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.close();
+  }
+}
