@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import tzLookup from '@photostructure/tz-lookup';
+import fc from 'fast-check';
 import { generateDemoCity } from './city.js';
 import { demoLandmarks } from './landmarks.js';
 
@@ -102,6 +103,20 @@ describe('generateDemoCity', () => {
     const o = parseOsm(other.osmXml);
     expect([...o.nodes.keys()]).toEqual([...osm.nodes.keys()]);
     expect(o.ways.map((w) => [w.id, w.refs, w.tags.name])).toEqual(osm.ways.map((w) => [w.id, w.refs, w.tags.name]));
+  });
+
+  it('gives a well-formed, strongly connected city with the same counts for any seed', () => {
+    const { seed: _s, bounds: _b, ...counts } = city.summary;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 32 - 1 }), (seed) => {
+        const c = generateDemoCity({ seed });
+        expect(XMLValidator.validate(c.osmXml)).toBe(true);
+        const { seed: _t, bounds: _d, ...other } = c.summary;
+        expect(other).toEqual(counts);
+        expect(stronglyConnected(carAdjacency(parseOsm(c.osmXml)))).toBe(true);
+      }),
+      { numRuns: 6, seed: 20261121 },
+    );
   });
 
   it('rejects a non-integer seed', () => {
