@@ -39,7 +39,7 @@ describe('streetwise import', () => {
 
   it('imports into <data-dir>/regions/<name> and prints the counts', async () => {
     const out = await run([osmPath]);
-    expect(out).toMatch(/region "tiny-town" .*: 3 nodes, 4 edges \(4 routable\), 1 intersections \(1 signalized\), 1 blocks, 0 lots, 0 turn restrictions/);
+    expect(out).toMatch(/region "tiny-town" .*: 3 nodes, 4 edges \(4 routable\), 1 intersections \(1 signalized\), 2 blocks, 0 lots, 0 turn restrictions/);
     const r = loadRegion(join(tmp, 'data', 'regions', 'tiny-town'));
     expect(r.graph.edgeCount).toBe(4);
   });
