@@ -1,0 +1,110 @@
+/**
+ * `streetwise simulate`: run the traffic simulator on the configured region and send the probe
+ * pings through the normal ingestion path (matching, traversals, learned and live speeds), and/or
+ * write them to a CSV or JSON-lines file.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { loadRegion } from '../network/bundle.js';
+import { parseTimestampS, type ProbeRecord } from '../probes/ingest/records.js';
+import { ingestRecordsAndProcess } from '../probes/pipeline.js';
+import { defaultTripsPerDay } from '../sim/demo-simulation.js';
+import { newStats, simulate } from '../sim/simulator.js';
+import { localParts, parseIsoToUnixS } from '../time/index.js';
+import { SpeedFeeds } from '../traffic/feeds.js';
+import type { CliDeps } from './deps.js';
+import { createProgress } from './progress.js';
+
+interface SimulateCliOptions {
+  days: string; hours?: string; penetration: string; interval: string; seed: string; noise: string;
+  start?: string; tripsPerDay?: string; out?: string; ingest: boolean;
+}
+
+/** Parses a numeric option or throws naming it. */
+function num(name: string, v: string, min: number, max: number, integer = false): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) throw new Error(`--${name} must be ${integer ? 'an integer' : 'a number'} in ${min}..${max} (got ${v})`);
+  return n;
+}
+
+/** Writes one record as a CSV or JSON line. */
+function line(r: ProbeRecord, csv: boolean): string {
+  const p = r.ping;
+  return csv
+    ? `${r.traceId},${p.tS},${p.lat.toFixed(7)},${p.lon.toFixed(7)},${p.speedKph ?? ''},${p.headingDeg ?? ''}\n`
+    : `${JSON.stringify({ trace_id: r.traceId, timestamp: p.tS, lat: +p.lat.toFixed(7), lon: +p.lon.toFixed(7), speed: p.speedKph, heading: p.headingDeg })}\n`;
+}
+
+/** Adds `simulate`. */
+export function registerSimulate(program: Command, deps: CliDeps): void {
+  program.command('simulate')
+    .description('simulate traffic on the region (demand curve, signals, congestion) and ingest GPS pings of a sample of vehicles')
+    .option('--days <n>', 'days to simulate', '1')
+    .option('--hours <n>', 'hours to simulate instead of whole days')
+    .option('--penetration <p>', 'share of vehicles reporting pings, 0..1', '0.1')
+    .option('--interval <s>', 'seconds between pings', '5')
+    .option('--noise <m>', 'GPS noise per axis, metres', '5')
+    .option('--seed <n>', 'random seed', '1')
+    .option('--start <time>', 'start (ISO 8601 local to the region, or unix seconds); default: local midnight --days days ago')
+    .option('--trips-per-day <n>', 'trips per day (default from the road length)')
+    .option('--out <file>', 'also write the pings to a .csv or .jsonl file')
+    .option('--no-ingest', 'do not ingest (only write --out)')
+    .action(async (opts: SimulateCliOptions) => {
+      const days = num('days', opts.days, 0, 28);
+      const durationS = opts.hours !== undefined ? num('hours', opts.hours, 0.01, 24 * 28) * 3600 : days * 86400;
+      if (!(durationS > 0)) throw new Error('--days or --hours must be > 0');
+      const penetration = num('penetration', opts.penetration, 0, 1);
+      const intervalS = num('interval', opts.interval, 0.1, 3600);
+      const noiseM = num('noise', opts.noise, 0, 200);
+      const seed = num('seed', opts.seed, 0, 2 ** 31, true);
+      if (!opts.ingest && !opts.out) throw new Error('--no-ingest needs --out');
+      if (opts.out && !/\.(csv|jsonl)$/i.test(opts.out)) throw new Error('--out must end in .csv or .jsonl');
+      const config = deps.config();
+      const region = loadRegion(join(config.store.dataDir, 'regions', config.region.name));
+      const tz = region.meta.timeZone || 'UTC';
+      let startS: number;
+      if (opts.start !== undefined) {
+        const s = /^\d+(\.\d+)?$/.test(opts.start) ? parseTimestampS(opts.start) : parseIsoToUnixS(opts.start, tz);
+        if (s === undefined || !Number.isFinite(s)) throw new Error(`--start ${opts.start} is not ISO 8601 or unix seconds`);
+        startS = s;
+      } else {
+        const p = localParts(Date.now() / 1000 - Math.max(1, Math.ceil(durationS / 86400)) * 86400, tz);
+        startS = parseIsoToUnixS(`${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}T00:00:00`, tz) as number;
+      }
+      const tripsPerDay = opts.tripsPerDay !== undefined ? num('trips-per-day', opts.tripsPerDay, 1, 10_000_000, true) : defaultTripsPerDay(region);
+      const stats = newStats();
+      const bar = createProgress('simulate', 'pings');
+      let out: WriteStream | undefined;
+      const csv = opts.out?.toLowerCase().endsWith('.csv') ?? false;
+      if (opts.out) {
+        out = createWriteStream(opts.out);
+        if (csv) out.write('trace_id,timestamp,lat,lon,speed,heading\n');
+      }
+      async function* records(): AsyncGenerator<ProbeRecord> {
+        for await (const batch of simulate(region, { startS, durationS, penetration, intervalS, noiseM, seed, tripsPerDay }, stats)) {
+          if (out) {
+            const ok = out.write(batch.map((r) => line(r, csv)).join(''));
+            if (!ok) await new Promise<void>((res) => out?.once('drain', () => res()));
+          }
+          bar.update(stats.pings);
+          yield* batch;
+        }
+      }
+      const t0 = Date.now();
+      if (opts.ingest) {
+        await deps.withDb(async (db) => {
+          const { ingest, process: proc } = await ingestRecordsAndProcess({
+            db, graph: region.graph, mapVersion: region.meta.mapVersion, timeZone: tz, feeds: new SpeedFeeds(), nowS: Date.now() / 1000,
+          }, records());
+          bar.stop();
+          console.log(`ingested ${ingest.inserted} new pings (${ingest.duplicates} already stored); matched ${proc.trajectories} trajectories, ${proc.traversals} traversals; learned speeds on ${proc.edgesUpdated} edges`);
+        });
+      } else {
+        for await (const r of records()) void r;
+        bar.stop();
+      }
+      if (out) await new Promise<void>((res) => out?.end(() => res()));
+      console.log(`simulated ${(durationS / 3600).toFixed(1)} h from ${new Date(startS * 1000).toISOString()}: ${stats.routedTrips} trips (${stats.completedTrips} completed, mean ${Math.round(stats.meanTripS)} s, ${Math.round(stats.meanControlDelayS)} s at signals/stops), ${stats.signalizedNodes} signals, ${stats.probeVehicles} probe vehicles, ${stats.pings} pings in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    });
+}

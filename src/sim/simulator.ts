@@ -1,0 +1,263 @@
+/**
+ * A mesoscopic traffic simulator for demos and tests: trips between weighted origins and
+ * destinations depart over a daily demand curve, choose the fastest route under current link
+ * times, and move link by link. Link speed falls with recent inflow (BPR curve: v = v₀ / (1 +
+ * 0.15 (q/C)⁴)), signalized nodes run fixed-time plans (stop at red, queues discharge at a
+ * saturation headway per lane), stop signs cost a stop. A sample of vehicles (penetration)
+ * reports GPS pings with noise every `intervalS`. Output: batches of probe records for the normal
+ * ingestion path. Deterministic for a seed.
+ */
+import FlatQueue from 'flatqueue';
+import { NodeFlag, type Graph } from '../network/graph.js';
+import type { Region } from '../network/region.js';
+import { localParts } from '../time/index.js';
+import type { ProbeRecord } from '../probes/ingest/records.js';
+import { OdSampler, WEEKDAY_HOURLY_SHARE, WEEKEND_HOURLY_SHARE, isTripEndEdge } from './demand.js';
+import { EdgeGeometry } from './edge-geometry.js';
+import { createRng, type Rng } from './prng.js';
+import { SimRouter } from './router.js';
+import { SignalPlans } from './signals.js';
+
+/** Options of a simulation run. */
+export interface SimulationOptions {
+  /** unix seconds of the start */
+  startS: number;
+  durationS: number;
+  /** share of vehicles that report pings, 0..1 */
+  penetration: number;
+  /** seconds between pings of a probe vehicle */
+  intervalS?: number;
+  /** GPS noise, standard deviation per axis, metres */
+  noiseM?: number;
+  seed?: number;
+  /** trips per day (default: 2 per trip-end edge, at least 500) */
+  tripsPerDay?: number;
+  /** records per yielded batch */
+  batchSize?: number;
+  /** trace ids are `<prefix>-<seed>-<trip>` (default 'sim') */
+  tracePrefix?: string;
+  /** time zone of the demand curve (default: the region's) */
+  timeZone?: string;
+  /** stop everything at the end of the window (default: trips under way may finish, up to 1 h) */
+  stopAtEnd?: boolean;
+}
+
+/** Counters of a run, filled while it progresses. */
+export interface SimulationStats {
+  trips: number;
+  /** trips that found a route */
+  routedTrips: number;
+  completedTrips: number;
+  probeVehicles: number;
+  pings: number;
+  signalizedNodes: number;
+  /** mean trip duration of completed trips, seconds */
+  meanTripS: number;
+  /** mean time spent waiting at signals and stop signs per completed trip, seconds */
+  meanControlDelayS: number;
+}
+
+/** Saturation headway per lane at a signal stop line, seconds. */
+const SAT_HEADWAY_S = 2.0;
+/** Headway per lane at an uncontrolled node (merging), seconds. */
+const FREE_HEADWAY_S = 1.2;
+/** Time lost stopping at a stop sign, seconds. */
+const STOP_SIGN_S = 3;
+/** Window of the inflow estimate used for congestion, seconds. */
+const FLOW_WINDOW_S = 300;
+const M_PER_DEG = 111_195;
+
+interface Vehicle {
+  trip: number;
+  route: number[];
+  i: number;
+  departS: number;
+  enterS: number;
+  /** time the vehicle reaches the stop line of its current edge */
+  arriveS: number;
+  /** km/h on the current edge */
+  speedKph: number;
+  probe: boolean;
+  nextPingS: number;
+  waitS: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * Runs a simulation, yielding batches of probe pings as they are produced.
+ * @example
+ * for await (const batch of simulate(region, { startS, durationS: 3 * 3600, penetration: 0.2 })) await insert(batch);
+ */
+export async function* simulate(region: Region, opts: SimulationOptions, stats: SimulationStats = newStats()): AsyncGenerator<ProbeRecord[]> {
+  const g = region.graph;
+  if (!(opts.penetration >= 0 && opts.penetration <= 1)) throw new Error('penetration must be in 0..1');
+  if (!(opts.durationS > 0)) throw new Error('durationS must be > 0');
+  const intervalS = opts.intervalS ?? 5;
+  if (!(intervalS > 0)) throw new Error('intervalS must be > 0');
+  const noiseM = opts.noiseM ?? 5;
+  const seed = opts.seed ?? 1;
+  const rng = createRng(seed);
+  const tz = opts.timeZone ?? region.meta.timeZone ?? 'UTC';
+  const batchSize = opts.batchSize ?? 5000;
+  const prefix = `${opts.tracePrefix ?? 'sim'}-${seed}`;
+  const od = new OdSampler(g);
+  let tripEnds = 0;
+  for (let e = 0; e < g.edgeCount; e++) if (isTripEndEdge(g, e)) tripEnds++;
+  const tripsPerDay = opts.tripsPerDay ?? Math.max(500, 2 * tripEnds);
+  const signals = new SignalPlans(g, rng);
+  stats.signalizedNodes = signals.size;
+  const router = new SimRouter(g);
+  const geometry = new EdgeGeometry(g);
+
+  // Link state: free-flow speed, capacity and the decaying inflow estimate.
+  const freeKph = new Float32Array(g.edgeCount);
+  const capacityVph = new Float32Array(g.edgeCount);
+  const inflow = new Float64Array(g.edgeCount);
+  const inflowAtS = new Float64Array(g.edgeCount);
+  const queueFreeS = new Float64Array(g.edgeCount);
+  for (let e = 0; e < g.edgeCount; e++) {
+    freeKph[e] = Math.max(8, g.edgeSpeedKph[e] * 0.95);
+    const lanes = Math.max(1, g.edgeLanes[e]);
+    capacityVph[e] = lanes * (g.edgeRoadClass[e] <= 1 ? 1900 : g.edgeRoadClass[e] <= 3 ? 900 : 600);
+  }
+  const flowVph = (e: number, t: number): number => inflow[e] * Math.exp(-(t - inflowAtS[e]) / FLOW_WINDOW_S) * (3600 / FLOW_WINDOW_S);
+  const speedAt = (e: number, t: number): number => {
+    const x = flowVph(e, t) / capacityVph[e];
+    return Math.max(5, freeKph[e] / (1 + 0.15 * x * x * x * x));
+  };
+  let nowS = opts.startS;
+  const timeOf = (e: number): number => (g.edgeLengthM[e] * 3.6) / speedAt(e, nowS);
+  const expectedNodeDelayS = (e: number): number => (signals.phaseOfInEdge[e] !== 255 ? 12 : (g.nodeFlags[g.edgeTarget[e]] & NodeFlag.stop) !== 0 ? STOP_SIGN_S : 0);
+
+  // Departures over the demand curve (Poisson per local hour; the UTC offset of the start is used
+  // for the whole run — a DST change inside a run shifts the curve by an hour).
+  const offsetS = localParts(opts.startS, tz).offsetMinutes * 60;
+  const events = new FlatQueue<number>();
+  const vehicles: Vehicle[] = [];
+  const endS = opts.startS + opts.durationS;
+  for (let hourStart = Math.floor((opts.startS + offsetS) / 3600) * 3600 - offsetS; hourStart < endS; hourStart += 3600) {
+    const local = new Date((hourStart + offsetS) * 1000);
+    const dow = local.getUTCDay();
+    const weekend = dow === 0 || dow === 6;
+    const hour = local.getUTCHours();
+    const share = (weekend ? WEEKEND_HOURLY_SHARE : WEEKDAY_HOURLY_SHARE)[hour];
+    const from = Math.max(hourStart, opts.startS);
+    const to = Math.min(hourStart + 3600, endS);
+    const n = poisson(rng, tripsPerDay * share * ((to - from) / 3600));
+    for (let k = 0; k < n; k++) {
+      const [o, d] = od.pick(rng, hour, weekend);
+      if (o === d) continue;
+      const t = from + rng.next() * (to - from);
+      const probe = rng.next() < opts.penetration;
+      vehicles.push({ trip: vehicles.length, route: [], i: -1, departS: t, enterS: t, arriveS: t, speedKph: 0, probe, nextPingS: t + rng.next() * intervalS, waitS: 0, from: o, to: d });
+      events.push(vehicles.length - 1, t);
+    }
+  }
+  stats.trips = vehicles.length;
+
+  let batch: ProbeRecord[] = [];
+  let tripTimeSum = 0;
+  let waitSum = 0;
+  const hardStopS = opts.stopAtEnd ? endS : endS + 3600;
+  const emit = (v: Vehicle, e: number, untilS: number): void => {
+    // Pings on edge e from the vehicle's next ping time up to untilS (moving, then waiting).
+    const len = g.edgeLengthM[e];
+    const limitS = Math.min(untilS, hardStopS);
+    for (; v.nextPingS < limitS; v.nextPingS += intervalS) {
+      const t = v.nextPingS;
+      const moving = t < v.arriveS;
+      const off = moving ? (len * (t - v.enterS)) / Math.max(1e-6, v.arriveS - v.enterS) : Math.max(0, len - 3);
+      const [lat, lon] = geometry.pointAt(e, off);
+      const dy = rng.normal() * noiseM;
+      const dx = rng.normal() * noiseM;
+      batch.push({
+        traceId: `${prefix}-${v.trip}`,
+        ping: {
+          tS: Math.round(t * 1000) / 1000,
+          lat: lat + dy / M_PER_DEG,
+          lon: lon + dx / (M_PER_DEG * Math.cos((lat * Math.PI) / 180)),
+          speedKph: moving ? Math.round(v.speedKph * 10) / 10 : 0,
+          headingDeg: Math.round(g.edgeBearingOut[e]),
+        },
+      });
+      stats.pings++;
+    }
+  };
+  const enter = (v: Vehicle, e: number, t: number): void => {
+    inflow[e] = inflow[e] * Math.exp(-(t - inflowAtS[e]) / FLOW_WINDOW_S) + 1;
+    inflowAtS[e] = t;
+    v.speedKph = speedAt(e, t);
+    v.enterS = t;
+    v.arriveS = t + (g.edgeLengthM[e] * 3.6) / v.speedKph;
+  };
+
+  while (events.length > 0) {
+    const t = events.peekValue() as number;
+    const id = events.pop() as number;
+    if (t > hardStopS) break;
+    nowS = t;
+    const v = vehicles[id];
+    if (v.i === -1) {
+      const route = router.route(v.from, v.to, timeOf, expectedNodeDelayS);
+      if (route === undefined) continue;
+      stats.routedTrips++;
+      if (v.probe) stats.probeVehicles++;
+      v.route = route;
+      v.i = 0;
+      enter(v, route[0], t);
+      events.push(id, v.arriveS);
+    } else {
+      const e = v.route[v.i];
+      if (v.i === v.route.length - 1) {
+        if (v.probe) emit(v, e, t + 1e-6);
+        stats.completedTrips++;
+        tripTimeSum += t - v.departS;
+        waitSum += v.waitS;
+      } else {
+        // Node control: FIFO queue discharge per approach, then the signal (if any).
+        const lanes = Math.max(1, g.edgeLanes[e]);
+        const signalized = signals.phaseOfInEdge[e] !== 255;
+        const stopSign = !signalized && (g.nodeFlags[g.edgeTarget[e]] & NodeFlag.stop) !== 0;
+        let departS = Math.max(t + (stopSign ? STOP_SIGN_S : 0), queueFreeS[e]);
+        if (signalized) departS = signals.nextGreenS(g, e, departS);
+        queueFreeS[e] = departS + (signalized ? SAT_HEADWAY_S : stopSign ? STOP_SIGN_S : FREE_HEADWAY_S) / lanes;
+        v.waitS += departS - t;
+        if (v.probe) emit(v, e, departS);
+        v.i++;
+        enter(v, v.route[v.i], departS);
+        events.push(id, v.arriveS);
+      }
+    }
+    if (batch.length >= batchSize) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+  stats.meanTripS = stats.completedTrips ? tripTimeSum / stats.completedTrips : 0;
+  stats.meanControlDelayS = stats.completedTrips ? waitSum / stats.completedTrips : 0;
+}
+
+/** Fresh zeroed statistics. */
+export function newStats(): SimulationStats {
+  return { trips: 0, routedTrips: 0, completedTrips: 0, probeVehicles: 0, pings: 0, signalizedNodes: 0, meanTripS: 0, meanControlDelayS: 0 };
+}
+
+/** Poisson-distributed count with mean `lambda` (normal approximation above 50). */
+function poisson(rng: Rng, lambda: number): number {
+  if (lambda <= 0) return 0;
+  if (lambda > 50) return Math.max(0, Math.round(lambda + Math.sqrt(lambda) * rng.normal()));
+  const l = Math.exp(-lambda);
+  let k = 0;
+  let p = 1;
+  do { k++; p *= rng.next(); } while (p > l);
+  return k - 1;
+}
+
+/** Unused-graph guard for callers that want to check a region can be simulated. */
+export function canSimulate(g: Graph): boolean {
+  let n = 0;
+  for (let e = 0; e < g.edgeCount && n < 2; e++) if (isTripEndEdge(g, e)) n++;
+  return n >= 2;
+}
