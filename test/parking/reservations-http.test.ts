@@ -6,6 +6,9 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
+import Fastify from 'fastify';
+import swagger from '@fastify/swagger';
+import reservationsPlugin from '../../src/http/parking/reservations-plugin.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeChk, loadParkingFile, lotUuidOf } from '../../src/parking/reservations/index.js';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
@@ -246,6 +249,29 @@ describe('reservations: state machine', () => {
     const dump = await t.ctx.db.query('SELECT * FROM pk_reservation');
     expect(JSON.stringify(dump.rows)).not.toContain('4242424242424242');
     expect(JSON.stringify(dump.rows)).not.toMatch(/"123"/);
+  });
+});
+
+describe('reservations: JSON bodies and OpenAPI', () => {
+  it('accepts a JSON body with numbers and documents the routes in /openapi.json', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/reservation/', headers: { ...bearer(t.token), 'content-type': 'application/json' },
+      payload: { f_id: LOT_ID, pk_reservation_product: PRODUCT_ALL_DAY, entry_time: '2026-12-02T09:00', duration: 60, token: 'tok_visa' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().Reservations[0].d_amount_paid).toBe(9.5);
+    const arrayBody = await t.app.inject({ method: 'POST', url: '/reservation/', headers: { ...bearer(t.token), 'content-type': 'application/json' }, payload: [1, 2] });
+    expect(arrayBody.statusCode).toBe(400);
+    expect(arrayBody.json().ErrorCode).toBe(1);
+    // the plugin alone under swagger (the whole document depends on every service's schemas)
+    const solo = Fastify();
+    await solo.register(swagger, { openapi: { openapi: '3.0.3', info: { title: 't', version: '0' } } });
+    await solo.register(reservationsPlugin, { ctx: t.ctx });
+    await solo.ready();
+    const doc = solo.swagger() as { paths: Record<string, { get: { parameters: Array<{ name: string }> } }> };
+    await solo.close();
+    for (const path of ['/product/', '/reservation/', '/reservation/{reservationId}', '/user/', '/user/{userId}/lots/', '/USS']) expect(Object.keys(doc.paths)).toContain(path);
+    expect(doc.paths['/product/'].get.parameters.map((p) => p.name)).toContain('chk');
   });
 });
 

@@ -22,7 +22,7 @@ import {
   type ProductView,
 } from '../../parking/reservations/index.js';
 import { isValidCallback, sendJsonp } from '../xml.js';
-import { adminCaller, appCaller, fieldsOf, rejectUnknown, sendJsonOrXml, stringField } from './reservations-support.js';
+import { adminCaller, appCaller, fieldsOf, rejectUnknown, sendJsonOrXml, stringField, stringParams } from './reservations-support.js';
 
 /** Query parameters of `GET /product/`. */
 const PRODUCT_PARAMS = ['f_id', 'lot', 'entry_dt', 'entry', 'duration', 'callback', 'pub_id', 'chk', 'pt', 'accesstoken', '_'] as const;
@@ -75,7 +75,19 @@ function regionLots(ctx: AppContext): LotRef[] {
 
 /** Registers the product routes on the reservations plugin. */
 export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/product/', { schema: { tags: ['parking'], summary: 'Reservation products of a lot (JSONP with callback; pub_id + chk hashed requests)' } }, async (req, reply) => {
+  const productQuery = stringParams({
+    f_id: 'lot id (this or lot)',
+    lot: 'lot UUID, pk_lot (this or f_id)',
+    entry_dt: 'yyyy-mm-ddTHH:MM; trailing Z = UTC, else lot-local time',
+    entry: 'ISO 8601 date-time, UTC unless an offset is given',
+    duration: 'minutes, or a pipe list of minutes (at most 12)',
+    callback: 'JSONP function name',
+    pub_id: 'publisher id of a hashed request',
+    chk: 'hex MD5 of the sorted parameter values and the private key (docs/reservations.md)',
+    pt: 'request time, unix seconds (hashed request; within 900 s)',
+    accesstoken: 'app token (or Authorization: Bearer)',
+  });
+  app.get('/product/', { schema: { tags: ['parking'], summary: 'Reservation products of a lot (JSONP with callback; pub_id + chk hashed requests)', querystring: productQuery } }, async (req, reply) => {
     const q = flatQuery(req);
     const lower: Record<string, string> = {};
     for (const [k, v] of Object.entries(q)) lower[k.toLowerCase()] = v;

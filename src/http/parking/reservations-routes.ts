@@ -19,7 +19,7 @@ import {
   type Reservation,
 } from '../../parking/reservations/index.js';
 import { parseDurations } from './reservations-products.js';
-import { fieldsOf, paymentProcessor, publicBaseUrl, rejectUnknown, reservationCaller, sendJsonOrXml, stringField } from './reservations-support.js';
+import { fieldsOf, paymentProcessor, publicBaseUrl, rejectUnknown, reservationCaller, sendJsonOrXml, stringField, stringParams } from './reservations-support.js';
 
 /** Header carrying the idempotency key of `POST /reservation/`. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -69,9 +69,34 @@ function send(req: FastifyRequest, reply: FastifyReply, ctx: AppContext, token: 
   return sendJsonOrXml(req, reply, 'ReservationResponse', body, reservationXml);
 }
 
+const PAYMENT_DOCS = {
+  token: 'payment-processor token (test: tok_visa, tok_mastercard, tok_chargeDeclined)',
+  'card-number': 'card number (tokenized, never stored)',
+  card_expiry_month: '1–12',
+  card_expiry_year: '4 digits',
+  'card-expiry': 'MM/YY, MM YYYY or MM-YY',
+  'card-cvc': '3 digits (never stored)',
+};
+const POST_BODY = stringParams({
+  pk_reservation_product: 'product UUID',
+  f_id: 'lot id (optional; must be the product lot)',
+  id: 'lot id (same as f_id)',
+  pk_reservation: 'existing reservation for Reserve (pay a quote), Redeem, Scan, Cancel',
+  action: 'Reserve (default), Quote, Redeem, Scan, Cancel',
+  entry_time: 'yyyy-mm-ddTHH:MM[:ss]; trailing Z = UTC, else lot-local',
+  duration: 'minutes',
+  idempotency_key: 'same as the Idempotency-Key header',
+  ...PAYMENT_DOCS,
+  first_name: 'driver first name',
+  last_name: 'driver last name',
+  phone: 'required by products with phone_required',
+  str_license_plate: 'required by products with license_required',
+  cpf: 'required by products with cpf_required',
+});
+
 /** Registers the reservation routes on the reservations plugin. */
 export function registerReservationRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/reservation/', { schema: { tags: ['parking'], summary: 'Reserve (and pay) or quote a product; Idempotency-Key header or idempotency_key field' } }, async (req, reply) => {
+  app.post('/reservation/', { schema: { tags: ['parking'], summary: 'Reserve (and pay) or quote a product; Idempotency-Key header or idempotency_key field', body: POST_BODY } }, async (req, reply) => {
     rejectCardInQuery(req);
     const fields = fieldsOf(req);
     rejectUnknown(fields, POST_FIELDS);
@@ -141,7 +166,7 @@ export function registerReservationRoutes(app: FastifyInstance, ctx: AppContext)
     return send(req, reply, ctx, token, [await getReservation(ctx.db, caller, reservationId)]);
   });
 
-  app.put('/reservation/:reservationId', { schema: { tags: ['parking'], summary: 'Cancel, Scan or Redeem a reservation (Reserve pays a quote)' } }, async (req, reply) => {
+  app.put('/reservation/:reservationId', { schema: { tags: ['parking'], summary: 'Cancel, Scan or Redeem a reservation (Reserve pays a quote)', body: stringParams({ action: 'Cancel, Scan, Redeem or Reserve', ...PAYMENT_DOCS }) } }, async (req, reply) => {
     rejectCardInQuery(req);
     const fields = fieldsOf(req);
     rejectUnknown(fields, PUT_FIELDS);

@@ -100,3 +100,13 @@ export function sendJsonOrXml(req: FastifyRequest, reply: FastifyReply, rootName
   if (wantsXml(req)) return reply.header('content-type', 'application/xml; charset=utf-8').send(toXml(rootName, xmlShape(body)));
   return reply.send(body);
 }
+
+/**
+ * An OpenAPI object schema of string parameters (`{ name: description }`). Unknown parameters are
+ * not rejected by the schema but by `rejectUnknown`, so that the error names them in our shape.
+ */
+export function stringParams(props: Record<string, string>, required: string[] = []): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const [name, description] of Object.entries(props)) properties[name] = { type: 'string', description };
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { getUser, invalidParam, registerUser, updateUser, userLots, userView, type User } from '../../parking/reservations/index.js';
-import { adminCaller, basicUser, fieldsOf, passwordHasher, paymentProcessor, rejectUnknown, sendJsonOrXml } from './reservations-support.js';
+import { adminCaller, basicUser, fieldsOf, passwordHasher, paymentProcessor, rejectUnknown, sendJsonOrXml, stringParams } from './reservations-support.js';
 
 const PROFILE_FIELDS = ['phone', 'city', 'first_name', 'last_name', 'gender', 'birthday', 'str_license_plate'] as const;
 const REGISTER_FIELDS = ['email', 'password', 'pub_id', 'source', ...PROFILE_FIELDS] as const;
@@ -29,7 +29,8 @@ function noCardInQuery(req: FastifyRequest): void {
 
 /** Registers the user routes on the reservations plugin. */
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/user/', { schema: { tags: ['parking users'], summary: 'Register a user (email, password, pub_id, source)' } }, async (req, reply) => {
+  const describe = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, n.replace(/_/g, ' ')]));
+  app.post('/user/', { schema: { tags: ['parking users'], summary: 'Register a user (email, password, pub_id, source)', body: stringParams(describe(REGISTER_FIELDS)) } }, async (req, reply) => {
     noCardInQuery(req);
     const fields = fieldsOf(req);
     rejectUnknown(fields, REGISTER_FIELDS);
@@ -41,7 +42,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
     return sendUser(req, reply, await basicUser(ctx, req, true));
   });
 
-  app.put('/user/', { schema: { tags: ['parking users'], summary: 'Update the authenticated user (payment token or card → token + last four)' } }, async (req, reply) => {
+  app.put('/user/', { schema: { tags: ['parking users'], summary: 'Update the authenticated user (payment token or card → token + last four)', body: stringParams(describe(UPDATE_FIELDS)) } }, async (req, reply) => {
     noCardInQuery(req);
     const fields = fieldsOf(req);
     rejectUnknown(fields, UPDATE_FIELDS);

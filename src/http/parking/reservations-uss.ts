@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { findOpenSpots, invalidParam, isoUtc, missingParam, parseParkEvent, ReservationsError, storeParkEvents } from '../../parking/reservations/index.js';
 import { envelope } from '../envelope.js';
-import { appCaller, fieldsOf, rejectUnknown, stringField } from './reservations-support.js';
+import { appCaller, fieldsOf, rejectUnknown, stringField, stringParams } from './reservations-support.js';
 
 /** Version reported by the open-spot envelope (reference: 5.2). */
 export const USS_VERSION = '5.2';
@@ -35,7 +35,17 @@ function lookup(fields: Record<string, unknown>, name: string): string | undefin
 
 /** Registers the open-spot routes on the reservations plugin. */
 export function registerUssRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/USS', { config: { family: 'uss' }, schema: { tags: ['parking'], summary: 'Open parking spots ahead of a vehicle' } }, async (req, reply) => {
+  const ussQuery = stringParams({
+    Type: 'ParkingSpots',
+    accesstoken: 'app token (or Authorization: Bearer)',
+    Clat: 'current latitude, degrees × 10^7 (or decimal degrees)',
+    Clon: 'current longitude, degrees × 10^7 (or decimal degrees)',
+    Dlat: 'destination latitude, degrees × 10^7',
+    Dlon: 'destination longitude, degrees × 10^7',
+    Bearing: 'heading, degrees 0–359',
+    Velocity: 'speed, km/h',
+  });
+  app.get('/USS', { config: { family: 'uss' }, schema: { tags: ['parking'], summary: 'Open parking spots ahead of a vehicle', querystring: ussQuery } }, async (req, reply) => {
     const fields = fieldsOf(req);
     rejectUnknown(fields, GET_PARAMS);
     await appCaller(ctx, req, true);
