@@ -6,7 +6,8 @@
  * time) is added to the prediction and decays with a 90-minute time constant.
  *
  * probability = P(at least one free space) with occupied spaces ~ Normal(pct·N, σ²),
- * σ² = N·p·(1−p) + (0.08·N)² (binomial noise plus day-to-day variation), continuity-corrected.
+ * σ² = N·p·(1−p) + (0.3·N·p·(1−p))² (binomial noise plus day-to-day variation, both vanishing
+ * when the facility is certainly empty or full), continuity-corrected.
  * bucket: 1 red below 35 %, 2 yellow 35–70 %, 3 green from 70 %.
  */
 
@@ -106,7 +107,8 @@ export function freeSpaceProbability(pct: number, capacity: number): number {
   if (capacity <= 0) return 0;
   const p = Math.min(1, Math.max(0, pct / 100));
   const mean = p * capacity;
-  const sd = Math.sqrt(capacity * p * (1 - p) + (0.08 * capacity) ** 2);
+  const spread = 0.3 * capacity * p * (1 - p);
+  const sd = Math.sqrt(capacity * p * (1 - p) + spread * spread);
   if (sd === 0) return mean < capacity ? 100 : 0;
   return Math.round(100 * normalCdf((capacity - 0.5 - mean) / sd));
 }
