@@ -206,7 +206,8 @@ export function parseInventoryQuery(op: InventoryOperation, params: Record<strin
     }
     case 'polyline': {
       let line: Array<[number, number]>;
-      if (v.includes('|')) line = pairs('polyline', v, 2, 5000);
+      // encoded polylines use characters 63–126 only: never digits, '-', '.' or ','
+      if (/^[-0-9.|,\s+]+$/.test(v)) line = pairs('polyline', v, 2, 5000);
       else {
         try { line = decodeLine(v); } catch { throw invalidParam('polyline', 'comma-separated "<lat>|<lon>" pairs or an encoded polyline expected'); }
         if (line.length < 2) throw invalidParam('polyline', 'at least 2 points expected');
