@@ -251,6 +251,7 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
       const east: OsmTags = { ...tags, maxspeed: MPH(35), 'parking:lane:both': 'no_stopping' };
       delete east['parking:condition:both'];
       delete east['parking:condition:both:maxstay'];
+      delete east['parking:condition:both:charge'];
       seg.push(east, east);
     }
     addStreet(doc, ids, seg, new Set());
@@ -333,25 +334,28 @@ function downtownTags(st: GridStreet, axis: 'ns' | 'ew'): OsmTags {
  * `parking:condition:*` scheme; Market St uses the newer `parking:<side>=*` scheme.
  */
 function curbTags(st: GridStreet, k: number): OsmTags {
-  const metered = (side: string, maxstay: string): OsmTags => ({
+  // meters charge Mo-Sa 08:00-20:00; shorter limits cost more (city-wide meter prices)
+  const metered = (side: string, maxstay: string, chargeUsdPerHour: string): OsmTags => ({
     [`parking:lane:${side}`]: 'parallel',
     [`parking:condition:${side}`]: 'ticket',
     [`parking:condition:${side}:maxstay`]: maxstay,
     [`parking:condition:${side}:time_interval`]: 'Mo-Sa 08:00-20:00',
+    [`parking:condition:${side}:charge`]: `${chargeUsdPerHour} USD/hour`,
   });
   switch (st.name) {
     case 'Grand Ave':
       return { 'parking:lane:both': 'no_stopping' };
     case 'Center St':
       // metered west of Fulton Ave, no parking on the approach to the freeway
-      return k < 5 ? metered('both', '2 hours') : { 'parking:lane:both': 'no_parking' };
+      return k < 5 ? metered('both', '2 hours', '2.00') : { 'parking:lane:both': 'no_parking' };
     case 'Market St':
       return {
         'parking:left': 'lane', 'parking:left:orientation': 'parallel', 'parking:left:fee': 'yes',
-        'parking:left:maxstay': '1 hour', 'parking:right': 'no', 'parking:right:restriction': 'no_stopping',
+        'parking:left:charge': '2.50 USD/hour', 'parking:left:maxstay': '1 hour',
+        'parking:right': 'no', 'parking:right:restriction': 'no_stopping',
       };
     case 'Water St':
-      return { ...metered('left', '4 hours'), 'parking:lane:right': 'no_parking' };
+      return { ...metered('left', '4 hours', '1.50'), 'parking:lane:right': 'no_parking' };
     case 'Park St':
       return { 'parking:lane:both': 'diagonal', 'parking:condition:both': 'free' };
     default:
@@ -361,10 +365,10 @@ function curbTags(st: GridStreet, k: number): OsmTags {
     case 'couplet':
       // parking on the left curb of the one-way N–S pair, on the right of the E–W pair
       return st.name === 'Calvert St' || st.name === 'Dover St'
-        ? { ...metered('left', '1 hour'), 'parking:lane:right': 'no_parking' }
-        : { ...metered('right', '2 hours'), 'parking:lane:left': 'no_stopping' };
+        ? { ...metered('left', '1 hour', '2.50'), 'parking:lane:right': 'no_parking' }
+        : { ...metered('right', '2 hours', '2.00'), 'parking:lane:left': 'no_stopping' };
     case 'tertiary':
-      return metered('both', '2 hours');
+      return metered('both', '2 hours', '2.00');
     case 'residential':
       return {
         'parking:lane:both': 'parallel', 'parking:condition:both': 'free',
@@ -382,6 +386,7 @@ function southportEwTags(name: string): OsmTags {
       return {
         highway: 'secondary', name, maxspeed: MPH(30), lanes: '2', 'parking:lane:both': 'parallel',
         'parking:condition:both': 'ticket', 'parking:condition:both:maxstay': '2 hours',
+        'parking:condition:both:charge': '1.00 USD/hour',
       };
     case 'Shore Rd':
       return { highway: 'tertiary', name, maxspeed: MPH(25), 'parking:lane:both': 'parallel', 'parking:condition:both': 'free' };
