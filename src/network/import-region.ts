@@ -2,7 +2,7 @@
  * The import pipeline: OSM file → extract → graph → intersections, blocks, lots → bundle on disk.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import tzlookup from '@photostructure/tz-lookup';
 import { readOsmExtract } from '../osm/index.js';
@@ -83,6 +83,20 @@ export function buildRegion(ex: OsmExtract, opts: BuildRegionOptions): Region {
   return { meta, graph: net.graph, intersections, blocks, lots };
 }
 
+/** SHA-1 of a file, read in 1 MiB chunks (hex). */
+function fileHash(path: string): string {
+  const h = createHash('sha1');
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(1 << 20);
+    let pos = 0;
+    for (let n; (n = readSync(fd, buf, 0, buf.length, pos)) > 0; pos += n) h.update(buf.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  return h.digest('hex');
+}
+
 function yyyymmdd(unixS: number): string {
   return new Date(unixS * 1000).toISOString().slice(0, 10).replace(/-/g, '');
 }
@@ -116,7 +130,7 @@ export async function importRegion(inputPath: string, outDir: string, opts: Buil
   const st = statSync(inputPath);
   progress('read', 0, st.size);
   const ex = readOsmExtract(inputPath, (done, total) => progress('read', done, total));
-  const hash = createHash('sha1').update(readFileSync(inputPath)).digest('hex').slice(0, 8);
+  const hash = fileHash(inputPath).slice(0, 8);
   const stampS = ex.header.timestampS ?? Math.floor(st.mtimeMs / 1000);
   const region = buildRegion(ex, {
     ...opts,
