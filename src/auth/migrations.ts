@@ -30,3 +30,16 @@ export const migrations: Migration[] = [
     `,
   },
 ];
+
+migrations.push({
+  version: 2,
+  name: 'platform state',
+  sql: `
+    -- one-time facts about this database, e.g. that the demo data has been loaded into it
+    CREATE TABLE platform_state (
+      key text PRIMARY KEY,
+      value jsonb NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+  `,
+});

@@ -1,0 +1,30 @@
+/**
+ * `npm run bench`: every benchmark of the project, seeded, printing figures to stdout.
+ * `npm run bench -- routing parking` runs only the named ones.
+ */
+const BENCHES: Record<string, { file: string; fn: string; what: string }> = {
+  import: { file: './import.js', fn: 'benchImport', what: 'OSM import and bundle load per extract' },
+  routing: { file: './routing.js', fn: 'benchRouting', what: 'FindRoute latency on Baltimore and a 1M-edge grid' },
+  matching: { file: './matching.js', fn: 'benchMatching', what: 'map-matching throughput on Baltimore' },
+  parking: { file: './parking.js', fn: 'benchParking', what: 'lots/blocks query latency with 10k and 1M lots' },
+  reservations: { file: './reservations.js', fn: 'benchReservations', what: 'reservation throughput on PGlite and PostgreSQL' },
+  analytics: { file: './analytics.js', fn: 'benchAnalytics', what: 'metric query latency over 1M (PGlite) / 10M (PostgreSQL) facts' },
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+for (const name of wanted) {
+  if (!BENCHES[name]) {
+    console.error(`unknown benchmark "${name}"; choose from ${Object.keys(BENCHES).join(', ')}`);
+    process.exit(2);
+  }
+}
+const names = wanted.length ? wanted : Object.keys(BENCHES);
+console.log(`streetwise benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+for (const name of names) {
+  const b = BENCHES[name];
+  console.log(`\n=== ${name}: ${b.what}`);
+  const mod = (await import(b.file)) as Record<string, () => Promise<void>>;
+  const t0 = performance.now();
+  await mod[b.fn]();
+  console.log(`(${name} took ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+}

@@ -1,0 +1,71 @@
+/**
+ * The `streetwise` command line. Global flags set configuration (they win over environment
+ * variables; see `streetwise --help` and the README's configuration table).
+ */
+import { Command, Option } from 'commander';
+import { loadConfig, ConfigError } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { allMigrations } from '../app/migrations.js';
+import { openDb, runMigrations, type Db } from '../store/index.js';
+import type { CliDeps } from './deps.js';
+import { registerServe } from './serve.js';
+import { registerApps } from './apps.js';
+import { registerImport } from './import.js';
+import { registerDemo } from './demo.js';
+import { registerIngest } from './ingest.js';
+import { registerSimulate } from './simulate.js';
+import { registerParking } from './parking.js';
+
+const program = new Command('streetwise')
+  .description('Routing, parking and intersection analytics APIs on your own OpenStreetMap region.')
+  .showHelpAfterError()
+  .addOption(new Option('--data-dir <dir>', 'data directory (embedded database, regions, demo files) [env DATA_DIR]'))
+  .addOption(new Option('--database-url <url>', 'PostgreSQL URL; default: embedded PGlite in the data directory [env DATABASE_URL]'))
+  .addOption(new Option('--region <name>', 'region to serve / write (default demo) [env REGION]'))
+  .addOption(new Option('--port <port>', 'HTTP port (default 8080) [env PORT]'))
+  .addOption(new Option('--host <host>', 'interface to bind (default 127.0.0.1) [env HOST]'))
+  .addOption(new Option('--services <list>', 'APIs to serve: routing,parking,analytics [env SERVICES]'))
+  .addOption(new Option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent [env LOG_LEVEL]'));
+
+let config: Config | undefined;
+const deps: CliDeps = {
+  config: () => {
+    if (!config) {
+      const o = program.opts<Record<string, string | undefined>>();
+      config = loadConfig({
+        'store.dataDir': o.dataDir, 'store.databaseUrl': o.databaseUrl, 'region.name': o.region,
+        'server.port': o.port, 'server.host': o.host, 'server.services': o.services, 'server.logLevel': o.logLevel,
+      });
+    }
+    return config;
+  },
+  withDb: async <T>(fn: (db: Db) => Promise<T>): Promise<T> => {
+    const c = deps.config();
+    const db = await openDb({ databaseUrl: c.store.databaseUrl || undefined, dataDir: c.store.dataDir });
+    try {
+      await runMigrations(db, allMigrations());
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  },
+};
+
+registerServe(program, deps);
+registerImport(program, deps);
+registerDemo(program, deps);
+registerApps(program, deps);
+registerIngest(program, deps);
+registerSimulate(program, deps);
+registerParking(program, deps);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`configuration error: ${err.message}`);
+    process.exit(2);
+  }
+  console.error(err instanceof Error ? `error: ${err.message}` : err);
+  process.exit(1);
+}

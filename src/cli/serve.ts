@@ -1,0 +1,66 @@
+/** `streetwise serve`: load the region, open the database, listen; print how to talk to it. */
+import type { Command } from 'commander';
+import { hashTokenFor } from '../auth/index.js';
+import { bootstrap } from '../app/bootstrap.js';
+import { buildApp } from '../http/app.js';
+import type { CliDeps } from './deps.js';
+
+/** Adds `serve`. */
+export function registerServe(program: Command, deps: CliDeps): void {
+  program.command('serve')
+    .description('serve the routing, parking and analytics APIs (creates the demo region on first start)')
+    .action(async () => {
+      const config = deps.config();
+      const t0 = Date.now();
+      const { ctx, demoApp, close } = await bootstrap(config, (msg) => console.error(msg));
+      const app = await buildApp(ctx, { logger: true, defaultMetrics: true });
+      let closing = false;
+      const shutdown = async (signal: string) => {
+        if (closing) return;
+        closing = true;
+        app.log.info({ signal }, 'shutting down');
+        await app.close();
+        await close();
+        process.exit(0);
+      };
+      process.on('SIGINT', () => void shutdown('SIGINT'));
+      process.on('SIGTERM', () => void shutdown('SIGTERM'));
+      await app.listen({ port: config.server.port, host: config.server.host });
+      const shownHost = config.server.host === '0.0.0.0' || config.server.host === '::' ? 'localhost' : config.server.host;
+      const url = `http://${shownHost}:${config.server.port}`;
+      console.log(banner(url, ctx.region.meta.name, (Date.now() - t0) / 1000, demoApp, ctx.region.meta.bounds));
+    });
+}
+
+function banner(url: string, region: string, startS: number, demo: { appId: string; appKey: string } | undefined, bounds: [number, number, number, number]): string {
+  const lines = [
+    '',
+    `streetwise is serving region "${region}" at ${url}  (ready in ${startS.toFixed(1)} s)`,
+    `  API docs: ${url}/docs   OpenAPI: ${url}/openapi.json   health: ${url}/healthz`,
+  ];
+  if (demo) {
+    const hash = hashTokenFor(demo.appId, demo.appKey);
+    const [minLat, minLon, maxLat, maxLon] = bounds;
+    const f = (x: number) => x.toFixed(5);
+    const a = `${f(minLat + (maxLat - minLat) * 0.3)},${f(minLon + (maxLon - minLon) * 0.3)}`;
+    const b = `${f(minLat + (maxLat - minLat) * 0.7)},${f(minLon + (maxLon - minLon) * 0.7)}`;
+    // the parking API takes "lat|lon" (URL-encoded |)
+    const c = `${f((minLat + maxLat) / 2)}%7C${f((minLon + maxLon) / 2)}`;
+    const yesterday = new Date(Date.now() - 86400_000).toISOString().slice(0, 10);
+    const weekAgo = new Date(Date.now() - 7 * 86400_000).toISOString().slice(0, 10);
+    lines.push(
+      '',
+      'Demo application (admin):',
+      `  appId:  ${demo.appId}`,
+      `  appKey: ${demo.appKey}`,
+      '',
+      'Try it:',
+      `  TOKEN=$(curl -s "${url}/v1/AppToken?appId=${demo.appId}&hashToken=${hash}" | sed -E 's/.*"token":"([^"]+)".*/\\1/')`,
+      `  curl -s "${url}/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a}&WP_2=${b}&Token=$TOKEN"`,
+      `  curl -s "${url}/lots?point=${c}&radius=1000&sort=distance" -H "Authorization: Bearer $TOKEN"`,
+      `  curl -s -X POST "${url}/v1/metrics/intersections" -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"dateRanges":[{"startDate":"${weekAgo}","endDate":"${yesterday}"}],"metrics":[{"name":"totalVehicleCount"},{"name":"avgControlDelay"},{"name":"LOS"}],"dimensions":[{"name":"intersectionId"}],"orderBys":[{"name":"totalVehicleCount","sortOrder":"DESCENDING"}],"pageSize":5}'`,
+    );
+  }
+  lines.push('');
+  return lines.join('\n');
+}
