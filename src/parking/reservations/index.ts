@@ -14,6 +14,7 @@ export * from './payments/processor.js';
 export * from './payments/test-processor.js';
 export * from './reservations/state-machine.js';
 export * from './reservations/reservation-service.js';
+export * from './reservations/held-spaces.js';
 export * from './users/user-service.js';
 export * from './open-spots/park-events.js';
 export * from './open-spots/open-spots.js';
