@@ -56,8 +56,10 @@ export class SimRouter {
       }
       const node = g.edgeTarget[e];
       const base = c + nodeDelayS(e);
+      // No U-turns, except at a dead end where turning is the only way on.
+      const deadEnd = g.firstOut[node + 1] - g.firstOut[node] <= 1;
       for (let f = g.firstOut[node]; f < g.firstOut[node + 1]; f++) {
-        if (this.drivable[f] === 0 || f === g.edgeTwin[e]) continue;
+        if (this.drivable[f] === 0 || (f === g.edgeTwin[e] && !deadEnd)) continue;
         if (checkTurns && !this.turns.isTurnAllowed(e, f)) continue;
         const nc = base + timeOf(f);
         if (this.seen[f] !== gen || nc < this.cost[f]) {

@@ -2,7 +2,7 @@
  * Builds small road graphs from a plan in metres (x east, y north) around a fixed origin, so a
  * test can draw its map in a comment and name nodes and edges by letters.
  */
-import { buildGraph, RoadClass, type Graph, type EdgeInput, type RoadClassId } from '../../src/network/graph.js';
+import { buildGraph, EdgeFlag, RoadClass, type Graph, type EdgeInput, type RoadClassId } from '../../src/network/graph.js';
 import type { Ping } from '../../src/probes/trajectory.js';
 
 /** Origin of every plan (near the equator, so metres map almost linearly to degrees). */
@@ -40,8 +40,8 @@ export function pingAt(x: number, y: number, t: number): Ping {
   return { tS: 1_767_600_000 + t, lat, lon };
 }
 
-/** Builds a graph from named nodes (single letters) and ways written as letter strings ("abc"). */
-export function planGraph(nodes: Record<string, [number, number]>, ways: PlanWay[]): Plan {
+/** Builds a graph from named nodes (single letters), ways written as letter strings ("abc") and node flags. */
+export function planGraph(nodes: Record<string, [number, number]>, ways: PlanWay[], nodeFlags: Record<string, number> = {}): Plan {
   const names = Object.keys(nodes);
   const idOf = new Map(names.map((n, i) => [n, i]));
   const edges: EdgeInput[] = [];
@@ -51,7 +51,7 @@ export function planGraph(nodes: Record<string, [number, number]>, ways: PlanWay
       const a = idOf.get(w.path[i]);
       const b = idOf.get(w.path[i + 1]);
       if (a === undefined || b === undefined) throw new Error(`unknown node in ${w.path}`);
-      const base = { speedKph: w.speedKph ?? 50, roadClass: w.roadClass ?? RoadClass.residential, flags: w.flags ?? 0 };
+      const base = { speedKph: w.speedKph ?? 50, roadClass: w.roadClass ?? RoadClass.residential, flags: (w.flags ?? 0) | EdgeFlag.routable };
       const fwd = edges.length;
       edges.push({ ...base, source: a, target: b, twin: w.oneway ? undefined : fwd + 1 });
       keys.push(w.path[i] + w.path[i + 1]);
@@ -64,7 +64,7 @@ export function planGraph(nodes: Record<string, [number, number]>, ways: PlanWay
   const { graph, edgeIdOf } = buildGraph({
     nodes: names.map((n) => {
       const [lat, lon] = toLatLon(nodes[n][0], nodes[n][1]);
-      return { lat, lon };
+      return { lat, lon, flags: nodeFlags[n] ?? 0 };
     }),
     edges,
   });
