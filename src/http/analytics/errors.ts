@@ -14,10 +14,10 @@ const REASONS: Record<number, string> = {
 /** HTTP status of each analytics error kind. */
 export const STATUS_OF_KIND = { invalid: 400, not_found: 404, forbidden: 403 } as const;
 
-/** Sends the analytics error body with `status`. */
-export function sendError(req: FastifyRequest, reply: FastifyReply, status: number, message: string, code?: string): FastifyReply {
+/** Sends the analytics error body with `status`; `nowMs` is the service clock. */
+export function sendError(req: FastifyRequest, reply: FastifyReply, status: number, message: string, code: string | undefined, nowMs: number): FastifyReply {
   return reply.code(status).send({
-    timestamp: new Date().toISOString(),
+    timestamp: new Date(nowMs).toISOString(),
     status,
     error: REASONS[status] ?? 'Error',
     message,
@@ -27,10 +27,12 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, status: numb
 }
 
 /** The plugin's error handler: domain → 4xx, auth → 401/403, framework 4xx kept, anything else 500. */
-export function analyticsErrorHandler(err: Error & { statusCode?: number; code?: string }, req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  if (err instanceof AnalyticsError) return sendError(req, reply, STATUS_OF_KIND[err.kind], err.message, err.code);
-  if (err instanceof AuthError) return sendError(req, reply, err.code === 'AUTH_FORBIDDEN' ? 403 : 401, err.message, err.code);
-  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return sendError(req, reply, err.statusCode, err.message, err.code);
-  req.log.error({ err }, 'analytics: unhandled error');
-  return sendError(req, reply, 500, 'Internal server error');
+export function makeAnalyticsErrorHandler(now: () => number) {
+  return (err: Error & { statusCode?: number; code?: string }, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (err instanceof AnalyticsError) return sendError(req, reply, STATUS_OF_KIND[err.kind], err.message, err.code, now());
+    if (err instanceof AuthError) return sendError(req, reply, err.code === 'AUTH_FORBIDDEN' ? 403 : 401, err.message, err.code, now());
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return sendError(req, reply, err.statusCode, err.message, err.code, now());
+    req.log.error({ err }, 'analytics: unhandled error');
+    return sendError(req, reply, 500, 'Internal server error', undefined, now());
+  };
 }

@@ -15,7 +15,7 @@ import { parseMetadataRequest, queryMetadata } from '../../analytics/metadata/me
 import { AuthError } from '../../auth/auth-service.js';
 import { envelope } from '../envelope.js';
 import { bearerToken } from '../tokens.js';
-import { analyticsErrorHandler } from './errors.js';
+import { makeAnalyticsErrorHandler } from './errors.js';
 
 const TAGS = ['analytics'];
 const SECURITY = [{ bearer: [] }];
@@ -42,7 +42,7 @@ async function readGetBody(req: FastifyRequest, limitBytes: number): Promise<unk
 }
 
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.setErrorHandler(analyticsErrorHandler);
+  app.setErrorHandler(makeAnalyticsErrorHandler(ctx.now));
   const head = () => {
     const e = envelope(ctx.now());
     return { createdDate: e.createdDate, responseId: e.responseId };
