@@ -1,6 +1,6 @@
 /**
  * Stage 2 of import: the car road graph from an OsmExtract. Ways are split at nodes shared with
- * another drivable way, at way ends and at traffic-signal / stop / give-way nodes; every other
+ * another drivable way, at way ends and at traffic-signal / stop / give-way / barrier nodes; every other
  * node becomes edge geometry. Node ids follow ascending OSM node id and edges follow ascending
  * OSM way id, so the same file always gives the same ids.
  */
@@ -118,8 +118,11 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
   for (const [id, n] of uses) {
     if (n >= 2) isGraphNode.add(id);
     else {
-      const hw = ex.nodeTags.get(id)?.highway;
+      const t = ex.nodeTags.get(id);
+      const hw = t?.highway;
       if (hw === 'traffic_signals' || hw === 'stop' || hw === 'give_way') isGraphNode.add(id);
+      else if (t?.barrier !== undefined && t.barrier !== 'no') isGraphNode.add(id); // keeps the barrier flag on the graph
+
     }
   }
   // a segment that would start and end at the same node (closed way) gets its middle node too

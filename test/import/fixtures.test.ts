@@ -294,6 +294,16 @@ describe('signals and stop signs', () => {
     expect(r.intersections.map((i) => i.id)).toEqual([502]);
   });
 
+  it('keeps a barrier in the middle of a way as a graph node flagged barrier', () => {
+    // 541 ——— 542 (barrier=gate) ——— 543
+    const t = regionOf(new OsmFixture()
+      .gridNode(541, 0, 0).gridNode(542, 0, 1, { barrier: 'gate' }).gridNode(543, 0, 2)
+      .way(540, [541, 542, 543], { highway: 'service' }));
+    expect(Array.from(t.graph.nodeOsmId)).toEqual([541, 542, 543]);
+    expect(t.graph.nodeFlags[1]).toBe(NodeFlag.barrier);
+    expect(t.intersections).toEqual([]);
+  });
+
   it('lends a stop sign mapped just before a junction to that intersection', () => {
     //            532
     //             |
