@@ -157,8 +157,8 @@ const PAYMENT_LABEL: Record<string, string> = {
 
 /** Builds the operator upload (lots and products) for the lots of the demo city. */
 export function buildParkingUpload(lots: DemoLot[], rng: Prng): ParkingUpload {
-  const byHourly = [...new Set(lots.map((l) => l.rates.weekdayHourly))].sort((a, b) => a - b);
-  const uploadLots = lots.map((lot) => uploadLot(lot, costIndexOf(lot.rates.weekdayHourly, byHourly), rng));
+  const byHourly = [...new Set(lots.map((l) => l.rates.weekdayPerHourUsd))].sort((a, b) => a - b);
+  const uploadLots = lots.map((lot) => uploadLot(lot, costIndexOf(lot.rates.weekdayPerHourUsd, byHourly), rng));
   const products: UploadProduct[] = [];
   for (const lot of lots) products.push(...productsOf(lot, rng));
   return { lots: uploadLots, products };
@@ -235,14 +235,14 @@ function uploadLot(lot: DemoLot, costIndex: number, rng: Prng): UploadLot {
 /** Machine-readable rates of a lot, consistent with its opening hours and rate plan. */
 function structuredRates(lot: DemoLot): UploadStructuredRate[] {
   const r = lot.rates;
-  const holidays = r.holidayFlat > 0 ? -1 : 0;
+  const holidays = r.holidayFlatUsd > 0 ? -1 : 0;
   const out: UploadStructuredRate[] = [];
   const money = (x: number): string => `$${x.toFixed(2)}`;
   for (const h of lot.hours) {
     const days = h.dowStart === h.dowEnd ? DOW_EN[h.dowStart] : `${DOW_EN[h.dowStart]}-${DOW_EN[h.dowEnd]}`;
     const weekend = h.dowStart >= 6;
-    const hourly = weekend ? r.weekendHourly : r.weekdayHourly;
-    const max = weekend ? r.weekendMax : r.weekdayMax;
+    const hourly = weekend ? r.weekendPerHourUsd : r.weekdayPerHourUsd;
+    const max = weekend ? r.weekendMaxUsd : r.weekdayMaxUsd;
     if (hourly === 0) {
       out.push({
         dow_start: h.dowStart, dow_end: h.dowEnd, time_in: h.open, time_out: h.close, rate: 0, increment: 60,
@@ -252,7 +252,7 @@ function structuredRates(lot: DemoLot): UploadStructuredRate[] {
       continue;
     }
     // daytime hourly rate; an evening flat rate takes over at 18:00 where the lot has one
-    const evening = r.eveningFlat > 0 && h.close > '18:00';
+    const evening = r.eveningFlatUsd > 0 && h.close > '18:00';
     // open all night with an evening rate: the evening window runs past midnight to 06:00
     const allNight = h.open === '00:00' && h.close === '24:00';
     const dayStart = evening && allNight ? '06:00' : h.open;
@@ -265,16 +265,16 @@ function structuredRates(lot: DemoLot): UploadStructuredRate[] {
     if (evening) {
       const eveningOut = allNight ? '06:00' : h.close;
       out.push({
-        dow_start: h.dowStart, dow_end: h.dowEnd, time_in: '18:00', time_out: eveningOut, rate: r.eveningFlat,
-        increment: allNight ? 720 : minutesBetween('18:00', eveningOut), repeats: false, max: r.eveningFlat, holidays,
-        rate_line: `${days} evening, enter after ${clock12('18:00')}: ${money(r.eveningFlat)} flat`,
+        dow_start: h.dowStart, dow_end: h.dowEnd, time_in: '18:00', time_out: eveningOut, rate: r.eveningFlatUsd,
+        increment: allNight ? 720 : minutesBetween('18:00', eveningOut), repeats: false, max: r.eveningFlatUsd, holidays,
+        rate_line: `${days} evening, enter after ${clock12('18:00')}: ${money(r.eveningFlatUsd)} flat`,
       });
     }
   }
-  if (r.holidayFlat > 0) {
+  if (r.holidayFlatUsd > 0) {
     out.push({
-      dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', rate: r.holidayFlat, increment: 1440,
-      repeats: false, max: r.holidayFlat, holidays: 1, rate_line: `Holidays: ${money(r.holidayFlat)} flat per day`,
+      dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', rate: r.holidayFlatUsd, increment: 1440,
+      repeats: false, max: r.holidayFlatUsd, holidays: 1, rate_line: `Holidays: ${money(r.holidayFlatUsd)} flat per day`,
     });
   }
   return out;
@@ -283,8 +283,8 @@ function structuredRates(lot: DemoLot): UploadStructuredRate[] {
 /** Reservation products of a lot (public paid lots only). */
 function productsOf(lot: DemoLot, rng: Prng): UploadProduct[] {
   if (!lot.fee || lot.access === 'customers') return [];
-  const hourly = lot.rates.weekdayHourly;
-  const daily = lot.rates.weekdayMax;
+  const hourly = lot.rates.weekdayPerHourUsd;
+  const daily = lot.rates.weekdayMaxUsd;
   const base = (name: string, index: number): Omit<UploadProduct, 'rates' | 'max_duration' | 'start_time' | 'end_time' | 'days_available' | 'capacity'> => ({
     pk_reservation_product: stableUuid(`${DEMO_DATA_SOURCE}|${lot.key}|product|${index}`),
     f_id: lotIdOf(lot),
@@ -326,7 +326,7 @@ function productsOf(lot: DemoLot, rng: Prng): UploadProduct[] {
     products.push({
       ...base(`${lot.name} Event Evening`, 1),
       promo_text: 'Guaranteed space for harbor events',
-      rates: [{ duration: 360, rate: quarter(lot.rates.eveningFlat > 0 ? lot.rates.eveningFlat + 2 : daily * 0.6) }],
+      rates: [{ duration: 360, rate: quarter(lot.rates.eveningFlatUsd > 0 ? lot.rates.eveningFlatUsd + 2 : daily * 0.6) }],
       max_duration: 360,
       start_time: '5:00pm',
       end_time: '11:59pm',
