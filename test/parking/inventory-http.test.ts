@@ -135,7 +135,7 @@ describe('GET /lots, /blocks, /blocks/v3 on the hand-built fixture', () => {
       expect(byId[221].calculatedRates[1]).toEqual({ rate_cost: 0, quoted_duration: '01:30:00', rate_type: 'B' });
       expect(byId[44].calculatedRates).toBeNull();
       expect(byId[44].isOpen).toBeNull();
-      expect(byId[11]).toMatchObject({ isOpen: true, tz: 'America/New_York', offset: -18000, rateCard: ['Mon-Sun 24 Hours: $3.00 per 1 Hr'], costIndex: 3 });
+      expect(byId[11]).toMatchObject({ isOpen: true, tz: 'America/New_York', offset: -18000, rateCard: ['Mon-Sun 24 Hours: $3.00 per 1 Hr'], costIndex: 5 }); // dearer of the two priced lots
       expect(byId[221].costIndex).toBe(1);
       const none = (await get(`/lots?id=11`)).json().result[0];
       expect(none.calculatedRates).toBeNull();

@@ -74,10 +74,12 @@ function roundM(d: number | null): number | null {
   return d === null ? null : Math.round(d);
 }
 
-/** Quintile rank 1..5 of `value` among `all` (cheapest 1). */
+/** Rank 1..5 of `value` among `all` (cheapest 1, dearest 5, ties share the middle rank; alone: 3). */
 function quintile(value: number, all: number[]): number {
+  if (all.length < 2) return 3;
   const below = all.filter((v) => v < value).length;
-  return Math.min(5, 1 + Math.floor((5 * below) / all.length));
+  const equal = all.filter((v) => v === value).length;
+  return 1 + Math.round((4 * (below + (equal - 1) / 2)) / (all.length - 1));
 }
 
 /** Renders a page of lots (in order). */
