@@ -226,6 +226,14 @@ describe('generateDemoCity', () => {
     }
   });
 
+  it('reports the ids of the ferry, the toll ways and the restrictions as they are in the XML', () => {
+    const ids = city.summary.ids;
+    expect(osm.ways.filter((w) => w.tags.route === 'ferry').map((w) => w.id)).toEqual([ids.ferryWay]);
+    expect(osm.ways.filter((w) => w.tags.toll === 'yes').map((w) => w.id)).toEqual(ids.tollWays);
+    for (const r of osm.relations) expect(ids.restrictions[r.tags.restriction]).toBe(r.id);
+    for (const t of ids.ferryTerminals) expect(osm.nodes.get(t)!.tags.amenity).toBe('ferry_terminal');
+  });
+
   it('has one ferry between two terminals on different sides of the river', () => {
     const ferries = osm.ways.filter((w) => w.tags.route === 'ferry');
     expect(ferries.length).toBe(1);

@@ -6,7 +6,7 @@
  */
 import { createPrng } from './prng.js';
 import { OsmDocument } from './osm-document.js';
-import { buildRoadNetwork } from './road-network.js';
+import { buildRoadNetwork, type RoadNetwork } from './road-network.js';
 import { buildParkingLots } from './parking-lots.js';
 import { buildParkingUpload, type ParkingUpload } from './parking-upload.js';
 import { CITY_NAME, CITY_TIME_ZONE } from './layout.js';
@@ -45,6 +45,14 @@ export interface DemoCitySummary {
   bridgeWays: number;
   /** turn restriction relations by restriction value */
   restrictions: Record<string, number>;
+  /** OSM ids of the notable elements (stable across seeds) */
+  ids: {
+    ferryWay: number;
+    ferryTerminals: [number, number];
+    tollWays: number[];
+    /** relation id by restriction value */
+    restrictions: Record<string, number>;
+  };
   lotWays: number;
   lotNodes: number;
   /** road ways carrying any parking:* curb tag */
@@ -71,13 +79,13 @@ export function generateDemoCity(options: DemoCityOptions = {}): DemoCity {
   if (!Number.isInteger(seed)) throw new Error(`demo seed must be an integer, got ${seed}`);
   const rng = createPrng(seed);
   const doc = new OsmDocument();
-  buildRoadNetwork(doc, rng);
+  const network = buildRoadNetwork(doc, rng);
   const lots = buildParkingLots(doc, rng);
   const parkingUpload = buildParkingUpload(lots, rng);
-  return { osmXml: doc.toXml(), parkingUpload, summary: summarize(doc, seed, parkingUpload) };
+  return { osmXml: doc.toXml(), parkingUpload, summary: summarize(doc, seed, parkingUpload, network) };
 }
 
-function summarize(doc: OsmDocument, seed: number, upload: ParkingUpload): DemoCitySummary {
+function summarize(doc: OsmDocument, seed: number, upload: ParkingUpload, network: RoadNetwork): DemoCitySummary {
   let minLat = Infinity, minLon = Infinity, maxLat = -Infinity, maxLon = -Infinity;
   let trafficSignals = 0, stopSigns = 0, giveWaySigns = 0, lotNodes = 0;
   for (const n of doc.nodes) {
@@ -130,6 +138,12 @@ function summarize(doc: OsmDocument, seed: number, upload: ParkingUpload): DemoC
     ferryWays,
     bridgeWays,
     restrictions,
+    ids: {
+      ferryWay: network.ferryWay,
+      ferryTerminals: network.ferryTerminals,
+      tollWays: network.tollWays,
+      restrictions: network.restrictions,
+    },
     lotWays,
     lotNodes,
     curbParkingWays,

@@ -62,12 +62,8 @@ export const SOUTHPORT_NS_STREETS: readonly string[] = ['Alder St', 'Birch St', 
 /** East–west Southport streets, north to south. */
 export const SOUTHPORT_EW_STREETS: readonly string[] = ['Shore Rd', 'Harbor View Rd', 'Southport Ave', 'Linden Ln'];
 
-/** Ids of the notable nodes and ways of the network (for lots, tests and the summary). */
+/** OSM ids of the notable elements of the network (for tests and the summary). */
 export interface RoadNetwork {
-  /** downtown intersection node ids, [i][j] with x = 120 i, y = 120 j */
-  downtown: number[][];
-  /** Southport intersection node ids, [a][b] with x = 120 + 180 a, y = -600 - 180 b */
-  southport: number[][];
   /** the two ferry terminal node ids (downtown, Southport) */
   ferryTerminals: [number, number];
   /** way id of the ferry route */
@@ -263,7 +259,6 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
   doc.addWay([...river, river[0]], { natural: 'water', water: 'river', name: 'Calvert River' });
 
   // Turn restrictions (from way, via node, to way).
-  const wayOf = (ways: number[], k: number): number => ways[k];
   const restrictions: Record<string, number> = {};
   const restriction = (kind: string, from: number, via: number, to: number): void => {
     restrictions[kind] = doc.addRelation(
@@ -271,16 +266,15 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
       { type: 'restriction', restriction: kind },
     );
   };
+  // (street ways are indexed by segment: nsWays[i][k] is the way of segment k of N–S street i)
   // Grand Ave northbound may not turn left (west) into Center St.
-  restriction('no_left_turn', wayOf(nsWays[6], 2), viaNoLeft, wayOf(ewWays[3], 5));
+  restriction('no_left_turn', nsWays[6][2], viaNoLeft, ewWays[3][5]);
   // Lombard St eastbound must go straight across Grand Ave.
-  restriction('only_straight_on', wayOf(ewWays[5], 5), viaOnlyStraight, wayOf(ewWays[5], 6));
-  // Market St eastbound may not turn right (south) into Dover St.
-  restriction('no_right_turn', wayOf(ewWays[1], 2), viaNoRight, wayOf(nsWays[3], 7));
+  restriction('only_straight_on', ewWays[5][5], viaOnlyStraight, ewWays[5][6]);
+  // Market St eastbound may not turn right (south) into Dover St (listed north to south).
+  restriction('no_right_turn', ewWays[1][2], viaNoRight, nsWays[3][7]);
 
   return {
-    downtown,
-    southport,
     ferryTerminals: [terminalDowntown, terminalSouthport],
     ferryWay,
     tollWays,
