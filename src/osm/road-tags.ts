@@ -130,7 +130,10 @@ export function interpretWay(tags: Tags, country: string): WayProfile | null {
     if (hw === 'service' && tags.service && EXCLUDED_SERVICE.has(tags.service)) return null;
   }
   const access = carAccess(tags);
-  if (access === 'no') return null;
+  // HOV-only roads are tagged access=no + hov=designated: keep them, flagged hov, so routing can
+  // decide (AvoidHov / car-pool requests) instead of losing them.
+  const hovOnly = access === 'no' && (tags.hov === 'designated' || tags.hov === 'yes');
+  if (access === 'no' && !hovOnly) return null;
   // "motorcar=no" style denials on a ferry also mean foot/bicycle-only ferries are skipped.
   const roadClass: RoadClassName = isFerry ? 'ferry' : CLASS_OF[hw];
   const highway = isFerry ? 'ferry' : hw;
@@ -177,7 +180,7 @@ export function interpretWay(tags: Tags, country: string): WayProfile | null {
   }
 
   const hovLanes = tags['hov:lanes'] ?? tags['hov:lanes:forward'] ?? tags['hov:lanes:backward'];
-  const hov = tags.hov === 'designated' || tags.hov === 'lane' || (hovLanes !== undefined && hovLanes.includes('designated'));
+  const hov = hovOnly || tags.hov === 'designated' || tags.hov === 'lane' || (hovLanes !== undefined && hovLanes.includes('designated'));
   const express = isYes(tags.express) || tags['toll:hov'] !== undefined || tags.hot === 'yes' || tags['hov:toll'] !== undefined;
   return {
     roadClass, highway, forward, backward,

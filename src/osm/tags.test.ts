@@ -59,6 +59,9 @@ describe('interpretWay', () => {
     }, 'US')!;
     expect([p.hov, p.express, p.tunnel, p.bridge, p.toll, p.lanesForward, p.lanesBackward]).toEqual([true, true, true, false, true, 3, 0]);
     expect(interpretWay({ highway: 'motorway', 'hov:lanes': 'designated|yes|yes' }, 'US')!.hov).toBe(true);
+    // an HOV-only roadway (access=no + hov=designated) stays in the graph, flagged hov
+    expect(interpretWay({ highway: 'motorway', access: 'no', hov: 'designated' }, 'US')?.hov).toBe(true);
+    expect(interpretWay({ highway: 'motorway', access: 'no', hov: 'no' }, 'US')).toBeNull();
     expect(interpretWay({ highway: 'motorway', vignette: 'yes' }, 'AT')!.vignette).toBe(true);
     const two = interpretWay({ highway: 'primary', lanes: '4' }, 'US')!;
     expect([two.lanesForward, two.lanesBackward]).toEqual([2, 2]);
