@@ -82,3 +82,16 @@ describe('buildFacts', () => {
     expect(facts.map((f) => f.occurrence)).toEqual([0, 1]);
   });
 });
+
+describe('zone end points', () => {
+  it('places the zone entry 150 m before and the exit 50 m after the intersection node', () => {
+    const traj = makeTrajectory(fx, 'z', [N.W, N.C, N.E], t0, [{ distanceM: 520, speedMps: 10 }]);
+    const [f] = buildFacts(fx.region, [traj]);
+    const c = fx.region.intersections[0];
+    // Main St runs due east: entry 150 m west of C, exit 50 m east of C
+    const mPerDegLon = 111_195 * Math.cos((c.lat * Math.PI) / 180);
+    expect((c.lon - f.zoneStart[1]) * mPerDegLon).toBeCloseTo(150, 0);
+    expect((f.zoneEnd[1] - c.lon) * mPerDegLon).toBeCloseTo(50, 0);
+    expect(f.zoneStart[0]).toBeCloseTo(c.lat, 6);
+  });
+});

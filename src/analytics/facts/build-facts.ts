@@ -8,7 +8,8 @@
  * interpolated edge boundaries). A crossing is kept only when the trajectory covers the whole zone.
  * See docs/analytics.md.
  */
-import type { EdgeId } from '../../network/graph.js';
+import { haversineM } from '../../geo/index.js';
+import type { EdgeId, Graph } from '../../network/graph.js';
 import type { Region } from '../../network/region.js';
 import type { Trajectory } from '../../probes/trajectory.js';
 import { localParts } from '../../time/index.js';
@@ -56,6 +57,31 @@ export interface Fact {
   stopDurationS: number;
   /** mean speed over the first `APPROACH_WINDOW_M` of the zone, km/h (null when not measurable) */
   approachSpeedKph: number | null;
+  /** [lat, lon] of the zone entry and exit on the vehicle's path (not stored; for validation) */
+  zoneStart: [number, number];
+  zoneEnd: [number, number];
+}
+
+/** [lat, lon] at `offsetM` along edge `e` (offsets scaled to the edge's stored length). */
+function pointAlong(g: Graph, e: EdgeId, offsetM: number): [number, number] {
+  const a = g.edgeGeomStart[e];
+  const b = g.edgeGeomStart[e + 1];
+  let geomLen = 0;
+  for (let i = a + 1; i < b; i++) geomLen += haversineM(g.geomLatE7[i - 1] / 1e7, g.geomLonE7[i - 1] / 1e7, g.geomLatE7[i] / 1e7, g.geomLonE7[i] / 1e7);
+  let want = g.edgeLengthM[e] > 0 ? (offsetM / g.edgeLengthM[e]) * geomLen : 0;
+  for (let i = a + 1; i < b; i++) {
+    const lat0 = g.geomLatE7[i - 1] / 1e7;
+    const lon0 = g.geomLonE7[i - 1] / 1e7;
+    const lat1 = g.geomLatE7[i] / 1e7;
+    const lon1 = g.geomLonE7[i] / 1e7;
+    const seg = haversineM(lat0, lon0, lat1, lon1);
+    if (want <= seg || i === b - 1) {
+      const f = seg > 0 ? Math.min(1, Math.max(0, want / seg)) : 0;
+      return [lat0 + f * (lat1 - lat0), lon0 + f * (lon1 - lon0)];
+    }
+    want -= seg;
+  }
+  return [g.geomLatE7[a] / 1e7, g.geomLonE7[a] / 1e7];
 }
 
 /** A point of the distance–time profile: distance along the run (m), time (s), reported speed. */
@@ -192,6 +218,11 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[]):
         const approachSpeedKph = tApproach !== undefined && tApproach > tEntry && approachEnd > sEntry
           ? ((approachEnd - sEntry) / (tApproach - tEntry)) * 3.6
           : null;
+        const at = (sAt: number): [number, number] => {
+          let e = 0;
+          while (e < n - 1 && cum[e + 1] < sAt) e++;
+          return pointAlong(g, trs[from + e].edge, sAt - cum[e]);
+        };
         const occurrence = occurrences.get(ci.key) ?? 0;
         occurrences.set(ci.key, occurrence + 1);
         const lp = localParts(tEntry, tz);
@@ -216,6 +247,8 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[]):
           stopped: stopS > 0,
           stopDurationS: stopS,
           approachSpeedKph,
+          zoneStart: at(sEntry),
+          zoneEnd: at(sExit),
         });
       }
     }
