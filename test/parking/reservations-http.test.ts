@@ -168,6 +168,8 @@ describe('reservations: state machine', () => {
     expect(r.dt_start_time).toBe('2026-11-24T14:00:00Z');
     expect(r.dt_end_time).toBe('2026-11-24T16:00:00Z');
     expect(r.str_reservation_code).toMatch(/^[A-Z2-9]{5}$/);
+    // what POST answered is what the database holds
+    expect((await t.app.inject({ url: `/reservation/${r.pk_reservation}`, headers: bearer(t.token) })).json().Reservations[0]).toEqual(r);
     const put = (action: string) => t.app.inject({ method: 'PUT', url: `/reservation/${r.pk_reservation}`, headers: { ...bearer(t.token), ...FORM }, payload: form({ action }) });
     const scanned = await put('Scan');
     expect(scanned.json().Reservations[0]).toMatchObject({ pk_reservation_status: 3, dt_scan_time: '2026-11-23T12:00:00Z' });

@@ -246,7 +246,9 @@ export async function createReservation(db: Db, caller: Caller, req: CreateReser
       const status = method ? ReservationStatus.RESERVED : ReservationStatus.QUOTED;
       const expiresMs = method ? endMs : deps.nowMs + QUOTE_VALIDITY_MIN * 60_000;
       const chargeId = method ? await chargeOrThrow(deps, method, quotedCents - discountedCents, product.currencyIso, id) : null;
+      let code = '';
       for (let attempt = 0; ; attempt++) {
+        code = newCode();
         const inserted = await tx.query(
           `INSERT INTO pk_reservation (id, code, product_id, owner_user_id, owner_app_id, owner_scope, idempotency_key, request_fingerprint,
              status, start_at, end_at, expires_at, price_cents, service_fee_cents, amount_quoted_cents, amount_paid_cents,
@@ -254,7 +256,7 @@ export async function createReservation(db: Db, caller: Caller, req: CreateReser
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)
            ON CONFLICT (code) DO NOTHING RETURNING id`,
           [
-            id, newCode(), product.id, caller.kind === 'user' ? caller.userId : null, caller.kind === 'app' ? caller.appId : null, scope,
+            id, code, product.id, caller.kind === 'user' ? caller.userId : null, caller.kind === 'app' ? caller.appId : null, scope,
             req.idempotencyKey ?? null, fingerprint, status, new Date(startMs), new Date(endMs), new Date(expiresMs), fit.priceCents,
             product.serviceFeeCents, quotedCents, method ? quotedCents - discountedCents : 0, discountedCents, method?.processor ?? null,
             chargeId, method?.last4 ?? null, contact.firstName, contact.lastName, contact.phone, contact.licensePlate, new Date(deps.nowMs),
@@ -263,7 +265,16 @@ export async function createReservation(db: Db, caller: Caller, req: CreateReser
         if (inserted.rows.length === 1) break;
         if (attempt > 20) throw new Error('could not allocate a unique reservation code');
       }
-      return { reservation: await getById(tx, id), replayed: false };
+      // built from what was just written (saves a read under the product lock)
+      const reservation: Reservation = {
+        id, code, productId: product.id, productName: product.name, lotId: product.lotId, lotUuid: product.lotUuid, lotName: product.lotName,
+        lotAddress: product.lotAddress, currency: product.currency, ownerUserId: caller.kind === 'user' ? caller.userId : null,
+        ownerAppId: caller.kind === 'app' ? caller.appId : null, status, startMs, endMs, expiresMs, scannedMs: null, redeemedMs: null,
+        cancelledMs: null, priceCents: fit.priceCents, serviceFeeCents: product.serviceFeeCents, amountQuotedCents: quotedCents,
+        amountPaidCents: method ? quotedCents - discountedCents : 0, amountDiscountedCents: discountedCents, amountRefundedCents: 0,
+        coupon: null, cardLast4: method?.last4 ?? null, firstName: contact.firstName, lastName: contact.lastName, createdMs: deps.nowMs,
+      };
+      return { reservation, replayed: false };
     });
   try {
     return await run();
