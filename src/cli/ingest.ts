@@ -6,7 +6,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { loadRegion } from '../network/bundle.js';
 import { formatFromFileName, type IngestOptions } from '../probes/ingest/ingest.js';
@@ -46,18 +46,35 @@ export function registerIngest(program: Command, deps: CliDeps): void {
       const totalBytes = file === '-' ? undefined : statSync(file).size;
       let bytes = 0;
       const raw: Readable = file === '-' ? process.stdin : createReadStream(file);
-      raw.on('data', (c: Buffer | string) => { bytes += c.length; });
-      const input = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+      // Count bytes as they pass (a 'data' listener would start the stream before the parser reads it).
+      const counted = raw.pipe(new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          bytes += chunk.length;
+          done(null, chunk);
+        },
+      }));
+      const input = file.endsWith('.gz') ? counted.pipe(createGunzip()) : counted;
       const bar = createProgress('ingest', 'bytes');
       ingestOpts.onProgress = () => bar.update(bytes, totalBytes);
       await deps.withDb(async (db) => {
         const t0 = Date.now();
+        let matchBar: ReturnType<typeof createProgress> | undefined;
         const { ingest: rep, process: proc } = await ingestAndProcess({
           db, graph: region.graph, mapVersion: region.meta.mapVersion, timeZone: region.meta.timeZone,
           feeds: new SpeedFeeds(), nowS: Date.now() / 1000,
+          onMatchProgress: (done, total) => {
+            if (matchBar === undefined) {
+              bar.update(bytes, totalBytes);
+              bar.stop();
+              matchBar = createProgress('match', 'traces');
+            }
+            matchBar.update(done, total);
+          },
         }, input, ingestOpts);
-        bar.update(bytes, totalBytes);
-        bar.stop();
+        if (matchBar === undefined) {
+          bar.update(bytes, totalBytes);
+          bar.stop();
+        } else matchBar.stop();
         console.log(`pings: ${rep.parsed} read, ${rep.inserted} new, ${rep.duplicates} already stored, ${rep.malformed} malformed`);
         for (const i of rep.issues.slice(0, 20)) console.log(`  line ${i.line}: ${i.message}`);
         if (rep.malformed > 20) console.log(`  … and ${rep.malformed - 20} more malformed rows`);

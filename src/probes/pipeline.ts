@@ -30,6 +30,8 @@ export interface ProbePipelineDeps {
   match?: Partial<MatchOptions>;
   learned?: Partial<LearnedSpeedConfig>;
   liveWindowS?: number;
+  /** called after each chunk of traces is matched: (traces done, traces in total) */
+  onMatchProgress?: (done: number, total: number) => void;
 }
 
 /** Result of processing traces. */
@@ -75,6 +77,7 @@ export async function processTraces(deps: ProbePipelineDeps, traceIds: readonly 
     report.trajectories += trajectories.length;
     const edges = await deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories));
     for (const e of edges) touched.add(e);
+    deps.onMatchProgress?.(Math.min(traceIds.length, i + TRACE_CHUNK), traceIds.length);
   }
   const upd = await updateSpeedsForEdges(deps, touched);
   report.edgesUpdated = upd.edgesUpdated;
