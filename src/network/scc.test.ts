@@ -26,3 +26,41 @@ describe('strongly connected components', () => {
     expect(routable).toEqual([true, false, true, true, false, false, false]);
   });
 });
+
+describe('strongly connected components on random graphs', () => {
+  it('agree with a brute-force mutual reachability check', async () => {
+    const fc = await import('fast-check');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }).chain((n) => fc.tuple(fc.constant(n), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 30 }))),
+        ([n, pairs]) => {
+          const { graph } = buildGraph({
+            nodes: Array.from({ length: n }, (_, i) => ({ lat: 39 + i * 0.001, lon: -76 })),
+            edges: pairs.filter(([a, b]) => a !== b).map(([a, b]) => edge(a, b)),
+          });
+          // reach[a][b] by DFS from every node
+          const reach = Array.from({ length: n }, (_, s) => {
+            const seen = new Array<boolean>(n).fill(false);
+            const stack = [s];
+            seen[s] = true;
+            while (stack.length) {
+              const v = stack.pop()!;
+              for (let e = graph.firstOut[v]; e < graph.firstOut[v + 1]; e++) {
+                const w = graph.edgeTarget[e];
+                if (!seen[w]) { seen[w] = true; stack.push(w); }
+              }
+            }
+            return seen;
+          });
+          const { comp } = stronglyConnectedComponents(graph);
+          for (let a = 0; a < n; a++) {
+            for (let b = 0; b < n; b++) {
+              expect(comp[a] === comp[b]).toBe(reach[a][b] && reach[b][a]);
+            }
+          }
+        },
+      ),
+      { seed: 20261121, numRuns: 200 },
+    );
+  });
+});
