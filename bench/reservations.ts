@@ -60,6 +60,10 @@ async function timed(label: string, count: number, run: () => Promise<void>): Pr
 async function benchOne(name: string, db: Db, n: number): Promise<void> {
   console.log(`${name}:`);
   await seed(db);
+  // calibration: the bare round trip of this backend on this machine (a reservation is 4 statements + BEGIN/COMMIT)
+  const t0 = performance.now();
+  for (let i = 0; i < 500; i++) await db.query('SELECT 1');
+  console.log(`  baseline: ${(500 / ((performance.now() - t0) / 1000)).toFixed(0)} "SELECT 1" round trips/s`);
   let k = 0;
   await timed('sequential, one client', n, async () => {
     for (let i = 0; i < n; i++) await one(db, productId(0), k++);
