@@ -72,15 +72,18 @@ async function timeQueries(db: Db, label: string): Promise<void> {
 
 /** Runs the analytics benchmark and prints its figures. */
 export async function benchAnalytics(): Promise<void> {
-  const pg = await openPglite();
-  try {
-    await runMigrations(pg, migrations);
-    const n = Number(process.env.BENCH_ANALYTICS_PGLITE_FACTS ?? 1_000_000);
-    const loadS = await loadFacts(pg, n);
-    console.log(`  PGlite: ${n.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s`);
-    await timeQueries(pg, 'PGlite');
-  } finally {
-    await pg.close();
+  // BENCH_ANALYTICS_PGLITE_FACTS / BENCH_ANALYTICS_POSTGRES_FACTS change the sizes (0 skips a backend).
+  const nLite = Number(process.env.BENCH_ANALYTICS_PGLITE_FACTS ?? 1_000_000);
+  if (nLite > 0) {
+    const pg = await openPglite();
+    try {
+      await runMigrations(pg, migrations);
+      const loadS = await loadFacts(pg, nLite);
+      console.log(`  PGlite: ${nLite.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s`);
+      await timeQueries(pg, 'PGlite');
+    } finally {
+      await pg.close();
+    }
   }
 
   const url = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
@@ -96,6 +99,7 @@ export async function benchAnalytics(): Promise<void> {
   try {
     await runMigrations(db, migrations);
     const n = Number(process.env.BENCH_ANALYTICS_POSTGRES_FACTS ?? 10_000_000);
+    if (!(n > 0)) return;
     const loadS = await loadFacts(db, n);
     console.log(`  PostgreSQL: ${n.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s`);
     await timeQueries(db, 'PostgreSQL');

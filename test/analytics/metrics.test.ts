@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFacts, catalogOf, parseMetricRequest, queryMetrics, storeFacts, updateNamespace, migrations, AnalyticsError } from '../../src/analytics/index.js';
 import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
 import { N } from './fixture.js';
+import { openTestPostgres, testDatabaseUrl } from '../helpers/context.js';
 import { buildStory, KEY_C, KEY_D, movementIdOf } from './story.js';
 
 const { fx, trajectories } = buildStory();
@@ -10,10 +11,22 @@ const WE = movementIdOf(fx, N.W, N.C, N.E);
 const WS = movementIdOf(fx, N.W, N.C, N.S);
 const NE = movementIdOf(fx, N.N, N.C, N.E);
 const NOV = [{ startDate: '2026-11-01', endDate: '2026-11-30' }];
+const pgUrl = testDatabaseUrl();
+if (!pgUrl && process.env.CI !== 'true') console.warn('TEST_DATABASE_URL is not set: the PostgreSQL run of the metric suite is skipped');
+
+// The same suite on both backends: PGlite in memory, and PostgreSQL when TEST_DATABASE_URL is set.
+for (const backend of ['pglite', 'postgres'] as const) {
+describe.skipIf(backend === 'postgres' && !pgUrl && process.env.CI !== 'true')(`metrics on ${backend}`, () => {
 let db: Db;
+let drop: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  db = await openPglite();
+  if (backend === 'pglite') db = await openPglite();
+  else {
+    const pg = (await openTestPostgres())!;
+    db = pg.db;
+    drop = pg.drop;
+  }
   await runMigrations(db, migrations);
   const facts = buildFacts(fx.region, trajectories);
   expect(facts).toHaveLength(7);
@@ -21,7 +34,7 @@ beforeAll(async () => {
   // storing again is idempotent
   await storeFacts(db, facts, { mapVersion: '20261101' });
 });
-afterAll(async () => db?.close());
+afterAll(async () => { if (drop) await drop(); else await db?.close(); });
 
 async function run(body: Record<string, unknown>) {
   return queryMetrics(db, catalog, parseMetricRequest(body));
@@ -275,3 +288,5 @@ describe('spatial and namespace scope', () => {
     await rejects({ dateRanges: NOV, dimensions: [], metrics: [{ name: 'turnPct' }] }, /turnPct/);
   });
 });
+});
+}
