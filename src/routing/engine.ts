@@ -19,6 +19,8 @@ import { RoutingError } from './errors.js';
 export interface EngineConfig {
   /** number of ALT landmarks computed at load */
   landmarkCount: number;
+  /** landmarks used per query (chosen per origin/destination) */
+  activeLandmarks: number;
   /** snapping radius, metres */
   snapRadiusM: number;
   /** labels a single search may settle before giving up */
@@ -39,6 +41,7 @@ export interface EngineConfig {
 /** Default engine settings. */
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   landmarkCount: 12,
+  activeLandmarks: 4,
   snapRadiusM: 1000,
   maxSettled: 3_000_000,
   avoidPenaltyFactor: 5,
@@ -144,7 +147,7 @@ export class RoutingEngine {
       if (minTurn !== Infinity) weight[e] += minTurn;
     }
     this.landmarks = computeLandmarks(g, weight, this.usable, this.cfg.landmarkCount);
-    this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable);
+    this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable, this.cfg.activeLandmarks);
     this.altFactor = new Float32Array(g.edgeCount);
   }
 

@@ -64,8 +64,6 @@ export interface SearchPath {
 /** Penalty of a U-turn in shortest mode, metres. */
 const SHORTEST_UTURN_M = 100;
 const RAD = Math.PI / 180;
-/** Landmarks used per query (the best for that origin/destination). */
-const ACTIVE_LANDMARKS = 4;
 
 /** Reusable time-dependent A* over one graph and traffic model. */
 export class TdAstar {
@@ -94,6 +92,8 @@ export class TdAstar {
     private readonly restrictions: TurnRestrictions,
     /** 1 when an edge is usable at all (routable, not reversible) */
     private readonly usable: Uint8Array,
+    /** landmarks used per query (the best for that origin/destination) */
+    private readonly activeLandmarks = 4,
   ) {
     const g = model.graph;
     this.g = g;
@@ -181,7 +181,7 @@ export class TdAstar {
       scored.push([s, k]);
     }
     scored.sort((x, y) => y[0] - x[0]);
-    this.active = scored.slice(0, ACTIVE_LANDMARKS).map((x) => x[1]);
+    this.active = scored.slice(0, this.activeLandmarks).map((x) => x[1]);
   }
 
   /** Multiplier of edge e's cost under the options (0 = unusable). */

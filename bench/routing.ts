@@ -1,0 +1,179 @@
+/**
+ * Routing benchmark (seeded): FindRoute latency p50/p95/p99 and settled labels
+ * - on Baltimore (`../shared/data/baltimore.osm.pbf`): 1000 OD pairs (midpoints of random routable
+ *   edges), search only (engine.plan), full FindRoute in process (plan + assembly + route store on
+ *   PGlite), and over HTTP (`app.inject`: token check, parameter parsing, JSON rendering);
+ * - on a generated grid with ≥ 1 million directed edges (501 × 501 nodes, arterials every 10th
+ *   row/column, signals where arterials cross): 200 OD pairs, search only, ALT vs plain Dijkstra.
+ * Departure: Monday 08:00 local (AM peak of the predicted profiles), so costs are time dependent.
+ */
+import { existsSync } from 'node:fs';
+import { readOsmExtract } from '../src/osm/index.js';
+import { buildRegion } from '../src/network/index.js';
+import { buildGraph, EdgeFlag, NodeFlag, RoadClass, type EdgeInput, type Graph } from '../src/network/graph.js';
+import type { Region } from '../src/network/region.js';
+import { SpeedFeeds } from '../src/traffic/feeds.js';
+import { RoutingEngine, NO_CRITERIA, type PlanRequest } from '../src/routing/engine.js';
+import { routingServiceFor } from '../src/http/routing/plugin.js';
+import { makeTestContext } from '../test/helpers/context.js';
+
+const PBF = '../shared/data/baltimore.osm.pbf';
+
+/** Mulberry32 PRNG in [0, 1). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+function report(label: string, ms: number[], settled?: number[]): void {
+  const s = [...ms].sort((a, b) => a - b);
+  const line = `${label.padEnd(44)} p50 ${pct(s, 0.5).toFixed(3)} ms  p95 ${pct(s, 0.95).toFixed(3)} ms  p99 ${pct(s, 0.99).toFixed(3)} ms`;
+  if (settled) {
+    const ss = [...settled].sort((a, b) => a - b);
+    console.log(`${line}  settled p50 ${pct(ss, 0.5)} mean ${Math.round(settled.reduce((a, b) => a + b, 0) / settled.length)}`);
+  } else console.log(line);
+}
+
+/** Midpoints of `n` random routable edges. */
+function odPairs(g: Graph, n: number, seed: number): Array<[{ lat: number; lon: number }, { lat: number; lon: number }]> {
+  const routable: number[] = [];
+  for (let e = 0; e < g.edgeCount; e++) if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & EdgeFlag.reversible)) routable.push(e);
+  const r = rng(seed);
+  const mid = (e: number) => {
+    const s = g.edgeGeomStart[e];
+    const k = s + Math.max(1, Math.floor((g.edgeGeomStart[e + 1] - s) / 2));
+    return { lat: (g.geomLatE7[k - 1] + g.geomLatE7[k]) / 2e7, lon: (g.geomLonE7[k - 1] + g.geomLonE7[k]) / 2e7 };
+  };
+  const out: Array<[{ lat: number; lon: number }, { lat: number; lon: number }]> = [];
+  for (let i = 0; i < n; i++) out.push([mid(routable[Math.floor(r() * routable.length)]), mid(routable[Math.floor(r() * routable.length)])]);
+  return out;
+}
+
+function searchRun(eng: RoutingEngine, pairs: ReturnType<typeof odPairs>, departS: number, warmup: number): { ms: number[]; settled: number[]; failed: number } {
+  const ms: number[] = [];
+  const settled: number[] = [];
+  let failed = 0;
+  for (let i = 0; i < pairs.length + warmup; i++) {
+    const [a, b] = pairs[i % pairs.length];
+    const req: PlanRequest = { waypoints: [a, b], departS, nowS: departS, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false };
+    const t0 = performance.now();
+    try {
+      eng.plan(req);
+    } catch {
+      failed++;
+    }
+    const dt = performance.now() - t0;
+    if (i >= warmup) { ms.push(dt); settled.push(eng.lastSettled); }
+  }
+  return { ms, settled, failed };
+}
+
+async function benchBaltimore(): Promise<void> {
+  if (!existsSync(PBF)) {
+    console.log(`Baltimore: ${PBF} not found, skipped`);
+    return;
+  }
+  let t0 = performance.now();
+  const region = buildRegion(readOsmExtract(PBF), { name: 'baltimore' });
+  const g = region.graph;
+  console.log(`Baltimore: ${g.nodeCount} nodes, ${g.edgeCount} edges (import ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  const dep = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 America/New_York
+  t0 = performance.now();
+  const eng = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone);
+  console.log(`engine load (traffic model, snapping index, ${eng.landmarks.nodes.length} landmarks, turn table): ${(performance.now() - t0).toFixed(0)} ms`);
+  const pairs = odPairs(g, 1000, 1);
+  const s = searchRun(eng, pairs, dep, 100);
+  report('search (plan), 1000 pairs', s.ms, s.settled);
+  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0 });
+  const d = searchRun(plain, pairs.slice(0, 300), dep, 30);
+  report('plain TD-Dijkstra (no landmarks), 300 pairs', d.ms, d.settled);
+
+  const t = await makeTestContext({ region, now: () => (dep - 600) * 1000 });
+  try {
+    const svc = routingServiceFor(t.ctx);
+    const output = { fields: new Set(['D', 'S', 'W', 'B', 'I', 'U'] as const), incidentFields: new Set(['all']), units: 0 as const, toleranceM: 0, speedBucketId: 1, collapseManeuvers: true };
+    const inProc: number[] = [];
+    for (let i = 0; i < 1100; i++) {
+      const [a, b] = pairs[i % 1000];
+      const t1 = performance.now();
+      await svc.findRoute({ waypoints: [a, b], departS: dep, maxAlternates: 0, useTraffic: true, shortest: false, criteria: NO_CRITERIA, ambiguousOrigin: false, output });
+      if (i >= 100) inProc.push(performance.now() - t1);
+    }
+    report('FindRoute in process (+assembly, PGlite store)', inProc);
+    const http: number[] = [];
+    for (let i = 0; i < 1100; i++) {
+      const [a, b] = pairs[i % 1000];
+      const url = `/traffic/Streetwise.ashx?Action=FindRoute&Token=${t.token}&WP_1=${a.lat},${a.lon}&WP_2=${b.lat},${b.lon}&DepartureTime=2026-11-23T13:00:00Z&Format=JSON`;
+      const t1 = performance.now();
+      const r = await t.app.inject({ method: 'GET', url });
+      if (r.statusCode !== 200) throw new Error(`HTTP ${r.statusCode}: ${r.body.slice(0, 200)}`);
+      if (i >= 100) http.push(performance.now() - t1);
+    }
+    report('FindRoute over HTTP (inject, JSON)', http);
+  } finally {
+    await t.close();
+  }
+}
+
+/** 501 × 501 grid, 100 m blocks, arterials (primary, 60 km/h) every 10th line, signals where they cross. */
+function gridRegion(n = 501): Region {
+  const dLat = 0.0009, dLon = 0.00116, lat0 = 39.0, lon0 = -77.0;
+  const nodes = [];
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
+    nodes.push({ lat: lat0 + r * dLat, lon: lon0 + c * dLon, flags: r % 10 === 0 && c % 10 === 0 ? NodeFlag.trafficSignals : 0 });
+  }
+  const edges: EdgeInput[] = [];
+  const add = (a: number, b: number, arterial: boolean) => {
+    const i = edges.length;
+    const base = arterial
+      ? { speedKph: 60, roadClass: RoadClass.primary, flags: EdgeFlag.routable }
+      : { speedKph: 30, roadClass: RoadClass.residential, flags: EdgeFlag.routable };
+    edges.push({ ...base, source: a, target: b, twin: i + 1, lengthM: 100 });
+    edges.push({ ...base, source: b, target: a, twin: i, lengthM: 100 });
+  };
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
+    const v = r * n + c;
+    if (c + 1 < n) add(v, v + 1, r % 10 === 0);
+    if (r + 1 < n) add(v, v + n, c % 10 === 0);
+  }
+  const { graph } = buildGraph({ nodes, edges });
+  return {
+    meta: { name: 'grid', mapVersion: 'grid-1', source: 'generated', importedAt: '', bounds: [lat0, lon0, lat0 + n * dLat, lon0 + n * dLon], country: 'US', timeZone: 'America/New_York' },
+    graph, intersections: [], blocks: [], lots: [],
+  };
+}
+
+async function benchGrid(): Promise<void> {
+  let t0 = performance.now();
+  const region = gridRegion();
+  const g = region.graph;
+  console.log(`\ngrid: ${g.nodeCount} nodes, ${g.edgeCount} edges (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  const dep = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000;
+  t0 = performance.now();
+  const eng = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone);
+  console.log(`engine load (${eng.landmarks.nodes.length} landmarks): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const pairs = odPairs(g, 200, 2);
+  const s = searchRun(eng, pairs, dep, 10);
+  report('grid search (ALT), 200 pairs', s.ms, s.settled);
+  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0 });
+  const d = searchRun(plain, pairs.slice(0, 30), dep, 3);
+  report('grid plain TD-Dijkstra, 30 pairs', d.ms, d.settled);
+}
+
+/** Runs the routing benchmarks and prints the figures. */
+export async function benchRouting(): Promise<void> {
+  await benchBaltimore();
+  await benchGrid();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchRouting();
