@@ -53,3 +53,36 @@ describe('locate', () => {
     expect(locateCandidates(graph, 39.29005, -76.599, 3)).toEqual([]);
   });
 });
+
+describe('locate on random graphs', () => {
+  it('finds the same nearest distance as a brute-force scan of every segment', async () => {
+    const fc = await import('fast-check');
+    const { projectOnSegment } = await import('../geo/index.js');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 999 })), { minLength: 2, maxLength: 15 }),
+        fc.array(fc.tuple(fc.nat(14), fc.nat(14)), { minLength: 1, maxLength: 20 }),
+        fc.tuple(fc.integer({ min: -100, max: 1100 }), fc.integer({ min: -100, max: 1100 })),
+        (pts, pairs, [qy, qx]) => {
+          const nodes = pts.map(([y, x]) => ({ lat: 39.28 + y * 1e-5, lon: -76.61 + x * 1e-5 }));
+          const edges = pairs
+            .map(([a, b]) => [a % nodes.length, b % nodes.length])
+            .filter(([a, b]) => a !== b)
+            .map(([a, b]) => ({ source: a, target: b, speedKph: 30, roadClass: RoadClass.residential, flags: R }));
+          if (edges.length === 0) return;
+          const { graph: g } = buildGraph({ nodes, edges });
+          const lat = 39.28 + qy * 1e-5, lon = -76.61 + qx * 1e-5;
+          let best = Infinity;
+          for (let e = 0; e < g.edgeCount; e++) {
+            const s = g.nodeLatE7[g.edgeSource[e]] / 1e7, so = g.nodeLonE7[g.edgeSource[e]] / 1e7;
+            const t = g.nodeLatE7[g.edgeTarget[e]] / 1e7, to = g.nodeLonE7[g.edgeTarget[e]] / 1e7;
+            best = Math.min(best, projectOnSegment(lat, lon, s, so, t, to).distanceM);
+          }
+          const snap = locate(g, lat, lon, { maxDistanceM: 5000 })!;
+          expect(snap.distanceM).toBeCloseTo(best, 6);
+        },
+      ),
+      { seed: 20261121, numRuns: 200 },
+    );
+  });
+});
