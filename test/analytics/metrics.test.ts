@@ -191,6 +191,7 @@ describe('dimension filters', () => {
     await rejects({ ...base, dimensionFilters: [{ name: 'speed', operator: 'EQUALS', expressions: ['1'] }] }, /dimensionFilters\[0\]\.name/);
     await rejects({ ...base, dimensionFilters: [{ name: 'hourOfDay', operator: 'EQUALS', expressions: ['1', '2'] }] }, /exactly one/);
     await rejects({ ...base, dimensionFilters: [{ name: '15MinBin', operator: 'EQUALS', expressions: ['08:07'] }] }, /15-minute bin/);
+    await rejects({ ...base, dimensionFilters: [{ name: 'week', operator: 'EQUALS', expressions: ['2026-11-17'] }] }, /not a Monday/);
   });
 });
 

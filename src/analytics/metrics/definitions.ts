@@ -100,7 +100,12 @@ export function dimensionDefs(ranges: TimeRange[] | undefined, addParam: AddPara
     { name: 'movementId', type: 'STRING', expr: 'movement_id::text', sortExpr: 'movement_id', filterExpr: 'movement_id', cast: 'int', operators: EQ, parse: intIn(0, 2_147_483_647) },
     { name: 'quarter', type: 'STRING', expr: `to_char(local_day, 'YYYY-"Q"Q')`, sortExpr: `to_char(local_day, 'YYYY-"Q"Q')`, filterExpr: `to_char(local_day, 'YYYY-"Q"Q')`, cast: 'text', operators: EQ, parse: matching(/^\d{4}-Q[1-4]$/, 'a quarter YYYY-Qn') },
     { name: 'month', type: 'STRING', expr: `to_char(local_day, 'YYYY-MM')`, sortExpr: `to_char(local_day, 'YYYY-MM')`, filterExpr: `to_char(local_day, 'YYYY-MM')`, cast: 'text', operators: ALL, parse: matching(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month YYYY-MM') },
-    { name: 'week', type: 'DATE', expr: `to_char(local_day - (local_dow - 1), 'YYYY-MM-DD')`, sortExpr: '(local_day - (local_dow - 1))', filterExpr: '(local_day - (local_dow - 1))', cast: 'date', operators: ALL, parse: dateValue },
+    { name: 'week', type: 'DATE', expr: `to_char(local_day - (local_dow - 1), 'YYYY-MM-DD')`, sortExpr: '(local_day - (local_dow - 1))', filterExpr: '(local_day - (local_dow - 1))', cast: 'date', operators: ALL,
+      parse: (v, p, op) => {
+        const d = dateValue(v, p);
+        if ((op === 'EQUALS' || op === 'IN_LIST') && new Date(`${d}T00:00:00Z`).getUTCDay() !== 1) throw invalid(p, `'${v}' is not a Monday (weeks are named by their ISO start day)`);
+        return d;
+      } },
     { name: 'day', type: 'DATE', expr: `to_char(local_day, 'YYYY-MM-DD')`, sortExpr: 'local_day', filterExpr: 'local_day', cast: 'date', operators: ALL, parse: dateValue },
     { name: 'dayOfWeek', type: 'INTEGER', expr: 'local_dow', sortExpr: 'local_dow', filterExpr: 'local_dow', cast: 'int', operators: ALL, parse: intIn(1, 7) },
     { name: 'hourOfDay', type: 'INTEGER', expr: '(local_minute / 60)', sortExpr: '(local_minute / 60)', filterExpr: '(local_minute / 60)', cast: 'int', operators: ALL, parse: intIn(0, 23) },
