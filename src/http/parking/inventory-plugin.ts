@@ -49,7 +49,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
 
   /** Checks the app token: header (preferred) or `accesstoken` query unless `headerOnly`. */
   async function authorize(req: FastifyRequest, headerOnly: boolean): Promise<{ admin: boolean }> {
-    if (hasMalformedAuthorization(req)) throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
+    if (req.headers.authorization && hasMalformedAuthorization(req)) throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
     const header = bearerToken(req);
     const query = queryParam(req, 'accesstoken');
     if (headerOnly && !header && query) throw new ParkingError('PARKING_TOKEN_INVALID', '/blocks/v3 accepts the token only in the Authorization: Bearer header', 'accesstoken');
@@ -59,7 +59,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
   }
 
   async function requireAdmin(req: FastifyRequest): Promise<void> {
-    if (hasMalformedAuthorization(req)) throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
+    if (req.headers.authorization && hasMalformedAuthorization(req)) throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
     const token = bearerToken(req);
     if (!token) throw new ParkingError('PARKING_TOKEN_INVALID', 'missing token: send Authorization: Bearer <admin app token>');
     const claims = await ctx.auth.verifyAppToken(token);

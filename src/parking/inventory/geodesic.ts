@@ -116,21 +116,23 @@ export function pointInRing(lat: number, lon: number, ring: ReadonlyArray<readon
   return inside;
 }
 
-/** Area-weighted centroid [lat, lon] of a ring (vertex mean for degenerate rings). */
+/** Area-weighted centroid [lat, lon] of a ring (vertex mean for degenerate rings); relative to the first vertex for precision. */
 export function ringCentroid(ring: ReadonlyArray<readonly [number, number]>): [number, number] {
+  const lat0 = ring[0][0], lon0 = ring[0][1];
   let a = 0, cx = 0, cy = 0;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const f = ring[j][1] * ring[i][0] - ring[i][1] * ring[j][0];
+    const xi = ring[i][1] - lon0, yi = ring[i][0] - lat0, xj = ring[j][1] - lon0, yj = ring[j][0] - lat0;
+    const f = xj * yi - xi * yj;
     a += f;
-    cx += (ring[j][1] + ring[i][1]) * f;
-    cy += (ring[j][0] + ring[i][0]) * f;
+    cx += (xj + xi) * f;
+    cy += (yj + yi) * f;
   }
-  if (Math.abs(a) < 1e-15) {
+  if (Math.abs(a) < 1e-18) {
     let sLat = 0, sLon = 0;
     for (const p of ring) { sLat += p[0]; sLon += p[1]; }
     return [sLat / ring.length, sLon / ring.length];
   }
-  return [cy / (3 * a), cx / (3 * a)];
+  return [lat0 + cy / (3 * a), lon0 + cx / (3 * a)];
 }
 
 /** Area in square metres of a small [lat, lon] ring (local projection). */
