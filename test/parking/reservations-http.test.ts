@@ -209,6 +209,21 @@ describe('reservations: state machine', () => {
     }
   });
 
+  it('a reserved stay never scanned nor redeemed by its end reads as expired (5) and accepts no action', async () => {
+    const r = (await reserve({ f_id: String(LOT_ID), pk_reservation_product: PRODUCT_ALL_DAY, entry_time: '2026-11-23T08:00', duration: '60', token: 'tok_visa' })).json().Reservations[0];
+    expect(r.pk_reservation_status).toBe(1);
+    // the stay ends 09:00 New York = 14:00Z
+    clock = Date.UTC(2026, 10, 23, 14, 1);
+    try {
+      expect((await t.app.inject({ url: `/reservation/${r.pk_reservation}`, headers: bearer(t.token) })).json().Reservations[0].pk_reservation_status).toBe(5);
+      const redeem = await t.app.inject({ method: 'PUT', url: `/reservation/${r.pk_reservation}`, headers: { ...bearer(t.token), ...FORM }, payload: form({ action: 'Redeem' }) });
+      expect(redeem.statusCode).toBe(409);
+      expect(redeem.json().code).toBe('PARKING_TRANSITION_INVALID');
+    } finally {
+      clock = NOW_MS;
+    }
+  });
+
   it('answers in XML when Accept (or Accepts) asks for application/xml', async () => {
     const res = await reserve({ f_id: String(LOT_ID), pk_reservation_product: PRODUCT_ALL_DAY, entry_time: '2026-11-27T09:00', duration: '60', token: 'tok_visa' }, { accepts: 'application/xml' });
     expect(res.headers['content-type']).toMatch(/application\/xml/);

@@ -138,9 +138,13 @@ function rowToReservation(r: Record<string, unknown>): Reservation {
   };
 }
 
-/** The status a client sees: a quote past its expiration reads as expired (5). */
+/**
+ * The status a client sees: a quote past its expiration (15 minutes), or a reservation never
+ * scanned nor redeemed by the end of its stay (a no-show), reads as expired (5).
+ */
 export function effectiveStatus(r: Reservation, nowMs: number): ReservationStatusCode {
-  return r.status === ReservationStatus.QUOTED && nowMs > r.expiresMs ? ReservationStatus.EXPIRED : r.status;
+  const lapses = r.status === ReservationStatus.QUOTED || r.status === ReservationStatus.RESERVED;
+  return lapses && nowMs > r.expiresMs ? ReservationStatus.EXPIRED : r.status;
 }
 
 const scopeOf = (caller: Caller): string => (caller.kind === 'user' ? `u:${caller.userId}` : `a:${caller.appId}`);
@@ -330,7 +334,7 @@ export async function actOnReservation(db: Db, caller: Caller, id: string, actio
     const r = await getById(tx, id, true);
     const from = effectiveStatus(r, deps.nowMs);
     const to = nextStatus(from, action);
-    if (from === ReservationStatus.EXPIRED && action === 'Reserve') throw new ReservationsError('PARKING_QUOTE_EXPIRED', `the quote expired at ${isoUtc(r.expiresMs)}: ask for a new one`, { parameter: 'pk_reservation' });
+    if (from === ReservationStatus.EXPIRED && r.status === ReservationStatus.QUOTED && action === 'Reserve') throw new ReservationsError('PARKING_QUOTE_EXPIRED', `the quote expired at ${isoUtc(r.expiresMs)}: ask for a new one`, { parameter: 'pk_reservation' });
     if (to === undefined) throw new ReservationsError('PARKING_TRANSITION_INVALID', `cannot ${action} a reservation that is ${STATUS_NAMES[from]}`, { parameter: 'action', from: STATUS_NAMES[from] });
     const now = new Date(deps.nowMs);
     if (action === 'Cancel') {

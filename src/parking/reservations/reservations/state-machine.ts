@@ -6,6 +6,7 @@
  *      │                              └──Cancel (before the stay starts; refunds)──► cancelled (4)
  *      ├──Cancel──────────────────────────────────────────────────────────────────► cancelled (4)
  *      └──(quote older than its dt_expiration_date)───────────────────────────────► expired (5)
+ *   reserved (1) never scanned nor redeemed by the end of the stay (no-show) ──────► expired (5)
  *
  * redeemed, cancelled and expired are final. Any other action on a state is PARKING_TRANSITION_INVALID.
  */
