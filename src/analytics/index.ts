@@ -9,3 +9,6 @@ export {
   applyDelta, checkNamespaceName, deleteNamespace, findNamespace, parseNamespaceSearch, parseNamespaceUpdate,
   searchNamespaces, updateNamespace, type NamespaceData, type NamespaceEnv, type NamespaceUpdate,
 } from './namespaces/namespaces.js';
+export { parseMetadataRequest, queryMetadata, METADATA_PAGE_SIZE_DEFAULT, METADATA_MAX_ROWS, type MetadataRequest, type MetadataResult } from './metadata/metadata.js';
+export { checkPrincipal, parseAvailabilityQuery, queryAvailability, type AvailabilityQuery } from './availability.js';
+export { invalid } from './errors.js';

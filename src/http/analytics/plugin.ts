@@ -6,12 +6,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import {
-  catalogOf, checkNamespaceName, deleteNamespace, parseMetricRequest, parseNamespaceSearch, parseNamespaceUpdate,
-  queryMetrics, searchNamespaces, updateNamespace,
+  catalogOf, checkNamespaceName, checkPrincipal, deleteNamespace, invalid, parseAvailabilityQuery, parseMetadataRequest,
+  parseMetricRequest, parseNamespaceSearch, parseNamespaceUpdate, queryAvailability, queryMetadata, queryMetrics,
+  searchNamespaces, updateNamespace,
 } from '../../analytics/index.js';
-import { checkPrincipal, parseAvailabilityQuery, queryAvailability } from '../../analytics/availability.js';
-import { invalid } from '../../analytics/errors.js';
-import { parseMetadataRequest, queryMetadata } from '../../analytics/metadata/metadata.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { envelope } from '../envelope.js';
 import { bearerToken } from '../tokens.js';
