@@ -101,6 +101,16 @@ describe('operator uploads and occupancy counts (admin API)', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it("lists the lot's reservation products in `reservations` when an entry time is given", async () => {
+    const r = await t.app.inject({ method: 'PUT', url: '/v1/admin/parking/products', headers: { authorization: `Bearer ${t.adminToken}` },
+      payload: { products: [{ pk_reservation_product: '6f1c2b1e-1111-4a4a-9b9b-000000000044', f_id: 44, name: 'Two hours', rates: [{ duration: 120, rate: 9 }], capacity: 10 }] } });
+    expect(r.statusCode).toBe(200);
+    const [lot] = await lots('id=44&entry_time=2026-11-23T10:00&duration=60');
+    expect(lot.reservations).toHaveLength(1);
+    expect(lot.reservations[0]).toMatchObject({ pk_reservation_product: '6f1c2b1e-1111-4a4a-9b9b-000000000044', name: 'Two hours', rates: [9], f_id: 44 });
+    expect((await lots('id=44'))[0].reservations).toEqual([]); // needs entry_time
+  });
+
   it('removes an upload so the OSM data shows again', async () => {
     const r = await t.app.inject({ method: 'DELETE', url: '/v1/admin/parking/lots/osm:n11', headers: { authorization: `Bearer ${t.adminToken}` } });
     expect(r.statusCode).toBe(200);

@@ -10,6 +10,10 @@ import { readObservations, recordOccupancyObservations, type ObservationInput } 
 import { OBSERVATION_MAX_AGE_MIN } from '../occupancy/model.js';
 import { renderBlocks, renderLots, zoneAt, entryInstant } from '../render/render.js';
 import { currencyOfCountry } from './currency.js';
+import { queryProducts } from '../reservations/products/product-query.js';
+import type { InventoryQuery } from './params.js';
+import type { Hit } from './select.js';
+import type { LotRecord } from './types.js';
 import { buildInventory, type Inventory } from './inventory.js';
 import { parseInventoryQuery, type InventoryOperation } from './params.js';
 import { selectBlocks, selectLots } from './select.js';
@@ -69,13 +73,32 @@ export class InventoryService {
       const ids = hits.map((h) => String(h.rec.id));
       const entryS = hits.length ? entryInstant(q.entry, hits[0].rec.tz || zoneAt(hits[0].rec.lat, hits[0].rec.lon), nowS) : nowS;
       const lotObservations = await readObservations(this.db, 'lot', ids, entryS - OBSERVATION_MAX_AGE_MIN * 60 - 86_400, entryS + 86_400);
-      return renderLots(hits, { query: q, nowS, isHoliday: this.isHoliday, lotObservations, segmentObservations: new Map(), polyline6: false });
+      const lotReservations = q.entry ? await this.reservationsOf(hits, q, nowS) : new Map<number, unknown[]>();
+      return renderLots(hits, { query: q, nowS, isHoliday: this.isHoliday, lotObservations, segmentObservations: new Map(), polyline6: false, lotReservations });
     }
     const { hits } = selectBlocks(inv, q);
     const segIds = hits.flatMap((h) => h.rec.segments.map((s) => s.segmentID));
     const entryS = q.entry?.utc ? q.entry.unixS : nowS;
     const segmentObservations = await readObservations(this.db, 'segment', segIds, entryS - OBSERVATION_MAX_AGE_MIN * 60 - 86_400, entryS + 86_400);
     return renderBlocks(hits, { query: q, nowS, isHoliday: this.isHoliday, lotObservations: new Map(), segmentObservations, polyline6: true });
+  }
+
+  /**
+   * The lots' reservation products at the entry time (contract: `reservations` needs entry_time): the
+   * `/product/` view of each active product — prices for the requested durations and availability.
+   */
+  private async reservationsOf(hits: Hit<LotRecord>[], q: InventoryQuery, nowS: number): Promise<Map<number, unknown[]>> {
+    const out = new Map<number, unknown[]>();
+    if (hits.length === 0) return out;
+    const r = await this.db.query<{ lot_id: string | number }>('SELECT DISTINCT lot_id FROM pk_product WHERE active AND lot_id = ANY($1::bigint[])', [hits.map((h) => String(h.rec.id))]);
+    for (const row of r.rows) {
+      const lotId = Number(row.lot_id);
+      const res = await queryProducts(this.db, {
+        lotId, entryAt: (tz) => entryInstant(q.entry, tz, nowS) * 1000, durationsMin: q.durationsMin.length > 0 ? q.durationsMin : undefined, nowMs: nowS * 1000,
+      });
+      out.set(lotId, res.Products);
+    }
+    return out;
   }
 
   /** Rebuilds now if the stored uploads changed (after a write by this process). */

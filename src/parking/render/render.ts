@@ -27,6 +27,8 @@ export interface RenderContext {
   segmentObservations: Map<string, OccupancyObservation[]>;
   /** include `polyline6` on blocks and segments */
   polyline6: boolean;
+  /** reservation products per lot id at the entry time (lots with none are absent) */
+  lotReservations?: Map<number, unknown[]>;
 }
 
 /** Time zone of a point (IANA), memoised on the record by the caller. */
@@ -125,6 +127,9 @@ export function renderLots(hits: Hit<LotRecord>[], rc: RenderContext): Record<st
       occupancy,
     };
     for (const [k, v] of Object.entries(f)) if (!(k in out)) out[k] = v;
+    const products = rc.lotReservations?.get(rec.id);
+    if (products) out.reservations = products;
+    else if (!Array.isArray(out.reservations)) out.reservations = [];
     return { out, hourly: f.costIndex === undefined || f.costIndex === null ? hourlyPriceCents(rec.frames, entryS, opts) : null };
   });
   const prices = rows.map((r) => r.hourly).filter((p): p is number => p !== null);
