@@ -132,8 +132,8 @@ describe('generateDemoCity', () => {
     for (const id of [...osm.nodes.keys(), ...wayIds, ...relIds]) expect(Number.isInteger(id) && id > 0).toBe(true);
     expect(new Set(wayIds).size).toBe(wayIds.length);
     expect(new Set(relIds).size).toBe(relIds.length);
-    expect(osm.nodes.size).toBe(168);
-    expect(osm.ways.length).toBe(63);
+    expect(osm.nodes.size).toBe(172);
+    expect(osm.ways.length).toBe(65);
     expect(osm.relations.length).toBe(3);
   });
 
@@ -159,12 +159,12 @@ describe('generateDemoCity', () => {
 
   it('names every street and gives every road a maxspeed in mph', () => {
     const roads = osm.ways.filter((w) => w.tags.highway);
-    expect(roads.length).toBe(54);
+    expect(roads.length).toBe(56);
     for (const w of roads) {
       expect(w.tags.name, `way ${w.id}`).toBeTruthy();
       expect(w.tags.maxspeed, `way ${w.id}`).toMatch(/^\d+ mph$/);
     }
-    expect(new Set(roads.map((w) => w.tags.name)).size).toBe(34);
+    expect(new Set(roads.map((w) => w.tags.name)).size).toBe(36);
   });
 
   it('signals the 36 downtown crossings of non-residential streets and 6 more junctions', () => {
@@ -202,14 +202,14 @@ describe('generateDemoCity', () => {
     expect(byName('Dover St').every((w) => !northward(w))).toBe(true);
     expect(byName('Lombard St').every(eastward)).toBe(true);
     expect(byName('Pratt St').every((w) => !eastward(w))).toBe(true);
-    expect(osm.ways.filter((w) => w.tags.oneway === 'yes').length).toBe(16);
+    expect(osm.ways.filter((w) => w.tags.oneway === 'yes').length).toBe(18);
   });
 
-  it('has a freeway (I 900) with four ramps and a tolled bridge on both carriageways', () => {
+  it('has a freeway (I 900) with four ramps, a tolled bridge on both carriageways, express and HOV lanes', () => {
     const motorway = osm.ways.filter((w) => w.tags.highway === 'motorway');
-    expect(motorway.length).toBe(6);
+    expect(motorway.length).toBe(8);
     for (const w of motorway) {
-      expect(w.tags.ref).toBe('I 900');
+      expect(w.tags.ref).toMatch(/^I 900( Express)?$/);
       expect(w.tags.maxspeed).toBe('55 mph');
     }
     const links = osm.ways.filter((w) => w.tags.highway === 'motorway_link');
@@ -219,10 +219,19 @@ describe('generateDemoCity', () => {
     expect(links.filter((w) => motorwayNodes.has(w.refs[0])).length).toBe(2);
     expect(links.filter((w) => motorwayNodes.has(w.refs[w.refs.length - 1])).length).toBe(2);
     const toll = osm.ways.filter((w) => w.tags.toll === 'yes');
-    expect(toll.length).toBe(2);
-    for (const w of toll) {
-      expect(w.tags.highway).toBe('motorway');
-      expect(w.tags.bridge).toBe('yes');
+    expect(toll.length).toBe(3);
+    for (const w of toll) expect(w.tags.highway).toBe('motorway');
+    expect(toll.filter((w) => w.tags.bridge === 'yes' && w.tags['bridge:name'] === 'Harbor Bridge').length).toBe(2);
+    const express = osm.ways.filter((w) => w.tags.express === 'yes');
+    expect(express.map((w) => [w.tags.name, w.tags.toll])).toEqual([['Harbor Expressway Express Lanes', 'yes']]);
+    const hov = osm.ways.filter((w) => w.tags.hov === 'designated');
+    expect(hov.map((w) => [w.tags.name, w.tags.access, w.tags['hov:minimum']])).toEqual([['Harbor Expressway HOV Lane', 'no', '2']]);
+    // each runs beside a main carriageway: same first and last node
+    const main = motorway.filter((w) => !w.tags.express && !w.tags.hov);
+    for (const lane of [...express, ...hov]) {
+      const from = lane.refs[0];
+      const to = lane.refs[lane.refs.length - 1];
+      expect(main.some((w) => w.refs.includes(from) && w.refs.includes(to) && w.refs.indexOf(from) < w.refs.indexOf(to))).toBe(true);
     }
   });
 

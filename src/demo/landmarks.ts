@@ -22,6 +22,7 @@ const PLACES: ReadonlyArray<[key: string, name: string, xM: number, yM: number, 
   ['southport', 'Cedar St & Harbor View Rd', 480, -780, ['Cedar St', 'Harbor View Rd']],
   ['southportAve', 'Elm St & Southport Ave', 840, -960, ['Elm St', 'Southport Ave']],
   ['northernPkwy', 'Grand Ave & Northern Pkwy', 720, 1200, ['Grand Ave', 'Northern Pkwy']],
+  ['northernPkwyEast', 'Northern Pkwy near I 900', 1200, 1208],
   ['downtownFerryTerminal', 'Downtown Ferry Terminal', 480, -60],
   ['southportFerryTerminal', 'Southport Ferry Terminal', 480, -540],
   ['harborplaceGarage', 'Harborplace Garage', 540, 60],
@@ -31,7 +32,7 @@ const PLACES: ReadonlyArray<[key: string, name: string, xM: number, yM: number, 
 /** Keys of the landmarks. */
 export type DemoLandmarkKey =
   | 'downtownWaterfront' | 'grandAndCenter' | 'calvertAndLombard' | 'southport' | 'southportAve'
-  | 'northernPkwy' | 'downtownFerryTerminal' | 'southportFerryTerminal' | 'harborplaceGarage' | 'parkAndRide';
+  | 'northernPkwy' | 'northernPkwyEast' | 'downtownFerryTerminal' | 'southportFerryTerminal' | 'harborplaceGarage' | 'parkAndRide';
 
 /**
  * The demo city's landmarks by key (degrees, rounded to 1e-6).

@@ -9,7 +9,8 @@
  *   - Grand Ave (primary) runs north to Northern Pkwy, which meets the north end of I 900;
  *   - Center St runs east over the freeway (diamond interchange with four ramps);
  *   - I 900 "Harbor Expressway": two one-way carriageways (x = 1385 / 1415) from Northern Pkwy
- *     down to Southport Ave, crossing the river on the tolled Harbor Bridge;
+ *     down to Southport Ave, crossing the river on the tolled Harbor Bridge, with tolled express
+ *     lanes (northbound) and an HOV lane (southbound) north of Center St;
  *   - Harbor Ferry from the foot of Eutaw St across the river to Southport;
  *   - Old Mill Rd: the long free way round, west of downtown over the Old Mill Bridge;
  *   - Southport: a 5 × 4 residential grid south of the river with stop and give-way signs.
@@ -144,6 +145,10 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
   const rampNbOn = node(1440, 3 * s + 100);
   const rampSbOff = node(1360, 3 * s + 100);
   const rampSbOn = node(1360, 3 * s - 100);
+  // express toll lanes (northbound) and an HOV lane (southbound) beside the main carriageways
+  // between the Center St interchange and Northern Pkwy
+  const expressNb = [node(1440, 700), node(1440, 1100)];
+  const hovSb = [node(1360, 1100), node(1360, 700)];
   const oldMill = {
     a: node(-300, s + 5), b: node(-600, s), bridgeN: node(-600, yBridgeN), bridgeS: node(-600, yBridgeS),
     c: node(-600, ySouthAve), d: node(-250, ySouthAve),
@@ -210,6 +215,14 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
   doc.addWay([centerEast, rampNbOn, nb.merge], link('I 900 North Ramp', 'Northern Pkwy'));
   doc.addWay([sb.diverge, rampSbOff, centerWest], link('Center St Exit Ramp', 'Center St'));
   doc.addWay([centerWest, rampSbOn, sb.merge], link('I 900 South Ramp', 'Southport'));
+  // Express lanes: tolled for everyone, slightly longer than the main carriageway, so routes use
+  // them only with PreferExpress. The HOV lane is for cars with 2+ occupants (PreferCarPool).
+  tollWays.push(doc.addWay([nb.merge, ...expressNb, pkwyNb], {
+    ...fwy, name: 'Harbor Expressway Express Lanes', ref: 'I 900 Express', lanes: '2', toll: 'yes', express: 'yes',
+  }));
+  doc.addWay([pkwySb, ...hovSb, sb.diverge], {
+    ...fwy, name: 'Harbor Expressway HOV Lane', lanes: '1', access: 'no', hov: 'designated', 'hov:minimum': '2',
+  });
 
   // Old Mill Rd: the toll-free, ferry-free way round, west of downtown.
   const mill: OsmTags = { highway: 'secondary', name: 'Old Mill Rd', maxspeed: MPH(35), lanes: '2', surface: 'asphalt' };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadRegion } from '../../src/network/index.js';
 import { createDemoRegion, type DemoRegionResult } from '../../src/demo/create-demo-region.js';
 import { demoLandmarks } from '../../src/demo/landmarks.js';
+import { M_PER_DEG_LAT, M_PER_DEG_LON, ORIGIN_LAT, ORIGIN_LON } from '../../src/demo/layout.js';
 import type { ParkingUpload } from '../../src/demo/parking-upload.js';
 import { loadParkingDocument } from '../../src/app/parking-upload.js';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
@@ -85,5 +86,25 @@ describe('the demo region through the HTTP APIs', () => {
     expect(text(noFerry)).toMatch(/Harbor Expressway|I 900/);
     expect(text(noFerryNoToll)).toMatch(/Old Mill Rd/);
     expect(text(noFerryNoToll)).not.toMatch(/Harbor Expressway|I 900/);
+  });
+
+  it('takes the express lanes only with PreferExpress and the HOV lane only with PreferCarPool', async () => {
+    const a = L.parkAndRide;
+    const b = L.northernPkwyEast;
+    const route = async (from: typeof a, to: typeof a, criteria: string): Promise<Array<[number, number]>> => {
+      const r = await get(`/traffic/Root.ashx?Action=FindRoute&Token=${t.token}&WP_1=${from.lat},${from.lon}&WP_2=${to.lat},${to.lon}` +
+        `&Format=JSON&RouteOutputFields=S,P&Units=1${criteria ? `&Criteria=${criteria}` : ''}`);
+      expect(r.status).toBe(200);
+      // route points as local plan metres (x east, y north)
+      return (r.body.result.trip.routes[0].points.coordinates as Array<[number, number]>)
+        .map(([lon, lat]) => [(lon - ORIGIN_LON) * M_PER_DEG_LON, (lat - ORIGIN_LAT) * M_PER_DEG_LAT]);
+    };
+    // the express lanes run at x = 1440 m, the HOV lane at x = 1360 m, between y = 700 and 1100 m
+    const along = (pts: Array<[number, number]>, xM: number): boolean =>
+      pts.some(([x, y]) => Math.abs(x - xM) < 10 && y > 650 && y < 1150);
+    expect(along(await route(a, b, ''), 1440)).toBe(false);
+    expect(along(await route(a, b, 'E'), 1440)).toBe(true);
+    expect(along(await route(b, a, ''), 1360)).toBe(false);
+    expect(along(await route(b, a, 'C'), 1360)).toBe(true);
   });
 });

@@ -83,14 +83,16 @@ describe('demo region imported through importRegion', () => {
     expect(result.imported.routableEdges).toBe(g.edgeCount);
   });
 
-  it('keeps the 42 signals, the toll bridge, the ferry and the three turn restrictions', () => {
+  it('keeps the 42 signals, the toll bridge, express and HOV lanes, the ferry and the three turn restrictions', () => {
     const g = region.graph;
     let signals = 0;
     for (let n = 0; n < g.nodeCount; n++) if (g.nodeFlags[n] & NodeFlag.trafficSignals) signals++;
     expect(signals).toBe(42);
     expect(region.intersections.filter((i) => i.signalized).length).toBe(42);
-    // one directed edge per carriageway on the bridge, the ferry both ways
-    expect(countEdges(g, EdgeFlag.toll)).toBe(2);
+    // one directed edge per carriageway on the bridge and the express lanes, the ferry both ways
+    expect(countEdges(g, EdgeFlag.toll)).toBe(3);
+    expect(countEdges(g, EdgeFlag.express)).toBe(1);
+    expect(countEdges(g, EdgeFlag.hov)).toBe(1);
     expect(countEdges(g, EdgeFlag.ferry)).toBe(2);
     expect(g.restrictionFrom.length).toBe(3);
     const forbidden = region.intersections.flatMap((i) => i.movements).filter((m) => !m.allowed);
