@@ -12,28 +12,35 @@ const M_PER_DEG = 111_195;
 
 /**
  * A random drive of at least `minLengthM` metres over routable car edges: at each node a random
- * allowed successor other than the U-turn. Returns the edge list (may be shorter at a dead end).
+ * allowed successor other than the U-turn, never reusing an edge. Drives that run into a dead end
+ * early are retried from another start (up to 100 times); the longest attempt is returned.
  */
 export function randomDrive(g: Graph, rng: Rng, minLengthM: number, turns = new TurnRestrictions(g)): EdgeId[] {
   const usable = (e: number): boolean => (g.edgeFlags[e] & EdgeFlag.routable) !== 0 && g.edgeRoadClass[e] !== RoadClass.ferry && g.edgeRoadClass[e] !== RoadClass.service;
-  let e = rng.int(g.edgeCount);
-  for (let tries = 0; !usable(e) && tries < 100_000; tries++) e = rng.int(g.edgeCount);
-  const route: EdgeId[] = [e];
-  let lengthM = g.edgeLengthM[e];
-  const seen = new Set<number>([e]);
-  while (lengthM < minLengthM) {
-    const node = g.edgeTarget[e];
-    const options: number[] = [];
-    for (let f = g.firstOut[node]; f < g.firstOut[node + 1]; f++) {
-      if (f !== g.edgeTwin[e] && usable(f) && !seen.has(f) && turns.isTurnAllowed(e, f)) options.push(f);
+  let best: EdgeId[] = [];
+  let bestM = -1;
+  for (let attempt = 0; attempt < 100; attempt++) {
+    let e = rng.int(g.edgeCount);
+    for (let tries = 0; !usable(e) && tries < 100_000; tries++) e = rng.int(g.edgeCount);
+    const route: EdgeId[] = [e];
+    let lengthM = g.edgeLengthM[e];
+    const seen = new Set<number>([e]);
+    while (lengthM < minLengthM) {
+      const node = g.edgeTarget[e];
+      const options: number[] = [];
+      for (let f = g.firstOut[node]; f < g.firstOut[node + 1]; f++) {
+        if (f !== g.edgeTwin[e] && usable(f) && !seen.has(f) && turns.isTurnAllowed(e, f)) options.push(f);
+      }
+      if (options.length === 0) break;
+      e = options[rng.int(options.length)];
+      seen.add(e);
+      route.push(e);
+      lengthM += g.edgeLengthM[e];
     }
-    if (options.length === 0) break;
-    e = options[rng.int(options.length)];
-    seen.add(e);
-    route.push(e);
-    lengthM += g.edgeLengthM[e];
+    if (lengthM > bestM) { best = route; bestM = lengthM; }
+    if (lengthM >= minLengthM) break;
   }
-  return route;
+  return best;
 }
 
 /** Options of `samplePings`. */
