@@ -90,7 +90,7 @@ export class EdgeLocator {
     if (this.ids.length === 0) return [];
     const g = this.g;
     const maxDeg = maxDistanceM / M_PER_DEG;
-    const found = this.index.neighbors(lon * this.cosRef, lat, 24, maxDeg);
+    const found = this.index.neighbors(lon * this.cosRef, lat, 8, maxDeg);
     let best: Snap | null = null;
     const mx = M_PER_DEG * Math.cos(lat * RAD);
     for (const k of found) {

@@ -34,19 +34,26 @@ export function newId(): string {
 
 /** Persistence of routes over the `Db` port. */
 export class RouteStore {
+  private lastPurgeS = -Infinity;
+
   constructor(private readonly db: Queryable) {}
 
-  /** Saves routes with a lifetime of `ttlHours` from `nowS` (unix seconds); drops expired rows. */
+  /** Saves routes (one statement) with a lifetime of `ttlHours` from `nowS` (unix seconds); purges expired rows at most once a minute. */
   async save(routes: StoredRoute[], nowS: number, ttlHours: number): Promise<void> {
-    await this.db.query(`DELETE FROM routes WHERE expires_at < to_timestamp($1)`, [nowS]);
+    if (nowS - this.lastPurgeS >= 60) {
+      this.lastPurgeS = nowS;
+      await this.db.query(`DELETE FROM routes WHERE expires_at < to_timestamp($1)`, [nowS]);
+    }
+    if (routes.length === 0) return;
+    const values: string[] = [];
+    const params: unknown[] = [];
     for (const r of routes) {
       const path = { legs: r.legs, waypoints: r.waypoints, shortest: r.shortest, useTraffic: r.useTraffic, criteria: r.criteria };
-      await this.db.query(
-        `INSERT INTO routes (id, trip_id, map_version, path, created_at, expires_at)
-         VALUES ($1, $2, $3, $4::jsonb, to_timestamp($5), to_timestamp($6))`,
-        [r.id, r.tripId, r.mapVersion, JSON.stringify(path), nowS, nowS + ttlHours * 3600],
-      );
+      const k = params.length;
+      values.push(`($${k + 1}, $${k + 2}, $${k + 3}, $${k + 4}::jsonb, to_timestamp($${k + 5}), to_timestamp($${k + 6}))`);
+      params.push(r.id, r.tripId, r.mapVersion, JSON.stringify(path), nowS, nowS + ttlHours * 3600);
     }
+    await this.db.query(`INSERT INTO routes (id, trip_id, map_version, path, created_at, expires_at) VALUES ${values.join(', ')}`, params);
   }
 
   /** The route if it exists and has not expired at `nowS`. */

@@ -77,6 +77,10 @@ export class TdAstar {
   /** turnTab[turnOff[e] + k] = delay (s) from edge e onto the k-th out edge of its target; -1 = forbidden turn */
   private readonly turnOff: Uint32Array;
   private readonly turnTab: Float32Array;
+  /** minimum travel time per edge (upper speed bound), seconds: prunes relaxations cheaply */
+  private readonly minTT: Float64Array;
+  /** generation stamp of target edges of the current search */
+  private readonly targetGen: Uint32Array;
   private readonly heap = new MinHeap(1 << 14);
   private generation = 0;
   private active: number[] = [];
@@ -103,6 +107,9 @@ export class TdAstar {
     this.gen = new Uint32Array(g.edgeCount);
     this.hNode = new Float64Array(g.nodeCount);
     this.hGen = new Uint32Array(g.nodeCount);
+    this.minTT = new Float64Array(g.edgeCount);
+    for (let e = 0; e < g.edgeCount; e++) this.minTT[e] = model.minTravelTimeS(e);
+    this.targetGen = new Uint32Array(g.edgeCount);
     // Turn table: every (edge, next edge) movement costed once at load; restrictions folded in.
     this.turnOff = new Uint32Array(g.edgeCount + 1);
     for (let e = 0; e < g.edgeCount; e++) {
@@ -259,6 +266,14 @@ export class TdAstar {
     const turnOff = this.turnOff;
     const turnTab = this.turnTab;
     const firstOut = g.firstOut;
+    const minTT = this.minTT;
+    const targetGen = this.targetGen;
+    for (const t of targets) targetGen[t.edge] = curGen;
+    const shortest = o.shortest;
+    const simple = o.penaltyFlags === 0 && o.discountFlags === 0 && o.edgeFactor === null;
+    const usable = this.usable;
+    const edgeFlags = g.edgeFlags;
+    const exclude = o.excludeFlags;
     let settled = 0;
     while (heap.length > 0) {
       if (heap.peekKey() >= best) break;
@@ -274,25 +289,35 @@ export class TdAstar {
       for (let f = f0, end = firstOut[v + 1]; f < end; f++) {
         const tc = turnTab[tBase + f];
         if (tc < 0) continue; // turn restriction
-        const fac = this.factor(f, o);
-        if (fac === 0) continue;
+        let fac: number;
+        if (simple) {
+          if (usable[f] === 0 || (edgeFlags[f] & exclude) !== 0) continue;
+          fac = 1;
+        } else {
+          fac = this.factor(f, o);
+          if (fac === 0) continue;
+        }
+        // cheap prune: even at its fastest, this way into f is no better than f's label
+        if (!shortest && gen[f] === curGen && targetGen[f] !== curGen && ce + tc + minTT[f] * fac >= cost[f]) continue;
         const tEnter = te + tc;
         const tt = model.travelTimeS(q, f, tEnter);
         if (tt === Infinity) continue;
         let stepTurn: number, base: number;
-        if (o.shortest) {
+        if (shortest) {
           stepTurn = g.edgeTwin[e] === f || g.edgeSource[e] === g.edgeTarget[f] ? SHORTEST_UTURN_M : 0;
           base = g.edgeLengthM[f];
         } else {
           stepTurn = tc;
           base = tt;
         }
-        for (let ti = 0; ti < targets.length; ti++) {
-          const t = targets[ti];
-          if (t.edge === f) {
-            const c = ce + stepTurn + t.fraction * base * fac;
-            if (c < best) {
-              best = c; bestPrev = e; bestTarget = ti; bestArrival = tEnter + t.fraction * tt;
+        if (targetGen[f] === curGen) {
+          for (let ti = 0; ti < targets.length; ti++) {
+            const t = targets[ti];
+            if (t.edge === f) {
+              const c = ce + stepTurn + t.fraction * base * fac;
+              if (c < best) {
+                best = c; bestPrev = e; bestTarget = ti; bestArrival = tEnter + t.fraction * tt;
+              }
             }
           }
         }
