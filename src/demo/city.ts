@@ -82,7 +82,8 @@ export function generateDemoCity(options: DemoCityOptions = {}): DemoCity {
   const network = buildRoadNetwork(doc, rng);
   const lots = buildParkingLots(doc, rng);
   const parkingUpload = buildParkingUpload(lots, rng);
-  return { osmXml: doc.toXml(), parkingUpload, summary: summarize(doc, seed, parkingUpload, network) };
+  const osmXml = doc.toXml(`streetwise-demo (Port Calvert, seed ${seed})`);
+  return { osmXml, parkingUpload, summary: summarize(doc, seed, parkingUpload, network) };
 }
 
 function summarize(doc: OsmDocument, seed: number, upload: ParkingUpload, network: RoadNetwork): DemoCitySummary {
