@@ -1,0 +1,64 @@
+import { describe, it, expect, beforeAll, afterAll, vi } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { createDemoRegion } from '../../src/demo/create-demo-region.js';
+import { loadConfig } from '../../src/config/load.js';
+import { registerIngest } from '../../src/cli/ingest.js';
+import { registerSimulate } from '../../src/cli/simulate.js';
+import type { CliDeps } from '../../src/cli/deps.js';
+import type { Db } from '../../src/store/db.js';
+import { openProbeTestDb } from './db.js';
+
+describe('streetwise simulate / ingest probes (CLI)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'streetwise-probes-cli-'));
+  let db: Db;
+  let deps: CliDeps;
+  beforeAll(async () => {
+    await createDemoRegion(dir);
+    db = await openProbeTestDb();
+    const config = loadConfig({ 'store.dataDir': dir, 'region.name': 'demo' }, {});
+    deps = { config: () => config, withDb: (fn) => fn(db) };
+  });
+  afterAll(async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = async (...args: string[]): Promise<string> => {
+    const program = new Command().exitOverride();
+    registerIngest(program, deps);
+    registerSimulate(program, deps);
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { lines.push(a.join(' ')); });
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await program.parseAsync(['node', 'streetwise', ...args]);
+    } finally {
+      spy.mockRestore();
+      err.mockRestore();
+    }
+    return lines.join('\n');
+  };
+
+  it('simulates to a CSV file, ingests it with malformed rows reported by line, and re-ingests idempotently', async () => {
+    const csv = join(dir, 'sim.csv');
+    const out = await run('simulate', '--hours', '0.5', '--start', '2026-01-06T07:30:00', '--penetration', '0.3', '--trips-per-day', '8000', '--seed', '5', '--out', csv, '--no-ingest');
+    expect(out).toMatch(/simulated 0\.5 h from 2026-01-06T12:30:00.000Z/);
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(rows[0]).toBe('trace_id,timestamp,lat,lon,speed,heading');
+    writeFileSync(csv, `${rows.join('\n')}\nbroken-row\n`);
+    const first = await run('ingest', 'probes', csv);
+    expect(first).toContain(`pings: ${rows.length - 1} read, ${rows.length - 1} new, 0 already stored, 1 malformed`);
+    expect(first).toContain(`line ${rows.length + 1}: expected at least 4 columns`);
+    expect(first).toMatch(/learned speeds updated on [1-9]\d* edges/);
+    const again = await run('ingest', 'probes', csv);
+    expect(again).toContain(`0 new, ${rows.length - 1} already stored`);
+  });
+
+  it('rejects bad options naming them', async () => {
+    await expect(run('simulate', '--penetration', '2')).rejects.toThrow(/--penetration must be a number in 0\.\.1/);
+    await expect(run('ingest', 'probes', join(dir, 'x.txt'))).rejects.toThrow(/--format must be csv, jsonl or fcd/);
+  });
+});
