@@ -156,6 +156,29 @@ function allDayLotUuid(): string {
   return lotUuidOf(LOT_ID); // no pk_lot in the upload: derived from the lot id
 }
 
+describe('admin API of products', () => {
+  const adminPut = (token: string, body: unknown) => t.app.inject({ method: 'PUT', url: '/v1/admin/parking/products', headers: { ...bearer(token), 'content-type': 'application/json' }, payload: body as object });
+  const valet = { pk_reservation_product: '33333333-3333-4333-8333-333333333333', f_id: 9002, name: 'Valet', rates: [{ duration: 180, rate: 25 }], capacity: 4, tz: 'America/New_York', lot_name: 'Pier Valet' };
+
+  it('adds a product with an admin token, refuses other callers, names bad fields, and withdraws it', async () => {
+    expect((await adminPut(t.token, { products: [valet] })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'PUT', url: '/v1/admin/parking/products', payload: { products: [valet] } })).statusCode).toBe(401);
+    const bad = await adminPut(t.adminToken, { products: [{ ...valet, rates: [] }] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().parameter).toBe('products[0].rates');
+    const ok = await adminPut(t.adminToken, { products: [valet] });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ ProductCount: 1, Products: [{ pk_reservation_product: valet.pk_reservation_product, rates: [25], durations: [180], f_id: 9002 }] });
+    const listed = (await t.app.inject({ url: '/product/?f_id=9002', headers: bearer(t.token) })).json();
+    expect(listed.ProductCount).toBe(1);
+    const del = await t.app.inject({ method: 'DELETE', url: `/v1/admin/parking/products/${valet.pk_reservation_product}`, headers: bearer(t.adminToken) });
+    expect(del.statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/product/?f_id=9002', headers: bearer(t.token) })).json().ProductCount).toBe(0);
+    const reserveWithdrawn = await reserve({ pk_reservation_product: valet.pk_reservation_product, entry_time: '2026-11-24T09:00', duration: '60', token: 'tok_visa' });
+    expect(reserveWithdrawn.statusCode).toBe(404);
+  });
+});
+
 describe('reservations: state machine', () => {
   it('Reserve creates and pays (status 1) with amounts = price + service fee, then Scan → 3, Redeem → 2, and a redeemed reservation cannot be cancelled', async () => {
     const res = await reserve({ f_id: String(LOT_ID), pk_reservation_product: PRODUCT_ALL_DAY, entry_time: '2026-11-24T09:00', duration: '120', action: 'Reserve', token: 'tok_visa' });

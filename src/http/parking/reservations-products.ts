@@ -18,6 +18,7 @@ import {
   ReservationsError,
   upsertPublishers,
   verifyChk,
+  viewProducts,
   type LotRef,
   type ProductView,
 } from '../../parking/reservations/index.js';
@@ -130,8 +131,7 @@ export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): vo
     const known = new Set((uploaded as LotRef[]).map((l) => l.id));
     const lots = [...(uploaded as LotRef[]), ...regionLots(ctx).filter((l) => !known.has(l.id))];
     const stored = await loadProducts(ctx.db, products, lots);
-    const views = (await queryProducts(ctx.db, { nowMs: ctx.now(), lotId: undefined, lotUuid: undefined })).Products;
-    return reply.send({ ProductCount: stored.length, Products: stored.map((p) => views.find((v) => v.pk_reservation_product === p.id) ?? { pk_reservation_product: p.id }) });
+    return reply.send(await viewProducts(ctx.db, stored, { nowMs: ctx.now() }));
   });
 
   app.get('/v1/admin/parking/products', { schema: { tags: ['parking admin'], summary: 'List every product, optionally of one lot (f_id)' } }, async (req, reply) => {

@@ -131,6 +131,11 @@ async function viewOf(q: Queryable, p: Product, query: ProductQuery): Promise<Pr
  */
 export async function queryProducts(q: Queryable, query: ProductQuery): Promise<{ ProductCount: number; Products: ProductView[] }> {
   const products = await findProductsOfLot(q, { lotId: query.lotId, lotUuid: query.lotUuid });
+  return viewProducts(q, products, query);
+}
+
+/** Renders given products at the precision `query` allows (its lot fields are not used). */
+export async function viewProducts(q: Queryable, products: Product[], query: ProductQuery): Promise<{ ProductCount: number; Products: ProductView[] }> {
   const views: ProductView[] = [];
   for (const p of products) views.push(await viewOf(q, p, query));
   return { ProductCount: views.length, Products: views };

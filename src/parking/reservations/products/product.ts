@@ -115,7 +115,7 @@ function parseDays(v: unknown, parameter: string): number[] {
 
 function parseRates(input: Record<string, unknown>, parameter: string): RateTier[] {
   const rates = input.rates;
-  if (!Array.isArray(rates) || rates.length === 0) throw invalidParam(parameter, 'rates must be a non-empty array');
+  if (!Array.isArray(rates) || rates.length === 0) throw invalidParam(`${parameter}.rates`, 'must be a non-empty array');
   const durations = input.durations;
   const tiers: RateTier[] = rates.map((r, i) => {
     if (typeof r === 'object' && r !== null) {
