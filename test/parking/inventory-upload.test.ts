@@ -103,12 +103,21 @@ describe('operator uploads and occupancy counts (admin API)', () => {
 
   it("lists the lot's reservation products in `reservations` when an entry time is given", async () => {
     const r = await t.app.inject({ method: 'PUT', url: '/v1/admin/parking/products', headers: { authorization: `Bearer ${t.adminToken}` },
-      payload: { products: [{ pk_reservation_product: '6f1c2b1e-1111-4a4a-9b9b-000000000044', f_id: 44, name: 'Two hours', rates: [{ duration: 120, rate: 9 }], capacity: 10 }] } });
+      payload: { products: [{ pk_reservation_product: '6f1c2b1e-1111-4a4a-9b9b-000000000044', f_id: 44, name: 'Two hours', rates: [{ duration: 120, rate: 9 }], capacity: 30 }] } });
     expect(r.statusCode).toBe(200);
     const [lot] = await lots('id=44&entry_time=2026-11-23T10:00&duration=60');
     expect(lot.reservations).toHaveLength(1);
     expect(lot.reservations[0]).toMatchObject({ pk_reservation_product: '6f1c2b1e-1111-4a4a-9b9b-000000000044', name: 'Two hours', rates: [9], f_id: 44 });
     expect((await lots('id=44'))[0].reservations).toEqual([]); // needs entry_time
+    // 28 reserved stays 12:30–14:30 in a 30-space lot: at 13:30 at least 28 occupied (expected 87 % → 93 %)
+    const { createReservation, TestPaymentProcessor } = await import('../../src/parking/reservations/index.js');
+    for (let i = 0; i < 28; i++) {
+      const res = await createReservation(t.ctx.db, { kind: 'app', appId: 'ops', admin: true }, { productId: '6f1c2b1e-1111-4a4a-9b9b-000000000044',
+        entryAt: () => Date.UTC(2026, 10, 23, 17, 30), durationMin: 120, quoteOnly: false, payment: { token: 'tok_visa' }, contact: {} }, { processor: new TestPaymentProcessor(), nowMs: NOW });
+      expect(res.reservation.status).toBe(1);
+    }
+    expect((await lots('id=44&entry_time=2026-11-23T13:30'))[0].occupancy).toMatchObject({ pct: 93, available: 2 });
+    expect((await lots('id=44&entry_time=2026-11-23T15:00'))[0].occupancy.pct).toBe(82); // after the stays: the profile again
   });
 
   it('removes an upload so the OSM data shows again', async () => {

@@ -7,6 +7,7 @@ import type { Db } from '../../store/db.js';
 import type { Region } from '../../network/region.js';
 import { holidayCalendar } from '../rates/holidays.js';
 import { readObservations, recordOccupancyObservations, type ObservationInput } from '../occupancy/store.js';
+import { heldSpacesOfLots } from '../reservations/reservations/held-spaces.js';
 import { OBSERVATION_MAX_AGE_MIN } from '../occupancy/model.js';
 import { renderBlocks, renderLots, zoneAt, entryInstant } from '../render/render.js';
 import { currencyOfCountry } from './currency.js';
@@ -74,7 +75,8 @@ export class InventoryService {
       const entryS = hits.length ? entryInstant(q.entry, hits[0].rec.tz || zoneAt(hits[0].rec.lat, hits[0].rec.lon), nowS) : nowS;
       const lotObservations = await readObservations(this.db, 'lot', ids, entryS - OBSERVATION_MAX_AGE_MIN * 60 - 86_400, entryS + 86_400);
       const lotReservations = q.entry ? await this.reservationsOf(hits, q, nowS) : new Map<number, unknown[]>();
-      return renderLots(hits, { query: q, nowS, isHoliday: this.isHoliday, lotObservations, segmentObservations: new Map(), polyline6: false, lotReservations });
+      const lotReserved = await heldSpacesOfLots(this.db, hits.map((h) => h.rec.id), entryS * 1000);
+      return renderLots(hits, { query: q, nowS, isHoliday: this.isHoliday, lotObservations, segmentObservations: new Map(), polyline6: false, lotReservations, lotReserved });
     }
     const { hits } = selectBlocks(inv, q);
     const segIds = hits.flatMap((h) => h.rec.segments.map((s) => s.segmentID));

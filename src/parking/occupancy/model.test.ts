@@ -49,4 +49,9 @@ describe('occupancy model', () => {
     const stale = { ...full, observedAtS: MON_10 - 4 * 3600 };
     expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [future, stale]).rank).toBe(2);
   });
+
+  it('never estimates fewer occupied spaces than reservations hold', () => {
+    expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [], 196)).toMatchObject({ pct: 98, available: 4 });
+    expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [], 10).pct).toBe(85);
+  });
 });

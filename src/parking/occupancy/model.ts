@@ -132,10 +132,11 @@ export function weekBin(unixS: number, offsetS: number): number {
 
 /**
  * Occupancy of a facility at `entryS` (unix seconds) with UTC offset `offsetS` (seconds), corrected by
- * observations (any order; only the latest at or before the entry and at most 3 h old is used).
+ * observations (any order; only the latest at or before the entry and at most 3 h old is used), and
+ * never below `minOccupied` spaces (reservations holding a space at the entry time).
  * @example estimateOccupancy('Public Parking', 420, 1767110400, -18000, [])
  */
-export function estimateOccupancy(category: string, capacity: number | null, entryS: number, offsetS: number, observations: readonly OccupancyObservation[]): OccupancyEstimate {
+export function estimateOccupancy(category: string, capacity: number | null, entryS: number, offsetS: number, observations: readonly OccupancyObservation[], minOccupied = 0): OccupancyEstimate {
   let pct = expectedPct(category, weekBin(entryS, offsetS));
   let rank = 2;
   let latest: OccupancyObservation | null = null;
@@ -152,6 +153,8 @@ export function estimateOccupancy(category: string, capacity: number | null, ent
       rank = latest.source === 'operator' ? 5 : 3;
     }
   }
+  // spaces held by reservations at the entry time are occupied for sure: a floor under the estimate
+  if (minOccupied > 0 && capacity) pct = Math.max(pct, (100 * minOccupied) / capacity);
   pct = Math.round(Math.min(100, Math.max(0, pct)));
   const available = capacity === null ? null : Math.max(0, Math.round(capacity * (1 - pct / 100)));
   const probability = freeSpaceProbability(pct, capacity ?? 50);

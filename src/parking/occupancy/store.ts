@@ -53,3 +53,4 @@ export async function readObservations(db: Queryable, kind: 'lot' | 'segment', t
   }
   return out;
 }
+

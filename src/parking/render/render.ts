@@ -29,6 +29,8 @@ export interface RenderContext {
   polyline6: boolean;
   /** reservation products per lot id at the entry time (lots with none are absent) */
   lotReservations?: Map<number, unknown[]>;
+  /** spaces held by reservations per lot id at the entry time */
+  lotReserved?: Map<number, number>;
 }
 
 /** Time zone of a point (IANA), memoised on the record by the caller. */
@@ -98,7 +100,7 @@ export function renderLots(hits: Hit<LotRecord>[], rc: RenderContext): Record<st
     else if (isOpen === null) isOpen = ratesOpen;
     let calculatedRates = calculateRates(rec.frames, entryS, q.durationsMin, opts);
     if (isOpen === false && calculatedRates !== null) calculatedRates = [];
-    const occ = estimateOccupancy(rec.category, rec.spacesTotal, entryS, offsetAt(rec.tz, entryS), rc.lotObservations.get(String(rec.id)) ?? []);
+    const occ = estimateOccupancy(rec.category, rec.spacesTotal, entryS, offsetAt(rec.tz, entryS), rc.lotObservations.get(String(rec.id)) ?? [], rc.lotReserved?.get(rec.id) ?? 0);
     const occupancy = isOpen === false ? { ...occ, available: 0, probability: 0, bucket: 1 } : occ;
     const f = rec.fields;
     const out: Record<string, unknown> = {
