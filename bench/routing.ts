@@ -93,7 +93,9 @@ async function benchBaltimore(): Promise<void> {
   console.log(`engine load (traffic model, snapping index, ${eng.landmarks.nodes.length} landmarks, turn table): ${(performance.now() - t0).toFixed(0)} ms`);
   const pairs = odPairs(g, 1000, 1);
   const s = searchRun(eng, pairs, dep, 100);
-  report('search (plan), 1000 pairs', s.ms, s.settled);
+  report('search (plan), 1000 pairs, Mon 08:00', s.ms, s.settled);
+  const night = searchRun(eng, pairs, dep - 5 * 3600, 0);
+  report('search (plan), 1000 pairs, Mon 03:00', night.ms, night.settled);
   const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0 });
   const d = searchRun(plain, pairs.slice(0, 300), dep, 30);
   report('plain TD-Dijkstra (no landmarks), 300 pairs', d.ms, d.settled);
@@ -164,7 +166,9 @@ async function benchGrid(): Promise<void> {
   console.log(`engine load (${eng.landmarks.nodes.length} landmarks): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const pairs = odPairs(g, 200, 2);
   const s = searchRun(eng, pairs, dep, 10);
-  report('grid search (ALT), 200 pairs', s.ms, s.settled);
+  report('grid search (ALT), 200 pairs, Mon 08:00', s.ms, s.settled);
+  const night = searchRun(eng, pairs, dep - 5 * 3600, 0);
+  report('grid search (ALT), 200 pairs, Mon 03:00', night.ms, night.settled);
   const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0 });
   const d = searchRun(plain, pairs.slice(0, 30), dep, 3);
   report('grid plain TD-Dijkstra, 30 pairs', d.ms, d.settled);

@@ -209,6 +209,9 @@ export class RoutingEngine {
       const targets: SearchTarget[] = waypointSnaps[i].map((s) => ({ edge: s.edge, fraction: s.fraction }));
       const p = this.astar.search(sources, targets, t, o);
       settled += this.astar.lastSettled;
+      if (this.astar.lastExhausted) {
+        throw new RoutingError('TIMEOUT', `the search exceeded its limit of ${o.maxSettled} labels`, 'WP_1');
+      }
       if (!p) return null;
       if (i === 1) snaps.push(srcSnaps[p.sourceIndex] ?? srcSnaps[0]);
       legs.push({ edges: p.edges, startFraction: p.startFraction, endFraction: p.endFraction, offsetS: sources[p.sourceIndex].offsetS });

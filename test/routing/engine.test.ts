@@ -234,6 +234,12 @@ describe('waypoints', () => {
     expect(eng.snap({ lat: 0, lon: 0.00045 }, 0, true)).toHaveLength(2);
   });
 
+  it('a search over its label limit answers Service Call Timed Out (90), not "no route"', () => {
+    const g = grid();
+    const eng = new RoutingEngine(g.region.graph, g.feeds, null, 'UTC', { maxSettled: 3 });
+    expect(() => eng.plan({ ...req(monday(3)), waypoints: [{ lat: 0, lon: 0.00045 }, { lat: 0.0018, lon: 0.00135 }] })).toThrow(expect.objectContaining({ code: 'TIMEOUT' }));
+  });
+
   it('throws Unroutable Waypoint (121) far from any road', () => {
     const eng = engineFor(grid());
     expect(() => eng.plan({ ...req(monday(3)), waypoints: [{ lat: 0.5, lon: 0.5 }, DESTINATION] })).toThrow(expect.objectContaining({ code: 'UNROUTABLE_WAYPOINT' }));

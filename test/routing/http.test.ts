@@ -229,6 +229,12 @@ describe('errors: envelope with the reference status ids', () => {
     expect(xml.parse(r.body).Streetwise.statusText).toBe('Enum value expected for Format');
   });
 
+  it('answers under /Traffic/ too (server paths use both spellings)', async () => {
+    const r = await t.app.inject({ method: 'GET', url: `/Traffic/Handler.ashx?Action=FindRoute&Format=JSON` });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().statusId).toBe(41);
+  });
+
   it('a handler that does not end in .ashx is not a routing address', async () => {
     const r = await t.app.inject({ method: 'GET', url: `/traffic/other?Action=FindRoute` });
     expect(r.statusCode).toBe(404);

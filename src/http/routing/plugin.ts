@@ -118,15 +118,18 @@ const trafficSchema = {
 /** Registers the routing routes on `app`. */
 export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = routingServiceFor(ctx);
-  app.get('/traffic/:handler', {
-    schema: trafficSchema,
-    // keep parameter names exactly as sent (case-insensitive lookup happens in params.ts)
-    attachValidation: true,
-  }, async (req, reply) => {
-    const handler = (req.params as { handler: string }).handler;
-    if (!/\.ashx$/i.test(handler)) return reply.callNotFound();
-    return handleTraffic(req, reply, ctx, service);
-  });
+  // clients write both /traffic/ and /Traffic/ (reference auth §3 server paths)
+  for (const prefix of ['/traffic', '/Traffic']) {
+    app.get(`${prefix}/:handler`, {
+      schema: { ...trafficSchema, hide: prefix !== '/traffic' },
+      // parameter names are looked up case-insensitively in params.ts, never rejected by the schema
+      attachValidation: true,
+    }, async (req, reply) => {
+      const handler = (req.params as { handler: string }).handler;
+      if (!/\.ashx$/i.test(handler)) return reply.callNotFound();
+      return handleTraffic(req, reply, ctx, service);
+    });
+  }
   registerIncidentRoutes(app, ctx, service);
 }
 

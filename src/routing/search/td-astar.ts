@@ -89,6 +89,8 @@ export class TdAstar {
   private shortest = false;
   /** labels settled by the last search */
   lastSettled = 0;
+  /** true when the last search stopped at `maxSettled` before finishing */
+  lastExhausted = false;
 
   constructor(
     private readonly model: TrafficModel,
@@ -275,6 +277,7 @@ export class TdAstar {
     const edgeFlags = g.edgeFlags;
     const exclude = o.excludeFlags;
     let settled = 0;
+    let exhausted = false;
     while (heap.length > 0) {
       if (heap.peekKey() >= best) break;
       const e = heap.pop();
@@ -282,7 +285,10 @@ export class TdAstar {
       const ce = cost[e];
       const v = g.edgeTarget[e];
       if (key > ce + this.heuristic(v) + 1e-9) continue; // stale entry
-      if (++settled > o.maxSettled) break;
+      if (++settled > o.maxSettled) {
+        exhausted = true;
+        break;
+      }
       const te = time[e];
       const f0 = firstOut[v];
       const tBase = turnOff[e] - f0;
@@ -332,6 +338,7 @@ export class TdAstar {
       }
     }
     this.lastSettled = settled;
+    this.lastExhausted = exhausted;
     if (best === Infinity) return null;
     const target = targets[bestTarget];
     const edges: number[] = [];
