@@ -244,6 +244,14 @@ describe('errors: envelope with the reference status ids', () => {
 describe('incident admin API and closures', () => {
   const auth = () => ({ authorization: `Bearer ${t.adminToken}` });
 
+  it('are documented in the OpenAPI document with the routing address', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const doc = res.json();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/incidents', '/v1/incidents/{id}', '/traffic/{handler}']));
+    expect(doc.paths['/v1/incidents'].post.requestBody).toBeDefined();
+  });
+
   it('refuses missing and non-admin tokens', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/incidents' })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/v1/incidents', headers: { authorization: `Bearer ${t.token}` } })).statusCode).toBe(403);

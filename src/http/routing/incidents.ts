@@ -90,7 +90,7 @@ interface CreateBody {
 
 /** Registers the incident admin routes. */
 export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, service: RoutingService): void {
-  const security = [{ bearerAuth: [] }];
+  const security = [{ bearer: [] }];
   app.post('/v1/incidents', {
     schema: {
       summary: 'Create a traffic incident (admin)', tags: ['incidents'], security, body: createBody,
