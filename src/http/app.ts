@@ -19,7 +19,7 @@ import probesPlugin from './probes/plugin.js';
 import { registerMetrics } from './metrics.js';
 
 /** Query parameters whose values never reach the logs. */
-const SECRET_PARAMS = /^(token|accesstoken|access_token|hashtoken|appkey|chk|password|card|card_number|cvc|cvv)$/i;
+const SECRET_PARAMS = /^(token|accesstoken|access_token|hashtoken|appkey|chk|password|card|card_number|card-number|card-cvc|card-expiry|cvc|cvv)$/i;
 
 /** The request URL with secret query values replaced by `***` (for logs). */
 export function redactUrl(url: string): string {
@@ -45,7 +45,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const logger: FastifyServerOptions['logger'] = opts.logger
     ? {
         level: ctx.config.server.logLevel,
-        redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.card_number', 'body.cvc'], censor: '***' },
+        redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.card_number', 'body["card-number"]', 'body["card-cvc"]', 'body["card-expiry"]', 'body.cvc'], censor: '***' },
         serializers: {
           req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
         },
@@ -71,7 +71,13 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     openapi: {
       openapi: '3.0.3',
       info: { title: 'streetwise', version: '0.1.0', description: 'Routing, parking and intersection analytics APIs on your own OpenStreetMap region.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'app token from GET /v1/AppToken' },
+          // the same scheme under the name some plugins use
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'app token from GET /v1/AppToken' },
+        },
+      },
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
