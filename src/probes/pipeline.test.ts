@@ -81,4 +81,25 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
     const stale = new SpeedFeeds();
     expect((await loadSpeedFeeds(db, plan.graph, stale, { mapVersion: 'plan-1', nowS: T0 + 7200 })).liveEdges).toBe(0);
   });
+
+  it('re-matches only the tail after the last time gap when a trace gets later pings', async () => {
+    const at = (x: number, t: number): string => { const [lat, lon] = toLatLon(x, 0); return `car-9,${t},${lat},${lon}`; };
+    const trip1 = [0, 2, 4, 6, 8, 10, 12, 14, 16, 18].map((k) => at(10 + 10 * k, T0 + 1000 + k)).join('\n');
+    await ingestAndProcess(deps, Readable.from([trip1]), { format: 'csv' });
+    // 10 minutes later the same vehicle drives back: a new part, and only it is matched
+    const trip2 = [0, 2, 4, 6, 8, 10, 12, 14, 16, 18].map((k) => at(190 - 10 * k, T0 + 1600 + k)).join('\n');
+    const second = await ingestAndProcess(deps, Readable.from([trip2]), { format: 'csv' });
+    expect(second.process.trajectories).toBe(1);
+    expect(second.process.traversals).toBe(2);
+    const parts = [];
+    for await (const t of readTrajectories(db, { sinceS: T0 + 900 })) if (t.traceId === 'car-9') parts.push(t);
+    expect(parts.map((t) => [t.part, plan.names(t.traversals.map((x) => x.edge))])).toEqual([[0, ['ab', 'bc']], [1, ['cb', 'ba']]]);
+    expect(parts[1].traversals[0].pings[0].index).toBe(10);
+    // a late ping inside the first trip has no gap before it: the whole trace is re-matched
+    const late = await ingestAndProcess(deps, Readable.from([at(15, T0 + 1000.5)]), { format: 'csv' });
+    expect(late.process.traversals).toBe(4);
+    const again = [];
+    for await (const t of readTrajectories(db, { sinceS: T0 + 900 })) if (t.traceId === 'car-9') again.push(t.part);
+    expect(again).toEqual([0, 1]);
+  });
 });

@@ -60,22 +60,32 @@ export function matcherFor(g: Graph, options?: Partial<MatchOptions>): MapMatche
 /** Traces matched per database round trip. */
 const TRACE_CHUNK = 200;
 
-/** Matches the given traces from their stored pings and updates traversals, learned and live speeds. */
-export async function processTraces(deps: ProbePipelineDeps, traceIds: readonly string[]): Promise<ProcessReport> {
+/**
+ * Matches the given traces from their stored pings and updates traversals, learned and live speeds.
+ * With `firstNewS` (earliest new ping per trace, from the ingest report) only the tail of each
+ * trace after the last time gap (> maxGapS) before its new pings is re-matched: the matcher always
+ * splits at such gaps, so the parts before it cannot change and keep their rows and numbers.
+ * Without it, whole traces are re-matched.
+ */
+export async function processTraces(deps: ProbePipelineDeps, traceIds: readonly string[], firstNewS?: ReadonlyMap<string, number>): Promise<ProcessReport> {
   const matcher = matcherFor(deps.graph, deps.match);
   const report: ProcessReport = { traces: traceIds.length, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 };
   const touched = new Set<number>();
   for (let i = 0; i < traceIds.length; i += TRACE_CHUNK) {
     const chunk = traceIds.slice(i, i + TRACE_CHUNK);
-    const pings = await readPingsOf(deps.db, chunk);
+    const tails = firstNewS === undefined ? new Map<string, TraceTail>() : await findTails(deps, chunk, firstNewS, matcher.options.maxGapS);
+    const pings = await readPingsOf(deps.db, chunk, tails);
     const trajectories: Trajectory[] = [];
     for (const id of chunk) {
-      const parts = matcher.match(id, pings.get(id) ?? []);
+      const tail = tails.get(id);
+      const parts = matcher.match(id, pings.get(id) ?? [], tail?.keptParts ?? 0, tail?.pingsBefore ?? 0);
       report.unmatchedPings += matcher.lastStats.unmatchedPings;
       for (const t of parts) { trajectories.push(t); report.traversals += t.traversals.length; }
     }
     report.trajectories += trajectories.length;
-    const edges = await deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories));
+    const fromPart = new Map<string, number>();
+    for (const id of chunk) fromPart.set(id, tails.get(id)?.keptParts ?? 0);
+    const edges = await deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart));
     for (const e of edges) touched.add(e);
     deps.onMatchProgress?.(Math.min(traceIds.length, i + TRACE_CHUNK), traceIds.length);
   }
@@ -83,6 +93,37 @@ export async function processTraces(deps: ProbePipelineDeps, traceIds: readonly 
   report.edgesUpdated = upd.edgesUpdated;
   report.liveEdges = upd.liveEdges;
   return report;
+}
+
+/** Where re-matching of a trace starts. */
+interface TraceTail {
+  /** first ping time to re-match, unix seconds */
+  cutS: number;
+  /** stored parts entirely before the cut (kept) */
+  keptParts: number;
+  /** stored pings before the cut */
+  pingsBefore: number;
+}
+
+/** Finds, per trace, the first ping after the last gap > maxGapS at or before its first new ping. */
+async function findTails(deps: ProbePipelineDeps, traceIds: readonly string[], firstNewS: ReadonlyMap<string, number>, maxGapS: number): Promise<Map<string, TraceTail>> {
+  const ids = traceIds.filter((id) => firstNewS.has(id));
+  const out = new Map<string, TraceTail>();
+  if (ids.length === 0) return out;
+  const res = await deps.db.query<{ trace_id: string; cut: number; kept: number; before: number }>(
+    `WITH f AS (SELECT * FROM unnest($1::text[], $2::float8[]) AS f(trace_id, from_s)),
+     x AS (SELECT p.trace_id, p.t_s, p.t_s - lag(p.t_s) OVER (PARTITION BY p.trace_id ORDER BY p.t_s) AS gap
+           FROM probe_pings p JOIN f USING (trace_id)),
+     c AS (SELECT x.trace_id, max(x.t_s) AS cut FROM x JOIN f USING (trace_id)
+           WHERE x.gap > $3 AND x.t_s <= f.from_s GROUP BY x.trace_id)
+     SELECT c.trace_id, c.cut,
+       (SELECT count(*)::int FROM probe_traversals t WHERE t.map_version = $4 AND t.trace_id = c.trace_id AND t.seq = 0 AND t.enter_s < c.cut) AS kept,
+       (SELECT count(*)::int FROM probe_pings p WHERE p.trace_id = c.trace_id AND p.t_s < c.cut) AS before
+     FROM c`,
+    [ids, ids.map((id) => firstNewS.get(id)), maxGapS, deps.mapVersion],
+  );
+  for (const r of res.rows) out.set(r.trace_id, { cutS: Number(r.cut), keptParts: Number(r.kept), pingsBefore: Number(r.before) });
+  return out;
 }
 
 /**
@@ -108,11 +149,14 @@ async function updateSpeedsForEdges(deps: ProbePipelineDeps, edges: Set<number>)
   return { edgesUpdated: edges.size, liveEdges };
 }
 
-/** Reads the stored pings of several traces, grouped by trace id, in time order. */
-async function readPingsOf(db: Db, traceIds: readonly string[]): Promise<Map<string, Ping[]>> {
+/** Reads the stored pings of several traces (from each tail's cut when given), grouped by trace id, in time order. */
+async function readPingsOf(db: Db, traceIds: readonly string[], tails: ReadonlyMap<string, TraceTail>): Promise<Map<string, Ping[]>> {
   const res = await db.query<{ trace_id: string; t_s: number; lat: number; lon: number; speed_kph: number | null; heading_deg: number | null }>(
-    'SELECT trace_id, t_s, lat, lon, speed_kph, heading_deg FROM probe_pings WHERE trace_id = ANY($1::text[]) ORDER BY trace_id, t_s',
-    [traceIds],
+    `SELECT p.trace_id, p.t_s, p.lat, p.lon, p.speed_kph, p.heading_deg
+     FROM probe_pings p JOIN unnest($1::text[], $2::float8[]) AS f(trace_id, cut_s) ON f.trace_id = p.trace_id
+     WHERE f.cut_s IS NULL OR p.t_s >= f.cut_s
+     ORDER BY p.trace_id, p.t_s`,
+    [traceIds, traceIds.map((id) => tails.get(id)?.cutS ?? null)],
   );
   const out = new Map<string, Ping[]>();
   for (const r of res.rows) {
@@ -129,13 +173,13 @@ async function readPingsOf(db: Db, traceIds: readonly string[]): Promise<Map<str
 /** Ingests a stream and processes the traces that got new pings. */
 export async function ingestAndProcess(deps: ProbePipelineDeps, input: Readable, opts: IngestOptions): Promise<{ ingest: IngestReport; process: ProcessReport }> {
   const ingest = await ingestProbeStream(deps.db, input, opts);
-  const process = await processTraces(deps, ingest.touchedTraceIds);
+  const process = await processTraces(deps, ingest.touchedTraceIds, ingest.firstNewS);
   return { ingest, process };
 }
 
 /** Ingests records (request bodies, simulator output) and processes the traces that got new pings. */
 export async function ingestRecordsAndProcess(deps: ProbePipelineDeps, records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>, opts: Omit<IngestOptions, 'format'> = {}): Promise<{ ingest: IngestReport; process: ProcessReport }> {
   const ingest = await ingestRecords(deps.db, records, opts);
-  const process = await processTraces(deps, ingest.touchedTraceIds);
+  const process = await processTraces(deps, ingest.touchedTraceIds, ingest.firstNewS);
   return { ingest, process };
 }

@@ -33,17 +33,20 @@ export interface TraversalStoreContext {
 
 /**
  * Replaces the stored traversals of every trace in `traceIds` by those of `trajectories` (a
- * re-match of a trace with new pings supersedes the old one). Returns the edges whose stored
- * traversals changed (old and new), so learned speeds can be recomputed for exactly those.
+ * re-match of a trace with new pings supersedes the old one): all parts, or the parts numbered
+ * from `fromPart.get(trace)` on when given. Returns the edges whose stored traversals changed (old
+ * and new), so learned speeds can be recomputed for exactly those.
  */
 export async function replaceTraversals(
   db: Queryable, g: Graph, ctx: TraversalStoreContext, traceIds: readonly string[], trajectories: readonly Trajectory[],
+  fromPart?: ReadonlyMap<string, number>,
 ): Promise<Set<number>> {
   const touched = new Set<number>();
   if (traceIds.length > 0) {
     const old = await db.query<{ edge_id: number }>(
-      'DELETE FROM probe_traversals WHERE map_version = $1 AND trace_id = ANY($2::text[]) RETURNING edge_id',
-      [ctx.mapVersion, traceIds],
+      `DELETE FROM probe_traversals t USING unnest($2::text[], $3::int[]) AS f(trace_id, from_part)
+       WHERE t.map_version = $1 AND t.trace_id = f.trace_id AND t.part >= f.from_part RETURNING t.edge_id`,
+      [ctx.mapVersion, traceIds, traceIds.map((id) => fromPart?.get(id) ?? 0)],
     );
     for (const r of old.rows) touched.add(Number(r.edge_id));
   }

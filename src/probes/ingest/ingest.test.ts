@@ -1,4 +1,4 @@
-import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { describe, it, expect, beforeAll, beforeEach, afterAll } from 'vitest';
 import { Readable } from 'node:stream';
 import type { Db } from '../../store/db.js';
 import { openProbeTestDb } from '../../../test/probes/db.js';
@@ -20,8 +20,9 @@ describe('parseTimestampS', () => {
 
 describe('ingestProbeStream', () => {
   let db: Db;
-  beforeEach(async () => { db = await openProbeTestDb(); });
-  afterEach(async () => { await db.close(); });
+  beforeAll(async () => { db = await openProbeTestDb(); });
+  beforeEach(async () => { await db.query('TRUNCATE probe_pings'); });
+  afterAll(async () => { await db.close(); });
 
   it('ingests CSV with a header in any column order, reports malformed rows by line, and is idempotent', async () => {
     const csv = [

@@ -38,6 +38,8 @@ export interface IngestReport {
   issues: ParseIssue[];
   /** trace ids that received new pings (to match next) */
   touchedTraceIds: string[];
+  /** earliest newly stored ping per touched trace, unix seconds (re-matching starts there) */
+  firstNewS: Map<string, number>;
 }
 
 /** Default unix time of SUMO simulation second 0: Monday 2026-01-05 00:00 UTC. */
@@ -67,15 +69,14 @@ export function formatFromFileName(name: string): ProbeFormat | undefined {
  */
 export async function ingestRecords(db: Db, records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>, opts: Omit<IngestOptions, 'format'>, issuesSoFar?: { count: number; list: ParseIssue[] }): Promise<IngestReport> {
   const batchSize = opts.batchSize ?? 5000;
-  const touched = new Set<string>();
+  const firstNewS = new Map<string, number>();
   const issues = issuesSoFar ?? { count: 0, list: [] };
   let parsed = 0;
   let inserted = 0;
   let batch: ProbeRecord[] = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const n = await insertPings(db, batch);
-    if (n > 0) for (const r of batch) touched.add(r.traceId);
+    const n = await insertPings(db, batch, firstNewS);
     inserted += n;
     batch = [];
     opts.onProgress?.({ parsed, inserted, malformed: issues.count });
@@ -86,7 +87,7 @@ export async function ingestRecords(db: Db, records: AsyncIterable<ProbeRecord> 
     if (batch.length >= batchSize) await flush();
   }
   await flush();
-  return { parsed, inserted, duplicates: parsed - inserted, malformed: issues.count, issues: issues.list, touchedTraceIds: [...touched] };
+  return { parsed, inserted, duplicates: parsed - inserted, malformed: issues.count, issues: issues.list, touchedTraceIds: [...firstNewS.keys()], firstNewS };
 }
 
 /**

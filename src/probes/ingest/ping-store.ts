@@ -8,9 +8,10 @@ import type { ProbeRecord } from './records.js';
 
 /**
  * Inserts a batch of pings, skipping those already stored (same trace id and timestamp).
- * Returns the number of rows actually inserted.
+ * Returns the number of rows actually inserted; when `firstNewS` is given, lowers each trace's
+ * entry to the earliest newly inserted timestamp (what re-matching has to start from).
  */
-export async function insertPings(db: Queryable, records: readonly ProbeRecord[]): Promise<number> {
+export async function insertPings(db: Queryable, records: readonly ProbeRecord[], firstNewS?: Map<string, number>): Promise<number> {
   if (records.length === 0) return 0;
   const n = records.length;
   const ids: string[] = new Array(n);
@@ -28,13 +29,21 @@ export async function insertPings(db: Queryable, records: readonly ProbeRecord[]
     speeds[i] = r.ping.speedKph ?? null;
     headings[i] = r.ping.headingDeg ?? null;
   }
-  const res = await db.query(
+  const res = await db.query<{ trace_id: string; t_s: number }>(
     `INSERT INTO probe_pings (trace_id, t_s, lat, lon, speed_kph, heading_deg)
      SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::real[], $6::real[])
-     ON CONFLICT (trace_id, t_s) DO NOTHING`,
+     ON CONFLICT (trace_id, t_s) DO NOTHING
+     RETURNING trace_id, t_s`,
     [ids, ts, lats, lons, speeds, headings],
   );
-  return res.rowCount;
+  if (firstNewS !== undefined) {
+    for (const r of res.rows) {
+      const t = Number(r.t_s);
+      const prev = firstNewS.get(r.trace_id);
+      if (prev === undefined || t < prev) firstNewS.set(r.trace_id, t);
+    }
+  }
+  return res.rows.length;
 }
 
 /** Reads the stored pings of one trace in time order. */

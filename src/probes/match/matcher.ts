@@ -85,8 +85,12 @@ export class MapMatcher {
     this.search = new RouteSearch(graph, this.options.uTurnPenaltyM);
   }
 
-  /** Matches one trace (pings in any order; sorted by time here) into one or more trajectories. */
-  match(traceId: string, pingsIn: readonly Ping[]): Trajectory[] {
+  /**
+   * Matches one trace (pings in any order; sorted by time here) into one or more trajectories,
+   * numbered from `firstPart`; ping indexes start at `firstIndex` (when only the tail of a trace
+   * is re-matched, the parts and pings before it keep their numbers).
+   */
+  match(traceId: string, pingsIn: readonly Ping[], firstPart = 0, firstIndex = 0): Trajectory[] {
     const o = this.options;
     const pings = [...pingsIn].sort((a, b) => a.tS - b.tS);
     const out: Trajectory[] = [];
@@ -96,7 +100,7 @@ export class MapMatcher {
     const finish = (): void => {
       if (layers.length > 0) {
         const steps = backtrack(layers);
-        const t = buildTrajectory(this.graph, traceId, out.length, steps);
+        const t = buildTrajectory(this.graph, traceId, firstPart + out.length, steps);
         if (t.traversals.length > 0) out.push(t);
       }
       layers = [];
@@ -123,10 +127,10 @@ export class MapMatcher {
       }
       const last = layers.length > 0 ? layers[layers.length - 1] : undefined;
       if (last === undefined) {
-        layers.push({ ping: p, index: k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
+        layers.push({ ping: p, index: firstIndex + k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
         continue;
       }
-      const layer = this.transition(last, p, k, cands, emission);
+      const layer = this.transition(last, p, firstIndex + k, cands, emission);
       if (layer !== undefined) {
         layers.push(layer);
         outliers = 0;
@@ -138,7 +142,7 @@ export class MapMatcher {
         // … and when breaks persist, close the piece and restart at this ping.
         finish();
         outliers = 0;
-        layers.push({ ping: p, index: k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
+        layers.push({ ping: p, index: firstIndex + k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
       }
     }
     finish();
