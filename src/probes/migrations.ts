@@ -9,6 +9,7 @@
  */
 import type { Migration } from '../store/db.js';
 
+/** Migrations of the probe pipeline, collected by `app/migrations.ts`. */
 export const migrations: Migration[] = [
   {
     version: 300,

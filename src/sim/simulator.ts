@@ -8,7 +8,7 @@
  * ingestion path. Deterministic for a seed.
  */
 import FlatQueue from 'flatqueue';
-import { NodeFlag, type Graph } from '../network/graph.js';
+import { NodeFlag } from '../network/graph.js';
 import type { Region } from '../network/region.js';
 import { localParts } from '../time/index.js';
 import type { ProbeRecord } from '../probes/ingest/records.js';
@@ -253,11 +253,4 @@ function poisson(rng: Rng, lambda: number): number {
   let p = 1;
   do { k++; p *= rng.next(); } while (p > l);
   return k - 1;
-}
-
-/** Unused-graph guard for callers that want to check a region can be simulated. */
-export function canSimulate(g: Graph): boolean {
-  let n = 0;
-  for (let e = 0; e < g.edgeCount && n < 2; e++) if (isTripEndEdge(g, e)) n++;
-  return n >= 2;
 }
