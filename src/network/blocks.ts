@@ -1,6 +1,8 @@
 /**
  * Blocks for parking: the street between two consecutive intersections (or a dead end), with
- * curb segments per side from the ways' on-street parking tags.
+ * curb segments per side from the ways' on-street parking tags. A node that is not an
+ * intersection also ends a block where the street changes: the name changes, or the curb rules
+ * (per side, in the direction of travel) change from one way to the next.
  */
 import { interpretCurb, NO_PARKING_KINDS } from '../osm/index.js';
 import type { CurbSideTags, Tags } from '../osm/index.js';
@@ -46,14 +48,17 @@ export interface BlockInput {
   wayTags: ReadonlyMap<number, Tags>;
 }
 
-/** Builds blocks in edge-id order; ids are stable hashes of (way, from node, to node). */
+/**
+ * Builds blocks in edge-id order; ids are stable hashes of (first way, from node, to node).
+ *
+ * A block ends at every node that is an intersection, a dead end (or a node with more than two
+ * distinct neighbours), and at a node with two neighbours where the edge arriving and the edge
+ * leaving differ in street name or in curb rules (`curbRulesKey` of each side in the direction of
+ * travel). Two ways of one street with the same curb rules stay one block.
+ */
 export function buildBlocks(input: BlockInput): Block[] {
   const g = input.graph;
   const eligible = (e: EdgeId): boolean => BLOCK_CLASSES.has(g.edgeRoadClass[e]) && (g.edgeFlags[e] & (EdgeFlag.link | EdgeFlag.ferry)) === 0;
-  const boundary = new Uint8Array(g.nodeCount);
-  for (let n = 0; n < g.nodeCount; n++) {
-    if ((g.nodeFlags[n] & NodeFlag.intersection) !== 0 || distinctNeighbourCount(g, n) !== 2) boundary[n] = 1;
-  }
   const visited = new Uint8Array(g.edgeCount);
   const curbCache = new Map<number, ReturnType<typeof interpretCurb> | null>();
   const curbOf = (wayId: number): ReturnType<typeof interpretCurb> | null => {
@@ -66,6 +71,36 @@ export function buildBlocks(input: BlockInput): Block[] {
     }
     return c;
   };
+  /** Curb of edge `e` per side in its direction of travel. */
+  const travelSides = (e: EdgeId): [CurbSideTags | null, CurbSideTags | null] => {
+    const c = curbOf(g.edgeWayId[e]);
+    if (!c) return [null, null];
+    return input.edgeAlongWay[e] === 1 ? [c.left, c.right] : [c.right, c.left];
+  };
+  const streetKeyCache = new Map<EdgeId, string>();
+  /** Name and curb rules of an edge in its direction of travel: equal keys continue a block. */
+  const streetKey = (e: EdgeId): string => {
+    let k = streetKeyCache.get(e);
+    if (k === undefined) {
+      const [left, right] = travelSides(e);
+      k = JSON.stringify([g.names[g.edgeNameId[e]], left ? curbRulesKey(left) : null, right ? curbRulesKey(right) : null]);
+      streetKeyCache.set(e, k);
+    }
+    return k;
+  };
+  const boundary = new Uint8Array(g.nodeCount);
+  for (let n = 0; n < g.nodeCount; n++) {
+    if ((g.nodeFlags[n] & NodeFlag.intersection) !== 0 || distinctNeighbourCount(g, n) !== 2) { boundary[n] = 1; continue; }
+    // a street change: some way through n (arrive on a, leave on b) changes name or curb rules
+    for (let k = g.firstIn[n]; k < g.firstIn[n + 1] && !boundary[n]; k++) {
+      const a = g.inEdges[k];
+      if (!eligible(a) || g.edgeSource[a] === n) continue;
+      for (let b = g.firstOut[n]; b < g.firstOut[n + 1]; b++) {
+        if (!eligible(b) || g.edgeTarget[b] === n || g.edgeTarget[b] === g.edgeSource[a]) continue;
+        if (streetKey(a) !== streetKey(b)) { boundary[n] = 1; break; }
+      }
+    }
+  }
   const wayLengthM = new Map<number, number>();
   for (let e = 0; e < g.edgeCount; e++) {
     if (input.edgeAlongWay[e] === 1 || g.edgeTwin[e] < 0) wayLengthM.set(g.edgeWayId[e], (wayLengthM.get(g.edgeWayId[e]) ?? 0) + g.edgeLengthM[e]);
@@ -97,40 +132,46 @@ export function buildBlocks(input: BlockInput): Block[] {
     const geometry: Array<[number, number]> = [];
     let lengthM = 0;
     const curb: CurbSegment[] = [];
+    /** per segment: rules key, and tagged capacity share (null when estimated from length) */
+    const info = new Map<CurbSegment, { key: string; tagged: number | null }>();
+    const last: Record<'left' | 'right', CurbSegment | undefined> = { left: undefined, right: undefined };
     let name = '';
     for (const e of chain) {
       if (!name) name = g.names[g.edgeNameId[e]];
       const start = geometry.length === 0 ? g.edgeGeomStart[e] : g.edgeGeomStart[e] + 1;
       for (let i = start; i < g.edgeGeomStart[e + 1]; i++) geometry.push([g.geomLatE7[i] / 1e7, g.geomLonE7[i] / 1e7]);
       const len = g.edgeLengthM[e];
-      const c = curbOf(g.edgeWayId[e]);
-      if (c) {
-        const along = input.edgeAlongWay[e] === 1;
-        const sides: Array<['left' | 'right', CurbSideTags | null]> = [
-          ['left', along ? c.left : c.right],
-          ['right', along ? c.right : c.left],
-        ];
-        for (const [side, t] of sides) {
-          if (!t) continue;
-          let prev: CurbSegment | undefined;
-          for (let i = curb.length - 1; i >= 0 && !prev; i--) if (curb[i].side === side) prev = curb[i];
-          const wayLen = wayLengthM.get(g.edgeWayId[e]) ?? len;
-          const tagged = t.capacity === null ? null : t.capacity * (wayLen > 0 ? len / wayLen : 1);
-          if (prev && prev.endM === round2(lengthM) && sameRules(prev, t)) {
-            prev.endM = round2(lengthM + len);
-            continue;
-          }
-          curb.push({
-            side, startM: round2(lengthM), endM: round2(lengthM + len),
-            kind: t.kind, condition: t.condition, maxStay: t.maxStay,
-            spaces: tagged === null ? -1 : Math.round(tagged),
-            tags: t.tags,
-          });
+      const [leftTags, rightTags] = travelSides(e);
+      const sides: Array<['left' | 'right', CurbSideTags | null]> = [['left', leftTags], ['right', rightTags]];
+      for (const [side, t] of sides) {
+        if (!t) continue;
+        const wayLen = wayLengthM.get(g.edgeWayId[e]) ?? len;
+        const tagged = t.capacity === null ? null : t.capacity * (wayLen > 0 ? len / wayLen : 1);
+        const key = curbRulesKey(t);
+        const prev = last[side];
+        const prevInfo = prev ? info.get(prev)! : undefined;
+        // same rules continuing without a gap: extend (tagged shares add up, estimates are redone)
+        if (prev && prevInfo && prev.endM === round2(lengthM) && prevInfo.key === key && (prevInfo.tagged === null) === (tagged === null)) {
+          prev.endM = round2(lengthM + len);
+          if (tagged !== null) prevInfo.tagged = (prevInfo.tagged ?? 0) + tagged;
+          continue;
         }
+        const seg: CurbSegment = {
+          side, startM: round2(lengthM), endM: round2(lengthM + len),
+          kind: t.kind, condition: t.condition, maxStay: t.maxStay,
+          spaces: -1,
+          tags: t.tags,
+        };
+        curb.push(seg);
+        info.set(seg, { key, tagged });
+        last[side] = seg;
       }
       lengthM += len;
     }
-    for (const s of curb) if (s.spaces < 0) s.spaces = estimateSpaces(s.kind, s.endM - s.startM);
+    for (const s of curb) {
+      const tagged = info.get(s)!.tagged;
+      s.spaces = tagged === null ? estimateSpaces(s.kind, s.endM - s.startM) : Math.round(tagged);
+    }
     curb.sort((a, b) => (a.side === b.side ? a.startM - b.startM : a.side === 'left' ? -1 : 1));
     const fromNode = g.edgeSource[chain[0]], toNode = g.edgeTarget[chain[chain.length - 1]];
     let id = stableId(`${g.edgeWayId[chain[0]]}:${g.nodeOsmId[fromNode]}:${g.nodeOsmId[toNode]}`);
@@ -149,9 +190,25 @@ export function buildBlocks(input: BlockInput): Block[] {
   return blocks;
 }
 
-function sameRules(s: CurbSegment, t: CurbSideTags): boolean {
-  return s.kind === t.kind && s.condition === t.condition && s.maxStay === t.maxStay && s.spaces < 0 && t.capacity === null
-    && JSON.stringify(s.tags) === JSON.stringify(t.tags);
+const SIDE_TOKEN = /^(parking:(?:lane:|condition:)?)(both|left|right)(?=:|$)/;
+
+/**
+ * The rules of one side of curb, independent of how the way is drawn: kind, condition, maxstay
+ * and the raw parking tags with their side (`left` / `right` / `both`) taken out, a side-specific
+ * key winning over `both` as in `interpretCurb`. Capacity is left out (it is a count, not a rule).
+ */
+export function curbRulesKey(t: CurbSideTags): string {
+  const norm: Record<string, { v: string; specific: boolean }> = {};
+  for (const [k, v] of Object.entries(t.tags)) {
+    const m = SIDE_TOKEN.exec(k);
+    const specific = !m || m[2] !== 'both';
+    const nk = m ? `${m[1]}*${k.slice(m[0].length)}` : k;
+    if (/(^|:)capacity$/.test(nk)) continue;
+    const had = norm[nk];
+    if (!had || (specific && !had.specific)) norm[nk] = { v, specific };
+  }
+  const tags = Object.keys(norm).sort().map((k) => [k, norm[k].v]);
+  return JSON.stringify([t.kind, t.condition, t.maxStay, tags]);
 }
 
 function round2(x: number): number {

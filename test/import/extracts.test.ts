@@ -79,6 +79,23 @@ describe.skipIf(!available(BALTIMORE))('Baltimore extract', () => {
     expect(outside).toBe(0);
   });
 
+  it('never lets a block run across a change of street name, and keeps curb segments inside their block', () => {
+    const g = region.graph;
+    let mixed = 0, badCurb = 0;
+    for (const b of region.blocks) {
+      if (b.edges.some((e) => g.names[g.edgeNameId[e]] !== b.name)) mixed++;
+      for (const side of ['left', 'right']) {
+        const segs = b.curb.filter((c) => c.side === side);
+        segs.forEach((c, i) => {
+          if (c.startM < 0 || c.endM <= c.startM || c.endM > b.lengthM + 0.01 || (i > 0 && c.startM < segs[i - 1].endM)) badCurb++;
+        });
+      }
+    }
+    expect(mixed).toBe(0);
+    expect(badCurb).toBe(0);
+    expect(region.blocks.filter((b) => b.curb.length > 0).length).toBeGreaterThan(100);
+  });
+
   it('snaps a downtown coordinate to East Baltimore Street, and picks the direction matching a heading', () => {
     // East Baltimore Street between South President Street and South Central Avenue
     const snap = locate(region.graph, 39.2906, -76.60266);
@@ -103,7 +120,7 @@ describe.skipIf(!available(BALTIMORE))('Baltimore extract', () => {
 
 /** Regression figures of the Baltimore import (update on purpose when import rules change). */
 const EXPECTED_BALTIMORE = {
-  nodes: 4764, edges: 11782, routableEdges: 11504, intersections: 3731, signals: 290, blocks: 4471, lots: 153, restrictions: 3,
+  nodes: 4764, edges: 11782, routableEdges: 11504, intersections: 3731, signals: 290, blocks: 4530, lots: 153, restrictions: 3,
 };
 
 for (const name of ['monaco', 'andorra']) {

@@ -419,3 +419,117 @@ describe('blocks and curb parking', () => {
     expect(new Set(r.blocks.map((b) => b.id)).size).toBe(r.blocks.length);
   });
 });
+
+describe('blocks end where the street name or the curb rules change', () => {
+  // An L-shaped corner: Ashland Ave turns into Water St at node 1003, which joins only these two
+  // ways (two distinct neighbours, no signal), so it is not an intersection.
+  //
+  // 1001 ——— 1002 ——— 1003 (corner)      Ashland Ave w1000 drawn 1001 → 1003:
+  //                    |                   both sides parallel, ticket, 2 hours
+  //                   1004                 Water St w1001 drawn 1005 → 1003:
+  //                    |                   left no_parking, right diagonal
+  //                   1005
+  const f = new OsmFixture()
+    .gridNode(1001, 0, 0).gridNode(1002, 0, 1).gridNode(1003, 0, 2).gridNode(1004, -1, 2).gridNode(1005, -2, 2)
+    .way(1000, [1001, 1002, 1003], {
+      highway: 'residential', name: 'Ashland Ave', 'parking:lane:both': 'parallel',
+      'parking:condition:both': 'ticket', 'parking:condition:both:maxstay': '2 hours',
+    })
+    .way(1001, [1005, 1004, 1003], {
+      highway: 'tertiary', name: 'Water St', 'parking:lane:left': 'no_parking', 'parking:lane:right': 'diagonal',
+    });
+  const r = regionOf(f);
+  const g = r.graph;
+  const ends = (b: Region['blocks'][number]): number[] => [g.nodeOsmId[b.fromNode], g.nodeOsmId[b.toNode]].sort((x, y) => x - y);
+  const curbRows = (b: Region['blocks'][number]) => b.curb.map((c) => [c.side, c.kind, c.condition, c.maxStay, c.startM, c.endM, c.spaces]);
+
+  it('the corner node is not an intersection', () => {
+    expect(g.nodeFlags[nodeOf(g, 1003)] & NodeFlag.intersection).toBe(0);
+    expect(r.intersections).toEqual([]);
+  });
+
+  it('gives each street its own block, named after it, ending at the corner', () => {
+    expect(r.blocks.map((b) => [b.name, ends(b)]).sort()).toEqual([['Ashland Ave', [1001, 1003]], ['Water St', [1003, 1005]]]);
+    const ashland = r.blocks.find((b) => b.name === 'Ashland Ave')!;
+    const water = r.blocks.find((b) => b.name === 'Water St')!;
+    expect(ashland.lengthM).toBeCloseTo(haversineM(39.29, -76.6, 39.29, -76.596), 1);
+    expect(water.lengthM).toBeCloseTo(haversineM(39.29, -76.596, 39.286, -76.596), 1);
+    expect(ashland.geometry).toHaveLength(3);
+    expect(water.geometry).toHaveLength(3);
+    for (const b of [ashland, water]) {
+      expect(new Set(b.edges.map((e) => g.edgeWayId[e])).size).toBe(1);
+      expect(b.edges.every((e) => g.names[g.edgeNameId[e]] === b.name)).toBe(true);
+    }
+  });
+
+  it('keeps each street\'s curb rules on its own block, from 0 to the block length', () => {
+    const ashland = r.blocks.find((b) => b.name === 'Ashland Ave')!;
+    const a = ashland.lengthM;
+    expect(curbRows(ashland)).toEqual([
+      ['left', 'parallel', 'ticket', '2 hours', 0, a, Math.floor(a / 6)],
+      ['right', 'parallel', 'ticket', '2 hours', 0, a, Math.floor(a / 6)],
+    ]);
+    const water = r.blocks.find((b) => b.name === 'Water St')!;
+    const w = water.lengthM;
+    const along = g.nodeOsmId[water.fromNode] === 1005; // block drawn like the way: sides as tagged
+    const noParking = ['no_parking', '', '', 0, w, 0];
+    const diagonal = ['diagonal', '', '', 0, w, Math.floor(w / 3.5)];
+    expect(curbRows(water)).toEqual(along
+      ? [['left', ...noParking], ['right', ...diagonal]]
+      : [['left', ...diagonal], ['right', ...noParking]]);
+  });
+
+  it('gives the same block ids on every import', () => {
+    const again = regionOf(f);
+    expect(again.blocks.map((b) => [b.id, b.name])).toEqual(r.blocks.map((b) => [b.id, b.name]));
+    expect(new Set(r.blocks.map((b) => b.id)).size).toBe(2);
+  });
+
+  it('joins two ways of one street with the same curb rules into one block with one curb segment per side', () => {
+    // 1101 —w1100— 1102 —w1101— 1103: same name and curb, split only by a maxspeed change.
+    // 1111 —w1110— 1112 <—w1111 drawn backwards— 1113: sides swapped in the tags, same curb on the ground.
+    const s = regionOf(new OsmFixture()
+      .gridNode(1101, 0, 0).gridNode(1102, 0, 1).gridNode(1103, 0, 2)
+      .way(1100, [1101, 1102], { highway: 'residential', name: 'Long St', maxspeed: '25 mph', 'parking:lane:both': 'parallel' })
+      .way(1101, [1102, 1103], { highway: 'residential', name: 'Long St', maxspeed: '30 mph', 'parking:lane:both': 'parallel' })
+      .gridNode(1111, 2, 0).gridNode(1112, 2, 1).gridNode(1113, 2, 2)
+      .way(1110, [1111, 1112], { highway: 'residential', name: 'Bend St', 'parking:lane:left': 'parallel', 'parking:lane:right': 'no_parking' })
+      .way(1111, [1113, 1112], { highway: 'residential', name: 'Bend St', 'parking:lane:left': 'no_parking', 'parking:lane:right': 'parallel' }));
+    expect(s.blocks.map((b) => b.name).sort()).toEqual(['Bend St', 'Long St']);
+    const long = s.blocks.find((b) => b.name === 'Long St')!;
+    expect(long.edges).toHaveLength(2);
+    expect(long.curb.map((c) => [c.side, c.kind, c.startM, c.endM, c.spaces])).toEqual([
+      ['left', 'parallel', 0, long.lengthM, Math.floor(long.lengthM / 6)],
+      ['right', 'parallel', 0, long.lengthM, Math.floor(long.lengthM / 6)],
+    ]);
+    const bend = s.blocks.find((b) => b.name === 'Bend St')!;
+    expect(bend.edges).toHaveLength(2);
+    expect(bend.curb.map((c) => [c.kind, c.startM, c.endM]).sort()).toEqual([['no_parking', 0, bend.lengthM], ['parallel', 0, bend.lengthM]]);
+  });
+
+  it('ends the block where one street\'s curb rules change between two ways', () => {
+    // 1201 —w1200 parallel— 1202 —w1201 no_stopping— 1203, both "Main St"
+    const s = regionOf(new OsmFixture()
+      .gridNode(1201, 0, 0).gridNode(1202, 0, 1).gridNode(1203, 0, 2)
+      .way(1200, [1201, 1202], { highway: 'residential', name: 'Main St', 'parking:lane:both': 'parallel' })
+      .way(1201, [1202, 1203], { highway: 'residential', name: 'Main St', 'parking:lane:both': 'no_stopping' }));
+    const byWay = s.blocks.map((b) => [g2osm(s.graph, b), b.curb.map((c) => c.kind)]).sort();
+    expect(byWay).toEqual([[[1201, 1202], ['parallel', 'parallel']], [[1202, 1203], ['no_stopping', 'no_stopping']]]);
+  });
+
+  it('keeps a tagged capacity whole when a stop node splits the way inside one block', () => {
+    // 1301 — 1302 (stop) — 1303, one way with 10 spaces tagged per side
+    const s = regionOf(new OsmFixture()
+      .gridNode(1301, 0, 0).gridNode(1302, 0, 0.4, { highway: 'stop' }).gridNode(1303, 0, 1)
+      .way(1300, [1301, 1302, 1303], { highway: 'residential', name: 'Stop St', 'parking:lane:both': 'parallel', 'parking:lane:both:capacity': '10' }));
+    expect(s.blocks).toHaveLength(1);
+    const b = s.blocks[0];
+    expect(b.edges).toHaveLength(2);
+    expect(b.curb.map((c) => [c.side, c.startM, c.endM, c.spaces])).toEqual([['left', 0, b.lengthM, 10], ['right', 0, b.lengthM, 10]]);
+  });
+});
+
+/** OSM ids of a block's end nodes, ascending. */
+function g2osm(g: Graph, b: Region['blocks'][number]): number[] {
+  return [g.nodeOsmId[b.fromNode], g.nodeOsmId[b.toNode]].sort((x, y) => x - y);
+}
