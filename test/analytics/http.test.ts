@@ -35,6 +35,14 @@ describe('auth', () => {
   }
 });
 
+describe('OpenAPI', () => {
+  it('documents the six analytics operations', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/metrics/intersections', '/v1/metadata/intersections', '/v1/metrics/intersections/availability', '/v1/namespace/{namespace}', '/v1/namespace/search']));
+    expect(Object.keys(doc.paths['/v1/namespace/{namespace}']).sort()).toEqual(['delete', 'patch']);
+  });
+});
+
 describe('expired tokens', () => {
   it('answers 401 once the app token has expired', async () => {
     clock = NOW + 400 * 86_400_000;
