@@ -293,7 +293,13 @@ export class RoutingEngine {
     penalize(best);
     const seen = new Set<string>([best.edges.join(',')]);
     for (let round = 0; round < 8 && accepted.length <= count; round++) {
-      const r = this.searchLegs([snaps[0], snaps[1]], req.departS, o);
+      let r: ReturnType<RoutingEngine['searchLegs']>;
+      try {
+        r = this.searchLegs([snaps[0], snaps[1]], req.departS, o);
+      } catch (err) {
+        if (err instanceof RoutingError && err.code === 'TIMEOUT') break; // keep what was found
+        throw err;
+      }
       if (!r) break;
       const cand = r.legs[0];
       penalize(cand);

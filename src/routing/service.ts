@@ -190,8 +190,9 @@ export class RoutingService {
     await this.routes.save(stored, nowS, this.cfg.routeTtlHours);
     const trafficConsidered = req.useTraffic && !req.shortest;
     const views = stored.map((s) => assembleRoute(this.engine, s.id, s.legs, departS, nowS, trafficConsidered, this.incidents.all(), req.output));
-    // closure rule: if every route has closures, the last slot becomes a navigable route
-    if (views.length > 1 && views.every((v) => v.hasClosures)) views.pop();
+    // Closure rule of the contract: the best route is searched with closed edges impassable, so it
+    // is navigable whenever any navigable route exists; only when none does is it the best route
+    // through the closures (hasClosures). Alternatives are searched the same way.
     return { tripId, wayPoints: tripWaypoints(waypoints, req.output), routes: views };
   }
 
