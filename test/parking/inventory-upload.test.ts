@@ -67,6 +67,15 @@ describe('operator uploads and occupancy counts (admin API)', () => {
     expect(found[0].id).toBeGreaterThan(2 ** 40);
   });
 
+  it('opens and closes an uploaded lot by its hrs lines', async () => {
+    await put('lots', [{ alias: 'acme|88', name: 'Office Lot', point: { type: 'Point', coordinates: [-76.6, 39.2902] }, hrs: ['Mon-Fri: 8:00 AM - 6:00 PM', 'Sat-Sun: Closed'],
+      structured_rates: [{ dow_start: 1, dow_end: 7, rate: 2, increment: 60, repeats: true }] }]);
+    const at = async (e: string) => (await lots(`alias=acme|88&entry_time=${e}&duration=60`))[0];
+    expect(await at('2026-11-23T10:00')).toMatchObject({ isOpen: true, calculatedRates: [{ rate_cost: 2, quoted_duration: '01:00:00', rate_type: 'B' }] });
+    expect(await at('2026-11-23T19:00')).toMatchObject({ isOpen: false, calculatedRates: [] });
+    expect(await at('2026-11-28T10:00')).toMatchObject({ isOpen: false, occupancy: expect.objectContaining({ probability: 0, bucket: 1 }) });
+  });
+
   it('replaces the segments of a block and creates a new block from GeoJSON', async () => {
     const r = await put('blocks', [
       { blockID: 1, operator: 'City DOT', segments: [{ segmentID: 'm-1', side: 'RIGHT', start: 0, end: 120, spacesTotal: 18,

@@ -4,6 +4,7 @@ import { chargeToRates, mergeCurb } from './from-osm.js';
 import { parseEntryTime, parseInventoryQuery } from './params.js';
 import { validateLotUpload, validateBlockUpload, normalizeOsmRef } from './upload.js';
 import { sliceLine } from './polyline.js';
+import { hrsToOpeningHours } from './hours.js';
 import type { CurbSegment } from '../../network/region.js';
 
 const curb = (startM: number, endM: number, kind: string, condition = ''): CurbSegment =>
@@ -98,5 +99,14 @@ describe('slicing a line by distance', () => {
     const s = sliceLine([[0, 0], [0, 0.002]], 55.597, 166.79);
     expect(s[0][1]).toBeCloseTo(0.0005, 6);
     expect(s[1][1]).toBeCloseTo(0.0015, 6);
+  });
+});
+
+describe('uploaded hours', () => {
+  it('turns hrs lines into opening_hours', () => {
+    expect(hrsToOpeningHours(['Mon-Fri: 6:00 AM - 12:00 AM', 'Sat: 8:00 AM - 10:30 PM', 'Sun: Closed'])).toBe('Mo-Fr 06:00-24:00; Sa 08:00-22:30; Su off');
+    expect(hrsToOpeningHours(['Mon-Sun: 24 Hours'])).toBe('Mo-Su 00:00-24:00');
+    expect(hrsToOpeningHours(['Mon-Fri: 22:00-02:00'])).toBe('Mo-Fr 22:00-02:00');
+    expect(hrsToOpeningHours(['Weekdays: whenever'])).toBeNull();
   });
 });

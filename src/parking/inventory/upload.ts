@@ -8,6 +8,7 @@ import { buildFrames, parseRateRules } from '../rates/rate-rule.js';
 import { currencySymbol } from './currency.js';
 import { decodeLine, sliceLine } from './polyline.js';
 import { polylineLengthM, ringCentroid } from './geodesic.js';
+import { hrsToOpeningHours } from './hours.js';
 import type { BlockRecord, LotRecord, SegmentRecord } from './types.js';
 
 /** Allowed lotCategory values (contract). */
@@ -182,7 +183,9 @@ export function mergeLot(base: LotRecord | null, up: LotUpload, defaultCurrencyI
     category: category ?? 'Unknown',
     spacesTotal: spaces,
     frames,
-    openingHours: d.opening_hours !== undefined ? (d.opening_hours as string | null) : base?.openingHours ?? null,
+    openingHours: d.opening_hours !== undefined ? (d.opening_hours as string | null)
+      : Array.isArray(d.hrs) ? hrsToOpeningHours(d.hrs as string[]) ?? base?.openingHours ?? null
+      : base?.openingHours ?? null,
     rateCardUploaded: d.rateCard !== undefined ? true : base?.rateCardUploaded ?? false,
     currencyIso,
     fields,
