@@ -126,6 +126,26 @@ describe('FindRoute over HTTP', () => {
     expect(r.summary.roads.map((x: { name: string }) => x.name)).toContain('Main St');
   });
 
+  it('routes through an intermediate waypoint in order and echoes waypoint descriptions', async () => {
+    // WP_2 sits on the primary road: even at 03:00 the trip must use it
+    const body = (await get(`Action=FindRoute&Token=${t.token}&WP_1=${ORIGIN.lat},${ORIGIN.lon}&WP_2=-0.005,0.05&WP_3=${DESTINATION.lat},${DESTINATION.lon}` +
+      `&WP_2description=Depot&WP_3Description=Home&DepartureTime=2026-11-23T03:00:00Z&Units=1&Format=JSON&RouteOutputFields=W,S,D`)).json();
+    expect(body.statusId).toBe(0);
+    const trip = body.result.trip;
+    expect(trip.wayPoints.map((w: { id: number; description?: string }) => [w.id, w.description])).toEqual([[1, undefined], [2, 'Depot'], [3, 'Home']]);
+    expect(trip.routes[0].totalDistance).toBe(10.2);
+    expect(trip.routes[0].maneuvers.map((m: { turnType: string }) => m.turnType)).toContain('waypoint');
+  });
+
+  it('CollapseManeuvers=false never gives fewer maneuvers than the collapsed default', async () => {
+    const id = (await findJson('DepartureTime=2026-11-23T03:00:00Z&RouteOutputFields=S')).result.trip.routes[0].id;
+    const q = `Action=GetRoute&Token=${t.token}&RouteId=${id}&DepartureTime=2026-11-23T03:00:00Z&Format=JSON&RouteOutputFields=D`;
+    const collapsed = (await get(q)).json().result.trip.routes[0].maneuvers;
+    const full = (await get(`${q}&CollapseManeuvers=false`)).json().result.trip.routes[0].maneuvers;
+    expect(full.length).toBeGreaterThan(collapsed.length);
+    expect(collapsed[0].text).toMatch(/^Start on Origin Rd heading east/);
+  });
+
   it('answers XML by default with the envelope as root attributes', async () => {
     const r = await get(`action=findroute&token=${t.token}&${WP.toLowerCase()}&DepartureTime=2026-11-23T03:00:00Z&MaxAlternates=1&RouteOutputFields=All`);
     expect(r.status).toBe(200);
