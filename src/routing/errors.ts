@@ -62,6 +62,7 @@ export const RoutingStatus = {
   ENUM_EXPECTED: { statusId: 1011, text: 'Enum value expected for', http: 400 },
 } as const satisfies Record<string, StatusEntry>;
 
+/** Names of the registry entries. */
 export type RoutingStatusName = keyof typeof RoutingStatus;
 
 /** A routing failure: registry entry + the parameter it concerns + a human detail. */

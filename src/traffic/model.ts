@@ -28,6 +28,7 @@ export const SpeedMode = {
   /** free-flow speeds, time independent */
   freeFlow: 2,
 } as const;
+/** One of SpeedMode's values. */
 export type SpeedModeId = (typeof SpeedMode)[keyof typeof SpeedMode];
 
 /** Settings of the traffic model. */

@@ -43,10 +43,12 @@ export function peakProfile(kph: number, peakKph: number): Float32Array {
 /** Edge input indices of twoRoutes. */
 export const E = { stubIn: 0, toMotorway: 1, motorway: 2, fromMotorway: 3, toPrimary: 4, primary: 5, fromPrimary: 6, stubOut: 7 } as const;
 
-/** Origin and destination of twoRoutes. */
+/** Origin of twoRoutes: middle of the S→0 stub. */
 export const ORIGIN = { lat: 0, lon: -0.001 };
+/** Destination: middle of the 3→T stub. */
 export const DESTINATION = { lat: 0, lon: 0.101 };
 
+/** The twoRoutes fixture: region, input-index → edge id map, learned speeds. */
 export interface TwoRoutes {
   region: Region;
   /** input edge index → EdgeId */

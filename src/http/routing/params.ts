@@ -14,6 +14,7 @@ export type Params = Map<string, string>;
 
 /** The three actions, by lower-cased name. */
 export const ACTIONS = { findroute: 'FindRoute', getroute: 'GetRoute', getroutetraveltimes: 'GetRouteTravelTimes' } as const;
+/** Canonical action names. */
 export type ActionName = (typeof ACTIONS)[keyof typeof ACTIONS];
 
 /** Reads the query string into a case-insensitive map. */

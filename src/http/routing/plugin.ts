@@ -136,4 +136,5 @@ export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContex
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
   await registerRoutingRoutes(app, opts.ctx);
 };
+/** The routing plugin (registered by http/app.ts). */
 export default plugin;
