@@ -5,6 +5,7 @@
  */
 import type { Migration } from '../store/db.js';
 
+/** Parking inventory migrations, version order. */
 export const migrations: Migration[] = [
   {
     version: 200,

@@ -44,6 +44,8 @@ function lowerParams(req: FastifyRequest): Record<string, string> {
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   const service = new InventoryService(ctx.db, ctx.region);
   app.decorate('parkingInventory', service);
+  // build the index before the first request (the database is migrated before the app is built)
+  app.addHook('onReady', async () => { await service.current(); });
 
   app.setErrorHandler((err, req, reply) => sendParkingError(err, req, reply, ctx.now()));
 

@@ -17,8 +17,9 @@ export const BINS_PER_WEEK = 672;
 export const OBSERVATION_DECAY_MIN = 90;
 /** Observations older than this (minutes before the entry time) are ignored. */
 export const OBSERVATION_MAX_AGE_MIN = 180;
-/** Probability thresholds (percent) of the three colour buckets. */
+/** Probability (percent) from which the bucket is 2 yellow. */
 export const BUCKET_YELLOW_FROM_PCT = 35;
+/** Probability (percent) from which the bucket is 3 green. */
 export const BUCKET_GREEN_FROM_PCT = 70;
 
 /** Hourly occupancy (percent) anchors: [weekday 24 values, weekend 24 values]. */
