@@ -89,4 +89,14 @@ describe('MapMatcher on hand-built graphs', () => {
     const parts = new MapMatcher(plan.graph).match('v', [pingAt(10, 0, 0), pingAt(40, 0, 2), pingAt(2900, 0, 4), pingAt(2950, 0, 6)]);
     expect(parts).toHaveLength(2);
   });
+
+  it('uses a reported heading to pick the direction of a two-way street when positions cannot tell', () => {
+    // a ---- b   (two-way; one moving ping in the middle)
+    const plan = planGraph({ a: [0, 0], b: [200, 0] }, [{ path: 'ab' }]);
+    const west = { ...pingAt(100, 2, 0), headingDeg: 268, speedKph: 30 };
+    const east = { ...pingAt(100, 2, 0), headingDeg: 91, speedKph: 30 };
+    const m = new MapMatcher(plan.graph);
+    expect(plan.names(m.match('w', [west])[0].traversals.map((t) => t.edge))).toEqual(['ba']);
+    expect(plan.names(m.match('e', [east])[0].traversals.map((t) => t.edge))).toEqual(['ab']);
+  });
 });

@@ -38,6 +38,10 @@ export interface MatchOptions {
   maxOutliers: number;
   /** log-probability charged per ping matched to a service road (alleys, parking aisles, driveways) */
   serviceRoadPenalty: number;
+  /** log-probability charged for an edge running opposite to the ping's reported heading (scaled by (1 − cos Δ)/2) */
+  headingPenalty: number;
+  /** reported headings are used only at or above this reported speed, km/h (headings of stopped GPS units wander) */
+  headingMinSpeedKph: number;
 }
 
 /** Default matching parameters (documented in docs/probes.md). */
@@ -53,6 +57,8 @@ export const DEFAULT_MATCH_OPTIONS: Readonly<MatchOptions> = Object.freeze({
   uTurnPenaltyM: 100,
   maxOutliers: 2,
   serviceRoadPenalty: 1,
+  headingPenalty: 2,
+  headingMinSpeedKph: 5,
 });
 
 /** Statistics of one `match` call. */
@@ -116,7 +122,14 @@ export class MapMatcher {
         continue;
       }
       const cands = this.candBuf.map((c) => ({ ...c }));
-      const emission = cands.map((c) => -(c.distanceM * c.distanceM) / sigma2 - (this.graph.edgeRoadClass[c.edge] === RoadClass.service ? o.serviceRoadPenalty : 0));
+      // A reported heading (of a moving vehicle) favours the edge direction it agrees with.
+      const useHeading = p.headingDeg !== undefined && (p.speedKph === undefined || p.speedKph >= o.headingMinSpeedKph) && o.headingPenalty > 0;
+      const emission = cands.map((c) => {
+        let e = -(c.distanceM * c.distanceM) / sigma2;
+        if (this.graph.edgeRoadClass[c.edge] === RoadClass.service) e -= o.serviceRoadPenalty;
+        if (useHeading) e -= (o.headingPenalty * (1 - Math.cos(((p.headingDeg as number) - c.bearingDeg) * (Math.PI / 180)))) / 2;
+        return e;
+      });
       const prev = layers.length > 0 ? layers[layers.length - 1] : undefined;
       if (prev !== undefined) {
         const dtS = p.tS - prev.ping.tS;

@@ -17,6 +17,8 @@ export interface Candidate {
   offsetM: number;
   /** distance from the ping to the edge, metres */
   distanceM: number;
+  /** bearing of the edge segment at the closest point, degrees clockwise from north */
+  bearingDeg: number;
 }
 
 /** Spatial index of edge segments; build once per graph, query from one thread at a time. */
@@ -94,15 +96,16 @@ export class SegmentIndex {
       if (d > radiusM) continue;
       const e = this.segEdge[s];
       const offsetM = this.pointOffsetM[i] + t * (this.pointOffsetM[i + 1] - this.pointOffsetM[i]);
+      const bearing = ((Math.atan2(vx, vy) * 180) / Math.PI + 360) % 360;
       let found = false;
       for (const c of out) {
         if (c.edge === e) {
           found = true;
-          if (d < c.distanceM) { c.distanceM = d; c.offsetM = offsetM; }
+          if (d < c.distanceM) { c.distanceM = d; c.offsetM = offsetM; c.bearingDeg = bearing; }
           break;
         }
       }
-      if (!found) out.push({ edge: e, offsetM, distanceM: d });
+      if (!found) out.push({ edge: e, offsetM, distanceM: d, bearingDeg: bearing });
     }
     out.sort((a, b) => a.distanceM - b.distanceM || a.edge - b.edge);
     if (out.length > maxCount) out.length = maxCount;
