@@ -8,7 +8,8 @@ import { AuthError } from '../../auth/auth-service.js';
 import { ParkingError, type ParkingErrorKind } from '../../parking/index.js';
 import { parkingEnvelope } from './inventory-envelope.js';
 
-const STATUS: Record<ParkingErrorKind, number> = { invalid: 400, limit: 400, unauthorized: 401, forbidden: 403, not_found: 404 };
+/** HTTP status of each kind of parking inventory error. */
+export const PARKING_STATUS_OF_KIND: Record<ParkingErrorKind, number> = { invalid: 400, limit: 400, unauthorized: 401, forbidden: 403, not_found: 404 };
 
 /** Sends the parking error body for `err`. */
 export function sendParkingError(err: unknown, req: FastifyRequest, reply: FastifyReply, nowMs: number): FastifyReply {
@@ -17,7 +18,7 @@ export function sendParkingError(err: unknown, req: FastifyRequest, reply: Fasti
   let message = 'internal error';
   let parameter: string | undefined;
   if (err instanceof ParkingError) {
-    status = STATUS[err.kind];
+    status = PARKING_STATUS_OF_KIND[err.kind];
     code = err.code;
     message = err.message;
     parameter = err.parameter;
