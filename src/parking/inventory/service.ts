@@ -80,7 +80,8 @@ export class InventoryService {
     }
     const { hits } = selectBlocks(inv, q);
     const segIds = hits.flatMap((h) => h.rec.segments.map((s) => s.segmentID));
-    const entryS = q.entry?.utc ? q.entry.unixS : nowS;
+    const first = hits[0]?.rec;
+    const entryS = first ? entryInstant(q.entry, first.tz || zoneAt(first.geometry[0][0], first.geometry[0][1]), nowS) : nowS;
     const segmentObservations = await readObservations(this.db, 'segment', segIds, entryS - OBSERVATION_MAX_AGE_MIN * 60 - 86_400, entryS + 86_400);
     return renderBlocks(hits, { query: q, nowS, isHoliday: this.isHoliday, lotObservations: new Map(), segmentObservations, polyline6: true });
   }
