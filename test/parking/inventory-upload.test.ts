@@ -105,6 +105,14 @@ describe('operator uploads and occupancy counts (admin API)', () => {
     // full at 10:00 (expected 85): residual 15 × e^(-30/90) = 10.75; 86.5 + 10.75 → 97 %
     expect(after).toMatchObject({ pct: 97, available: 1, rank: 5 });
     expect(after.probability).toBeLessThan(before.probability);
+    // a full count on a block segment: probability 0 at that time, bucket 1 (red)
+    const block = async () => (await t.app.inject({ url: '/blocks?id=1&entry_time=2026-11-23T10:00', headers: { authorization: `Bearer ${t.token}` } })).json().result[0];
+    expect((await block()).segments[0].probability).toBeGreaterThan(50);
+    await t.app.inject({ method: 'POST', url: '/v1/admin/parking/occupancy', headers: { authorization: `Bearer ${t.adminToken}` },
+      payload: [{ segmentId: 'm-1', occupied: 18, observedAt: '2026-11-23T15:00:00Z', source: 'feed' }] });
+    const full = await block();
+    expect(full.segments[0]).toMatchObject({ probability: 0, bucket: 1 });
+    expect(full).toMatchObject({ probability: 0, bucket: 1 });
     const bad = await t.app.inject({ method: 'POST', url: '/v1/admin/parking/occupancy', headers: { authorization: `Bearer ${t.adminToken}` },
       payload: [{ lotId: 44, segmentId: 'x', occupied: 3 }] });
     expect(bad.statusCode).toBe(400);

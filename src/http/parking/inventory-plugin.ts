@@ -45,7 +45,9 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
   const service = new InventoryService(ctx.db, ctx.region);
   app.decorate('parkingInventory', service);
   // build the index before the first request (the database is migrated before the app is built)
-  app.addHook('onReady', async () => { await service.current(); });
+  app.addHook('onReady', async () => {
+    try { await service.current(); } catch (err) { app.log.warn({ err }, 'parking inventory not built at start; retrying on the first request'); }
+  });
 
   app.setErrorHandler((err, req, reply) => sendParkingError(err, req, reply, ctx.now()));
 
