@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import polyline from '@mapbox/polyline';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
 import { parkingRegion, P, chordDistanceM } from './inventory-fixture.js';
 
@@ -171,6 +172,11 @@ describe('GET /lots, /blocks, /blocks/v3 on the hand-built fixture', () => {
         ['1-L2', 'LEFT', 80, 100, 0, false], // 20 m gap kept: the rules change across it
         ['1-L3', 'LEFT', 100, 170, 11, false], // residents only: closed to the public
       ]);
+      // segment lines follow their curb, 4 m right (south) / left (north) of the eastbound street
+      const [r0, r1] = polyline.decode(main.segments[0].polyline6, 6);
+      expect(r0[0]).toBeCloseTo(39.29 - 4 / 110_574, 6);
+      expect(r1[1]).toBeCloseTo(-76.61 + 150 / (111_320 * Math.cos((39.29 * Math.PI) / 180)), 5);
+      expect(polyline.decode(main.segments[1].polyline6, 6)[0][0]).toBeCloseTo(39.29 + 4 / 110_574, 6);
       expect(main.segments[1].calculatedRates).toEqual([{ rate_cost: 2, quoted_duration: '01:00:00', rate_type: 'B' }]);
       expect(main.segments[2].calculatedRates).toEqual([]);
       expect(main.probability).toBeGreaterThan(90);

@@ -7,7 +7,7 @@ import type { Block, CurbSegment, Intersection, OsmLot } from '../../network/reg
 import { buildFrames, parseRateRules, type StructuredRateInput } from '../rates/rate-rule.js';
 import { currencySymbol } from './currency.js';
 import { ringAreaM2, ringCentroid } from './geodesic.js';
-import { encodeLine, sliceLine } from './polyline.js';
+import { CURB_OFFSET_M, encodeLine, offsetLine, sliceLine } from './polyline.js';
 import type { BlockRecord, LotRecord, SegmentRecord } from './types.js';
 
 /** Gap length under which a break in parking is merged away (contract, "Rules for blocks"). */
@@ -204,7 +204,7 @@ export function blockFromRegion(block: Block, byNode: Map<number, Intersection>,
     const merged = mergeCurb(block.curb.filter((c) => c.side === side));
     merged.forEach((m, i) => {
       const frames = m.rule.rates ? buildFrames(parseRateRules(m.rule.rates, 'structuredRates')) : null;
-      const geometry = sliceLine(block.geometry, m.startM, m.endM);
+      const geometry = offsetLine(sliceLine(block.geometry, m.startM, m.endM), side === 'right' ? CURB_OFFSET_M : -CURB_OFFSET_M);
       segments.push({
         segmentID: `${block.id}-${side === 'left' ? 'L' : 'R'}${i + 1}`,
         side: side === 'left' ? 'LEFT' : 'RIGHT',

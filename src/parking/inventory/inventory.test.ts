@@ -110,3 +110,15 @@ describe('uploaded hours', () => {
     expect(hrsToOpeningHours(['Weekdays: whenever'])).toBeNull();
   });
 });
+
+describe('curb offset', () => {
+  it('moves a segment 4 m to the right or left of the street direction', async () => {
+    const { offsetLine } = await import('./polyline.js');
+    // eastbound street at the equator: right = south
+    const right = offsetLine([[0, 0], [0, 0.001]], 4);
+    expect(right[0][0]).toBeCloseTo(-4 / 110_574, 9);
+    expect(right[1][1]).toBeCloseTo(0.001, 9);
+    const left = offsetLine([[0, 0], [0, 0.001]], -4);
+    expect(left[0][0]).toBeCloseTo(4 / 110_574, 9);
+  });
+});

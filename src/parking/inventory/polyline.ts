@@ -32,3 +32,28 @@ export function sliceLine(line: ReadonlyArray<readonly [number, number]>, fromM:
   if (out.length === 0) return [[line[0][0], line[0][1]], [line[0][0], line[0][1]]];
   return out;
 }
+
+/** Offset of a curb from the street centre line, metres (half a typical lane plus parking lane). */
+export const CURB_OFFSET_M = 4;
+
+/**
+ * The line shifted sideways by `offsetM` metres (positive = to the right of its direction), with
+ * vertex normals averaged between neighbouring segments (local equirectangular projection).
+ */
+export function offsetLine(line: ReadonlyArray<readonly [number, number]>, offsetM: number): Array<[number, number]> {
+  if (line.length < 2) return line.map((p) => [p[0], p[1]]);
+  const kLat = 110_574, kLon = 111_320 * Math.cos((line[0][0] * Math.PI) / 180);
+  const normals: Array<[number, number]> = [];
+  for (let i = 1; i < line.length; i++) {
+    const dx = (line[i][1] - line[i - 1][1]) * kLon, dy = (line[i][0] - line[i - 1][0]) * kLat;
+    const len = Math.hypot(dx, dy) || 1;
+    normals.push([dy / len, -dx / len]); // right-hand normal (x east, y north)
+  }
+  return line.map((p, i) => {
+    const a = normals[Math.max(0, i - 1)], b = normals[Math.min(normals.length - 1, i)];
+    let nx = a[0] + b[0], ny = a[1] + b[1];
+    const n = Math.hypot(nx, ny) || 1;
+    nx /= n; ny /= n;
+    return [p[0] + (ny * offsetM) / kLat, p[1] + (nx * offsetM) / kLon];
+  });
+}

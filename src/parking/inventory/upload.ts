@@ -6,7 +6,7 @@
 import { ParkingError } from '../errors.js';
 import { buildFrames, parseRateRules } from '../rates/rate-rule.js';
 import { currencySymbol } from './currency.js';
-import { decodeLine, sliceLine } from './polyline.js';
+import { CURB_OFFSET_M, decodeLine, offsetLine, sliceLine } from './polyline.js';
 import { polylineLengthM, ringCentroid } from './geodesic.js';
 import { hrsToOpeningHours } from './hours.js';
 import type { BlockRecord, LotRecord, SegmentRecord } from './types.js';
@@ -269,7 +269,7 @@ export function mergeBlock(base: BlockRecord | null, up: BlockUpload, defaultCur
         baseOpen: typeof s.isOpen === 'boolean' ? s.isOpen : frames ? null : true,
         neverOpen: s.isOpen === false || (frames !== null && frames.length > 0 && frames.every((f) => f.noParking)),
         restrictions: [...new Set((frames ?? []).map((f) => f.restriction).filter(Boolean))],
-        geometry: sliceLine(geometry!, startM, endM),
+        geometry: offsetLine(sliceLine(geometry!, startM, endM), s.side === 'RIGHT' ? CURB_OFFSET_M : -CURB_OFFSET_M),
         fields: {
           paymentID: s.paymentID ?? s.paymentIDs ?? [], amenities: s.amenities ?? [], structuredRates: s.structuredRates ?? [],
           ...(s.rateCards ? { rateCards: s.rateCards } : {}), ...(s.note ? { note: s.note } : {}),
