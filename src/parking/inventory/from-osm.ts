@@ -75,10 +75,31 @@ function address(t: Record<string, string>, type: 'NAVIGATION' | 'LEGAL'): Recor
   };
 }
 
-/** Human text of an opening_hours value for `hrs` ("24/7" → "Mon-Sun: 24 Hours"). */
+const OSM_DAYS: Record<string, string> = { Mo: 'Mon', Tu: 'Tue', We: 'Wed', Th: 'Thu', Fr: 'Fri', Sa: 'Sat', Su: 'Sun' };
+
+function clock12(hhmm: string): string {
+  const [h, m] = hhmm.split(':').map(Number);
+  const h24 = h % 24;
+  return `${h24 % 12 === 0 ? 12 : h24 % 12}:${String(m).padStart(2, '0')} ${h24 < 12 ? 'AM' : 'PM'}`;
+}
+
+/**
+ * Human text of an opening_hours value for `hrs`: "24/7" → "Mon-Sun: 24 Hours"; simple rules
+ * "Mo-Fr 08:00-18:00; Su off" → "Mon-Fri: 8:00 AM - 6:00 PM", "Sun: Closed"; anything else verbatim.
+ */
 export function hoursText(oh: string): string[] {
   if (oh.trim() === '24/7') return ['Mon-Sun: 24 Hours'];
-  return oh.split(';').map((s) => s.trim()).filter(Boolean);
+  const rules = oh.split(';').map((s) => s.trim()).filter(Boolean);
+  const out: string[] = [];
+  for (const r of rules) {
+    const m = /^(Mo|Tu|We|Th|Fr|Sa|Su)(?:-(Mo|Tu|We|Th|Fr|Sa|Su))?\s+(off|closed|00:00-24:00|(\d{2}:\d{2})-(\d{2}:\d{2}))$/.exec(r);
+    if (!m) return rules;
+    const days = m[2] ? `${OSM_DAYS[m[1]]}-${OSM_DAYS[m[2]]}` : OSM_DAYS[m[1]];
+    if (m[3] === 'off' || m[3] === 'closed') out.push(`${days}: Closed`);
+    else if (m[3] === '00:00-24:00') out.push(`${days}: 24 Hours`);
+    else out.push(`${days}: ${clock12(m[4])} - ${clock12(m[5])}`);
+  }
+  return out;
 }
 
 /** Inventory record of an OSM lot (`currencyIso` from the region's country). */

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { geodesicDistanceM, pointInRing } from './geodesic.js';
-import { chargeToRates, mergeCurb } from './from-osm.js';
+import { chargeToRates, hoursText, mergeCurb } from './from-osm.js';
 import { parseEntryTime, parseInventoryQuery } from './params.js';
 import { validateLotUpload, validateBlockUpload, normalizeOsmRef } from './upload.js';
 import { sliceLine } from './polyline.js';
@@ -120,5 +120,13 @@ describe('curb offset', () => {
     expect(right[1][1]).toBeCloseTo(0.001, 9);
     const left = offsetLine([[0, 0], [0, 0.001]], -4);
     expect(left[0][0]).toBeCloseTo(4 / 110_574, 9);
+  });
+});
+
+describe('OSM opening hours as hrs text', () => {
+  it('renders simple rules in words and keeps complex ones verbatim', () => {
+    expect(hoursText('24/7')).toEqual(['Mon-Sun: 24 Hours']);
+    expect(hoursText('Mo-Fr 08:00-18:00; Sa 09:00-24:00; Su off')).toEqual(['Mon-Fri: 8:00 AM - 6:00 PM', 'Sat: 9:00 AM - 12:00 AM', 'Sun: Closed']);
+    expect(hoursText('Mo-Fr 08:00-12:00,13:00-18:00; PH off')).toEqual(['Mo-Fr 08:00-12:00,13:00-18:00', 'PH off']);
   });
 });
