@@ -4,8 +4,8 @@
  * learned profile from `SpeedFeeds` (replaces the predicted one per edge and bin where present),
  * live speed (fresh observations apply at "now" and blend back linearly over `liveBlendS`),
  * incidents (closures block the edge while active, others slow it by severity). Every speed is
- * capped by the edge's upper speed bound, which is what landmark lower bounds are built from, so
- * any speed the model can produce keeps the search exact.
+ * capped by the edge's upper speed bound (its free-flow speed by default), which is what landmark
+ * lower bounds are built from, so any speed the model can produce keeps the search exact.
  */
 import type { Graph } from '../network/graph.js';
 import { BINS_PER_WEEK, type SpeedFeeds } from './feeds.js';
@@ -39,8 +39,8 @@ export interface TrafficModelConfig {
   liveBlendS: number;
   /** 'auto' derives urban context from node density; or force one context for the whole graph */
   urbanContext: 'auto' | 'urban' | 'rural';
-  /** upper speed bound of an edge = max(free flow, limit) × this factor; faster feeds are capped
-   * (1 = routing never assumes driving above the posted limit, the tightest admissible bounds) */
+  /** upper speed bound of an edge = free-flow speed × this factor; faster learned or live speeds
+   * are capped to it, which keeps the landmark lower bounds admissible (1 = tightest bounds) */
   upperSpeedFactor: number;
   /** floor on any non-closed speed, km/h */
   minSpeedKph: number;
@@ -105,7 +105,7 @@ export class TrafficModel {
     for (let e = 0; e < m; e++) {
       const ff = freeFlowSpeedKph(g, e);
       this.freeFlowKph[e] = ff;
-      this.upperKph[e] = Math.max(ff, g.edgeSpeedKph[e]) * this.cfg.upperSpeedFactor;
+      this.upperKph[e] = ff * this.cfg.upperSpeedFactor;
       const isUrban = urban ? urban[g.edgeSource[e]] | urban[g.edgeTarget[e]] : this.cfg.urbanContext === 'urban' ? 1 : 0;
       this.profileGroup[e] = classGroup(g.edgeRoadClass[e]) * 2 + isUrban;
     }

@@ -9,7 +9,8 @@
  *    200 m  \  1 km                                                              1 km   /  200 m
  *            4 ------------------------- primary 8 km (50 km/h) ----------------------- 5
  *
- * Connectors and stubs run at 36 km/h (10 m/s). Origin = middle of S→0, destination = middle of
+ * Connectors and stubs run at 36 km/h (10 m/s). Limits are set so that every learned speed is at
+ * most the free-flow speed (speeds are capped there). Origin = middle of S→0, destination = middle of
  * 3→T. With turn costs off: motorway route 10+100+360+100+10 = 580 s off-peak (2020 s at 08:00),
  * primary route 10+100+576+100+10 = 796 s at any time; distances 12 200 m and 10 200 m.
  */
@@ -76,7 +77,7 @@ export function twoRoutes(opts: { motorwayFlags?: number; primaryFlags?: number;
     { source: 2, target: 3, lengthM: 10_000, speedKph: 110, roadClass: RoadClass.motorway, flags: R | EdgeFlag.highway | (opts.motorwayFlags ?? 0), name: 'Express Way', ref: 'I 95' },
     { ...conn, source: 3, target: 4, lengthM: 1000, name: 'North Ramp' },
     { ...conn, source: 1, target: 6, lengthM: 1000, name: 'South Rd' },
-    { source: 6, target: 7, lengthM: opts.primaryLengthM ?? 8000, speedKph: 50, roadClass: RoadClass.primary, flags: R | (opts.primaryFlags ?? 0), name: 'Main St' },
+    { source: 6, target: 7, lengthM: opts.primaryLengthM ?? 8000, speedKph: 53, roadClass: RoadClass.primary, flags: R | (opts.primaryFlags ?? 0), name: 'Main St' },
     { ...conn, source: 7, target: 4, lengthM: 1000, name: 'South Rd' },
     { ...conn, source: 4, target: 5, lengthM: 200, name: 'Destination Rd' },
   ];
@@ -101,7 +102,8 @@ export function regionOf(graph: Region['graph'], name: string): Region {
 }
 
 /**
- * grid — 3 × 3 two-way residential grid, 100 m blocks, 36 km/h learned everywhere:
+ * grid — 3 × 3 two-way residential grid, 100 m blocks, 36 km/h learned everywhere (limit 43,
+ * free flow 36.55):
  *
  *   6 ---- 7 ---- 8
  *   |      |      |
@@ -116,7 +118,7 @@ export function grid(): { region: Region; feeds: SpeedFeeds; edgeBetween: (a: nu
   const edges: EdgeInput[] = [];
   const add = (a: number, b: number, name: string) => {
     const i = edges.length;
-    const base = { speedKph: 40, roadClass: RoadClass.residential, flags: EdgeFlag.routable, name };
+    const base = { speedKph: 43, roadClass: RoadClass.residential, flags: EdgeFlag.routable, name };
     edges.push({ ...base, source: a, target: b, twin: i + 1 });
     edges.push({ ...base, source: b, target: a, twin: i });
   };
