@@ -277,6 +277,12 @@ describe('incident admin API and closures', () => {
     expect((await t.app.inject({ method: 'GET', url: '/v1/incidents', headers: { authorization: `Bearer ${t.token}` } })).statusCode).toBe(403);
   });
 
+  it('answers an unparsable JSON body with 400 in the admin error shape', async () => {
+    const r = await t.app.inject({ method: 'POST', url: '/v1/incidents', headers: { ...auth(), 'content-type': 'application/json' }, payload: '{"type": ' });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().error.code).toBe('ROUTING_BAD_REQUEST');
+  });
+
   it('validates the body', async () => {
     const r = await t.app.inject({ method: 'POST', url: '/v1/incidents', headers: auth(), payload: { type: 'meteor', severity: 9, startTime: 'x' } });
     expect(r.statusCode).toBe(400);

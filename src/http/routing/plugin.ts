@@ -134,7 +134,19 @@ export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContex
 }
 
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
-  await registerRoutingRoutes(app, opts.ctx);
+  const ctx = opts.ctx;
+  // Errors Fastify raises before a handler runs (unparsable body, …) or unexpected failures:
+  // the routing envelope on the .ashx address, the admin error shape elsewhere; no internals leak.
+  app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
+    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) req.log.error({ err }, 'routing plugin error');
+    if (/^\/traffic\//i.test(req.url)) {
+      const e = status === 500 ? new RoutingError('SERVICE_ERROR', 'internal error') : new RoutingError('PARSE_FAILED', err.message ?? 'bad request');
+      return sendError(reply, ctx, 'xml', 'FindRoute', e);
+    }
+    return reply.code(status).send({ error: { code: status === 500 ? 'ROUTING_INTERNAL' : 'ROUTING_BAD_REQUEST', message: status === 500 ? 'internal error' : err.message ?? 'bad request' } });
+  });
+  await registerRoutingRoutes(app, ctx);
 };
 /** The routing plugin (registered by http/app.ts). */
 export default plugin;
