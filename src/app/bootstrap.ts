@@ -14,6 +14,7 @@ import { allMigrations } from './migrations.js';
 import { DbAuthService } from '../auth/index.js';
 import { SpeedFeeds } from '../traffic/feeds.js';
 import { loadSpeedFeeds } from '../traffic/learned-speeds.js';
+import { refreshLiveSpeeds } from '../traffic/live-speeds.js';
 import type { AppContext } from './context.js';
 import { ensureDemoApp, isDone, markDone, type DemoCredentials } from './demo-app.js';
 import { loadParkingDocument } from './parking-upload.js';
@@ -66,5 +67,19 @@ export async function bootstrap(config: Config, log: (line: string) => void): Pr
   }
   const fed = await loadSpeedFeeds(db, region.graph, speeds, { mapVersion: region.meta.mapVersion, nowS: Date.now() / 1000 });
   if (fed.learnedEdges || fed.liveEdges) log(`speeds: ${fed.learnedEdges} edges with learned profiles, ${fed.liveEdges} with live speeds`);
-  return { ctx, demoApp, close: () => db.close() };
+  // Several processes may share the database: pick up live speeds others ingested, and drop old ones.
+  const SPEED_REFRESH_MS = 60_000;
+  const timer = setInterval(() => {
+    const nowS = Date.now() / 1000;
+    speeds.expireLive(nowS - 3600);
+    refreshLiveSpeeds(db, speeds, region.meta.mapVersion, nowS).catch((err: unknown) => log(`live speed refresh failed: ${String(err)}`));
+  }, SPEED_REFRESH_MS);
+  timer.unref();
+  return {
+    ctx, demoApp,
+    close: async () => {
+      clearInterval(timer);
+      await db.close();
+    },
+  };
 }

@@ -13,6 +13,7 @@ import { formatFromFileName, type IngestOptions } from '../probes/ingest/ingest.
 import type { ProbeFormat } from '../probes/ingest/records.js';
 import { parseTimestampS } from '../probes/ingest/records.js';
 import { ingestAndProcess } from '../probes/pipeline.js';
+import { refreshFactsAfterIngest } from '../app/facts-after-ingest.js';
 import { SpeedFeeds } from '../traffic/feeds.js';
 import type { CliDeps } from './deps.js';
 import { createProgress } from './progress.js';
@@ -80,6 +81,8 @@ export function registerIngest(program: Command, deps: CliDeps): void {
         if (rep.malformed > 20) console.log(`  … and ${rep.malformed - 20} more malformed rows`);
         console.log(`matched: ${proc.traces} traces → ${proc.trajectories} trajectories, ${proc.traversals} edge traversals, ${proc.unmatchedPings} pings off-road`);
         console.log(`learned speeds updated on ${proc.edgesUpdated} edges (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+        const facts = await refreshFactsAfterIngest(db, region, rep);
+        console.log(`intersection facts: ${facts.facts} from ${facts.trajectories} trajectories`);
       });
     });
 }

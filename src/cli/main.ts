@@ -15,6 +15,7 @@ import { registerDemo } from './demo.js';
 import { registerIngest } from './ingest.js';
 import { registerSimulate } from './simulate.js';
 import { registerParking } from './parking.js';
+import { registerAnalytics } from './analytics.js';
 
 const program = new Command('streetwise')
   .description('Routing, parking and intersection analytics APIs on your own OpenStreetMap region.')
@@ -58,6 +59,7 @@ registerApps(program, deps);
 registerIngest(program, deps);
 registerSimulate(program, deps);
 registerParking(program, deps);
+registerAnalytics(program, deps);
 
 try {
   await program.parseAsync(process.argv);

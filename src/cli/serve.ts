@@ -46,7 +46,8 @@ function banner(url: string, region: string, startS: number, demo: { appId: stri
     const b = `${f(minLat + (maxLat - minLat) * 0.7)},${f(minLon + (maxLon - minLon) * 0.7)}`;
     // the parking API takes "lat|lon" (URL-encoded |)
     const c = `${f((minLat + maxLat) / 2)}%7C${f((minLon + maxLon) / 2)}`;
-    const yesterday = new Date(Date.now() - 86400_000).toISOString().slice(0, 10);
+    // local dates of the region lie within a day of the UTC date
+    const endDate = new Date(Date.now() + 86400_000).toISOString().slice(0, 10);
     const weekAgo = new Date(Date.now() - 7 * 86400_000).toISOString().slice(0, 10);
     lines.push(
       '',
@@ -58,7 +59,7 @@ function banner(url: string, region: string, startS: number, demo: { appId: stri
       `  TOKEN=$(curl -s "${url}/v1/AppToken?appId=${demo.appId}&hashToken=${hash}" | sed -E 's/.*"token":"([^"]+)".*/\\1/')`,
       `  curl -s "${url}/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a}&WP_2=${b}&Token=$TOKEN"`,
       `  curl -s "${url}/lots?point=${c}&radius=1000&sort=distance" -H "Authorization: Bearer $TOKEN"`,
-      `  curl -s -X POST "${url}/v1/metrics/intersections" -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"dateRanges":[{"startDate":"${weekAgo}","endDate":"${yesterday}"}],"metrics":[{"name":"totalVehicleCount"},{"name":"avgControlDelay"},{"name":"LOS"}],"dimensions":[{"name":"intersectionId"}],"orderBys":[{"name":"totalVehicleCount","sortOrder":"DESCENDING"}],"pageSize":5}'`,
+      `  curl -s -X POST "${url}/v1/metrics/intersections" -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' -d '{"dateRanges":[{"startDate":"${weekAgo}","endDate":"${endDate}"}],"metrics":[{"name":"totalVehicleCount"},{"name":"avgControlDelay"},{"name":"LOS"}],"dimensions":[{"name":"intersectionId"}],"orderBys":[{"name":"totalVehicleCount","sortOrder":"DESCENDING"}],"pageSize":5}'`,
     );
   }
   lines.push('');

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { loadRegion } from '../network/bundle.js';
 import { parseTimestampS, type ProbeRecord } from '../probes/ingest/records.js';
 import { ingestRecordsAndProcess } from '../probes/pipeline.js';
+import { refreshFactsAfterIngest } from '../app/facts-after-ingest.js';
 import { defaultTripsPerDay } from '../sim/demo-simulation.js';
 import { newStats, simulate } from '../sim/simulator.js';
 import { localParts, parseIsoToUnixS } from '../time/index.js';
@@ -99,6 +100,8 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
           }, records());
           bar.stop();
           console.log(`ingested ${ingest.inserted} new pings (${ingest.duplicates} already stored); matched ${proc.trajectories} trajectories, ${proc.traversals} traversals; learned speeds on ${proc.edgesUpdated} edges`);
+          const facts = await refreshFactsAfterIngest(db, region, ingest);
+          console.log(`intersection facts: ${facts.facts} from ${facts.trajectories} trajectories`);
         });
       } else {
         for await (const r of records()) void r;

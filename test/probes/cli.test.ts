@@ -10,6 +10,8 @@ import { registerSimulate } from '../../src/cli/simulate.js';
 import type { CliDeps } from '../../src/cli/deps.js';
 import type { Db } from '../../src/store/db.js';
 import { openProbeTestDb } from './db.js';
+import { runMigrations } from '../../src/store/index.js';
+import { allMigrations } from '../../src/app/migrations.js';
 
 describe('streetwise simulate / ingest probes (CLI)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'streetwise-probes-cli-'));
@@ -18,6 +20,7 @@ describe('streetwise simulate / ingest probes (CLI)', () => {
   beforeAll(async () => {
     await createDemoRegion(dir);
     db = await openProbeTestDb();
+    await runMigrations(db, allMigrations()); // the CLI's withDb migrates everything
     const config = loadConfig({ 'store.dataDir': dir, 'region.name': 'demo' }, {});
     deps = { config: () => config, withDb: (fn) => fn(db) };
   });
@@ -53,6 +56,7 @@ describe('streetwise simulate / ingest probes (CLI)', () => {
     expect(first).toContain(`pings: ${rows.length - 1} read, ${rows.length - 1} new, 0 already stored, 1 malformed`);
     expect(first).toContain(`line ${rows.length + 1}: expected at least 4 columns`);
     expect(first).toMatch(/learned speeds updated on [1-9]\d* edges/);
+    expect(first).toMatch(/intersection facts: [1-9]\d* from [1-9]\d* trajectories/);
     const again = await run('ingest', 'probes', csv);
     expect(again).toContain(`0 new, ${rows.length - 1} already stored`);
   });

@@ -8,6 +8,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { ingestRecordsAndProcess } from '../../probes/pipeline.js';
+import { refreshFactsAfterIngest } from '../../app/facts-after-ingest.js';
 import { recordFromObject } from '../../probes/ingest/jsonl.js';
 import type { ProbeRecord } from '../../probes/ingest/records.js';
 import { bearerToken } from '../tokens.js';
@@ -120,9 +121,11 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
       db: ctx.db, graph: ctx.region.graph, mapVersion: ctx.region.meta.mapVersion, timeZone: ctx.region.meta.timeZone,
       feeds: ctx.speeds, nowS,
     }, records);
+    // intersection analytics sees the new trajectories at once
+    const facts = await refreshFactsAfterIngest(ctx.db, ctx.region, ingest);
     return {
       received: body.pings.length, inserted: ingest.inserted, duplicates: ingest.duplicates, malformed: issues.length,
-      issues: issues.slice(0, 1000), matched: process,
+      issues: issues.slice(0, 1000), matched: process, intersectionFacts: facts.facts,
     };
   });
 };
