@@ -6,6 +6,7 @@
 import type { Block, CurbSegment, Intersection, OsmLot } from '../../network/region.js';
 import { buildFrames, parseRateRules, type StructuredRateInput } from '../rates/rate-rule.js';
 import { currencySymbol } from './currency.js';
+import { curbRates, parseCharge } from './curb-rates.js';
 import { ringAreaM2, ringCentroid } from './geodesic.js';
 import { CURB_OFFSET_M, encodeLine, offsetLine, sliceLine } from './polyline.js';
 import type { BlockRecord, LotRecord, SegmentRecord } from './types.js';
@@ -56,15 +57,11 @@ function lotType(access: string): string {
   return 'Non-restricted';
 }
 
-/** Parses the OSM `charge` tag forms "2 USD/hour", "1.50/hour", "10 EUR/day" into structured rates. */
+/** Parses the OSM `charge` tag forms "2 USD/hour", "1.50/hour", "10 EUR/day" into structured rates charged around the clock. */
 export function chargeToRates(charge: string): StructuredRateInput[] | null {
-  const m = /^\s*(\d+(?:[.,]\d{1,2})?)\s*([A-Z]{3}|[$€£])?\s*\/\s*(\d*)\s*(hour|hr|h|day|d|minute|min|30 ?min)\b/i.exec(charge);
-  if (!m) return null;
-  const amount = Number(m[1].replace(',', '.'));
-  const n = m[3] ? Number(m[3]) : 1;
-  const unit = m[4].toLowerCase();
-  const minutes = unit.startsWith('d') ? 1440 * n : unit.startsWith('30') ? 30 : unit.startsWith('m') ? n : 60 * n;
-  return [{ dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', rate: amount, increment: minutes, repeats: true }];
+  const c = parseCharge(charge);
+  if (!c) return null;
+  return [{ dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', rate: c.rate, increment: c.increment, repeats: true }];
 }
 
 function address(t: Record<string, string>, type: 'NAVIGATION' | 'LEGAL'): Record<string, string> | undefined {
@@ -159,30 +156,17 @@ export function lotFromOsm(lot: OsmLot, currencyIso: string): LotRecord {
   };
 }
 
-const NO_PARKING_KINDS = new Set(['no', 'no_parking', 'no_stopping', 'fire_lane', 'no_standing', 'separate']);
-
 interface CurbRule {
   key: string;
   rates: StructuredRateInput[] | null;
   open: boolean | null;
 }
 
+/** Rules of a curb stretch: its structured rates (curb-rates.ts) and a key equal for equal rules. */
 function curbRule(c: CurbSegment): CurbRule {
-  const cond = c.condition;
-  if (NO_PARKING_KINDS.has(c.kind) || cond === 'no_parking' || cond === 'no_stopping' || cond === 'no_standing') {
-    return { key: 'no', rates: [{ dow_start: 1, dow_end: 7, rate: -1 }], open: false };
-  }
-  const key = `${c.kind}|${cond}|${c.maxStay}`;
-  if (cond === 'free' || cond === 'disc') return { key, rates: [{ dow_start: 1, dow_end: 7, rate: 0 }], open: true };
-  if (cond === 'residents') return { key, rates: [{ dow_start: 1, dow_end: 7, rate: 0, restriction: 'R' }], open: true };
-  if (cond === 'disabled') return { key, rates: [{ dow_start: 1, dow_end: 7, rate: 0, restriction: 'D' }], open: true };
-  if (cond === 'customers' || cond === 'loading') return { key, rates: [{ dow_start: 1, dow_end: 7, rate: 0, restriction: 'C' }], open: true };
-  const charge = c.tags[`parking:condition:${c.side}:charge`] ?? c.tags[`parking:${c.side}:charge`] ?? c.tags['charge'];
-  if (charge) {
-    const r = chargeToRates(charge);
-    if (r) return { key: `${key}|${charge}`, rates: r, open: true };
-  }
-  return { key, rates: null, open: true };
+  const rates = curbRates(c);
+  if (rates !== null && rates.every((r) => r.rate === -1)) return { key: 'no', rates: [{ dow_start: 1, dow_end: 7, rate: -1 }], open: false };
+  return { key: `${c.kind}|${c.condition}|${c.maxStay}|${JSON.stringify(rates)}`, rates, open: true };
 }
 
 /**
