@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allMigrations } from '../../src/app/migrations.js';
+import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
+import { IncidentStore } from '../../src/traffic/incidents.js';
+import { RouteStore } from '../../src/routing/route-store.js';
+import { NO_CRITERIA } from '../../src/routing/engine.js';
+import { openTestPostgres } from '../helpers/context.js';
+
+const NOW_S = Date.UTC(2026, 10, 23, 12) / 1000;
+
+/** The same suite on every backend. */
+function storeSuite(name: string, open: () => Promise<{ db: Db; close: () => Promise<void> } | undefined>) {
+  describe(`routing stores on ${name}`, () => {
+    let handle: { db: Db; close: () => Promise<void> } | undefined;
+    beforeAll(async () => {
+      handle = await open();
+      if (handle) await runMigrations(handle.db, allMigrations());
+    });
+    afterAll(async () => handle?.close());
+
+    it('stores, lists, finds and deletes incidents with their time window and edges', async (ctx) => {
+      if (!handle) return ctx.skip();
+      const s = new IncidentStore(handle.db);
+      const a = await s.create({ type: 4, severity: 3, eventCode: 201, lat: 39.29, lon: -76.61, edges: [5, 6], startS: NOW_S, endS: NOW_S + 3600, delayImpactMinutes: 7.5, closure: true, shortDescription: 'Crash', fullDescription: 'Crash on Main St' });
+      const b = await s.create({ type: 1, severity: 1, eventCode: 701, lat: 39.3, lon: -76.6, edges: [9], startS: NOW_S - 7200, endS: NOW_S - 3600, delayImpactMinutes: 0, closure: false, shortDescription: 'Works', fullDescription: '' });
+      expect(a).toMatchObject({ type: 4, severity: 3, edges: [5, 6], startS: NOW_S, endS: NOW_S + 3600, closure: true, delayImpactMinutes: 7.5, version: 1 });
+      const current = await s.listCurrent(NOW_S);
+      expect(current.map((i) => i.id)).toContain(a.id);
+      expect(current.map((i) => i.id)).not.toContain(b.id);
+      expect((await s.listAll()).map((i) => i.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+      expect(await s.find(a.id)).toEqual(a);
+      expect(await s.delete(a.id)).toBe(true);
+      expect(await s.delete(a.id)).toBe(false);
+      expect(await s.find(a.id)).toBeUndefined();
+    });
+
+    it('keeps routes until they expire', async (ctx) => {
+      if (!handle) return ctx.skip();
+      const s = new RouteStore(handle.db);
+      const legs = [{ edges: [1, 2, 3], startFraction: 0.25, endFraction: 0.5, offsetS: 0 }];
+      await s.save([{ id: `r-${name}`, tripId: 't1', mapVersion: 'm1', legs, waypoints: [{ lat: 1, lon: 2, description: 'home' }, { lat: 3, lon: 4 }], shortest: false, useTraffic: true, criteria: NO_CRITERIA }], NOW_S, 2);
+      const r = await s.find(`r-${name}`, NOW_S + 3600);
+      expect(r).toEqual({ id: `r-${name}`, tripId: 't1', mapVersion: 'm1', legs, waypoints: [{ lat: 1, lon: 2, description: 'home' }, { lat: 3, lon: 4 }], shortest: false, useTraffic: true, criteria: NO_CRITERIA });
+      expect(await s.find(`r-${name}`, NOW_S + 2 * 3600 + 1)).toBeUndefined();
+      expect(await s.find('missing', NOW_S)).toBeUndefined();
+    });
+  });
+}
+
+storeSuite('PGlite', async () => {
+  const db = await openPglite();
+  return { db, close: () => db.close() };
+});
+storeSuite('PostgreSQL', async () => {
+  const pg = await openTestPostgres();
+  return pg ? { db: pg.db, close: pg.drop } : undefined;
+});
