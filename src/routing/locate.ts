@@ -90,15 +90,23 @@ export class EdgeLocator {
     if (this.ids.length === 0) return [];
     const g = this.g;
     const maxDeg = maxDistanceM / M_PER_DEG;
-    const found = this.index.neighbors(lon * this.cosRef, lat, 8, maxDeg);
+    const x = lon * this.cosRef;
+    const found = this.index.neighbors(x, lat, 8, maxDeg);
     let best: Snap | null = null;
     const mx = M_PER_DEG * Math.cos(lat * RAD);
-    for (const k of found) {
-      const e = this.ids[k];
-      const s = this.projectOnEdge(e, lat, lon, mx);
-      if (s.distanceM <= maxDistanceM && (!best || s.distanceM < best.distanceM - 1e-9)) best = s;
-    }
+    const consider = (k: number) => {
+      const s = this.projectOnEdge(this.ids[k], lat, lon, mx);
+      if (s.distanceM <= maxDistanceM && (!best || s.distanceM < best.distanceM - 1e-9 || (Math.abs(s.distanceM - best.distanceM) <= 1e-9 && s.edge < best.edge))) best = s;
+    };
+    for (const k of found) consider(k);
     if (!best) return [];
+    // Boxes are ranked by box distance, not by true distance: re-check every edge whose box lies
+    // within the best true distance (plus a margin for the local scale), so the nearest edge wins.
+    const d = ((best as Snap).distanceM / M_PER_DEG) * 1.1 + 1e-7;
+    const seen = new Set(found);
+    for (const k of this.index.search(x - d, lat - d, x + d, lat + d)) if (!seen.has(k)) consider(k);
+    if (!best) return [];
+    best = best as Snap;
     const out: Snap[] = [];
     if (this.usable(best.edge)) out.push(best);
     const tw = g.edgeTwin[best.edge];
