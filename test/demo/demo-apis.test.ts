@@ -9,6 +9,8 @@ import { M_PER_DEG_LAT, M_PER_DEG_LON, ORIGIN_LAT, ORIGIN_LON } from '../../src/
 import type { ParkingUpload } from '../../src/demo/parking-upload.js';
 import { loadParkingDocument } from '../../src/app/parking-upload.js';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
+import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
+import { allMigrations } from '../../src/app/migrations.js';
 
 // A fresh machine's view: the demo city imported, its parking upload loaded, the HTTP app answering.
 
@@ -17,19 +19,25 @@ let dir: string;
 let demo: DemoRegionResult;
 let upload: ParkingUpload;
 let t: TestContext;
+let db: Db;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sw-demo-apis-'));
   demo = await createDemoRegion(dir, { seed: 42 });
   upload = JSON.parse(readFileSync(demo.uploadPath, 'utf8')) as ParkingUpload;
   // a fixed clock: Monday 23 Nov 2026, 14:00 UTC
-  t = await makeTestContext({ region: loadRegion(demo.regionDir), now: () => Date.UTC(2026, 10, 23, 14, 0) });
-  const loaded = await loadParkingDocument(t.ctx.db, upload);
+  // The upload is loaded before the app starts (as on a first start): a running server notices
+  // uploads made by other processes within a second, which a test should not wait for.
+  db = await openPglite();
+  await runMigrations(db, allMigrations());
+  const loaded = await loadParkingDocument(db, upload);
   expect(loaded).toMatchObject({ lots: 9, products: 10, ignoredFields: [] });
+  t = await makeTestContext({ db, region: loadRegion(demo.regionDir), now: () => Date.UTC(2026, 10, 23, 14, 0) });
 });
 
 afterAll(async () => {
   await t?.close();
+  await db?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
