@@ -9,6 +9,7 @@ import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { ingestRecordsAndProcess } from '../../probes/pipeline.js';
 import { refreshFactsAfterIngest } from '../../app/facts-after-ingest.js';
+import { ProbesHttpError } from './errors.js';
 import { recordFromObject } from '../../probes/ingest/jsonl.js';
 import type { ProbeRecord } from '../../probes/ingest/records.js';
 import { bearerToken } from '../tokens.js';
@@ -16,11 +17,6 @@ import { bearerToken } from '../tokens.js';
 /** Most pings accepted in one request. */
 export const MAX_PINGS_PER_REQUEST = 10_000;
 
-class ProbesHttpError extends Error {
-  constructor(readonly statusCode: number, readonly code: string, message: string) {
-    super(message);
-  }
-}
 
 const pingSchema = {
   type: 'object',

@@ -1,0 +1,32 @@
+/** Error catalog of the probe ingestion endpoint: code → HTTP status. */
+
+export const PROBES_ERROR_STATUS = {
+  /** no `Authorization: Bearer` token */
+  PROBES_AUTH_MISSING: 401,
+  /** the token does not verify */
+  PROBES_AUTH_INVALID: 401,
+  /** the token has expired */
+  PROBES_AUTH_EXPIRED: 401,
+  /** a valid token of a non-admin application */
+  PROBES_FORBIDDEN: 403,
+  /** the body is not a JSON object with a `pings` array */
+  PROBES_BAD_REQUEST: 400,
+  /** more pings than one request may carry */
+  PROBES_TOO_MANY_PINGS: 413,
+  /** the body exceeds the size limit */
+  PROBES_BODY_TOO_LARGE: 413,
+  /** an unexpected failure (logged with the request id) */
+  PROBES_INTERNAL: 500,
+} as const;
+
+/** One code of the catalog. */
+export type ProbesErrorCode = keyof typeof PROBES_ERROR_STATUS;
+
+/** A failure of the probe endpoint with its catalog code and HTTP status. */
+export class ProbesHttpError extends Error {
+  readonly statusCode: number;
+  constructor(statusCode: number, readonly code: ProbesErrorCode, message: string) {
+    super(message);
+    this.statusCode = statusCode;
+  }
+}
