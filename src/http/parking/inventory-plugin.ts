@@ -10,6 +10,7 @@ import { InventoryService, ParkingError, deleteLotUpload, type InventoryOperatio
 import { bearerToken, hasMalformedAuthorization, queryParam } from '../tokens.js';
 import { parkingEnvelope } from './inventory-envelope.js';
 import { sendParkingError } from './inventory-errors.js';
+import { inventoryServiceOf } from './inventory-service.js';
 
 const str = { type: 'string' } as const;
 const LOCATION_DOC = 'Exactly one location parameter. radius only with point (default 1000 m, max 10 000 m).';
@@ -42,7 +43,7 @@ function lowerParams(req: FastifyRequest): Record<string, string> {
 }
 
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const service = new InventoryService(ctx.db, ctx.region);
+  const service = inventoryServiceOf(ctx);
   app.decorate('parkingInventory', service);
   // build the index before the first request (the database is migrated before the app is built)
   app.addHook('onReady', async () => {

@@ -1,5 +1,6 @@
 /**
  * Open spots: `GET /USS` (open spots ahead of a vehicle) and `POST /USS` (park events).
+ * POST also feeds the events into curb-segment occupancy (`/blocks` probability).
  * Both need an app token (`accesstoken` query or `Authorization: Bearer`). Errors in the
  * open-spot envelope: 400 bad request, 401 invalid or expired token, 404 no open spot.
  */
@@ -7,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { findOpenSpots, invalidParam, isoUtc, missingParam, parseParkEvent, ReservationsError, storeParkEvents } from '../../parking/reservations/index.js';
 import { envelope } from '../envelope.js';
+import { inventoryServiceOf } from './inventory-service.js';
 import { appCaller, fieldsOf, rejectUnknown, stringField, stringParams } from './reservations-support.js';
 
 /** Version reported by the open-spot envelope (reference: 5.2). */
@@ -79,7 +81,9 @@ export function registerUssRoutes(app: FastifyInstance, ctx: AppContext): void {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (typeof body !== 'object' || Array.isArray(body)) throw invalidParam('data', 'must be a ParkEvent');
     const parsed = parseParkEvent(body);
-    await storeParkEvents(ctx.db, parsed.rows, ctx.now());
+    // the events are stored and turned into curb-segment occupancy observations in one transaction
+    const points = parsed.rows.map((r) => ({ lat: r.lat, lon: r.lon, parkedOut: r.parkedOut, observedAtS: Math.floor(r.observedMs / 1000) }));
+    await inventoryServiceOf(ctx).recordParkEvents(points, (tx) => storeParkEvents(tx, parsed.rows, ctx.now()));
     return reply.send(parsed.event);
   });
 }

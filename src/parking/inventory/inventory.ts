@@ -9,7 +9,7 @@ import type { Intersection, Region } from '../../network/region.js';
 import type { BlockUpload, LotUpload } from './upload.js';
 import { mergeBlock, mergeLot } from './upload.js';
 import { blockFromRegion, lotFromOsm } from './from-osm.js';
-import type { BlockRecord, LotRecord } from './types.js';
+import type { BlockRecord, LotRecord, SegmentRecord } from './types.js';
 
 /** Builds and answers bounding-box lookups over lots and blocks. */
 export class Inventory {
@@ -43,6 +43,32 @@ export class Inventory {
   /** Indices into `lots` of lots whose point lies in the box (degrees). */
   lotsInBox(minLat: number, minLon: number, maxLat: number, maxLon: number): number[] {
     return this.lotIndex ? this.lotIndex.range(minLon, minLat, maxLon, maxLat) : [];
+  }
+
+  /**
+   * The curb segment nearest to a point within `maxM` metres (segment lines are drawn on their curb
+   * side, so the nearer curb wins), with its block; null when none is that near.
+   */
+  segmentAt(lat: number, lon: number, maxM: number): { block: BlockRecord; segment: SegmentRecord; distanceM: number } | null {
+    const kx = 111_320 * Math.cos((lat * Math.PI) / 180);
+    const ky = 110_574;
+    const dLat = maxM / ky, dLon = maxM / Math.max(1, kx);
+    let best: { block: BlockRecord; segment: SegmentRecord; distanceM: number } | null = null;
+    for (const i of this.blocksInBox(lat - dLat, lon - dLon, lat + dLat, lon + dLon)) {
+      const block = this.blocks[i];
+      for (const segment of block.segments) {
+        const g = segment.geometry;
+        for (let v = 0; v + 1 < g.length; v++) {
+          const ax = (g[v][1] - lon) * kx, ay = (g[v][0] - lat) * ky;
+          const ex = (g[v + 1][1] - lon) * kx - ax, ey = (g[v + 1][0] - lat) * ky - ay;
+          const len2 = ex * ex + ey * ey;
+          const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, -(ax * ex + ay * ey) / len2));
+          const d = Math.hypot(ax + t * ex, ay + t * ey);
+          if (d <= maxM && (!best || d < best.distanceM)) best = { block, segment, distanceM: d };
+        }
+      }
+    }
+    return best;
   }
 
   /** Indices into `blocks` of blocks whose bounding box meets the box (degrees). */

@@ -3,13 +3,14 @@
  * current in-memory inventory (rebuilt when the upload version in the database changes, checked at
  * most once per `versionCheckMs`), answers lots/blocks queries, stores uploads and observations.
  */
-import type { Db } from '../../store/db.js';
+import type { Db, Queryable } from '../../store/db.js';
 import type { Region } from '../../network/region.js';
 import { holidayCalendar } from '../rates/holidays.js';
 import { readObservations, recordOccupancyObservations, type ObservationInput } from '../occupancy/store.js';
 import { heldSpacesOfLots } from '../reservations/reservations/held-spaces.js';
 import { OBSERVATION_MAX_AGE_MIN } from '../occupancy/model.js';
-import { renderBlocks, renderLots, zoneAt, entryInstant } from '../render/render.js';
+import { renderBlocks, renderLots, zoneAt, entryInstant, offsetAt } from '../render/render.js';
+import { PARK_EVENT_SNAP_M, parkEventObservations, type ParkEventPoint, type SnappedSegment } from '../occupancy/park-events.js';
 import { currencyOfCountry } from './currency.js';
 import { queryProducts } from '../reservations/products/product-query.js';
 import type { InventoryQuery } from './params.js';
@@ -115,6 +116,46 @@ export class InventoryService {
     const res = await storeUploads(this.db, lots, blocks);
     await this.refresh();
     return res;
+  }
+
+  /**
+   * Turns park events into `park_events` occupancy observations of the curb segments they snap to
+   * (occupancy/park-events.ts) and records them in one transaction together with `storeEvents`
+   * (the caller's write of the events themselves). Returns the observations recorded.
+   */
+  async recordParkEvents(events: readonly ParkEventPoint[], storeEvents: (tx: Queryable) => Promise<void>): Promise<ObservationInput[]> {
+    // the inventory first: reading it inside the transaction could wait on the transaction itself
+    const inv = await this.current();
+    return this.db.transaction(async (tx) => {
+      await storeEvents(tx);
+      return this.observeParkEvents(tx, inv, events);
+    });
+  }
+
+  private async observeParkEvents(q: Queryable, inv: Inventory, events: readonly ParkEventPoint[]): Promise<ObservationInput[]> {
+    if (events.length === 0) return [];
+    const cache = new Map<string, SnappedSegment | null>();
+    const snap = (lat: number, lon: number): SnappedSegment | null => {
+      const key = `${lat}|${lon}`;
+      let s = cache.get(key);
+      if (s !== undefined) return s;
+      const hit = inv.segmentAt(lat, lon, PARK_EVENT_SNAP_M);
+      s = null;
+      if (hit && !hit.segment.neverOpen) {
+        const b = hit.block;
+        if (!b.tz) { const mid = b.geometry[Math.floor(b.geometry.length / 2)]; b.tz = zoneAt(mid[0], mid[1]); }
+        s = { segmentID: hit.segment.segmentID, spacesTotal: hit.segment.spacesTotal, offsetAt: (t) => offsetAt(b.tz, t) };
+      }
+      cache.set(key, s);
+      return s;
+    };
+    const ids = [...new Set(events.map((e) => snap(e.lat, e.lon)?.segmentID).filter((id): id is string => id !== undefined))];
+    if (ids.length === 0) return [];
+    const times = events.map((e) => e.observedAtS);
+    const existing = await readObservations(q, 'segment', ids, Math.min(...times) - OBSERVATION_MAX_AGE_MIN * 60, Math.max(...times));
+    const obs = parkEventObservations(events, snap, existing);
+    await recordOccupancyObservations(q, obs);
+    return obs;
   }
 
   /** Records occupancy observations (operator counts, feeds, park events, reservations). */

@@ -132,32 +132,43 @@ export function weekBin(unixS: number, offsetS: number): number {
 }
 
 /**
- * Occupancy of a facility at `entryS` (unix seconds) with UTC offset `offsetS` (seconds), corrected by
- * observations (any order; only the latest at or before the entry and at most 3 h old is used), and
- * never below `minOccupied` spaces (reservations holding a space at the entry time).
- * @example estimateOccupancy('Public Parking', 420, 1767110400, -18000, [])
+ * Unrounded occupancy percent of a facility at `atS` (unix seconds) with UTC offset `offsetS`:
+ * the profile corrected by the latest observation at or before `atS` and at most 3 h old (on equal
+ * times the one listed last wins), and the trust rank of that source.
  */
-export function estimateOccupancy(category: string, capacity: number | null, entryS: number, offsetS: number, observations: readonly OccupancyObservation[], minOccupied = 0): OccupancyEstimate {
-  let pct = expectedPct(category, weekBin(entryS, offsetS));
+export function occupancyPctAt(category: string, capacity: number | null, atS: number, offsetS: number, observations: readonly OccupancyObservation[]): { pct: number; rank: number } {
+  let pct = expectedPct(category, weekBin(atS, offsetS));
   let rank = 2;
   let latest: OccupancyObservation | null = null;
   for (const o of observations) {
-    if (o.observedAtS > entryS || entryS - o.observedAtS > OBSERVATION_MAX_AGE_MIN * 60) continue;
-    if (!latest || o.observedAtS > latest.observedAtS) latest = o;
+    if (o.observedAtS > atS || atS - o.observedAtS > OBSERVATION_MAX_AGE_MIN * 60) continue;
+    if (!latest || o.observedAtS >= latest.observedAtS) latest = o;
   }
   if (latest) {
     const cap = latest.capacity ?? capacity;
     if (cap && cap > 0) {
       const observedPct = Math.min(100, (100 * latest.occupied) / cap);
       const residual = observedPct - expectedPct(category, weekBin(latest.observedAtS, offsetS));
-      pct += residual * Math.exp(-(entryS - latest.observedAtS) / 60 / OBSERVATION_DECAY_MIN);
+      pct += residual * Math.exp(-(atS - latest.observedAtS) / 60 / OBSERVATION_DECAY_MIN);
       rank = latest.source === 'operator' ? 5 : 3;
     }
   }
+  return { pct: Math.min(100, Math.max(0, pct)), rank };
+}
+
+/**
+ * Occupancy of a facility at `entryS` (unix seconds) with UTC offset `offsetS` (seconds), corrected by
+ * observations (any order; only the latest at or before the entry and at most 3 h old is used), and
+ * never below `minOccupied` spaces (reservations holding a space at the entry time).
+ * @example estimateOccupancy('Public Parking', 420, 1767110400, -18000, [])
+ */
+export function estimateOccupancy(category: string, capacity: number | null, entryS: number, offsetS: number, observations: readonly OccupancyObservation[], minOccupied = 0): OccupancyEstimate {
+  const at = occupancyPctAt(category, capacity, entryS, offsetS, observations);
+  let pct = at.pct;
   // spaces held by reservations at the entry time are occupied for sure: a floor under the estimate
   if (minOccupied > 0 && capacity) pct = Math.max(pct, (100 * minOccupied) / capacity);
   pct = Math.round(Math.min(100, Math.max(0, pct)));
   const available = capacity === null ? null : Math.max(0, Math.round(capacity * (1 - pct / 100)));
   const probability = freeSpaceProbability(pct, capacity ?? 50);
-  return { pct, available, probability, bucket: bucketOf(probability), rank };
+  return { pct, available, probability, bucket: bucketOf(probability), rank: at.rank };
 }

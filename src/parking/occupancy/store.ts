@@ -37,13 +37,14 @@ export async function recordOccupancyObservations(db: Queryable, obs: readonly O
   return obs.length;
 }
 
-/** Observations of the given targets in [fromS, toS] (unix seconds), grouped by target id. */
+/** Observations of the given targets in [fromS, toS] (unix seconds), grouped by target id, oldest (then first recorded) first. */
 export async function readObservations(db: Queryable, kind: 'lot' | 'segment', targetIds: readonly string[], fromS: number, toS: number): Promise<Map<string, OccupancyObservation[]>> {
   const out = new Map<string, OccupancyObservation[]>();
   if (targetIds.length === 0) return out;
   const r = await db.query<{ target_id: string; at_s: string | number; occupied: number; capacity: number | null; source: string }>(
     `SELECT target_id, extract(epoch FROM observed_at) AS at_s, occupied, capacity, source FROM parking_occupancy_observation
-      WHERE target_kind = $1 AND target_id = ANY($2::text[]) AND observed_at BETWEEN to_timestamp($3) AND to_timestamp($4)`,
+      WHERE target_kind = $1 AND target_id = ANY($2::text[]) AND observed_at BETWEEN to_timestamp($3) AND to_timestamp($4)
+      ORDER BY observed_at, id`,
     [kind, targetIds as string[], fromS, toS],
   );
   for (const row of r.rows) {
