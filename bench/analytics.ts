@@ -3,19 +3,24 @@
  * (12 movements each): 1 million facts on PGlite (in memory), 10 million on PostgreSQL when
  * DATABASE_URL or TEST_DATABASE_URL is set (in a scratch schema, dropped afterwards).
  * Facts are generated in the database (`INSERT … SELECT generate_series`) from a fixed formula,
- * so every run sees the same data. Two queries, each timed 5× after a warm-up:
+ * so every run sees the same data; the rollups are then built from them with INSERT … SELECT …
+ * GROUP BY (`rebuildRollups`, what `storeFacts` maintains slice by slice). Two queries, each timed
+ * 5× after a warm-up, on the source the engine picks (a rollup) and on the facts table:
  *   Q1 intersectionId × hourOfDay (all intersections): count, avg/max delay, LOS, 3MDPct
  *   Q2 movementId × 15MinBin for one intersection: count, avg delay, POG, turnPct
+ * Both sources must give identical rows (checked).
  */
-import { migrations, parseMetricRequest, queryMetrics, type IntersectionCatalog } from '../src/analytics/index.js';
+import {
+  metricSourceFor, migrations, parseMetricRequest, queryMetrics, rebuildRollups, type IntersectionCatalog, type MetricSource,
+} from '../src/analytics/index.js';
 import { openPglite, openPostgres, runMigrations, type Db } from '../src/store/index.js';
 
 const INTERSECTIONS = 300;
 const MOVEMENTS_PER_INTERSECTION = 12;
 const RUNS = 5;
 
-/** Deterministic facts g = 1..n spread over November 2026 (local days), 300 intersections. */
-async function loadFacts(db: Db, n: number): Promise<number> {
+/** Loads deterministic facts g = 1..n spread over November 2026 (local days), 300 intersections; returns seconds. */
+export async function loadFacts(db: Db, n: number): Promise<number> {
   const t0 = performance.now();
   const chunk = 1_000_000;
   for (let from = 1; from <= n; from += chunk) {
@@ -58,16 +63,31 @@ const QUERIES: Record<string, Record<string, unknown>> = {
 async function timeQueries(db: Db, label: string): Promise<void> {
   for (const [name, body] of Object.entries(QUERIES)) {
     const req = parseMetricRequest(body);
-    const first = await queryMetrics(db, EMPTY_CATALOG, req); // warm-up
-    const ms: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const t0 = performance.now();
-      await queryMetrics(db, EMPTY_CATALOG, req);
-      ms.push(performance.now() - t0);
+    const results: string[] = [];
+    const sources: MetricSource[] = [metricSourceFor(req), 'facts'];
+    for (const source of sources) {
+      const first = await queryMetrics(db, EMPTY_CATALOG, req, { source }); // warm-up
+      results.push(JSON.stringify(first.rows));
+      const ms: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const t0 = performance.now();
+        await queryMetrics(db, EMPTY_CATALOG, req, { source });
+        ms.push(performance.now() - t0);
+      }
+      ms.sort((a, b) => a - b);
+      console.log(`  ${label} ${name} [${source}]: ${first.rows.length} rows, median ${ms[Math.floor(RUNS / 2)].toFixed(0)} ms (min ${ms[0].toFixed(0)}, max ${ms[RUNS - 1].toFixed(0)})`);
     }
-    ms.sort((a, b) => a - b);
-    console.log(`  ${label} ${name}: ${first.rows.length} rows, median ${ms[Math.floor(RUNS / 2)].toFixed(0)} ms (min ${ms[0].toFixed(0)}, max ${ms[RUNS - 1].toFixed(0)})`);
+    if (results[0] !== results[1]) throw new Error(`${label} ${name}: the ${sources[0]} rows differ from the facts rows`);
   }
+}
+
+/** Builds the rollups from the loaded facts; returns seconds and row counts. */
+async function loadRollups(db: Db): Promise<string> {
+  const t0 = performance.now();
+  await rebuildRollups(db);
+  const s = (performance.now() - t0) / 1000;
+  const n = await db.query<{ m: number; h: number }>('SELECT (SELECT count(*) FROM analytics_rollup_15m)::int AS m, (SELECT count(*) FROM analytics_rollup_hour)::int AS h');
+  return `rollups built in ${s.toFixed(1)} s (${n.rows[0].m.toLocaleString('en-US')} 15-minute rows, ${n.rows[0].h.toLocaleString('en-US')} hour rows)`;
 }
 
 /** Runs the analytics benchmark and prints its figures. */
@@ -79,7 +99,7 @@ export async function benchAnalytics(): Promise<void> {
     try {
       await runMigrations(pg, migrations);
       const loadS = await loadFacts(pg, nLite);
-      console.log(`  PGlite: ${nLite.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s`);
+      console.log(`  PGlite: ${nLite.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s; ${await loadRollups(pg)}`);
       await timeQueries(pg, 'PGlite');
     } finally {
       await pg.close();
@@ -101,7 +121,7 @@ export async function benchAnalytics(): Promise<void> {
     const n = Number(process.env.BENCH_ANALYTICS_POSTGRES_FACTS ?? 10_000_000);
     if (!(n > 0)) return;
     const loadS = await loadFacts(db, n);
-    console.log(`  PostgreSQL: ${n.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s`);
+    console.log(`  PostgreSQL: ${n.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s; ${await loadRollups(db)}`);
     await timeQueries(db, 'PostgreSQL');
   } finally {
     await db.close();

@@ -4,7 +4,12 @@ export { AnalyticsError, ANALYTICS_ERRORS, type AnalyticsErrorCode, type Analyti
 export { catalogOf, mapVersionOf, type IntersectionCatalog, type CatalogIntersection, type CatalogMovement } from './catalog/catalog.js';
 export { buildFacts, ZONE_UPSTREAM_M, ZONE_DOWNSTREAM_M, STOP_SPEED_KPH, STOP_MIN_DURATION_S, APPROACH_WINDOW_M, type Fact } from './facts/build-facts.js';
 export { storeFacts, refreshFacts, type StoreFactsOptions, type TrajectorySource } from './facts/store-facts.js';
-export { parseMetricRequest, queryMetrics, METRIC_PAGE_SIZE_DEFAULT, METRIC_PAGE_SIZE_MAX, type MetricData, type MetricRequest } from './metrics/metric-query.js';
+export { rebuildRollups, rebuildRollupSlices, type RollupSlice } from './facts/rollup.js';
+export {
+  parseMetricRequest, queryMetrics, metricSourceFor, METRIC_PAGE_SIZE_DEFAULT, METRIC_PAGE_SIZE_MAX,
+  type MetricData, type MetricRequest, type QueryMetricsOptions,
+} from './metrics/metric-query.js';
+export { METRIC_NAMES, type MetricSource } from './metrics/definitions.js';
 export {
   applyDelta, checkNamespaceName, deleteNamespace, findNamespace, parseNamespaceSearch, parseNamespaceUpdate,
   searchNamespaces, updateNamespace, type NamespaceData, type NamespaceEnv, type NamespaceUpdate,

@@ -1,10 +1,16 @@
 /** Database migrations of the analytics module (versions 400–499). */
 import type { Migration } from '../store/db.js';
+import { REBUILD_ROLLUPS_SQL, ROLLUP_MEASURE_COLUMNS } from './facts/rollup.js';
 
 /**
  * 400: traversal facts (one row per vehicle crossing of an intersection's influence zone) with
  * local-time columns computed at insert, so every temporal dimension is a cheap expression.
  * 401: namespaces and their intersection subscriptions (one list per id).
+ * 402: rollups kept in step with the facts by `storeFacts` (see `facts/rollup.ts`):
+ *   analytics_rollup_15m (map version, intersection, movement, approach, local day, 15-minute bin) and
+ *   analytics_rollup_hour (map version, intersection, local day, hour) and analytics_rollup_month
+ *   (map version, intersection, month, day of week, hour), all holding counts, sums and maxima from
+ *   which every metric is exact; filled from the facts already stored.
  */
 export const migrations: Migration[] = [
   {
@@ -60,6 +66,46 @@ CREATE TABLE analytics_namespace_member (
   PRIMARY KEY (namespace, intersection_key)
 );
 CREATE INDEX analytics_namespace_member_list_idx ON analytics_namespace_member (namespace, list, position);
+`,
+  },
+  {
+    version: 402,
+    name: 'analytics_rollups',
+    sql: `
+CREATE TABLE analytics_rollup_15m (
+  intersection_key text NOT NULL,
+  local_day date NOT NULL,
+  local_minute smallint NOT NULL,
+  movement_id integer NOT NULL,
+  in_edge integer NOT NULL,
+  map_version text NOT NULL,
+  local_dow smallint NOT NULL,
+${ROLLUP_MEASURE_COLUMNS},
+  PRIMARY KEY (intersection_key, local_day, local_minute, movement_id, in_edge, map_version)
+);
+CREATE INDEX analytics_rollup_15m_movement_day_idx ON analytics_rollup_15m (movement_id, local_day);
+CREATE INDEX analytics_rollup_15m_day_idx ON analytics_rollup_15m (local_day);
+CREATE TABLE analytics_rollup_hour (
+  intersection_key text NOT NULL,
+  local_day date NOT NULL,
+  local_minute smallint NOT NULL,
+  map_version text NOT NULL,
+  local_dow smallint NOT NULL,
+${ROLLUP_MEASURE_COLUMNS},
+  PRIMARY KEY (intersection_key, local_day, local_minute, map_version)
+);
+CREATE INDEX analytics_rollup_hour_day_idx ON analytics_rollup_hour (local_day);
+CREATE TABLE analytics_rollup_month (
+  intersection_key text NOT NULL,
+  local_day date NOT NULL,
+  local_dow smallint NOT NULL,
+  local_minute smallint NOT NULL,
+  map_version text NOT NULL,
+${ROLLUP_MEASURE_COLUMNS},
+  PRIMARY KEY (intersection_key, local_day, local_dow, local_minute, map_version)
+);
+CREATE INDEX analytics_rollup_month_day_idx ON analytics_rollup_month (local_day);
+${REBUILD_ROLLUPS_SQL}
 `,
   },
 ];

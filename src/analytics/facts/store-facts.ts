@@ -1,12 +1,20 @@
 /**
  * Persisting traversal facts: idempotent per (trace, part) — storing a trajectory's facts again
- * replaces the earlier ones, so re-ingesting or re-matching a trace never double counts.
+ * replaces the earlier ones, so re-ingesting or re-matching a trace never double counts. The
+ * rollups (`rollup.ts`) of every touched 15-minute slice are recomputed in the same transaction.
  */
 import type { Db, Queryable } from '../../store/db.js';
 import type { Region } from '../../network/region.js';
 import type { Trajectory } from '../../probes/trajectory.js';
 import { mapVersionOf } from '../catalog/catalog.js';
 import { buildFacts, type Fact } from './build-facts.js';
+import { rebuildRollupSlices, SliceSet } from './rollup.js';
+
+/**
+ * Advisory lock key serialising fact writers: rollup slices are recomputed from the facts a
+ * transaction sees, so two concurrent writers of one slice must not interleave.
+ */
+export const FACT_WRITE_LOCK = 4_000_402;
 
 /** Rows per INSERT statement. */
 const BATCH_ROWS = 2000;
@@ -19,26 +27,49 @@ export interface StoreFactsOptions {
   replace?: ReadonlyArray<{ traceId: string; part: number }>;
 }
 
-async function deleteParts(tx: Queryable, parts: ReadonlyArray<{ traceId: string; part: number }>): Promise<void> {
+type SliceRow = { k: string; d: string; m: number };
+
+async function deleteParts(tx: Queryable, parts: ReadonlyArray<{ traceId: string; part: number }>, slices: SliceSet): Promise<void> {
   for (let i = 0; i < parts.length; i += BATCH_ROWS) {
     const chunk = parts.slice(i, i + BATCH_ROWS);
-    await tx.query(
-      `DELETE FROM analytics_fact f USING unnest($1::text[], $2::int[]) AS p(trace_id, part)
-        WHERE f.trace_id = p.trace_id AND f.part = p.part`,
+    const res = await tx.query<SliceRow>(
+      `WITH del AS (DELETE FROM analytics_fact f USING unnest($1::text[], $2::int[]) AS p(trace_id, part)
+        WHERE f.trace_id = p.trace_id AND f.part = p.part RETURNING f.intersection_key, f.local_day, f.local_minute)
+       SELECT DISTINCT intersection_key AS k, to_char(local_day, 'YYYY-MM-DD') AS d, (local_minute / 15 * 15)::int AS m FROM del`,
       [chunk.map((p) => p.traceId), chunk.map((p) => p.part)],
     );
+    for (const r of res.rows) slices.add(r.k, r.d, Number(r.m));
+  }
+}
+
+/** Slices of stored facts that `facts` will overwrite in place (same primary key, part not replaced). */
+async function overwrittenSlices(tx: Queryable, facts: readonly Fact[], slices: SliceSet): Promise<void> {
+  for (let i = 0; i < facts.length; i += BATCH_ROWS) {
+    const c = facts.slice(i, i + BATCH_ROWS);
+    const res = await tx.query<SliceRow>(
+      `SELECT DISTINCT f.intersection_key AS k, to_char(f.local_day, 'YYYY-MM-DD') AS d, (f.local_minute / 15 * 15)::int AS m
+         FROM analytics_fact f JOIN unnest($1::text[], $2::int[], $3::text[], $4::smallint[]) AS n(trace_id, part, ik, occ)
+           ON f.trace_id = n.trace_id AND f.part = n.part AND f.intersection_key = n.ik AND f.occurrence = n.occ`,
+      [c.map((f) => f.traceId), c.map((f) => f.part), c.map((f) => f.intersectionKey), c.map((f) => f.occurrence)],
+    );
+    for (const r of res.rows) slices.add(r.k, r.d, Number(r.m));
   }
 }
 
 /**
- * Stores `facts` in one transaction, replacing earlier facts of the same trace parts.
- * Returns the number of rows written.
+ * Stores `facts` in one transaction, replacing earlier facts of the same trace parts, and
+ * recomputes the rollup rows of every 15-minute slice whose facts changed (old or new).
+ * Fact writers are serialised by an advisory transaction lock. Returns the number of rows written.
  */
 export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFactsOptions = {}): Promise<number> {
   const parts = opts.replace ?? uniqueParts(facts);
   const mapVersion = opts.mapVersion ?? '';
   return db.transaction(async (tx) => {
-    await deleteParts(tx, parts);
+    await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [FACT_WRITE_LOCK]);
+    const slices = new SliceSet();
+    await deleteParts(tx, parts, slices);
+    if (opts.replace) await overwrittenSlices(tx, facts, slices);
+    for (const f of facts) slices.add(f.intersectionKey, f.localDay, f.localMinute);
     let written = 0;
     for (let i = 0; i < facts.length; i += BATCH_ROWS) {
       const c = facts.slice(i, i + BATCH_ROWS);
@@ -70,6 +101,7 @@ export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFact
       );
       written += res.rowCount || c.length;
     }
+    await rebuildRollupSlices(tx, slices.values());
     return written;
   });
 }

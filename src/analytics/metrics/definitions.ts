@@ -1,7 +1,8 @@
 /**
- * The dimensions and metrics of POST /v1/metrics/intersections as SQL over `analytics_fact`:
- * each dimension is an output expression, a sort expression and a filter expression; each metric
- * is an aggregate. Local time comes from the columns computed at insert (region time zone).
+ * The dimensions and metrics of POST /v1/metrics/intersections as SQL over `analytics_fact` or its
+ * rollups (same column names for keys and local time; `local_minute` of a rollup row is its bin
+ * start): each dimension is an output expression, a sort expression and a filter expression; each
+ * metric is an aggregate. Local time comes from the columns computed at insert (region time zone).
  */
 import { AnalyticsError, invalid } from '../errors.js';
 import { COMPARISON_OPERATORS, type FilterOperator } from '../request-common.js';
@@ -218,29 +219,66 @@ export const METRIC_NAMES = [
   'avgControlDelay', 'maxControlDelay', '3MDCount', '3MDPct', 'POG', 'turnPct', 'LOS', 'anonymized',
 ] as const;
 
-/** SQL of one metric. `speedFactor` converts km/h to the requested unit; `los` bands (default HCM). */
-export function metricDef(name: string, speedFactor: number, los: LosBand[] | undefined, addParam: AddParam): MetricDef {
+/** Where a metric request is aggregated: the facts, or one of the rollups (`facts/rollup.ts`). */
+export type MetricSource = 'facts' | 'rollup15m' | 'rollupHour' | 'rollupMonth';
+
+/** Aggregates over a group of rows, as SQL, for one source. */
+interface Aggregates {
+  n: string; through: string; stopped: string; avgTravel: string; maxTravel: string;
+  avgApproach: string; maxApproach: string; avgThroughApproach: string; maxThroughApproach: string;
+  avgDelay: string; maxDelay: string; delayed: string;
+}
+
+const FACT_AGGREGATES: Aggregates = {
+  n: 'count(*)', through: 'count(*) FILTER (WHERE NOT stopped)', stopped: 'count(*) FILTER (WHERE stopped)',
+  avgTravel: 'avg(travel_time_s)', maxTravel: 'max(travel_time_s)',
+  avgApproach: 'avg(approach_speed_kph)', maxApproach: 'max(approach_speed_kph)',
+  avgThroughApproach: '(avg(approach_speed_kph) FILTER (WHERE NOT stopped))', maxThroughApproach: '(max(approach_speed_kph) FILTER (WHERE NOT stopped))',
+  avgDelay: 'avg(control_delay_s)', maxDelay: 'max(control_delay_s)',
+  delayed: `count(*) FILTER (WHERE control_delay_s >= ${THREE_MINUTE_DELAY_S})`,
+};
+
+// Rollup rows hold counts, float8 sums and maxima: avg = sum / count, max = max of maxima.
+const ROLLUP_AGGREGATES: Aggregates = {
+  n: 'sum(vehicle_count)', through: 'sum(through_count)', stopped: '(sum(vehicle_count) - sum(through_count))',
+  avgTravel: '(sum(travel_sum_s) / sum(vehicle_count))', maxTravel: 'max(travel_max_s)',
+  avgApproach: '(sum(approach_sum_kph) / NULLIF(sum(approach_count), 0))', maxApproach: 'max(approach_max_kph)',
+  avgThroughApproach: '(sum(through_approach_sum_kph) / NULLIF(sum(through_approach_count), 0))', maxThroughApproach: 'max(through_approach_max_kph)',
+  avgDelay: '(sum(delay_sum_s) / sum(vehicle_count))', maxDelay: 'max(delay_max_s)',
+  delayed: 'sum(delayed_3m_count)',
+};
+
+/** SQL of the group's vehicle count for a source. */
+export function vehicleCountSql(source: MetricSource): string {
+  return (source === 'facts' ? FACT_AGGREGATES : ROLLUP_AGGREGATES).n;
+}
+
+/**
+ * SQL of one metric. `speedFactor` converts km/h to the requested unit; `los` bands (default HCM);
+ * `source` the table aggregated (every metric is exact on every source).
+ */
+export function metricDef(name: string, speedFactor: number, los: LosBand[] | undefined, addParam: AddParam, source: MetricSource = 'facts'): MetricDef {
   const k = speedFactor === 1 ? '' : ` * ${speedFactor}`;
-  const delayed = `count(*) FILTER (WHERE control_delay_s >= ${THREE_MINUTE_DELAY_S})`;
+  const a = source === 'facts' ? FACT_AGGREGATES : ROLLUP_AGGREGATES;
   switch (name) {
-    case 'totalVehicleCount': return { name, type: 'INTEGER', sql: 'count(*)::int' };
-    case 'throughVehicleCount': return { name, type: 'INTEGER', sql: '(count(*) FILTER (WHERE NOT stopped))::int' };
-    case 'stopVehicleCount': return { name, type: 'INTEGER', sql: '(count(*) FILTER (WHERE stopped))::int' };
-    case 'avgTravelTime': return { name, type: 'DOUBLE', sql: 'avg(travel_time_s)::float8' };
-    case 'maxTravelTime': return { name, type: 'DOUBLE', sql: 'max(travel_time_s)::float8' };
-    case 'avgApproachSpeed': return { name, type: 'DOUBLE', sql: `avg(approach_speed_kph)::float8${k}` };
-    case 'maxApproachSpeed': return { name, type: 'DOUBLE', sql: `max(approach_speed_kph)::float8${k}` };
-    case 'avgThroughApproachSpeed': return { name, type: 'DOUBLE', sql: `(avg(approach_speed_kph) FILTER (WHERE NOT stopped))::float8${k}` };
-    case 'maxThroughApproachSpeed': return { name, type: 'DOUBLE', sql: `(max(approach_speed_kph) FILTER (WHERE NOT stopped))::float8${k}` };
-    case 'avgControlDelay': return { name, type: 'DOUBLE', sql: 'avg(control_delay_s)::float8' };
-    case 'maxControlDelay': return { name, type: 'DOUBLE', sql: 'max(control_delay_s)::float8' };
-    case '3MDCount': return { name, type: 'INTEGER', sql: `${delayed}::int` };
-    case '3MDPct': return { name, type: 'DOUBLE', sql: `100.0::float8 * ${delayed} / count(*)` };
-    case 'POG': return { name, type: 'DOUBLE', sql: '100.0::float8 * count(*) FILTER (WHERE NOT stopped) / count(*)' };
+    case 'totalVehicleCount': return { name, type: 'INTEGER', sql: `${a.n}::int` };
+    case 'throughVehicleCount': return { name, type: 'INTEGER', sql: `(${a.through})::int` };
+    case 'stopVehicleCount': return { name, type: 'INTEGER', sql: `(${a.stopped})::int` };
+    case 'avgTravelTime': return { name, type: 'DOUBLE', sql: `${a.avgTravel}::float8` };
+    case 'maxTravelTime': return { name, type: 'DOUBLE', sql: `${a.maxTravel}::float8` };
+    case 'avgApproachSpeed': return { name, type: 'DOUBLE', sql: `${a.avgApproach}::float8${k}` };
+    case 'maxApproachSpeed': return { name, type: 'DOUBLE', sql: `${a.maxApproach}::float8${k}` };
+    case 'avgThroughApproachSpeed': return { name, type: 'DOUBLE', sql: `${a.avgThroughApproach}::float8${k}` };
+    case 'maxThroughApproachSpeed': return { name, type: 'DOUBLE', sql: `${a.maxThroughApproach}::float8${k}` };
+    case 'avgControlDelay': return { name, type: 'DOUBLE', sql: `${a.avgDelay}::float8` };
+    case 'maxControlDelay': return { name, type: 'DOUBLE', sql: `${a.maxDelay}::float8` };
+    case '3MDCount': return { name, type: 'INTEGER', sql: `(${a.delayed})::int` };
+    case '3MDPct': return { name, type: 'DOUBLE', sql: `100.0::float8 * ${a.delayed} / ${a.n}` };
+    case 'POG': return { name, type: 'DOUBLE', sql: `100.0::float8 * ${a.through} / ${a.n}` };
     case 'turnPct': return { name, type: 'DOUBLE' };
-    case 'anonymized': return { name, type: 'BOOLEAN', sql: `(count(*) < ${ANONYMIZE_MIN_VEHICLES})` };
+    case 'anonymized': return { name, type: 'BOOLEAN', sql: `(${a.n} < ${ANONYMIZE_MIN_VEHICLES})` };
     case 'LOS': {
-      const d = 'avg(control_delay_s)';
+      const d = a.avgDelay;
       const whens = los
         ? los.map((b) => `WHEN ${d} >= ${b.startS}${Number.isFinite(b.endS) ? ` AND ${d} < ${b.endS}` : ''} THEN ${addParam(b.name)}::text`)
         : DEFAULT_LOS_BANDS.map((b) => (Number.isFinite(b.maxS) ? `WHEN ${d} <= ${b.maxS} THEN '${b.name}'` : `ELSE '${b.name}'`));

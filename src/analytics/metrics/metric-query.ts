@@ -1,6 +1,7 @@
 /**
- * POST /v1/metrics/intersections: validates a MetricRequest and answers it with one GROUP BY over
- * `analytics_fact` in the database (never loading facts into memory), then renders rows of strings.
+ * POST /v1/metrics/intersections: validates a MetricRequest and answers it with one GROUP BY in
+ * the database (never loading facts into memory) over the coarsest exact source — the hourly
+ * rollup, the 15-minute rollup or the facts — then renders rows of strings.
  */
 import type { Queryable } from '../../store/db.js';
 import type { IntersectionCatalog } from '../catalog/catalog.js';
@@ -10,10 +11,11 @@ import {
   checkKeys, cursorAfter, isObj, OPERATOR_SQL, readDateRanges, readFilters, readPaging,
   type DayRange, type Filter, type Paging,
 } from '../request-common.js';
+import { monthStartSql, ROLLUP_MEASURES } from '../facts/rollup.js';
 import { resolveScope } from '../scope.js';
 import {
-  DIMENSION_NAMES, dimensionDefs, KPH_TO_MPH, metricDef, readLosBands, readTimeRanges,
-  type ColumnType, type DimensionDef, type LosBand, type MetricDef, type TimeRange,
+  DIMENSION_NAMES, dimensionDefs, KPH_TO_MPH, metricDef, readLosBands, readTimeRanges, vehicleCountSql,
+  type ColumnType, type DimensionDef, type LosBand, type MetricDef, type MetricSource, type TimeRange,
 } from './definitions.js';
 
 /** Default rows per page. */
@@ -161,6 +163,75 @@ function render(v: unknown, type: ColumnType): string | null {
   return String(v);
 }
 
+/** Table aggregated for each source. */
+const SOURCE_TABLE: Record<MetricSource, string> = {
+  facts: 'analytics_fact',
+  rollup15m: 'analytics_rollup_15m',
+  rollupHour: 'analytics_rollup_hour',
+  rollupMonth: 'analytics_rollup_month',
+};
+
+const DAY_MS = 86_400_000;
+const dayMs = (d: string): number => Date.parse(`${d}T00:00:00Z`);
+const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** First days (`YYYY-MM-01`) of the calendar months every day of which lies in the date ranges. */
+export function wholeMonths(ranges: readonly DayRange[]): string[] {
+  const merged: Array<[number, number]> = [];
+  for (const [a, b] of ranges.map((r) => [dayMs(r.startDate), dayMs(r.endDate)] as [number, number]).sort((x, y) => x[0] - y[0])) {
+    const last = merged[merged.length - 1];
+    if (last && a <= last[1] + DAY_MS) last[1] = Math.max(last[1], b);
+    else merged.push([a, b]);
+  }
+  const out: string[] = [];
+  for (const [a, b] of merged) {
+    const start = new Date(a);
+    // first month starting on or after a
+    let y = start.getUTCFullYear();
+    let m = start.getUTCMonth() + (start.getUTCDate() === 1 ? 0 : 1);
+    for (;;) {
+      const first = Date.UTC(y, m, 1);
+      const nextFirst = Date.UTC(y, m + 1, 1);
+      if (nextFirst - DAY_MS > b) break;
+      out.push(isoDay(first));
+      m += 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * The coarsest source that answers a request exactly: the month rollup (with the hour rollup for
+ * days outside whole months) when the request needs neither movements (dimension, filter,
+ * turnPct), sub-hour time (15MinBin, 30MinBin, customTimeRange ranges off the hour), `day` nor
+ * `week`, and its date ranges hold at least one whole month; else the hour rollup when it needs
+ * neither movements nor sub-hour time; else the 15-minute rollup. Every metric is exact on every
+ * source, so the facts table is only read when asked for explicitly.
+ */
+export function metricSourceFor(req: MetricRequest): MetricSource {
+  const names = new Set([...req.dimensions, ...req.filters.map((f) => f.name)]);
+  const subHour = names.has('15MinBin') || names.has('30MinBin')
+    || (names.has('customTimeRange') && (req.timeRanges ?? []).some((r) => r.startMin % 60 !== 0 || r.endMin % 60 !== 0));
+  if (names.has('movementId') || req.metrics.includes('turnPct') || subHour) return 'rollup15m';
+  if (names.has('day') || names.has('week') || wholeMonths(req.dateRanges).length === 0) return 'rollupHour';
+  return 'rollupMonth';
+}
+
+/** Whether `source` can answer `req` exactly (the facts and the 15-minute rollup always can). */
+function sourceAnswers(req: MetricRequest, source: MetricSource): boolean {
+  const best = metricSourceFor(req);
+  if (source === 'facts' || source === 'rollup15m') return true;
+  if (best === 'rollup15m') return false;
+  if (source === 'rollupHour') return true;
+  return !req.dimensions.some((n) => n === 'day' || n === 'week') && !req.filters.some((f) => f.name === 'day' || f.name === 'week');
+}
+
+/** Options of `queryMetrics`. */
+export interface QueryMetricsOptions {
+  /** aggregate this source instead of the one `metricSourceFor` picks (the facts, for checks) */
+  source?: MetricSource;
+}
+
 /**
  * Runs a validated metric request. Visible intersections: the region's, narrowed by the
  * namespaces' provisioned lists and by `geometry`.
@@ -168,19 +239,31 @@ function render(v: unknown, type: ColumnType): string | null {
  * @example
  * const data = await queryMetrics(db, catalogOf(region), parseMetricRequest(body));
  */
-export async function queryMetrics(db: Queryable, catalog: IntersectionCatalog, req: MetricRequest): Promise<MetricData> {
+export async function queryMetrics(db: Queryable, catalog: IntersectionCatalog, req: MetricRequest, opts: QueryMetricsOptions = {}): Promise<MetricData> {
+  const source = opts.source ?? metricSourceFor(req);
+  if (!sourceAnswers(req, source)) throw new Error(`queryMetrics: the ${source} source cannot answer this request exactly`);
   const params: unknown[] = [];
   const addParam = (v: unknown): string => { params.push(v); return `$${params.length}`; };
   const area = req.geometry !== undefined ? parseArea(req.geometry, 'geometry') : undefined;
   const scope = await resolveScope(db, catalog, { namespaces: req.metadata.namespaces, area, namespaceParam: 'metadata.namespace' });
   const defs = dimensionDefs(req.timeRanges, addParam);
   const speedFactor = req.metadata.units === 'imperial' ? KPH_TO_MPH : 1;
-  const mdefs: MetricDef[] = req.metrics.map((m) => metricDef(m, speedFactor, m === 'LOS' ? req.losBands : undefined, addParam));
+  const mdefs: MetricDef[] = req.metrics.map((m) => metricDef(m, speedFactor, m === 'LOS' ? req.losBands : undefined, addParam, source));
   const wantsTurnPct = req.metrics.includes('turnPct');
 
   // WHERE over facts: days, scope, filters (movement filters wait for turnPct's window when needed).
   const where: string[] = [];
-  where.push(`(${req.dateRanges.map((r) => `local_day BETWEEN ${addParam(r.startDate)}::date AND ${addParam(r.endDate)}::date`).join(' OR ')})`);
+  const days = `(${req.dateRanges.map((r) => `local_day BETWEEN ${addParam(r.startDate)}::date AND ${addParam(r.endDate)}::date`).join(' OR ')})`;
+  where.push(days);
+  let from = SOURCE_TABLE[source];
+  if (source === 'rollupMonth') {
+    // whole months from the month rollup (local_day = the month's first day, inside the ranges),
+    // the other days of the ranges from the hour rollup
+    const cols = `intersection_key, local_day, local_dow, local_minute, ${ROLLUP_MEASURES}`;
+    const months = addParam(wholeMonths(req.dateRanges));
+    from = `(SELECT ${cols} FROM analytics_rollup_month WHERE local_day = ANY(${months}::date[])
+      UNION ALL SELECT ${cols} FROM analytics_rollup_hour WHERE ${days} AND NOT (${monthStartSql('local_day')} = ANY(${months}::date[]))) src`;
+  }
   if (scope.keys) where.push(`intersection_key = ANY(${addParam(scope.keys)}::text[])`);
   const deferred: Filter[] = [];
   for (const f of req.filters) {
@@ -199,10 +282,10 @@ export async function queryMetrics(db: Queryable, catalog: IntersectionCatalog, 
   });
   if (wantsTurnPct) select.push('in_edge AS approach');
   const groupCount = select.length;
-  select.push('count(*) AS n');
+  select.push(`${vehicleCountSql(source)} AS n`);
   mdefs.forEach((m, j) => { if (m.sql) select.push(`${m.sql} AS m${j}`); });
   const groupBy = groupCount > 0 ? `GROUP BY ${Array.from({ length: groupCount }, (_, i) => i + 1).join(', ')}` : '';
-  let sql = `SELECT ${select.join(', ')} FROM analytics_fact WHERE ${where.join(' AND ')} ${groupBy}`;
+  let sql = `SELECT ${select.join(', ')} FROM ${from} WHERE ${where.join(' AND ')} ${groupBy}`;
   if (groupCount === 0) sql += ' HAVING count(*) > 0';
 
   const outerCols = ['g.*'];

@@ -1,0 +1,204 @@
+/**
+ * Rollups of the traversal facts, kept exact and in step with `analytics_fact`:
+ *
+ * - `analytics_rollup_15m`: one row per (intersection, local day, 15-minute bin, movement, inbound
+ *   edge, map version). Every temporal dimension (quarter … 15MinBin, customTimeRange on the
+ *   15-minute grid) is a function of (local day, bin), so every metric request can be answered here.
+ * - `analytics_rollup_hour`: one row per (intersection, local day, hour, map version), built from
+ *   the 15-minute rollup; answers requests that need neither movements nor sub-hour time.
+ * - `analytics_rollup_month`: one row per (intersection, month, day of week, hour, map version)
+ *   (`local_day` = the month's first day), built from the hour rollup; answers the whole months of
+ *   requests that in addition need neither `day` nor `week`.
+ *
+ * Both hold counts, float8 sums and maxima, so avg = sum / count and max = max of maxima are exact.
+ * `local_minute` holds the start minute of the row's bin (resp. hour), so the dimension and
+ * filter expressions of the facts apply unchanged.
+ *
+ * Maintenance: `storeFacts` calls `rebuildRollupSlices` in its own transaction for every
+ * (intersection, day, 15-minute bin) whose facts it deleted, replaced or inserted: those rollup
+ * rows are recomputed from the facts (exact for maxima too, which subtraction could not keep).
+ */
+import type { Db, Queryable } from '../../store/db.js';
+import { THREE_MINUTE_DELAY_S } from '../metrics/definitions.js';
+
+/** Measure columns shared by both rollup tables (SQL column definitions). */
+export const ROLLUP_MEASURE_COLUMNS = `  vehicle_count integer NOT NULL,
+  through_count integer NOT NULL,
+  travel_sum_s double precision NOT NULL,
+  travel_max_s real NOT NULL,
+  approach_count integer NOT NULL,
+  approach_sum_kph double precision NOT NULL,
+  approach_max_kph real,
+  through_approach_count integer NOT NULL,
+  through_approach_sum_kph double precision NOT NULL,
+  through_approach_max_kph real,
+  delay_sum_s double precision NOT NULL,
+  delay_max_s real NOT NULL,
+  delayed_3m_count integer NOT NULL`;
+
+/** Names of the measure columns, comma-separated. */
+export const ROLLUP_MEASURES = 'vehicle_count, through_count, travel_sum_s, travel_max_s, approach_count, approach_sum_kph, approach_max_kph, '
+  + 'through_approach_count, through_approach_sum_kph, through_approach_max_kph, delay_sum_s, delay_max_s, delayed_3m_count';
+
+/** The measures aggregated from facts (same order as MEASURE_NAMES). */
+const FROM_FACTS = `count(*)::int, (count(*) FILTER (WHERE NOT stopped))::int, sum(travel_time_s::float8), max(travel_time_s),
+  count(approach_speed_kph)::int, coalesce(sum(approach_speed_kph::float8), 0), max(approach_speed_kph),
+  (count(approach_speed_kph) FILTER (WHERE NOT stopped))::int, coalesce(sum(approach_speed_kph::float8) FILTER (WHERE NOT stopped), 0),
+  max(approach_speed_kph) FILTER (WHERE NOT stopped), sum(control_delay_s::float8), max(control_delay_s),
+  (count(*) FILTER (WHERE control_delay_s >= ${THREE_MINUTE_DELAY_S}))::int`;
+
+/** The measures re-aggregated from rollup rows. */
+const FROM_ROLLUP = `sum(vehicle_count)::int, sum(through_count)::int, sum(travel_sum_s), max(travel_max_s),
+  sum(approach_count)::int, sum(approach_sum_kph), max(approach_max_kph),
+  sum(through_approach_count)::int, sum(through_approach_sum_kph), max(through_approach_max_kph),
+  sum(delay_sum_s), max(delay_max_s), sum(delayed_3m_count)::int`;
+
+const COLS_15M = `intersection_key, local_day, local_minute, movement_id, in_edge, map_version, local_dow, ${ROLLUP_MEASURES}`;
+const COLS_HOUR = `intersection_key, local_day, local_minute, map_version, local_dow, ${ROLLUP_MEASURES}`;
+const COLS_MONTH = `intersection_key, local_day, local_dow, local_minute, map_version, ${ROLLUP_MEASURES}`;
+
+/** SQL of the first day of the month of a date expression (a date; independent of the session time zone). */
+export function monthStartSql(day: string): string {
+  return `(${day} - (extract(day FROM ${day})::int - 1))`;
+}
+
+/**
+ * SQL filling both rollups from every stored fact (used by migration 402 on empty rollups and by
+ * `rebuildRollups` after a TRUNCATE). Rows are inserted in key order so one intersection's rows
+ * sit together on disk.
+ */
+export const REBUILD_ROLLUPS_SQL = `
+INSERT INTO analytics_rollup_15m (${COLS_15M})
+  SELECT intersection_key, local_day, (local_minute / 15 * 15)::smallint, movement_id, in_edge, map_version, local_dow, ${FROM_FACTS}
+  FROM analytics_fact GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6;
+INSERT INTO analytics_rollup_hour (${COLS_HOUR})
+  SELECT intersection_key, local_day, (local_minute / 60 * 60)::smallint, map_version, local_dow, ${FROM_ROLLUP}
+  FROM analytics_rollup_15m GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4;
+INSERT INTO analytics_rollup_month (${COLS_MONTH})
+  SELECT intersection_key, ${monthStartSql('local_day')}, local_dow, local_minute, map_version, ${FROM_ROLLUP}
+  FROM analytics_rollup_hour GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4;
+`;
+
+/**
+ * Recomputes both rollups from all facts (bulk loads, repairs). Runs in one transaction.
+ *
+ * @example
+ * await rebuildRollups(db); // after loading facts with INSERT … SELECT
+ */
+export async function rebuildRollups(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('TRUNCATE analytics_rollup_15m, analytics_rollup_hour, analytics_rollup_month');
+    for (const stmt of REBUILD_ROLLUPS_SQL.split(';').map((x) => x.trim()).filter(Boolean)) await tx.query(stmt);
+    await tx.query('ANALYZE analytics_rollup_15m');
+    await tx.query('ANALYZE analytics_rollup_hour');
+    await tx.query('ANALYZE analytics_rollup_month');
+  });
+}
+
+/** A 15-minute slice of one intersection's local day: the unit the rollups are rebuilt by. */
+export interface RollupSlice {
+  intersectionKey: string;
+  localDay: string;
+  /** start minute of the 15-minute bin, 0 … 1425 */
+  binMinute: number;
+}
+
+/** Collects distinct slices (keyed by intersection, day, bin). */
+export class SliceSet {
+  private readonly map = new Map<string, RollupSlice>();
+
+  /** Adds the slice of a fact's (intersection, local day, local minute). */
+  add(intersectionKey: string, localDay: string, localMinute: number): void {
+    const binMinute = localMinute - (localMinute % 15);
+    const k = `${intersectionKey}\u0000${localDay}\u0000${binMinute}`;
+    if (!this.map.has(k)) this.map.set(k, { intersectionKey, localDay, binMinute });
+  }
+
+  /** The slices collected so far. */
+  values(): RollupSlice[] {
+    return [...this.map.values()];
+  }
+
+  /** Number of slices. */
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+/** Slices per rebuild statement. */
+const SLICE_BATCH = 2000;
+
+/**
+ * Recomputes the rollup rows of the given slices from the facts (15-minute rows of every movement
+ * in the slice, then the hour rows containing them, then the month × day-of-week × hour rows
+ * containing those). Call inside the transaction that changed the facts, after the change.
+ */
+export async function rebuildRollupSlices(tx: Queryable, slices: readonly RollupSlice[]): Promise<void> {
+  for (let i = 0; i < slices.length; i += SLICE_BATCH) {
+    const c = slices.slice(i, i + SLICE_BATCH);
+    const params = [c.map((s) => s.intersectionKey), c.map((s) => s.localDay), c.map((s) => s.binMinute)];
+    await tx.query(
+      `DELETE FROM analytics_rollup_15m r USING unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
+        WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute = s.m`,
+      params,
+    );
+    await tx.query(
+      `INSERT INTO analytics_rollup_15m (${COLS_15M})
+       SELECT f.intersection_key, f.local_day, (f.local_minute / 15 * 15)::smallint, f.movement_id, f.in_edge, f.map_version, f.local_dow, ${FROM_FACTS}
+         FROM analytics_fact f JOIN unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
+           ON f.intersection_key = s.k AND f.local_day = s.d AND f.local_minute >= s.m AND f.local_minute < s.m + 15
+        GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+      params,
+    );
+  }
+  const hours = new Map<string, RollupSlice>();
+  for (const s of slices) {
+    const h = s.binMinute - (s.binMinute % 60);
+    const k = `${s.intersectionKey}\u0000${s.localDay}\u0000${h}`;
+    if (!hours.has(k)) hours.set(k, { intersectionKey: s.intersectionKey, localDay: s.localDay, binMinute: h });
+  }
+  const hl = [...hours.values()];
+  for (let i = 0; i < hl.length; i += SLICE_BATCH) {
+    const c = hl.slice(i, i + SLICE_BATCH);
+    const params = [c.map((s) => s.intersectionKey), c.map((s) => s.localDay), c.map((s) => s.binMinute)];
+    await tx.query(
+      `DELETE FROM analytics_rollup_hour r USING unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
+        WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute = s.m`,
+      params,
+    );
+    await tx.query(
+      `INSERT INTO analytics_rollup_hour (${COLS_HOUR})
+       SELECT r.intersection_key, r.local_day, (r.local_minute / 60 * 60)::smallint, r.map_version, r.local_dow, ${FROM_ROLLUP}
+         FROM analytics_rollup_15m r JOIN unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
+           ON r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute >= s.m AND r.local_minute < s.m + 60
+        GROUP BY 1, 2, 3, 4, 5`,
+      params,
+    );
+  }
+  const months = new Map<string, { k: string; monthStart: string; dow: number; m: number }>();
+  for (const h of hl) {
+    const monthStart = `${h.localDay.slice(0, 8)}01`;
+    const dow = ((new Date(`${h.localDay}T00:00:00Z`).getUTCDay() + 6) % 7) + 1;
+    const key = `${h.intersectionKey}\u0000${monthStart}\u0000${dow}\u0000${h.binMinute}`;
+    if (!months.has(key)) months.set(key, { k: h.intersectionKey, monthStart, dow, m: h.binMinute });
+  }
+  const ml = [...months.values()];
+  for (let i = 0; i < ml.length; i += SLICE_BATCH) {
+    const c = ml.slice(i, i + SLICE_BATCH);
+    const params = [c.map((s) => s.k), c.map((s) => s.monthStart), c.map((s) => s.dow), c.map((s) => s.m)];
+    await tx.query(
+      `DELETE FROM analytics_rollup_month r USING unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[]) AS s(k, d, w, m)
+        WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_dow = s.w AND r.local_minute = s.m`,
+      params,
+    );
+    await tx.query(
+      `INSERT INTO analytics_rollup_month (${COLS_MONTH})
+       SELECT r.intersection_key, s.d, r.local_dow, r.local_minute, r.map_version, ${FROM_ROLLUP}
+         FROM analytics_rollup_hour r JOIN unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[]) AS s(k, d, w, m)
+           ON r.intersection_key = s.k AND r.local_day >= s.d AND r.local_day < (s.d + interval '1 month')::date
+          AND r.local_dow = s.w AND r.local_minute = s.m
+        GROUP BY r.intersection_key, s.d, r.local_dow, r.local_minute, r.map_version`,
+      params,
+    );
+  }
+}
