@@ -1,8 +1,9 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { allMigrations } from '../../src/app/migrations.js';
 import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
-import { deleteLotUpload, inventoryVersion, readObservations, readUploads, recordOccupancyObservations, storeUploads } from '../../src/parking/index.js';
+import { InventoryService, deleteLotUpload, inventoryVersion, readObservations, readUploads, recordOccupancyObservations, storeUploads } from '../../src/parking/index.js';
 import { openTestPostgres } from '../helpers/context.js';
+import { tinyRegion } from '../helpers/tiny-region.js';
 
 /** The same suite on PGlite and, when TEST_DATABASE_URL is set, on PostgreSQL. */
 const backends: Array<{ name: string; open: () => Promise<{ db: Db; done: () => Promise<void> } | undefined> }> = [
@@ -34,6 +35,19 @@ for (const backend of backends) {
       expect(await deleteLotUpload(db, 'id:42')).toBe(true);
       expect(await deleteLotUpload(db, 'id:42')).toBe(false);
       expect((await readUploads(db)).lots.map((l) => l.key)).toEqual(['alias:acme|1']);
+    });
+
+    it('an inventory service sees an upload committed by this process at once, despite its version-check interval', async () => {
+      if (!h) return;
+      // the block upload of the first test needs the imported block 7 to land on
+      const region = { ...tinyRegion(), blocks: [{ id: 7, name: 'Pier Rd', fromNode: 0, toNode: 1, edges: [], geometry: [[39.29, -76.61], [39.29, -76.608]] as Array<[number, number]>, lengthM: 172, curb: [] }] };
+      const service = new InventoryService(h.db, region, { versionCheckMs: 3_600_000 });
+      const before = await service.current();
+      expect(before.lotById.has(4242)).toBe(false);
+      await storeUploads(h.db, [{ id: 4242, name: 'Late Lot', point: { type: 'Point', coordinates: [-76.6, 39.29] } }], []);
+      expect((await service.current()).lotById.get(4242)?.fields.name).toBe('Late Lot');
+      expect(await deleteLotUpload(h.db, 'id:4242')).toBe(true);
+      expect((await service.current()).lotById.has(4242)).toBe(false);
     });
 
     it('writes nothing when one item of an upload is invalid', async () => {

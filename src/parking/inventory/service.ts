@@ -1,7 +1,8 @@
 /**
  * The inventory side of the parking service as one object the HTTP layer and the CLI use: keeps the
  * current in-memory inventory (rebuilt when the upload version in the database changes, checked at
- * most once per `versionCheckMs`), answers lots/blocks queries, stores uploads and observations.
+ * most once per `versionCheckMs`, and at once after an upload committed by this process), answers
+ * lots/blocks queries, stores uploads and observations.
  */
 import type { Db, Queryable } from '../../store/db.js';
 import type { Region } from '../../network/region.js';
@@ -19,7 +20,7 @@ import type { LotRecord } from './types.js';
 import { buildInventory, type Inventory } from './inventory.js';
 import { parseInventoryQuery, type InventoryOperation } from './params.js';
 import { selectBlocks, selectLots } from './select.js';
-import { inventoryVersion, readUploads, storeUploads, type UploadResult } from './store.js';
+import { inventoryVersion, localUploadWrites, readUploads, storeUploads, type UploadResult } from './store.js';
 
 /** Options of the inventory service. */
 export interface InventoryServiceOptions {
@@ -34,6 +35,8 @@ export class InventoryService {
   private inventory: Inventory | null = null;
   private version = -1;
   private checkedAtMs = 0;
+  /** `localUploadWrites` when the version was last checked */
+  private seenWrites = 0;
   private building: Promise<Inventory> | null = null;
   private readonly currencyIso: string;
   private readonly isHoliday: (isoDate: string) => boolean;
@@ -48,9 +51,11 @@ export class InventoryService {
   /** The current inventory, rebuilt when uploads changed (in this or another process). */
   async current(): Promise<Inventory> {
     const nowMs = Date.now();
-    if (this.inventory && nowMs - this.checkedAtMs < this.versionCheckMs) return this.inventory;
+    const writes = localUploadWrites(this.db);
+    if (this.inventory && nowMs - this.checkedAtMs < this.versionCheckMs && writes === this.seenWrites) return this.inventory;
     if (this.building) return this.building;
     this.building = (async () => {
+      this.seenWrites = writes;
       const v = await inventoryVersion(this.db);
       this.checkedAtMs = Date.now();
       if (!this.inventory || v !== this.version) {

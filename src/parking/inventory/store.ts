@@ -45,6 +45,7 @@ export async function storeUploads(db: Db, lots: unknown[], blocks: unknown[]): 
     }
     return bumpVersion(tx);
   });
+  noteLocalWrite(db);
   return { lots: lotUps.length, blocks: blockUps.length, ignoredFields, version };
 }
 
@@ -60,7 +61,21 @@ export async function deleteLotUpload(db: Db, key: string): Promise<boolean> {
     if (r.rowCount === 0) return false;
     await bumpVersion(tx);
     return true;
-  });
+  }).then((deleted) => { if (deleted) noteLocalWrite(db); return deleted; });
+}
+
+const localWrites = new WeakMap<Db, number>();
+
+function noteLocalWrite(db: Db): void {
+  localWrites.set(db, (localWrites.get(db) ?? 0) + 1);
+}
+
+/**
+ * Uploads and deletions committed through this process on `db` so far: an inventory service on the
+ * same database rebuilds as soon as this changes, without waiting for its periodic version check.
+ */
+export function localUploadWrites(db: Db): number {
+  return localWrites.get(db) ?? 0;
 }
 
 /** Current inventory version (incremented by every upload). */
