@@ -35,12 +35,13 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
-function report(label: string, ms: number[], settled?: number[]): void {
+function report(label: string, ms: number[], settled?: number[], windowShare?: number): void {
   const s = [...ms].sort((a, b) => a - b);
   const line = `${label.padEnd(44)} p50 ${pct(s, 0.5).toFixed(3)} ms  p95 ${pct(s, 0.95).toFixed(3)} ms  p99 ${pct(s, 0.99).toFixed(3)} ms`;
   if (settled) {
     const ss = [...settled].sort((a, b) => a - b);
-    console.log(`${line}  settled p50 ${pct(ss, 0.5)} mean ${Math.round(settled.reduce((a, b) => a + b, 0) / settled.length)}`);
+    const w = windowShare !== undefined ? `  window bounds ${(windowShare * 100).toFixed(0)} %` : '';
+    console.log(`${line}  settled p50 ${pct(ss, 0.5)} mean ${Math.round(settled.reduce((a, b) => a + b, 0) / settled.length)}${w}`);
   } else console.log(line);
 }
 
@@ -59,10 +60,11 @@ function odPairs(g: Graph, n: number, seed: number): Array<[{ lat: number; lon: 
   return out;
 }
 
-function searchRun(eng: RoutingEngine, pairs: ReturnType<typeof odPairs>, departS: number, warmup: number): { ms: number[]; settled: number[]; failed: number } {
+function searchRun(eng: RoutingEngine, pairs: ReturnType<typeof odPairs>, departS: number, warmup: number): { ms: number[]; settled: number[]; failed: number; windowShare: number } {
   const ms: number[] = [];
   const settled: number[] = [];
   let failed = 0;
+  let window = 0;
   for (let i = 0; i < pairs.length + warmup; i++) {
     const [a, b] = pairs[i % pairs.length];
     const req: PlanRequest = { waypoints: [a, b], departS, nowS: departS, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false };
@@ -73,9 +75,13 @@ function searchRun(eng: RoutingEngine, pairs: ReturnType<typeof odPairs>, depart
       failed++;
     }
     const dt = performance.now() - t0;
-    if (i >= warmup) { ms.push(dt); settled.push(eng.lastSettled); }
+    if (i >= warmup) {
+      ms.push(dt);
+      settled.push(eng.lastSettled);
+      if (eng.lastBounds === 'window') window++;
+    }
   }
-  return { ms, settled, failed };
+  return { ms, settled, failed, windowShare: ms.length ? window / ms.length : 0 };
 }
 
 async function benchBaltimore(): Promise<void> {
@@ -91,11 +97,18 @@ async function benchBaltimore(): Promise<void> {
   t0 = performance.now();
   const eng = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone);
   console.log(`engine load (traffic model, snapping index, ${eng.landmarks.nodes.length} landmarks, turn table): ${(performance.now() - t0).toFixed(0)} ms`);
+  t0 = performance.now();
+  eng.prepareWindows(dep);
+  eng.prepareWindows(dep - 5 * 3600);
+  console.log(`time-window landmark tables (2 departure bins × ${eng.windows?.horizons.length ?? 0} horizons): ${(performance.now() - t0).toFixed(0)} ms`);
   const pairs = odPairs(g, 1000, 1);
   const s = searchRun(eng, pairs, dep, 100);
-  report('search (plan), 1000 pairs, Mon 08:00', s.ms, s.settled);
+  report('search (plan), 1000 pairs, Mon 08:00', s.ms, s.settled, s.windowShare);
   const night = searchRun(eng, pairs, dep - 5 * 3600, 0);
-  report('search (plan), 1000 pairs, Mon 03:00', night.ms, night.settled);
+  report('search (plan), 1000 pairs, Mon 03:00', night.ms, night.settled, night.windowShare);
+  const ffOnly = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { windowBounds: false });
+  const f = searchRun(ffOnly, pairs, dep, 100);
+  report('search, free-flow bounds only, Mon 08:00', f.ms, f.settled);
   const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0 });
   const d = searchRun(plain, pairs.slice(0, 300), dep, 30);
   report('plain TD-Dijkstra (no landmarks), 300 pairs', d.ms, d.settled);
@@ -164,11 +177,15 @@ async function benchGrid(): Promise<void> {
   t0 = performance.now();
   const eng = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone);
   console.log(`engine load (${eng.landmarks.nodes.length} landmarks): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  t0 = performance.now();
+  eng.prepareWindows(dep);
+  eng.prepareWindows(dep - 5 * 3600);
+  console.log(`time-window landmark tables (2 departure bins × ${eng.windows?.horizons.length ?? 0} horizons): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const pairs = odPairs(g, 200, 2);
   const s = searchRun(eng, pairs, dep, 10);
-  report('grid search (ALT), 200 pairs, Mon 08:00', s.ms, s.settled);
+  report('grid search (ALT), 200 pairs, Mon 08:00', s.ms, s.settled, s.windowShare);
   const night = searchRun(eng, pairs, dep - 5 * 3600, 0);
-  report('grid search (ALT), 200 pairs, Mon 03:00', night.ms, night.settled);
+  report('grid search (ALT), 200 pairs, Mon 03:00', night.ms, night.settled, night.windowShare);
   const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0 });
   const d = searchRun(plain, pairs.slice(0, 30), dep, 3);
   report('grid plain TD-Dijkstra, 30 pairs', d.ms, d.settled);

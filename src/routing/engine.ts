@@ -11,6 +11,7 @@ import type { IncidentCache } from '../traffic/incidents.js';
 import { SpeedMode, TrafficModel, type CostQuery, type TrafficModelConfig } from '../traffic/model.js';
 import { EdgeLocator, type Snap } from './locate.js';
 import { computeLandmarks, type Landmarks } from './search/landmarks.js';
+import { WindowBounds, type WindowBoundsConfig } from './search/window-bounds.js';
 import { TdAstar, type SearchOptions, type SearchSource, type SearchTarget } from './search/td-astar.js';
 import { costLegs, type Leg, type PathCost } from './path-cost.js';
 import { RoutingError } from './errors.js';
@@ -35,6 +36,8 @@ export interface EngineConfig {
   altMaxStretch: number;
   /** alternatives: factor applied to edges of already found routes per round */
   altPenaltyFactor: number;
+  /** time-window landmark tables (tighter bounds at peaks), or false for free-flow bounds only */
+  windowBounds: Partial<WindowBoundsConfig> | false;
   traffic: Partial<TrafficModelConfig>;
 }
 
@@ -49,6 +52,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   altMaxSharing: 0.65,
   altMaxStretch: 1.4,
   altPenaltyFactor: 1.6,
+  windowBounds: {},
   traffic: {},
 };
 
@@ -113,6 +117,8 @@ export class RoutingEngine {
   readonly restrictions: TurnRestrictions;
   readonly usable: Uint8Array;
   readonly cfg: EngineConfig;
+  /** time-window landmark tables, or null when disabled (or without landmarks) */
+  readonly windows: WindowBounds | null;
   private readonly astar: TdAstar;
   private readonly altFactor: Float32Array;
   /** labels settled by the searches of the last `plan` */
@@ -135,6 +141,7 @@ export class RoutingEngine {
     }
     // Every edge after the first is entered through a turn: add the cheapest turn into it, so
     // signal and stop delays count in the lower bounds (they are time independent).
+    const minTurnIn = new Float32Array(g.edgeCount);
     for (let e = 0; e < g.edgeCount; e++) {
       const u = g.edgeSource[e];
       let minTurn = Infinity;
@@ -144,11 +151,33 @@ export class RoutingEngine {
         const c = this.model.turns.costS(p, e);
         if (c < minTurn) minTurn = c;
       }
-      if (minTurn !== Infinity) weight[e] += minTurn;
+      if (minTurn !== Infinity) {
+        weight[e] += minTurn;
+        minTurnIn[e] = minTurn;
+      }
     }
     this.landmarks = computeLandmarks(g, weight, this.usable, this.cfg.landmarkCount);
-    this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable, this.cfg.activeLandmarks);
+    this.windows = this.cfg.windowBounds === false || this.landmarks.nodes.length === 0
+      ? null
+      : new WindowBounds(this.model, this.usable, minTurnIn, this.landmarks.nodes, this.cfg.windowBounds);
+    this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable, this.cfg.activeLandmarks, this.windows);
     this.altFactor = new Float32Array(g.edgeCount);
+  }
+
+  /** Which bounds answered the last search ('window', 'freeFlow' or 'none' for shortest mode). */
+  get lastBounds(): 'window' | 'freeFlow' | 'none' {
+    return this.astar.lastBounds;
+  }
+
+  /**
+   * Builds the time-window tables for departures in the 15-minute bin of `departS` now, for every
+   * horizon (otherwise they are built in the background on first use).
+   */
+  prepareWindows(departS: number, horizonsS?: number[]): void {
+    const w = this.windows;
+    if (w === null) return;
+    const q = this.model.query(departS, departS, SpeedMode.typical);
+    for (const h of horizonsS ?? w.horizons) w.buildNow(q.depWeekS, h);
   }
 
   /** Snaps waypoint `index` (0-based) or throws Unroutable Waypoint (121). */

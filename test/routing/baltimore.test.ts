@@ -96,3 +96,90 @@ describe.skipIf(!present)('Baltimore: 200 seeded OD pairs (seed 20261123)', () =
     expect(fewer).toBeGreaterThan(25);
   });
 });
+
+describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', () => {
+  const region = present ? buildRegion(readOsmExtract(PBF), { name: 'baltimore' }) : undefined;
+  const routableOf = (g: NonNullable<typeof region>['graph']) => {
+    const out: number[] = [];
+    for (let e = 0; e < g.edgeCount; e++) if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & EdgeFlag.reversible)) out.push(e);
+    return out;
+  };
+
+  it('a live speed above a window bound makes that table unusable until rebuilt; answers equal plain TD-Dijkstra throughout', async () => {
+    const g = region!.graph;
+    const feeds = new SpeedFeeds();
+    const dep = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 local, AM peak
+    const eng = new RoutingEngine(g, feeds, null, region!.meta.timeZone);
+    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0 });
+    eng.prepareWindows(dep);
+    const routable = routableOf(g);
+    const rnd = lcg(99);
+    const pick = () => { const e = routable[Math.floor(rnd() * routable.length)]; const s = g.edgeGeomStart[e]; return { lat: g.geomLatE7[s] / 1e7, lon: g.geomLonE7[s] / 1e7 }; };
+    const pairs = Array.from({ length: 15 }, () => [pick(), pick()] as const);
+    const check = (label: string): string[] => {
+      const used: string[] = [];
+      for (const [i, [a, b]] of pairs.entries()) {
+        const base = { waypoints: [a, b], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false };
+        const [x] = eng.plan(base);
+        used.push(eng.lastBounds);
+        const [y] = plain.plan(base);
+        expect(x.searchArrivalS, `${label} pair ${i}`).toBeCloseTo(y.searchArrivalS, 6);
+      }
+      return used;
+    };
+    expect(check('tables built').every((u) => u === 'window')).toBe(true);
+    // a slow live speed stays under every bound: the tables remain usable
+    feeds.setLive(routable[0], { speedKph: 4, observedAtS: dep, samples: 2 });
+    expect(check('slow live speed').every((u) => u === 'window')).toBe(true);
+    expect(eng.windows!.invalidated).toBe(0);
+    // free-flow live speeds on the edges of a peak route: above the peak-window bounds
+    const [r] = plain.plan({ waypoints: [...pairs[0]], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false });
+    for (const e of r.legs[0].edges) feeds.setLive(e, { speedKph: eng.model.upperKph[e], observedAtS: dep, samples: 5 });
+    const after = check('fast live speeds, before rebuild');
+    expect(eng.windows!.invalidated).toBeGreaterThan(0);
+    expect(after[0]).toBe('freeFlow');
+    // rebuilt in the background with the live speeds inside the bounds
+    await eng.windows!.idle();
+    const rebuilt = check('fast live speeds, after rebuild');
+    expect(rebuilt.filter((u) => u === 'window').length).toBeGreaterThan(10);
+  });
+
+  it('randomized: window-bounded A* equals plain TD-Dijkstra across departures with learned and live speeds (seeded)', () => {
+    const seed = Number(process.env.ROUTING_SEED ?? 20261121);
+    console.log(`window-bounds randomized comparison seed ${seed} (set ROUTING_SEED to replay)`);
+    const g = region!.graph;
+    const rnd = lcg(seed);
+    const feeds = new SpeedFeeds();
+    const routable = routableOf(g);
+    const eng0 = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0 });
+    // learned profiles (between 20 % and 100 % of free flow, some bins unknown) on 400 edges
+    for (let i = 0; i < 400; i++) {
+      const e = routable[Math.floor(rnd() * routable.length)];
+      const p = new Float32Array(672);
+      for (let b = 0; b < 672; b++) p[b] = rnd() < 0.1 ? NaN : eng0.model.freeFlowKph[e] * (0.2 + 0.8 * rnd());
+      feeds.setLearnedProfile(e, p);
+    }
+    const eng = new RoutingEngine(g, feeds, null, region!.meta.timeZone);
+    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0 });
+    const pick = () => { const e = routable[Math.floor(rnd() * routable.length)]; const s = g.edgeGeomStart[e]; return { lat: g.geomLatE7[s] / 1e7, lon: g.geomLonE7[s] / 1e7 }; };
+    // Mon 08:00, Tue 17:30, Fri 16:15, Sat 13:00, Wed 12:40 (local, UTC−5)
+    const deps = [Date.UTC(2026, 10, 23, 13, 0), Date.UTC(2026, 10, 24, 22, 30), Date.UTC(2026, 10, 27, 21, 15), Date.UTC(2026, 10, 28, 18, 0), Date.UTC(2026, 10, 25, 17, 40)].map((x) => x / 1000);
+    let windowAnswers = 0;
+    for (const dep of deps) {
+      // live speeds observed at departure on 150 edges, some above the window bounds
+      for (let i = 0; i < 150; i++) {
+        const e = routable[Math.floor(rnd() * routable.length)];
+        feeds.setLive(e, { speedKph: eng.model.upperKph[e] * (0.3 + 0.8 * rnd()), observedAtS: dep, samples: 3 });
+      }
+      eng.prepareWindows(dep);
+      for (let i = 0; i < 20; i++) {
+        const base = { waypoints: [pick(), pick()], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false };
+        const [x] = eng.plan(base);
+        if (eng.lastBounds === 'window') windowAnswers++;
+        const [y] = plain.plan(base);
+        expect(x.searchArrivalS, `seed ${seed} dep ${dep} pair ${i}`).toBeCloseTo(y.searchArrivalS, 6);
+      }
+    }
+    expect(windowAnswers).toBeGreaterThan(50);
+  });
+});

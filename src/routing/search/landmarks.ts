@@ -17,7 +17,7 @@ export interface Landmarks {
 }
 
 /** Dijkstra over nodes with per-edge weights, forward (out edges) or backward (in edges). */
-function dijkstra(g: Graph, weight: Float32Array, usable: Uint8Array, source: number, backward: boolean, heap: MinHeap): Float32Array {
+export function dijkstra(g: Graph, weight: Float32Array, usable: Uint8Array, source: number, backward: boolean, heap: MinHeap): Float32Array {
   const dist = new Float32Array(g.nodeCount).fill(Infinity);
   const d64 = new Float64Array(g.nodeCount).fill(Infinity);
   heap.clear();

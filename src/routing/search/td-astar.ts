@@ -10,6 +10,8 @@ import type { Graph, TurnRestrictions } from '../../network/graph.js';
 import type { CostQuery, TrafficModel } from '../../traffic/model.js';
 import type { Landmarks } from './landmarks.js';
 import { MinHeap } from './heap.js';
+import type { WindowBounds } from './window-bounds.js';
+import { SECONDS_PER_WEEK, BIN_SECONDS } from '../../traffic/clock.js';
 
 /** Where a search may start: a position on a directed edge, with an initial delay. */
 export interface SearchSource {
@@ -87,8 +89,18 @@ export class TdAstar {
   private targetNodes: number[] = [];
   private hScale = 1;
   private shortest = false;
-  /** labels settled by the last search */
+  /** landmark table of the running search */
+  private table: Landmarks;
+  /** free-flow lower bound between the sources and targets of the last landmark choice, seconds */
+  private chosenBound = 0;
+  /** labels settled by the last search (every pass) */
   lastSettled = 0;
+  /** which bounds answered the last search: a time-window table, or the free-flow table */
+  lastBounds: 'window' | 'freeFlow' | 'none' = 'none';
+  /** true when the last search first ran on a window table whose coverage the answer left */
+  lastWindowRetry = false;
+  /** expected trip time over the free-flow lower bound, for picking a window horizon */
+  expectedOverBound = 1.6;
   /** true when the last search stopped at `maxSettled` before finishing */
   lastExhausted = false;
 
@@ -100,8 +112,11 @@ export class TdAstar {
     private readonly usable: Uint8Array,
     /** landmarks used per query (the best for that origin/destination) */
     private readonly activeLandmarks = 4,
+    /** time-window tables (tighter bounds for current-traffic searches), or null */
+    private readonly windows: WindowBounds | null = null,
   ) {
     const g = model.graph;
+    this.table = landmarks;
     this.g = g;
     this.cost = new Float64Array(g.edgeCount);
     this.time = new Float64Array(g.edgeCount);
@@ -153,7 +168,7 @@ export class TdAstar {
         if (d < best) best = d;
       }
     } else {
-      const lm = this.landmarks;
+      const lm = this.table;
       const act = this.active;
       for (let i = 0; i < tn.length; i++) {
         const t = tn[i];
@@ -176,8 +191,7 @@ export class TdAstar {
     return h;
   }
 
-  private chooseLandmarks(sourceNodes: number[], targetNodes: number[]): void {
-    const lm = this.landmarks;
+  private chooseLandmarks(sourceNodes: number[], targetNodes: number[], lm: Landmarks): void {
     const scored: Array<[number, number]> = [];
     for (let k = 0; k < lm.nodes.length; k++) {
       let s = 0;
@@ -190,6 +204,7 @@ export class TdAstar {
       scored.push([s, k]);
     }
     scored.sort((x, y) => y[0] - x[0]);
+    this.chosenBound = scored.length > 0 ? scored[0][0] : 0;
     this.active = scored.slice(0, this.activeLandmarks).map((x) => x[1]);
   }
 
@@ -210,18 +225,73 @@ export class TdAstar {
 
   /**
    * Best path from any source to any target leaving at `depS` (unix seconds), or null when none
-   * exists within `maxSettled` labels.
+   * exists within `maxSettled` labels. Current-traffic searches first use a time-window table
+   * when one is ready and valid; the answer is kept only when its cost proves the optimal path
+   * stays inside the table's coverage (every factor ≥ 1, or the discount, bounds time by cost),
+   * otherwise the search runs again on the free-flow table, which holds at any time.
    */
   search(sources: SearchSource[], targets: SearchTarget[], depS: number, o: SearchOptions): SearchPath | null {
+    const g = this.g;
+    this.lastWindowRetry = false;
+    this.shortest = o.shortest;
+    this.hScale = o.discountFlags !== 0 && o.discountFactor < 1 ? o.discountFactor : 1;
+    this.targetNodes = [...new Set(targets.map((t) => g.edgeSource[t.edge]))];
+    if (o.shortest || this.landmarks.nodes.length === 0) {
+      this.lastBounds = 'none';
+      this.table = this.landmarks;
+      return this.run(sources, targets, depS, o);
+    }
+    const sourceNodes = [...new Set(sources.map((s) => g.edgeTarget[s.edge]))];
+    this.chooseLandmarks(sourceNodes, this.targetNodes, this.landmarks);
+    if (this.windows !== null && o.q.mode === 0) {
+      const q = o.q;
+      let w = (q.depWeekS + (depS - q.depUnixS)) % SECONDS_PER_WEEK;
+      if (w < 0) w += SECONDS_PER_WEEK;
+      const leftInBin = BIN_SECONDS - (w % BIN_SECONDS);
+      const expected = this.chosenBound * this.expectedOverBound + 120;
+      let settled = 0;
+      // smallest horizon expected to hold the trip; a larger one when the answer leaves it
+      let horizon = this.windows.horizonFor(Math.max(0, expected - leftInBin));
+      while (horizon >= 0) {
+        const use = this.windows.tableFor(depS, w, horizon);
+        if (use === null) {
+          horizon = this.windows.nextHorizon(horizon);
+          continue;
+        }
+        this.table = use.table;
+        this.chooseLandmarks(sourceNodes, this.targetNodes, use.table);
+        const p = this.run(sources, targets, depS, o);
+        settled += this.lastSettled;
+        if (p === null || this.lastExhausted || depS + p.cost / this.hScale <= use.validUntilS) {
+          this.lastSettled = settled;
+          this.lastBounds = 'window';
+          return p;
+        }
+        // the answer's cost bounds the optimal trip: the horizon that holds it is certain to do
+        this.lastWindowRetry = true;
+        const next = this.windows.horizonFor(p.cost / this.hScale - leftInBin);
+        horizon = next > horizon ? next : -1;
+      }
+      if (settled > 0) {
+        this.table = this.landmarks;
+        this.chooseLandmarks(sourceNodes, this.targetNodes, this.landmarks);
+        const r = this.run(sources, targets, depS, o);
+        this.lastSettled += settled;
+        this.lastBounds = 'freeFlow';
+        return r;
+      }
+    }
+    this.table = this.landmarks;
+    this.lastBounds = 'freeFlow';
+    return this.run(sources, targets, depS, o);
+  }
+
+  private run(sources: SearchSource[], targets: SearchTarget[], depS: number, o: SearchOptions): SearchPath | null {
     const g = this.g;
     const model = this.model;
     const q = o.q;
     this.nextGeneration();
     const curGen = this.generation;
-    this.shortest = o.shortest;
-    this.hScale = o.discountFlags !== 0 && o.discountFactor < 1 ? o.discountFactor : 1;
-    this.targetNodes = [...new Set(targets.map((t) => g.edgeSource[t.edge]))];
-    if (!o.shortest) this.chooseLandmarks([...new Set(sources.map((s) => g.edgeTarget[s.edge]))], this.targetNodes);
     const heap = this.heap;
     heap.clear();
     const cost = this.cost, time = this.time, parent = this.parent, gen = this.gen;

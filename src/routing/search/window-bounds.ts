@@ -1,0 +1,292 @@
+/**
+ * Time-window landmark tables: ALT tables over per-edge lower bounds that hold only for edges
+ * entered inside a window of the local week, much tighter than free flow at peaks.
+ *
+ * A table covers departures in one 15-minute bin of the week and edges entered up to `horizonS`
+ * after the bin ends ("coverage"). Its edge weight is the length at the fastest speed the traffic
+ * model can produce for that edge anywhere in the coverage: the maximum of the predicted and
+ * learned profile values of every bin the coverage touches (speeds are interpolated between bin
+ * centres, so they never leave that range), and of the edge's live speed, clamped like the model
+ * clamps speeds; plus the cheapest turn into the edge. Incidents only slow edges or close them,
+ * so they never break a lower bound.
+ *
+ * Exactness: a table is used only
+ * - for current-traffic searches whose departure falls in its bin,
+ * - while its bound speeds still dominate the feeds: when `SpeedFeeds.version` moved since the
+ *   table was checked, every live speed and learned profile is compared with the stored bounds;
+ *   one faster value makes the table unusable (it is dropped and rebuilt in the background; the
+ *   free-flow table, valid for any speed, serves meanwhile),
+ * - and the search's own answer proves the optimal path stays inside the coverage (checked by the
+ *   caller: arrival ≤ coverage end; otherwise it searches again with the free-flow table).
+ * Nothing is baked: a table never replaces the live costs, it only orders the search.
+ */
+import type { Graph } from '../../network/graph.js';
+import { BINS_PER_WEEK, type SpeedFeeds } from '../../traffic/feeds.js';
+import { BIN_SECONDS } from '../../traffic/clock.js';
+import { PROFILE_GROUPS } from '../../traffic/profiles.js';
+import type { TrafficModel } from '../../traffic/model.js';
+import { MinHeap } from './heap.js';
+import { dijkstra, type Landmarks } from './landmarks.js';
+
+/** One window table. */
+export interface WindowTable extends Landmarks {
+  /** local second of the week where the departure bin starts */
+  binStartWeekS: number;
+  /** edges entered until this local second of the week (may exceed one week) are covered */
+  coverEndWeekS: number;
+  /** upper bound on the speed of each edge inside the coverage, km/h */
+  boundKph: Float64Array;
+  /** SpeedFeeds.version the bounds were last checked against */
+  feedsVersion: number;
+}
+
+/** A table usable for one query, with the unix second up to which its bounds hold. */
+export interface UsableTable {
+  table: WindowTable;
+  validUntilS: number;
+}
+
+/** Settings of the window tables. */
+export interface WindowBoundsConfig {
+  /** horizons (seconds after the departure bin) tables are built for; the smallest that fits the trip is used */
+  horizonsS: number[];
+  /** tables kept in memory (least recently used dropped) */
+  maxTables: number;
+}
+
+/** Default settings: 5 min … 80 min horizons, 10 tables. */
+export const DEFAULT_WINDOW_BOUNDS_CONFIG: WindowBoundsConfig = { horizonsS: [300, 600, 1200, 2400, 4800], maxTables: 10 };
+
+interface Pending {
+  key: string;
+  bin: number;
+  horizonS: number;
+  versionAtStart: number;
+  boundKph: Float64Array;
+  weight: Float32Array;
+  fromL: Float32Array[];
+  toL: Float32Array[];
+  step: number;
+}
+
+/** Lazily built, validated window tables over the landmark nodes of the free-flow table. */
+export class WindowBounds {
+  private readonly tables = new Map<string, WindowTable>();
+  private readonly queue: Pending[] = [];
+  private running = false;
+  private readonly heap = new MinHeap(1 << 14);
+  private readonly cfg: WindowBoundsConfig;
+  /** tables built so far (for tests and the bench) */
+  built = 0;
+  /** tables dropped because a feed value exceeded their bounds */
+  invalidated = 0;
+
+  constructor(
+    private readonly model: TrafficModel,
+    private readonly usable: Uint8Array,
+    /** cheapest turn delay into each edge, seconds (0 when none) */
+    private readonly minTurnIn: Float32Array,
+    private readonly nodes: readonly number[],
+    cfg: Partial<WindowBoundsConfig> = {},
+  ) {
+    this.cfg = { ...DEFAULT_WINDOW_BOUNDS_CONFIG, ...cfg };
+    this.cfg.horizonsS = [...this.cfg.horizonsS].sort((a, b) => a - b);
+  }
+
+  /** The horizon classes, seconds, ascending. */
+  get horizons(): readonly number[] {
+    return this.cfg.horizonsS;
+  }
+
+  private get feeds(): SpeedFeeds {
+    return this.model.feeds;
+  }
+
+  /** The horizon class for an expected trip duration (seconds after the departure bin), or -1 when none is long enough. */
+  horizonFor(expectedS: number): number {
+    for (const h of this.cfg.horizonsS) if (h >= expectedS) return h;
+    return -1;
+  }
+
+  /** The next larger horizon class, or -1. */
+  nextHorizon(horizonS: number): number {
+    for (const h of this.cfg.horizonsS) if (h > horizonS) return h;
+    return -1;
+  }
+
+  /**
+   * The table for a departure at local second of the week `depWeekS` (unix `depUnixS`) and
+   * horizon `horizonS`, when built and still valid; otherwise null (and a background build is
+   * scheduled).
+   */
+  tableFor(depUnixS: number, depWeekS: number, horizonS: number): UsableTable | null {
+    if (this.nodes.length === 0 || horizonS < 0) return null;
+    const bin = Math.floor(depWeekS / BIN_SECONDS) % BINS_PER_WEEK;
+    const key = `${bin}:${horizonS}`;
+    const t = this.tables.get(key);
+    if (t === undefined) {
+      this.schedule(key, bin, horizonS);
+      return null;
+    }
+    if (t.feedsVersion !== this.feeds.version) {
+      if (!this.stillBounds(t)) {
+        this.tables.delete(key);
+        this.invalidated++;
+        this.schedule(key, bin, horizonS);
+        return null;
+      }
+      t.feedsVersion = this.feeds.version;
+    }
+    // LRU touch
+    this.tables.delete(key);
+    this.tables.set(key, t);
+    return { table: t, validUntilS: depUnixS + (t.coverEndWeekS - depWeekS) };
+  }
+
+  /** Builds the table for that departure and horizon now (synchronously), if missing. */
+  buildNow(depWeekS: number, horizonS: number): void {
+    const bin = Math.floor(depWeekS / BIN_SECONDS) % BINS_PER_WEEK;
+    const key = `${bin}:${horizonS}`;
+    if (this.tables.has(key)) return;
+    const p = this.start(key, bin, horizonS);
+    while (!this.advance(p));
+  }
+
+  /** Resolves when every scheduled build has finished (tests). */
+  async idle(): Promise<void> {
+    while (this.running || this.queue.length > 0) await new Promise((r) => setImmediate(r));
+  }
+
+  private schedule(key: string, bin: number, horizonS: number): void {
+    if (this.queue.some((p) => p.key === key)) return;
+    this.queue.push(this.start(key, bin, horizonS));
+    if (!this.running) {
+      this.running = true;
+      setImmediate(() => this.pump());
+    }
+  }
+
+  /** One Dijkstra per event-loop turn, so requests interleave with a build. */
+  private pump(): void {
+    const p = this.queue[0];
+    if (p === undefined) {
+      this.running = false;
+      return;
+    }
+    if (this.advance(p)) this.queue.shift();
+    setImmediate(() => this.pump());
+  }
+
+  private start(key: string, bin: number, horizonS: number): Pending {
+    const g = this.model.graph;
+    const versionAtStart = this.feeds.version;
+    const boundKph = this.boundSpeeds(bin, horizonS);
+    const weight = new Float32Array(g.edgeCount);
+    for (let e = 0; e < g.edgeCount; e++) weight[e] = (g.edgeLengthM[e] * 3.6) / boundKph[e] + this.minTurnIn[e];
+    return { key, bin, horizonS, versionAtStart, boundKph, weight, fromL: [], toL: [], step: 0 };
+  }
+
+  /** Runs one step of a build; true when the table is complete (and stored). */
+  private advance(p: Pending): boolean {
+    const g = this.model.graph;
+    const i = p.step >> 1;
+    if (i < this.nodes.length) {
+      const backward = (p.step & 1) === 1;
+      const d = dijkstra(g, p.weight, this.usable, this.nodes[i], backward, this.heap);
+      if (backward) p.toL.push(d);
+      else p.fromL.push(d);
+      p.step++;
+      if (p.step < 2 * this.nodes.length) return false;
+    }
+    const binStartWeekS = p.bin * BIN_SECONDS;
+    const table: WindowTable = {
+      nodes: [...this.nodes], fromL: p.fromL, toL: p.toL, binStartWeekS,
+      coverEndWeekS: binStartWeekS + BIN_SECONDS + p.horizonS, boundKph: p.boundKph,
+      // checked against the feeds as they were when the bounds were taken
+      feedsVersion: p.versionAtStart,
+    };
+    while (this.tables.size >= this.cfg.maxTables) {
+      const oldest = this.tables.keys().next().value as string;
+      this.tables.delete(oldest);
+    }
+    this.tables.set(p.key, table);
+    this.built++;
+    return true;
+  }
+
+  /** Bins (mod 672) whose values can influence a speed at an instant of the coverage. */
+  private coverageBins(bin: number, horizonS: number): number[] {
+    // speed at w interpolates bins floor(w/BIN − 0.5) and the next one
+    const startW = bin * BIN_SECONDS;
+    const endW = startW + BIN_SECONDS + horizonS;
+    const first = Math.floor(startW / BIN_SECONDS - 0.5);
+    const last = Math.floor(endW / BIN_SECONDS - 0.5) + 1;
+    const out: number[] = [];
+    for (let b = first; b <= last && out.length < BINS_PER_WEEK; b++) out.push(((b % BINS_PER_WEEK) + BINS_PER_WEEK) % BINS_PER_WEEK);
+    return out;
+  }
+
+  /** Upper bound of every edge's speed over the coverage, km/h. */
+  private boundSpeeds(bin: number, horizonS: number): Float64Array {
+    const m = this.model;
+    const g = m.graph;
+    const bins = this.coverageBins(bin, horizonS);
+    const groupMax = new Float64Array(PROFILE_GROUPS);
+    for (let gr = 0; gr < PROFILE_GROUPS; gr++) {
+      let mx = 0;
+      for (const b of bins) mx = Math.max(mx, m.factors[gr * BINS_PER_WEEK + b]);
+      groupMax[gr] = mx;
+    }
+    const out = new Float64Array(g.edgeCount);
+    const minKph = m.cfg.minSpeedKph;
+    for (let e = 0; e < g.edgeCount; e++) out[e] = this.clamp(e, m.freeFlowKph[e] * groupMax[m.profileGroup[e]], minKph);
+    const feeds = this.feeds;
+    if (feeds.learnedEdgeCount > 0) {
+      for (let e = 0; e < g.edgeCount; e++) {
+        if (!feeds.hasLearned(e)) continue;
+        const v = this.clamp(e, this.learnedMax(e, bins), minKph);
+        if (v > out[e]) out[e] = v;
+      }
+    }
+    for (const [e, live] of feeds.liveEntries()) {
+      const v = this.clamp(e, live.speedKph, minKph);
+      if (v > out[e]) out[e] = v;
+    }
+    return out;
+  }
+
+  private learnedMax(e: number, bins: number[]): number {
+    let mx = 0;
+    for (const b of bins) {
+      const v = this.feeds.learnedSpeedKph(e, b);
+      if (v > mx) mx = v;
+    }
+    return mx;
+  }
+
+  private clamp(e: number, kph: number, minKph: number): number {
+    const up = this.model.upperKph[e];
+    let v = kph > up ? up : kph;
+    if (!(v >= minKph)) v = minKph;
+    return v;
+  }
+
+  /** True when no live or learned speed can exceed the table's bounds. */
+  private stillBounds(t: WindowTable): boolean {
+    const feeds = this.feeds;
+    const minKph = this.model.cfg.minSpeedKph;
+    const bound = t.boundKph;
+    for (const [e, live] of feeds.liveEntries()) {
+      if (this.clamp(e, live.speedKph, minKph) > bound[e]) return false;
+    }
+    if (feeds.learnedEdgeCount > 0) {
+      const bin = Math.round(t.binStartWeekS / BIN_SECONDS);
+      const bins = this.coverageBins(bin, t.coverEndWeekS - t.binStartWeekS - BIN_SECONDS);
+      const m = this.model.graph.edgeCount;
+      for (let e = 0; e < m; e++) {
+        if (feeds.hasLearned(e) && this.clamp(e, this.learnedMax(e, bins), minKph) > bound[e]) return false;
+      }
+    }
+    return true;
+  }
+}
