@@ -4,6 +4,8 @@ import { curbRates, parseCharge, waySideOf, weekMask, conditionalParts } from '.
 import { blockFromRegion } from './from-osm.js';
 import { calculateRates, isOpenAt } from '../rates/calculated-rates.js';
 import type { Block, CurbSegment } from '../../network/region.js';
+import { buildGraph, RoadClass } from '../../network/graph.js';
+import { buildBlocks } from '../../network/blocks.js';
 
 const curb = (side: 'left' | 'right', kind: string, condition: string, tags: Record<string, string>): CurbSegment =>
   ({ side, startM: 0, endM: 120, kind, condition, maxStay: '', spaces: 20, tags });
@@ -125,5 +127,34 @@ describe('metered block segments', () => {
     const right = rec.segments.find((s) => s.side === 'RIGHT')!;
     expect(right.neverOpen).toBe(true);
     expect(isOpenAt(right.frames, at('2026-11-23T10:00'), opts)).toBe(false);
+  });
+});
+
+describe('a block running against its OSM way (network → inventory)', () => {
+  it('prices the block-left curb from the way-right tags', () => {
+    // way 500 is drawn east → west (node 1 → node 0); the block starts at node 0 and runs west → east
+    const { graph } = buildGraph({
+      nodes: [{ lat: 39.28, lon: -76.61, osmId: 10 }, { lat: 39.28, lon: -76.6086, osmId: 11 }],
+      edges: [
+        { source: 1, target: 0, speedKph: 30, roadClass: RoadClass.residential, wayId: 500, name: 'Pratt St', twin: 1 },
+        { source: 0, target: 1, speedKph: 30, roadClass: RoadClass.residential, wayId: 500, name: 'Pratt St', twin: 0 },
+      ],
+    });
+    const edgeAlongWay = new Uint8Array(graph.edgeCount);
+    for (let e = 0; e < graph.edgeCount; e++) edgeAlongWay[e] = graph.edgeSource[e] === 1 ? 1 : 0;
+    // the way's right side (north when drawn east → west) is metered, its left (south) is no stopping
+    const wayTags = new Map([[500, {
+      'parking:lane:right': 'parallel', 'parking:condition:right': 'ticket', 'parking:condition:right:charge': '2.50 USD/hour',
+      'parking:condition:right:time_interval': 'Mo-Sa 08:00-20:00', 'parking:lane:left': 'no_stopping',
+    }]]);
+    const [block] = buildBlocks({ graph, edgeAlongWay, wayTags });
+    expect(block.geometry[0]).toEqual([39.28, -76.61]);
+    const rec = blockFromRegion(block, new Map(), 'USD');
+    const left = rec.segments.find((s) => s.side === 'LEFT')!;
+    const right = rec.segments.find((s) => s.side === 'RIGHT')!;
+    expect(left.fields.structuredRates).toContainEqual({ dow_start: 1, dow_end: 6, time_in: '08:00', time_out: '20:00', rate: 2.5, increment: 60, repeats: true });
+    expect(right.neverOpen).toBe(true);
+    // the LEFT segment is drawn north of the centre line
+    expect(left.geometry[0][0]).toBeGreaterThan(39.28);
   });
 });
