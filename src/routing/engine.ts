@@ -13,7 +13,7 @@ import { EdgeLocator, type Snap } from './locate.js';
 import { computeLandmarks, type Landmarks } from './search/landmarks.js';
 import { WindowBounds, type WindowBoundsConfig } from './search/window-bounds.js';
 import { TdAstar, type SearchOptions, type SearchSource, type SearchTarget } from './search/td-astar.js';
-import { costLegs, type Leg, type PathCost } from './path-cost.js';
+import { costLegs, legsTimeS, type Leg, type PathCost } from './path-cost.js';
 import { RoutingError } from './errors.js';
 
 /** Engine settings (slice of the routing config). */
@@ -199,6 +199,13 @@ export class RoutingEngine {
     const q = this.model.query(departS, nowS, mode);
     const qf = this.model.query(departS, nowS, mode, true);
     return costLegs(this.model, q, qf, legs, departS);
+  }
+
+  /** Travel time only of legs at a departure with the given mode, seconds (no per-edge records). */
+  pathTimeS(legs: Leg[], departS: number, nowS: number, mode: (typeof SpeedMode)[keyof typeof SpeedMode]): number {
+    const q = this.model.query(departS, nowS, mode);
+    const qf = this.model.query(departS, nowS, mode, true);
+    return legsTimeS(this.model, q, qf, legs, departS);
   }
 
   private baseOptions(req: PlanRequest, q: CostQuery, relaxAvoid: boolean): SearchOptions {

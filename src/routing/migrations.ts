@@ -1,7 +1,7 @@
 /** Database migrations of the routing service and its traffic model (versions 100–199). */
 import type { Migration } from '../store/db.js';
 
-/** 100 incidents, 101 stored routes. */
+/** 100 incidents, 101 stored routes, 102 compact route edges. */
 export const migrations: Migration[] = [
   {
     version: 100,
@@ -43,6 +43,16 @@ CREATE TABLE IF NOT EXISTS routes (
   expires_at timestamptz NOT NULL
 );
 CREATE INDEX IF NOT EXISTS routes_expires_at ON routes (expires_at);
+`,
+  },
+  {
+    version: 102,
+    name: 'compact stored route edges',
+    sql: `
+-- edge ids of every leg, concatenated: base64 of little-endian uint32 (NULL on rows from before)
+ALTER TABLE routes ADD COLUMN IF NOT EXISTS edges text;
+-- the rest of the path stays JSON, kept as text (no jsonb conversion on insert)
+ALTER TABLE routes ALTER COLUMN path TYPE json USING path::json;
 `,
   },
 ];

@@ -84,3 +84,26 @@ export function costLegs(model: TrafficModel, q: CostQuery, qFallback: CostQuery
   }
   return { timings, totalS: t - depS, distanceM, hasClosures, legArrivalS };
 }
+
+/**
+ * Travel time only (seconds) of `legs` leaving at `depS`: the same arithmetic as `costLegs`
+ * without per-edge records (closed edges costed with `qFallback`).
+ */
+export function legsTimeS(model: TrafficModel, q: CostQuery, qFallback: CostQuery, legs: Leg[], depS: number): number {
+  let t = depS;
+  for (let li = 0; li < legs.length; li++) {
+    const leg = legs[li];
+    t += leg.offsetS;
+    const edges = leg.edges;
+    const n = edges.length;
+    for (let i = 0; i < n; i++) {
+      const e = edges[i];
+      const share = n === 1 ? leg.endFraction - leg.startFraction : i === 0 ? 1 - leg.startFraction : i === n - 1 ? leg.endFraction : 1;
+      if (i > 0) t += model.turns.costS(edges[i - 1], e);
+      let tt = model.travelTimeS(q, e, t);
+      if (tt === Infinity) tt = model.travelTimeS(qFallback, e, t);
+      t += share * tt;
+    }
+  }
+  return t - depS;
+}

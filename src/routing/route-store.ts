@@ -38,32 +38,72 @@ export class RouteStore {
 
   constructor(private readonly db: Queryable) {}
 
-  /** Saves routes (one statement) with a lifetime of `ttlHours` from `nowS` (unix seconds); purges expired rows at most once a minute. */
+  /**
+   * Saves routes (one INSERT; edge lists as base64 of uint32) with a lifetime of `ttlHours` from
+   * `nowS` (unix seconds). Expired rows are purged at most once a minute, after the insert and
+   * without holding up the caller.
+   */
   async save(routes: StoredRoute[], nowS: number, ttlHours: number): Promise<void> {
+    if (routes.length > 0) {
+      const values: string[] = [];
+      const params: unknown[] = [];
+      for (const r of routes) {
+        const legs = r.legs.map((l) => ({ n: l.edges.length, startFraction: l.startFraction, endFraction: l.endFraction, offsetS: l.offsetS }));
+        const path = { legs, waypoints: r.waypoints, shortest: r.shortest, useTraffic: r.useTraffic, criteria: r.criteria };
+        const k = params.length;
+        values.push(`($${k + 1}, $${k + 2}, $${k + 3}, $${k + 4}, $${k + 5}, to_timestamp($${k + 6}), to_timestamp($${k + 7}))`);
+        params.push(r.id, r.tripId, r.mapVersion, JSON.stringify(path), encodeEdges(r.legs), nowS, nowS + ttlHours * 3600);
+      }
+      await this.db.query(`INSERT INTO routes (id, trip_id, map_version, path, edges, created_at, expires_at) VALUES ${values.join(', ')}`, params);
+    }
     if (nowS - this.lastPurgeS >= 60) {
       this.lastPurgeS = nowS;
-      await this.db.query(`DELETE FROM routes WHERE expires_at < to_timestamp($1)`, [nowS]);
+      // best effort: a failed purge is retried a minute later
+      this.db.query(`DELETE FROM routes WHERE expires_at < to_timestamp($1)`, [nowS]).catch(() => { this.lastPurgeS = -Infinity; });
     }
-    if (routes.length === 0) return;
-    const values: string[] = [];
-    const params: unknown[] = [];
-    for (const r of routes) {
-      const path = { legs: r.legs, waypoints: r.waypoints, shortest: r.shortest, useTraffic: r.useTraffic, criteria: r.criteria };
-      const k = params.length;
-      values.push(`($${k + 1}, $${k + 2}, $${k + 3}, $${k + 4}::jsonb, to_timestamp($${k + 5}), to_timestamp($${k + 6}))`);
-      params.push(r.id, r.tripId, r.mapVersion, JSON.stringify(path), nowS, nowS + ttlHours * 3600);
-    }
-    await this.db.query(`INSERT INTO routes (id, trip_id, map_version, path, created_at, expires_at) VALUES ${values.join(', ')}`, params);
   }
 
   /** The route if it exists and has not expired at `nowS`. */
   async find(id: string, nowS: number): Promise<StoredRoute | undefined> {
-    const res = await this.db.query<{ id: string; trip_id: string; map_version: string; path: unknown }>(
-      `SELECT id, trip_id, map_version, path FROM routes WHERE id = $1 AND expires_at > to_timestamp($2)`, [id, nowS],
+    const res = await this.db.query<{ id: string; trip_id: string; map_version: string; path: unknown; edges: string | null }>(
+      `SELECT id, trip_id, map_version, path, edges FROM routes WHERE id = $1 AND expires_at > to_timestamp($2)`, [id, nowS],
     );
     const row = res.rows[0];
     if (!row) return undefined;
-    const p = (typeof row.path === 'string' ? JSON.parse(row.path) : row.path) as Omit<StoredRoute, 'id' | 'tripId' | 'mapVersion'>;
-    return { id: row.id, tripId: row.trip_id, mapVersion: row.map_version, ...p };
+    const p = (typeof row.path === 'string' ? JSON.parse(row.path) : row.path) as Omit<StoredRoute, 'id' | 'tripId' | 'mapVersion' | 'legs'> & {
+      legs: Array<Omit<Leg, 'edges'> & { n?: number; edges?: number[] }>;
+    };
+    // rows written before the compact encoding carry the edges inside the JSON legs
+    const all = row.edges === null ? null : decodeEdges(row.edges);
+    let at = 0;
+    const legs: Leg[] = p.legs.map((l) => {
+      let edges: number[];
+      if (all === null) edges = l.edges ?? [];
+      else {
+        const n = l.n ?? 0;
+        edges = Array.from(all.subarray(at, at + n));
+        at += n;
+      }
+      return { edges, startFraction: l.startFraction, endFraction: l.endFraction, offsetS: l.offsetS };
+    });
+    return { id: row.id, tripId: row.trip_id, mapVersion: row.map_version, waypoints: p.waypoints, shortest: p.shortest, useTraffic: p.useTraffic, criteria: p.criteria, legs };
   }
+}
+
+/** Edge ids of all legs, concatenated, as base64 of little-endian uint32. */
+export function encodeEdges(legs: readonly Leg[]): string {
+  let n = 0;
+  for (const l of legs) n += l.edges.length;
+  const buf = Buffer.allocUnsafe(n * 4);
+  let o = 0;
+  for (const l of legs) for (const e of l.edges) { buf.writeUInt32LE(e, o); o += 4; }
+  return buf.toString('base64');
+}
+
+/** Inverse of `encodeEdges`. */
+export function decodeEdges(s: string): Uint32Array {
+  const buf = Buffer.from(s, 'base64');
+  const out = new Uint32Array(buf.length >> 2);
+  for (let i = 0; i < out.length; i++) out[i] = buf.readUInt32LE(i * 4);
+  return out;
 }

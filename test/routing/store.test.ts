@@ -44,6 +44,21 @@ function storeSuite(name: string, open: () => Promise<{ db: Db; close: () => Pro
       expect(await s.find(`r-${name}`, NOW_S + 2 * 3600 + 1)).toBeUndefined();
       expect(await s.find('missing', NOW_S)).toBeUndefined();
     });
+
+    it('round-trips multi-leg edge lists in the compact encoding and reads rows written before it', async (ctx) => {
+      if (!handle) return ctx.skip();
+      const s = new RouteStore(handle.db);
+      const legs = [
+        { edges: [7, 4_000_000_000, 0], startFraction: 0.1, endFraction: 1, offsetS: 0 },
+        { edges: [], startFraction: 0.3, endFraction: 0.6, offsetS: 0 },
+        { edges: [9, 10], startFraction: 0, endFraction: 0.75, offsetS: 60 },
+      ];
+      await s.save([{ id: `m-${name}`, tripId: 't2', mapVersion: 'm1', legs, waypoints: [{ lat: 1, lon: 2 }, { lat: 3, lon: 4 }, { lat: 5, lon: 6 }], shortest: true, useTraffic: false, criteria: NO_CRITERIA }], NOW_S, 2);
+      expect((await s.find(`m-${name}`, NOW_S))?.legs).toEqual(legs);
+      const old = { legs: [{ edges: [3, 2, 1], startFraction: 0, endFraction: 1, offsetS: 0 }], waypoints: [{ lat: 1, lon: 2 }, { lat: 3, lon: 4 }], shortest: false, useTraffic: true, criteria: NO_CRITERIA };
+      await handle.db.query(`INSERT INTO routes (id, trip_id, map_version, path, expires_at) VALUES ($1, 't3', 'm1', $2, to_timestamp($3))`, [`o-${name}`, JSON.stringify(old), NOW_S + 3600]);
+      expect((await s.find(`o-${name}`, NOW_S))?.legs).toEqual(old.legs);
+    });
   });
 }
 

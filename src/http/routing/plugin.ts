@@ -42,6 +42,12 @@ function sendError(reply: FastifyReply, ctx: AppContext, format: Format, docType
   return reply.type('text/xml; charset=utf-8').send(errorToXml(env));
 }
 
+/** Tokens verified recently, per auth service: token → re-check deadline (ms of ctx.now()). */
+const verified = new WeakMap<object, Map<string, number>>();
+/** A verified token is trusted this long before it is verified again (key retirement, revocation). */
+const VERIFIED_TTL_MS = 30_000;
+const VERIFIED_MAX = 10_000;
+
 async function authenticate(req: FastifyRequest, ctx: AppContext, token: string | undefined): Promise<void> {
   let t = token;
   if (t === undefined) {
@@ -49,8 +55,16 @@ async function authenticate(req: FastifyRequest, ctx: AppContext, token: string 
     if (h && /^bearer\s+/i.test(h)) t = h.replace(/^bearer\s+/i, '').trim();
   }
   if (t === undefined || t === '') throw new RoutingError('NO_TOKEN', 'the Token parameter is required', 'Token');
+  let cache = verified.get(ctx.auth);
+  if (cache === undefined) verified.set(ctx.auth, (cache = new Map()));
+  const nowMs = ctx.now();
+  const until = cache.get(t);
+  if (until !== undefined && nowMs < until) return;
   try {
-    await ctx.auth.verifyAppToken(t);
+    const claims = await ctx.auth.verifyAppToken(t);
+    if (cache.size >= VERIFIED_MAX) cache.clear();
+    // trusted until the next re-check or the token's expiry, whichever is first
+    cache.set(t, Math.min(nowMs + VERIFIED_TTL_MS, claims.expiresAtS * 1000));
   } catch (err) {
     if (err instanceof AuthError) {
       if (err.code === 'AUTH_TOKEN_EXPIRED') throw new RoutingError('TOKEN_EXPIRED', 'the token has expired; request a new one', 'Token');

@@ -105,20 +105,23 @@ export interface RouteTimes {
   hasRestrictions: boolean;
 }
 
-/** Costs a path three ways (current/free-flow per request, typical, free flow). */
+/**
+ * Costs a path three ways: current (or free flow, per request) with per-edge records; typical as
+ * a plain sum (reusing the current figure when traffic is not considered); free flow from the
+ * same records (free-flow speeds do not depend on time, turn delays are the same).
+ */
 export function routeTimes(engine: RoutingEngine, legs: Leg[], departS: number, nowS: number, trafficConsidered: boolean): RouteTimes {
   const current = engine.costPath(legs, departS, nowS, trafficConsidered ? SpeedMode.current : SpeedMode.freeFlow);
-  const typical = engine.costPath(legs, departS, nowS, trafficConsidered ? SpeedMode.typical : SpeedMode.freeFlow);
-  const free = engine.costPath(legs, departS, nowS, SpeedMode.freeFlow);
+  const typicalS = trafficConsidered ? engine.pathTimeS(legs, departS, nowS, SpeedMode.typical) : current.totalS;
   const g = engine.graph;
   // access-restricted edges strictly inside the route (not where it starts or ends)
   let hasRestrictions = false;
   const tm = current.timings;
   for (let i = 1; i < tm.length - 1; i++) if (g.edgeFlags[tm[i].edge] & (EdgeFlag.destinationOnly | EdgeFlag.reversible)) hasRestrictions = true;
   let freeS = 0;
-  for (const t of free.timings) freeS += t.turnS + t.share * engine.model.freeFlowTimeS(t.edge);
+  for (const t of tm) freeS += t.turnS + t.share * engine.model.freeFlowTimeS(t.edge);
   for (const l of legs) freeS += l.offsetS;
-  return { current, typicalS: typical.totalS, freeFlowS: freeS, trafficConsidered, hasClosures: current.hasClosures, hasRestrictions };
+  return { current, typicalS, freeFlowS: freeS, trafficConsidered, hasClosures: current.hasClosures, hasRestrictions };
 }
 
 /** Incident as output, restricted to the requested fields. */
