@@ -44,6 +44,9 @@ function sideTags(tags: Tags, side: 'left' | 'right'): CurbSideTags | null {
     if (m && (m[1] === side || m[1] === 'both')) { raw[k] = tags[k]; any = true; }
   }
   if (!any) return null;
+  // A way-wide price applies to every curb that has parking tags (the parking service reads it
+  // after the side-specific keys).
+  for (const k of ['charge', 'charge:conditional']) if (tags[k] !== undefined) raw[k] = tags[k];
 
   // Old scheme (parking:lane:*) first, then the 2022 scheme (parking:<side>*).
   const lane = pick(tags, side, (s) => `parking:lane:${s}`);

@@ -92,6 +92,13 @@ describe('countries and default speeds', () => {
 });
 
 describe('interpretCurb', () => {
+  it('carries a way-wide charge to the curbs that have parking tags', () => {
+    const c = interpretCurb({ 'parking:lane:left': 'parallel', 'parking:lane:right': 'no_parking', charge: '2 USD/hour' });
+    expect(c.left!.tags).toEqual({ 'parking:lane:left': 'parallel', charge: '2 USD/hour' });
+    expect(c.right!.tags).toEqual({ 'parking:lane:right': 'no_parking', charge: '2 USD/hour' });
+    expect(interpretCurb({ charge: '2 USD/hour' })).toEqual({ left: null, right: null });
+  });
+
   it('resolves both/left/right in the old scheme, side keys winning', () => {
     const c = interpretCurb({ 'parking:lane:both': 'parallel', 'parking:lane:right': 'no_parking', 'parking:condition:both': 'free' });
     expect(c.left).toMatchObject({ kind: 'parallel', condition: 'free' });
