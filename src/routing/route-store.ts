@@ -32,11 +32,71 @@ export function newId(): string {
   return String(randomInt(100_000_000, 2 ** 47));
 }
 
-/** Persistence of routes over the `Db` port. */
+/** Routes this process saved recently: served without a database read. */
+const RECENT_MAX = 2000;
+
+/**
+ * Persistence of routes over the `Db` port. `saveBehind` answers at once and writes in the
+ * background (the routes of one event-loop turn in one INSERT); this process serves its own
+ * recent routes from memory, other processes read them once the INSERT has committed.
+ */
 export class RouteStore {
   private lastPurgeS = -Infinity;
+  private queue: Array<{ route: StoredRoute; nowS: number; ttlHours: number; attempts: number }> = [];
+  private flushing: Promise<void> | null = null;
+  private readonly recent = new Map<string, { route: StoredRoute; expiresAtS: number }>();
+  /** last background write failure (the batch is retried up to three times) */
+  lastError: unknown = null;
 
   constructor(private readonly db: Queryable) {}
+
+  /** Queues routes for a background INSERT; they are readable through this store at once. */
+  saveBehind(routes: StoredRoute[], nowS: number, ttlHours: number): void {
+    for (const route of routes) {
+      this.remember(route, nowS + ttlHours * 3600);
+      this.queue.push({ route, nowS, ttlHours, attempts: 0 });
+    }
+    if (this.flushing === null && this.queue.length > 0) {
+      this.flushing = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+    }
+  }
+
+  /** Resolves when every queued route has been written (or given up after three attempts). */
+  async flushed(): Promise<void> {
+    while (this.flushing !== null) await this.flushing;
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        const groups = new Map<string, typeof batch>();
+        for (const b of batch) {
+          const k = `${b.nowS}|${b.ttlHours}`;
+          const arr = groups.get(k);
+          if (arr) arr.push(b);
+          else groups.set(k, [b]);
+        }
+        for (const items of groups.values()) {
+          try {
+            await this.save(items.map((i) => i.route), items[0].nowS, items[0].ttlHours);
+          } catch (err) {
+            this.lastError = err;
+            for (const i of items) if (++i.attempts < 3) this.queue.push(i);
+            if (this.queue.length > 0) await new Promise((r) => setTimeout(r, 50));
+          }
+        }
+      }
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private remember(route: StoredRoute, expiresAtS: number): void {
+    if (this.recent.size >= RECENT_MAX) this.recent.delete(this.recent.keys().next().value as string);
+    this.recent.set(route.id, { route, expiresAtS });
+  }
 
   /**
    * Saves routes (one INSERT; edge lists as base64 of uint32) with a lifetime of `ttlHours` from
@@ -63,8 +123,10 @@ export class RouteStore {
     }
   }
 
-  /** The route if it exists and has not expired at `nowS`. */
+  /** The route if it exists and has not expired at `nowS` (this process's recent routes from memory). */
   async find(id: string, nowS: number): Promise<StoredRoute | undefined> {
+    const mine = this.recent.get(id);
+    if (mine !== undefined && nowS < mine.expiresAtS) return mine.route;
     const res = await this.db.query<{ id: string; trip_id: string; map_version: string; path: unknown; edges: string | null }>(
       `SELECT id, trip_id, map_version, path, edges FROM routes WHERE id = $1 AND expires_at > to_timestamp($2)`, [id, nowS],
     );

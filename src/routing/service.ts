@@ -22,12 +22,14 @@ export interface RoutingServiceConfig {
   incidentRefreshMs: number;
   /** departures/arrivals this far in the past are still accepted (clock skew), seconds */
   pastToleranceS: number;
+  /** an unknown route id is looked up once more after this many ms (routes are written behind) */
+  missRetryMs: number;
   engine: Partial<EngineConfig>;
 }
 
 /** Default service settings. */
 export const DEFAULT_ROUTING_CONFIG: RoutingServiceConfig = {
-  routeTtlHours: 24, incidentRefreshMs: 5000, pastToleranceS: 60, engine: {},
+  routeTtlHours: 24, incidentRefreshMs: 5000, pastToleranceS: 60, missRetryMs: 100, engine: {},
 };
 
 /** A FindRoute request after parameter parsing. */
@@ -187,7 +189,8 @@ export class RoutingService {
       useTraffic: req.useTraffic, criteria: req.criteria,
     }));
     const nowS = this.nowS();
-    await this.routes.save(stored, nowS, this.cfg.routeTtlHours);
+    // written in the background; this process serves them from memory meanwhile
+    this.routes.saveBehind(stored, nowS, this.cfg.routeTtlHours);
     const trafficConsidered = req.useTraffic && !req.shortest;
     const views = stored.map((s) => assembleRoute(this.engine, s.id, s.legs, departS, nowS, trafficConsidered, this.incidents.all(), req.output));
     // Closure rule of the contract: the best route is searched with closed edges impassable, so it
@@ -197,7 +200,12 @@ export class RoutingService {
   }
 
   private async load(routeId: string): Promise<StoredRoute> {
-    const r = await this.routes.find(routeId, this.nowS());
+    let r = await this.routes.find(routeId, this.nowS());
+    if (!r && /^\d+$/.test(routeId)) {
+      // another process may have answered the FindRoute a moment ago and still be writing it
+      await new Promise((res) => setTimeout(res, this.cfg.missRetryMs));
+      r = await this.routes.find(routeId, this.nowS());
+    }
     if (!r) throw new RoutingError('ROUTE_ID_NOT_FOUND', `route ${routeId} does not exist or has expired`, 'RouteId');
     if (r.mapVersion !== this.mapVersion) throw new RoutingError('ROUTE_UNRETRIEVABLE', `route ${routeId} was planned on map ${r.mapVersion}, the server runs ${this.mapVersion}`, 'RouteId');
     return r;

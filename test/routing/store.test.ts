@@ -45,6 +45,22 @@ function storeSuite(name: string, open: () => Promise<{ db: Db; close: () => Pro
       expect(await s.find('missing', NOW_S)).toBeUndefined();
     });
 
+    it('writes routes behind: readable at once in this process, by another process after the background INSERT', async (ctx) => {
+      if (!handle) return ctx.skip();
+      const mine = new RouteStore(handle.db);
+      const other = new RouteStore(handle.db);
+      const legs = [{ edges: [4, 5], startFraction: 0.2, endFraction: 0.9, offsetS: 0 }];
+      const route = { id: `b-${name}`, tripId: 't4', mapVersion: 'm1', legs, waypoints: [{ lat: 1, lon: 2 }, { lat: 3, lon: 4 }], shortest: false, useTraffic: true, criteria: NO_CRITERIA };
+      mine.saveBehind([route, { ...route, id: `c-${name}` }], NOW_S, 1);
+      expect((await mine.find(`b-${name}`, NOW_S))?.legs).toEqual(legs);
+      await mine.flushed();
+      expect(mine.lastError).toBeNull();
+      expect((await other.find(`b-${name}`, NOW_S))?.legs).toEqual(legs);
+      expect((await other.find(`c-${name}`, NOW_S))?.tripId).toBe('t4');
+      // expiry holds for the in-memory copy too
+      expect(await mine.find(`b-${name}`, NOW_S + 3601)).toBeUndefined();
+    });
+
     it('round-trips multi-leg edge lists in the compact encoding and reads rows written before it', async (ctx) => {
       if (!handle) return ctx.skip();
       const s = new RouteStore(handle.db);
