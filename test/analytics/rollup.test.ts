@@ -3,7 +3,7 @@ import {
   METRIC_NAMES, metricSourceFor, migrations, parseMetricRequest, queryMetrics, rebuildRollups, storeFacts,
   type Fact, type IntersectionCatalog, type MetricSource,
 } from '../../src/analytics/index.js';
-import { wholeMonths } from '../../src/analytics/metrics/metric-query.js';
+import { splitByMonths, wholeMonths } from '../../src/analytics/metrics/metric-query.js';
 import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
 import { openTestPostgres, testDatabaseUrl } from '../helpers/context.js';
 
@@ -224,5 +224,17 @@ describe('wholeMonths', () => {
     expect(wholeMonths([{ startDate: '2024-02-01', endDate: '2024-02-28' }])).toEqual([]);
     expect(wholeMonths([{ startDate: '2024-02-01', endDate: '2024-02-29' }])).toEqual(['2024-02-01']);
     expect(wholeMonths([{ startDate: '2026-11-01', endDate: '2026-11-10' }, { startDate: '2026-11-12', endDate: '2026-11-30' }])).toEqual([]);
+  });
+
+  it('leaves the other days as disjoint ranges', () => {
+    expect(splitByMonths([{ startDate: '2026-10-27', endDate: '2026-12-04' }])).toEqual({
+      months: ['2026-11-01'], rest: [{ startDate: '2026-10-27', endDate: '2026-10-31' }, { startDate: '2026-12-01', endDate: '2026-12-04' }],
+    });
+    expect(splitByMonths([{ startDate: '2026-12-01', endDate: '2027-01-31' }, { startDate: '2027-03-05', endDate: '2027-03-05' }])).toEqual({
+      months: ['2026-12-01', '2027-01-01'], rest: [{ startDate: '2027-03-05', endDate: '2027-03-05' }],
+    });
+    expect(splitByMonths([{ startDate: '2026-11-03', endDate: '2026-11-20' }, { startDate: '2026-11-10', endDate: '2026-11-25' }])).toEqual({
+      months: [], rest: [{ startDate: '2026-11-03', endDate: '2026-11-25' }],
+    });
   });
 });

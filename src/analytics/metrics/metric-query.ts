@@ -11,7 +11,7 @@ import {
   checkKeys, cursorAfter, isObj, OPERATOR_SQL, readDateRanges, readFilters, readPaging,
   type DayRange, type Filter, type Paging,
 } from '../request-common.js';
-import { monthStartSql, ROLLUP_MEASURES } from '../facts/rollup.js';
+import { ROLLUP_MEASURES } from '../facts/rollup.js';
 import { resolveScope } from '../scope.js';
 import {
   DIMENSION_NAMES, dimensionDefs, KPH_TO_MPH, metricDef, readLosBands, readTimeRanges, vehicleCountSql,
@@ -175,29 +175,40 @@ const DAY_MS = 86_400_000;
 const dayMs = (d: string): number => Date.parse(`${d}T00:00:00Z`);
 const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-/** First days (`YYYY-MM-01`) of the calendar months every day of which lies in the date ranges. */
-export function wholeMonths(ranges: readonly DayRange[]): string[] {
+/**
+ * Splits date ranges into the calendar months every day of which they cover (first days,
+ * `YYYY-MM-01`) and the remaining days as disjoint ranges (ranges are merged first).
+ */
+export function splitByMonths(ranges: readonly DayRange[]): { months: string[]; rest: DayRange[] } {
   const merged: Array<[number, number]> = [];
   for (const [a, b] of ranges.map((r) => [dayMs(r.startDate), dayMs(r.endDate)] as [number, number]).sort((x, y) => x[0] - y[0])) {
     const last = merged[merged.length - 1];
     if (last && a <= last[1] + DAY_MS) last[1] = Math.max(last[1], b);
     else merged.push([a, b]);
   }
-  const out: string[] = [];
+  const months: string[] = [];
+  const rest: DayRange[] = [];
+  const addRest = (from: number, to: number): void => { if (from <= to) rest.push({ startDate: isoDay(from), endDate: isoDay(to) }); };
   for (const [a, b] of merged) {
     const start = new Date(a);
-    // first month starting on or after a
-    let y = start.getUTCFullYear();
-    let m = start.getUTCMonth() + (start.getUTCDate() === 1 ? 0 : 1);
-    for (;;) {
+    let m = start.getUTCMonth() + (start.getUTCDate() === 1 ? 0 : 1); // first month starting on or after a
+    const y = start.getUTCFullYear();
+    let cursor = a;
+    while (Date.UTC(y, m + 1, 1) - DAY_MS <= b) {
       const first = Date.UTC(y, m, 1);
-      const nextFirst = Date.UTC(y, m + 1, 1);
-      if (nextFirst - DAY_MS > b) break;
-      out.push(isoDay(first));
+      addRest(cursor, first - DAY_MS);
+      months.push(isoDay(first));
+      cursor = Date.UTC(y, m + 1, 1);
       m += 1;
     }
+    addRest(cursor, b);
   }
-  return out;
+  return { months, rest };
+}
+
+/** First days (`YYYY-MM-01`) of the calendar months every day of which lies in the date ranges. */
+export function wholeMonths(ranges: readonly DayRange[]): string[] {
+  return splitByMonths(ranges).months;
 }
 
 /**
@@ -259,10 +270,16 @@ export async function queryMetrics(db: Queryable, catalog: IntersectionCatalog, 
   if (source === 'rollupMonth') {
     // whole months from the month rollup (local_day = the month's first day, inside the ranges),
     // the other days of the ranges from the hour rollup
+    const { months, rest } = splitByMonths(req.dateRanges);
     const cols = `intersection_key, local_day, local_dow, local_minute, ${ROLLUP_MEASURES}`;
-    const months = addParam(wholeMonths(req.dateRanges));
-    from = `(SELECT ${cols} FROM analytics_rollup_month WHERE local_day = ANY(${months}::date[])
-      UNION ALL SELECT ${cols} FROM analytics_rollup_hour WHERE ${days} AND NOT (${monthStartSql('local_day')} = ANY(${months}::date[]))) src`;
+    const parts: string[] = [];
+    if (rest.length > 0) {
+      // (every day of the ranges lies in a whole month otherwise: the month rollup is read alone)
+      if (months.length > 0) parts.push(`SELECT ${cols} FROM analytics_rollup_month WHERE local_day = ANY(${addParam(months)}::date[])`);
+      const restDays = rest.map((r) => `local_day BETWEEN ${addParam(r.startDate)}::date AND ${addParam(r.endDate)}::date`).join(' OR ');
+      parts.push(`SELECT ${cols} FROM analytics_rollup_hour WHERE ${restDays}`);
+    }
+    from = parts.length === 0 ? 'analytics_rollup_month' : `(${parts.join(' UNION ALL ')}) src`;
   }
   if (scope.keys) where.push(`intersection_key = ANY(${addParam(scope.keys)}::text[])`);
   const deferred: Filter[] = [];
