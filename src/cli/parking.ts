@@ -7,20 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { CliDeps } from './deps.js';
-import { idFromAlias, osmLotId, parseUploadDocument, storeUploads } from '../parking/index.js';
-import { loadParkingFile } from '../parking/reservations/index.js';
-
-/** Lots of the file with the inventory id filled in (what products refer to). */
-function withIds(lots: unknown[]): unknown[] {
-  return lots.map((l) => {
-    const o = l as Record<string, unknown>;
-    if (!o || typeof o !== 'object' || o.id !== undefined) return l;
-    const t = o.osm_type;
-    if ((t === 'node' || t === 'way' || t === 'relation') && typeof o.osm_id === 'number') return { ...o, id: osmLotId(t, o.osm_id) };
-    if (typeof o.alias === 'string') return { ...o, id: idFromAlias(o.alias) };
-    return l;
-  });
-}
+import { loadParkingDocument } from '../app/parking-upload.js';
 
 /** Registers `parking load` on the program. */
 export function registerParking(program: Command, deps: CliDeps): void {
@@ -35,16 +22,11 @@ export function registerParking(program: Command, deps: CliDeps): void {
       } catch (e) {
         throw new Error(`cannot read ${file}: ${(e as Error).message}`);
       }
-      const { lots, blocks, products } = parseUploadDocument(doc);
       await deps.withDb(async (db) => {
-        const res = await storeUploads(db, lots, blocks);
+        const res = await loadParkingDocument(db, doc);
         console.log(`parking load: ${res.lots} lots and ${res.blocks} blocks stored (inventory version ${res.version})`);
         if (res.ignoredFields.length > 0) console.log(`ignored fields: ${res.ignoredFields.slice(0, 20).join(', ')}${res.ignoredFields.length > 20 ? ', …' : ''}`);
-        const raw = doc as Record<string, unknown>;
-        if (products.length > 0 || Array.isArray(raw.publishers)) {
-          const r = await loadParkingFile(db, { ...raw, lots: withIds(lots) });
-          console.log(`parking load: ${r.products} products and ${r.publishers} publishers stored`);
-        }
+        if (res.products > 0 || res.publishers > 0) console.log(`parking load: ${res.products} products and ${res.publishers} publishers stored`);
       });
     });
 }

@@ -12,6 +12,7 @@
  * This module is the shared contract between import (`osm/`, `network/`), `traffic/`, `probes/`
  * and the three services. It is pure: no I/O.
  */
+import { bearingDeg, haversineM } from '../geo/index.js';
 
 /** Dense node id (0 .. nodeCount-1). */
 export type NodeId = number;
@@ -195,22 +196,6 @@ export interface GraphInput {
 }
 
 const E7 = 1e7;
-const EARTH_RADIUS_M = 6_371_008.8;
-const RAD = Math.PI / 180;
-
-function haversineM(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLon = (lon2 - lon1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
-function bearingDeg(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const y = Math.sin((lon2 - lon1) * RAD) * Math.cos(lat2 * RAD);
-  const x = Math.cos(lat1 * RAD) * Math.sin(lat2 * RAD) - Math.sin(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.cos((lon2 - lon1) * RAD);
-  const b = Math.atan2(y, x) / RAD;
-  return (b + 360) % 360;
-}
 
 /**
  * Builds the CSR graph from node and edge lists. Edge ids in the result are the input edges

@@ -4,11 +4,16 @@
  * blocks comes from `geodesicDistanceM`; the spatial filters use the cheap projection with a margin.
  */
 
+import { haversineM, bearingDeg, pointInPolygon } from '../../geo/index.js';
+
+export { haversineM, bearingDeg };
+/** Ray-casting point-in-polygon test on a [lat, lon] ring (closed or open). */
+export const pointInRing = pointInPolygon;
+
 const A_M = 6_378_137;
 const F = 1 / 298.257223563;
 const B_M = A_M * (1 - F);
 const RAD = Math.PI / 180;
-const MEAN_RADIUS_M = 6_371_008.8;
 
 /**
  * Geodesic distance in metres between two points on the WGS 84 ellipsoid (Vincenty 1975, inverse).
@@ -51,13 +56,6 @@ export function geodesicDistanceM(lat1: number, lon1: number, lat2: number, lon2
   return haversineM(lat1, lon1, lat2, lon2);
 }
 
-/** Great-circle distance in metres on the mean-radius sphere (fast, ~0.5 % error). */
-export function haversineM(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLon = (lon2 - lon1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
-  return 2 * MEAN_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
-}
 
 /**
  * Degrees of latitude and longitude that certainly cover `distanceM` around latitude `lat`
@@ -106,15 +104,6 @@ export function polylineLengthM(line: ReadonlyArray<readonly [number, number]>):
   return s;
 }
 
-/** Ray-casting point-in-polygon test on a [lat, lon] ring (closed or open). */
-export function pointInRing(lat: number, lon: number, ring: ReadonlyArray<readonly [number, number]>): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const yi = ring[i][0], xi = ring[i][1], yj = ring[j][0], xj = ring[j][1];
-    if ((yi > lat) !== (yj > lat) && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
 
 /** Area-weighted centroid [lat, lon] of a ring (vertex mean for degenerate rings); relative to the first vertex for precision. */
 export function ringCentroid(ring: ReadonlyArray<readonly [number, number]>): [number, number] {
@@ -147,9 +136,3 @@ export function ringAreaM2(ring: ReadonlyArray<readonly [number, number]>): numb
   return Math.abs(a) / 2;
 }
 
-/** Initial bearing in degrees [0, 360) from P1 to P2 (spherical). */
-export function bearingDeg(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const y = Math.sin((lon2 - lon1) * RAD) * Math.cos(lat2 * RAD);
-  const x = Math.cos(lat1 * RAD) * Math.sin(lat2 * RAD) - Math.sin(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.cos((lon2 - lon1) * RAD);
-  return ((Math.atan2(y, x) / RAD) + 360) % 360;
-}

@@ -23,27 +23,14 @@ export const BASE_RADIUS_M = 500;
 /** Look-ahead horizon: the radius grows by the distance driven in this time at Velocity, seconds. */
 export const AHEAD_HORIZON_S = 120;
 /** Largest search radius, metres. */
+import { haversineM as distanceM, bearingDeg } from '../../../geo/index.js';
+
 export const MAX_RADIUS_M = 3000;
 /** Most spots returned. */
 export const MAX_SPOTS = 50;
 
-const R_EARTH_M = 6_371_008.8;
 const RAD = Math.PI / 180;
 
-/** Great-circle distance in metres. */
-function distanceM(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLon = (lon2 - lon1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
-  return 2 * R_EARTH_M * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
-/** Initial bearing from 1 to 2, degrees clockwise from north in [0, 360). */
-function bearingDeg(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const y = Math.sin((lon2 - lon1) * RAD) * Math.cos(lat2 * RAD);
-  const x = Math.cos(lat1 * RAD) * Math.sin(lat2 * RAD) - Math.sin(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.cos((lon2 - lon1) * RAD);
-  return (Math.atan2(y, x) / RAD + 360) % 360;
-}
 
 /** Segments of all blocks in a packed index (built once per blocks array). */
 interface CurbIndex {
