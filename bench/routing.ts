@@ -46,7 +46,7 @@ function report(label: string, ms: number[], settled?: number[], windowShare?: n
 }
 
 /** Midpoints of `n` random routable edges. */
-function odPairs(g: Graph, n: number, seed: number): Array<[{ lat: number; lon: number }, { lat: number; lon: number }]> {
+export function odPairs(g: Graph, n: number, seed: number): Array<[{ lat: number; lon: number }, { lat: number; lon: number }]> {
   const routable: number[] = [];
   for (let e = 0; e < g.edgeCount; e++) if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & EdgeFlag.reversible)) routable.push(e);
   const r = rng(seed);
@@ -141,7 +141,7 @@ async function benchBaltimore(): Promise<void> {
 }
 
 /** 501 × 501 grid, 100 m blocks, arterials (primary, 60 km/h) every 10th line, signals where they cross. */
-function gridRegion(n = 501): Region {
+export function gridRegion(n = 501): Region {
   const dLat = 0.0009, dLon = 0.00116, lat0 = 39.0, lon0 = -77.0;
   const nodes = [];
   for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {

@@ -252,8 +252,11 @@ export class TdAstar {
       let settled = 0;
       // smallest horizon expected to hold the trip; a larger one when the answer leaves it
       let horizon = this.windows.horizonFor(Math.max(0, expected - leftInBin));
+      let first = true;
       while (horizon >= 0) {
-        const use = this.windows.tableFor(depS, w, horizon);
+        // only the table the trip is expected to need is queued for building
+        const use = this.windows.tableFor(depS, w, horizon, first);
+        first = false;
         if (use === null) {
           horizon = this.windows.nextHorizon(horizon);
           continue;

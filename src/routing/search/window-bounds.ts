@@ -57,6 +57,9 @@ export interface WindowBoundsConfig {
 /** Default settings: 5 min … 80 min horizons, 10 tables. */
 export const DEFAULT_WINDOW_BOUNDS_CONFIG: WindowBoundsConfig = { horizonsS: [300, 600, 1200, 2400, 4800], maxTables: 10 };
 
+/** Builds waiting at most (more requests for missing tables are not queued). */
+const MAX_QUEUED = 3;
+
 interface Pending {
   key: string;
   bin: number;
@@ -116,23 +119,23 @@ export class WindowBounds {
 
   /**
    * The table for a departure at local second of the week `depWeekS` (unix `depUnixS`) and
-   * horizon `horizonS`, when built and still valid; otherwise null (and a background build is
-   * scheduled).
+   * horizon `horizonS`, when built and still valid; otherwise null (and, with `schedule`, a
+   * background build is queued).
    */
-  tableFor(depUnixS: number, depWeekS: number, horizonS: number): UsableTable | null {
+  tableFor(depUnixS: number, depWeekS: number, horizonS: number, schedule = true): UsableTable | null {
     if (this.nodes.length === 0 || horizonS < 0) return null;
     const bin = Math.floor(depWeekS / BIN_SECONDS) % BINS_PER_WEEK;
     const key = `${bin}:${horizonS}`;
     const t = this.tables.get(key);
     if (t === undefined) {
-      this.schedule(key, bin, horizonS);
+      if (schedule) this.schedule(key, bin, horizonS);
       return null;
     }
     if (t.feedsVersion !== this.feeds.version) {
       if (!this.stillBounds(t)) {
         this.tables.delete(key);
         this.invalidated++;
-        this.schedule(key, bin, horizonS);
+        if (schedule) this.schedule(key, bin, horizonS);
         return null;
       }
       t.feedsVersion = this.feeds.version;
@@ -158,7 +161,8 @@ export class WindowBounds {
   }
 
   private schedule(key: string, bin: number, horizonS: number): void {
-    if (this.queue.some((p) => p.key === key)) return;
+    // bounded: departures spread over many bins must not keep the builder busy for ever
+    if (this.queue.length >= MAX_QUEUED || this.queue.some((p) => p.key === key)) return;
     this.queue.push(this.start(key, bin, horizonS));
     if (!this.running) {
       this.running = true;
