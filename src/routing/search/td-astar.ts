@@ -349,6 +349,9 @@ export class TdAstar {
     const usable = this.usable;
     const edgeFlags = g.edgeFlags;
     const exclude = o.excludeFlags;
+    const penaltyFlags = o.penaltyFlags, penaltyFactor = o.penaltyFactor;
+    const discountFlags = o.discountFlags, discountFactor = o.discountFactor;
+    const edgeFactor = o.edgeFactor;
     let settled = 0;
     let exhausted = false;
     while (heap.length > 0) {
@@ -368,13 +371,18 @@ export class TdAstar {
       for (let f = f0, end = firstOut[v + 1]; f < end; f++) {
         const tc = turnTab[tBase + f];
         if (tc < 0) continue; // turn restriction
-        let fac: number;
-        if (simple) {
-          if (usable[f] === 0 || (edgeFlags[f] & exclude) !== 0) continue;
-          fac = 1;
-        } else {
-          fac = this.factor(f, o);
-          if (fac === 0) continue;
+        // edge factor inline (same rules as factor())
+        if (usable[f] === 0) continue;
+        const fl = edgeFlags[f];
+        if ((fl & exclude) !== 0) continue;
+        let fac = 1;
+        if (!simple) {
+          if ((fl & penaltyFlags) !== 0) fac *= penaltyFactor;
+          if ((fl & discountFlags) !== 0) fac *= discountFactor;
+          if (edgeFactor !== null) {
+            const x = edgeFactor[f];
+            if (x > 0) fac *= x;
+          }
         }
         // cheap prune: even at its fastest, this way into f is no better than f's label
         if (!shortest && gen[f] === curGen && targetGen[f] !== curGen && ce + tc + minTT[f] * fac >= cost[f]) continue;
