@@ -1,7 +1,7 @@
 /**
  * POST /v1/metrics/intersections: validates a MetricRequest and answers it with one GROUP BY in
- * the database (never loading facts into memory) over the coarsest exact source — the hourly
- * rollup, the 15-minute rollup or the facts — then renders rows of strings.
+ * the database (never loading facts into memory) over the coarsest exact source — the month,
+ * hour or 15-minute rollup (`facts/rollup.ts`), or the facts when asked — then renders rows of strings.
  */
 import type { Queryable } from '../../store/db.js';
 import type { IntersectionCatalog } from '../catalog/catalog.js';
