@@ -148,6 +148,13 @@ async function benchBaltimore(): Promise<void> {
       await new Promise((r) => setImmediate(r));
     }
     report('FindRoute over HTTP (inject, JSON)', http);
+    const health: number[] = [];
+    for (let i = 0; i < 1100; i++) {
+      const t1 = performance.now();
+      await t.app.inject({ method: 'GET', url: '/healthz' });
+      if (i >= 100) health.push(performance.now() - t1);
+    }
+    report('platform floor: GET /healthz over inject', health);
   } finally {
     await t.close();
   }
