@@ -14,9 +14,10 @@
  * `local_minute` holds the start minute of the row's bin (resp. hour), so the dimension and
  * filter expressions of the facts apply unchanged.
  *
- * Maintenance: `storeFacts` calls `rebuildRollupSlices` in its own transaction for every
- * (intersection, day, 15-minute bin) whose facts it deleted, replaced or inserted: those rollup
- * rows are recomputed from the facts (exact for maxima too, which subtraction could not keep).
+ * Maintenance, in the transaction of `storeFacts`: new facts whose (intersection, day, 15-minute
+ * bin) slice lost or changed no fact are added to the rollups (`addToRollups`: sums add, maxima
+ * take the greater); every slice that lost or changed a fact is recomputed from the facts
+ * (`rebuildRollupSlices`: exact for maxima too, which subtraction could not keep).
  */
 import type { Db, Queryable } from '../../store/db.js';
 import { THREE_MINUTE_DELAY_S } from '../metrics/definitions.js';
@@ -122,6 +123,72 @@ export class SliceSet {
   /** Number of slices. */
   get size(): number {
     return this.map.size;
+  }
+
+  /** Whether the slice of (intersection, local day, local minute) is in the set. */
+  has(intersectionKey: string, localDay: string, localMinute: number): boolean {
+    return this.map.has(`${intersectionKey}\u0000${localDay}\u0000${localMinute - (localMinute % 15)}`);
+  }
+}
+
+/** ON CONFLICT assignments adding a delta row to a stored rollup row (sums and counts add, maxima take the greater). */
+function mergeSet(table: string): string {
+  return ROLLUP_MEASURES.split(',').map((c) => c.trim()).map((c) => (c.endsWith('_max_s') || c.endsWith('_max_kph')
+    ? `${c} = GREATEST(${table}.${c}, EXCLUDED.${c})` // GREATEST skips NULLs, as max() does
+    : `${c} = ${table}.${c} + EXCLUDED.${c}`)).join(', ');
+}
+
+/** The fact columns a rollup delta needs. */
+export interface RollupFact {
+  intersectionKey: string;
+  localDay: string;
+  localMinute: number;
+  localDow: number;
+  movementId: number;
+  inEdge: number;
+  travelTimeS: number;
+  controlDelayS: number;
+  stopped: boolean;
+  approachSpeedKph: number | null;
+}
+
+/**
+ * Adds newly inserted facts to all three rollups (upsert of their aggregates). Only for facts whose
+ * 15-minute slice lost or changed no fact in this transaction; call before `rebuildRollupSlices`
+ * for the other slices (which recomputes whole hours and months, including these deltas).
+ * Values are cast to `real` first, as stored in the facts.
+ */
+export async function addToRollups(tx: Queryable, facts: readonly RollupFact[], mapVersion: string): Promise<void> {
+  const src = `unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[], $5::int[], $6::int[], $7::real[], $8::real[], $9::boolean[], $10::real[])
+    AS f(intersection_key, local_day, local_minute, local_dow, movement_id, in_edge, travel_time_s, control_delay_s, stopped, approach_speed_kph)`;
+  for (let i = 0; i < facts.length; i += SLICE_BATCH) {
+    const c = facts.slice(i, i + SLICE_BATCH);
+    const params = [
+      c.map((f) => f.intersectionKey), c.map((f) => f.localDay), c.map((f) => f.localMinute), c.map((f) => f.localDow),
+      c.map((f) => f.movementId), c.map((f) => f.inEdge), c.map((f) => f.travelTimeS), c.map((f) => f.controlDelayS),
+      c.map((f) => f.stopped), c.map((f) => f.approachSpeedKph), mapVersion,
+    ];
+    await tx.query(
+      `INSERT INTO analytics_rollup_15m AS t (${COLS_15M})
+       SELECT intersection_key, local_day, (local_minute / 15 * 15)::smallint, movement_id, in_edge, $11::text, local_dow, ${FROM_FACTS}
+         FROM ${src} GROUP BY 1, 2, 3, 4, 5, 6, 7
+       ON CONFLICT (intersection_key, local_day, local_minute, movement_id, in_edge, map_version) DO UPDATE SET ${mergeSet('t')}`,
+      params,
+    );
+    await tx.query(
+      `INSERT INTO analytics_rollup_hour AS t (${COLS_HOUR})
+       SELECT intersection_key, local_day, (local_minute / 60 * 60)::smallint, $11::text, local_dow, ${FROM_FACTS}
+         FROM ${src} GROUP BY 1, 2, 3, 4, 5
+       ON CONFLICT (intersection_key, local_day, local_minute, map_version) DO UPDATE SET ${mergeSet('t')}`,
+      params,
+    );
+    await tx.query(
+      `INSERT INTO analytics_rollup_month AS t (${COLS_MONTH})
+       SELECT intersection_key, ${monthStartSql('local_day')}, local_dow, (local_minute / 60 * 60)::smallint, $11::text, ${FROM_FACTS}
+         FROM ${src} GROUP BY 1, 2, 3, 4, 5
+       ON CONFLICT (intersection_key, local_day, local_dow, local_minute, map_version) DO UPDATE SET ${mergeSet('t')}`,
+      params,
+    );
   }
 }
 

@@ -8,7 +8,7 @@ import type { Region } from '../../network/region.js';
 import type { Trajectory } from '../../probes/trajectory.js';
 import { mapVersionOf } from '../catalog/catalog.js';
 import { buildFacts, type Fact } from './build-facts.js';
-import { rebuildRollupSlices, SliceSet } from './rollup.js';
+import { addToRollups, rebuildRollupSlices, SliceSet } from './rollup.js';
 
 /**
  * Advisory lock key serialising fact writers: rollup slices are recomputed from the facts a
@@ -57,8 +57,9 @@ async function overwrittenSlices(tx: Queryable, facts: readonly Fact[], slices: 
 }
 
 /**
- * Stores `facts` in one transaction, replacing earlier facts of the same trace parts, and
- * recomputes the rollup rows of every 15-minute slice whose facts changed (old or new).
+ * Stores `facts` in one transaction, replacing earlier facts of the same trace parts, and keeps
+ * the rollups exact: 15-minute slices that lost or changed a fact are recomputed from the facts,
+ * new facts in other slices are added to the rollup rows.
  * Fact writers are serialised by an advisory transaction lock. Returns the number of rows written.
  */
 export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFactsOptions = {}): Promise<number> {
@@ -69,7 +70,9 @@ export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFact
     const slices = new SliceSet();
     await deleteParts(tx, parts, slices);
     if (opts.replace) await overwrittenSlices(tx, facts, slices);
-    for (const f of facts) slices.add(f.intersectionKey, f.localDay, f.localMinute);
+    // slices that lost or changed a fact are recomputed from the facts (new ones included);
+    // new facts in other slices are added to the rollups
+    const added = facts.filter((f) => !slices.has(f.intersectionKey, f.localDay, f.localMinute));
     let written = 0;
     for (let i = 0; i < facts.length; i += BATCH_ROWS) {
       const c = facts.slice(i, i + BATCH_ROWS);
@@ -101,6 +104,7 @@ export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFact
       );
       written += res.rowCount || c.length;
     }
+    await addToRollups(tx, added, mapVersion); // before the rebuild, which recomputes whole hours and months
     await rebuildRollupSlices(tx, slices.values());
     return written;
   });
