@@ -178,6 +178,8 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
         if (eng.lastBounds === 'window') windowAnswers++;
         const [y] = plain.plan(base);
         expect(x.searchArrivalS, `seed ${seed} dep ${dep} pair ${i}`).toBeCloseTo(y.searchArrivalS, 6);
+        // the search's inline edge times (learned/live edges through the model) = the model's costing
+        expect(dep + eng.costPath(x.legs, dep, dep, SpeedMode.current).totalS, `seed ${seed} dep ${dep} pair ${i} cost`).toBeCloseTo(x.searchArrivalS, 6);
       }
     }
     expect(windowAnswers).toBeGreaterThan(50);

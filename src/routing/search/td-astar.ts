@@ -12,6 +12,7 @@ import type { Landmarks } from './landmarks.js';
 import { MinHeap } from './heap.js';
 import type { WindowBounds } from './window-bounds.js';
 import { SECONDS_PER_WEEK, BIN_SECONDS } from '../../traffic/clock.js';
+import { BINS_PER_WEEK } from '../../traffic/feeds.js';
 
 /** Where a search may start: a position on a directed edge, with an initial delay. */
 export interface SearchSource {
@@ -66,6 +67,12 @@ export interface SearchPath {
 /** Penalty of a U-turn in shortest mode, metres. */
 const SHORTEST_UTURN_M = 100;
 const RAD = Math.PI / 180;
+const BINS = BINS_PER_WEEK;
+const BIN_S = BIN_SECONDS;
+const WEEK_S = SECONDS_PER_WEEK;
+/** feedFlags bits: the edge has a learned profile / a live speed */
+const HAS_LEARNED = 1;
+const HAS_LIVE = 2;
 
 /** Reusable time-dependent A* over one graph and traffic model. */
 export class TdAstar {
@@ -83,6 +90,16 @@ export class TdAstar {
   private readonly minTT: Float64Array;
   /** generation stamp of target edges of the current search */
   private readonly targetGen: Uint32Array;
+  /** edge length × 3.6 (metres → seconds at km/h), as the traffic model computes it */
+  private readonly lenX36: Float64Array;
+  /** per edge: HAS_LEARNED | HAS_LIVE, valid for SpeedFeeds.version = feedVersion */
+  private readonly feedFlags: Uint8Array;
+  private feedVersion = -1;
+  /** landmark tables of the running search's active landmarks, and their values at the targets */
+  private hFrom: Float32Array[] = [];
+  private hTo: Float32Array[] = [];
+  private hFromT = new Float64Array(0);
+  private hToT = new Float64Array(0);
   private readonly heap = new MinHeap(1 << 14);
   private generation = 0;
   private active: number[] = [];
@@ -127,6 +144,9 @@ export class TdAstar {
     this.minTT = new Float64Array(g.edgeCount);
     for (let e = 0; e < g.edgeCount; e++) this.minTT[e] = model.minTravelTimeS(e);
     this.targetGen = new Uint32Array(g.edgeCount);
+    this.lenX36 = new Float64Array(g.edgeCount);
+    for (let e = 0; e < g.edgeCount; e++) this.lenX36[e] = g.edgeLengthM[e] * 3.6;
+    this.feedFlags = new Uint8Array(g.edgeCount);
     // Turn table: every (edge, next edge) movement costed once at load; restrictions folded in.
     this.turnOff = new Uint32Array(g.edgeCount + 1);
     for (let e = 0; e < g.edgeCount; e++) {
@@ -168,17 +188,15 @@ export class TdAstar {
         if (d < best) best = d;
       }
     } else {
-      const lm = this.table;
-      const act = this.active;
-      for (let i = 0; i < tn.length; i++) {
-        const t = tn[i];
+      // max over the active landmarks of both triangle bounds, min over the target nodes
+      const hFrom = this.hFrom, hTo = this.hTo, fromT = this.hFromT, toT = this.hToT;
+      const k = hFrom.length;
+      for (let i = 0, j = 0; i < tn.length; i++) {
         let lb = 0;
-        for (let k = 0; k < act.length; k++) {
-          const from = lm.fromL[act[k]];
-          const to = lm.toL[act[k]];
-          const a = from[t] - from[v];
+        for (let l = 0; l < k; l++, j++) {
+          const a = fromT[j] - hFrom[l][v];
           if (a > lb) lb = a;
-          const b = to[v] - to[t];
+          const b = hTo[l][v] - toT[j];
           if (b > lb) lb = b;
         }
         if (lb < best) best = lb;
@@ -189,6 +207,37 @@ export class TdAstar {
     this.hNode[v] = h;
     this.hGen[v] = this.generation;
     return h;
+  }
+
+  /** Caches the active landmarks' tables and their values at the target nodes for heuristic(). */
+  private prepareHeuristic(): void {
+    const lm = this.table;
+    const act = this.active;
+    const tn = this.targetNodes;
+    this.hFrom = act.map((k) => lm.fromL[k]);
+    this.hTo = act.map((k) => lm.toL[k]);
+    const n = tn.length * act.length;
+    if (this.hFromT.length < n) {
+      this.hFromT = new Float64Array(n);
+      this.hToT = new Float64Array(n);
+    }
+    for (let i = 0, j = 0; i < tn.length; i++) {
+      for (let l = 0; l < act.length; l++, j++) {
+        this.hFromT[j] = this.hFrom[l][tn[i]];
+        this.hToT[j] = this.hTo[l][tn[i]];
+      }
+    }
+  }
+
+  /** Brings feedFlags up to the feeds' version (O(live speeds), + O(edges) with learned profiles). */
+  private syncFeedFlags(): void {
+    const feeds = this.model.feeds;
+    if (feeds.version === this.feedVersion) return;
+    const fl = this.feedFlags;
+    fl.fill(0);
+    if (feeds.learnedEdgeCount > 0) for (let e = 0; e < fl.length; e++) if (feeds.hasLearned(e)) fl[e] |= HAS_LEARNED;
+    for (const [e] of feeds.liveEntries()) if (e >= 0 && e < fl.length) fl[e] |= HAS_LIVE;
+    this.feedVersion = feeds.version;
   }
 
   private chooseLandmarks(sourceNodes: number[], targetNodes: number[], lm: Landmarks): void {
@@ -298,6 +347,7 @@ export class TdAstar {
     const heap = this.heap;
     heap.clear();
     const cost = this.cost, time = this.time, parent = this.parent, gen = this.gen;
+    if (!o.shortest) this.prepareHeuristic();
 
     let best = Infinity;
     let bestPrev = -1; // label edge before the target edge (-1: same-edge path)
@@ -352,6 +402,19 @@ export class TdAstar {
     const penaltyFlags = o.penaltyFlags, penaltyFactor = o.penaltyFactor;
     const discountFlags = o.discountFlags, discountFactor = o.discountFactor;
     const edgeFactor = o.edgeFactor;
+    const edgeTarget = g.edgeTarget;
+    // Inline copy of TrafficModel.speedKph's predicted layer (same arithmetic, same order, so the
+    // times are bit-identical to travelTimeS and path-cost.ts): used for edges that have no
+    // learned profile and no live speed in play, when no incident is active in this query.
+    this.syncFeedFlags();
+    const feedFlags = this.feedFlags;
+    const feedMask = (model.feeds.learnedEdgeCount > 0 ? HAS_LEARNED : 0) | (q.useLive ? HAS_LIVE : 0);
+    const inline = q.mode !== 2 && q.incidents === null;
+    const depWeekS = q.depWeekS, depUnixS = q.depUnixS;
+    const factors = model.factors, profileGroup = model.profileGroup;
+    const freeFlowKph = model.freeFlowKph, upperKph = model.upperKph;
+    const minSpeedKph = model.cfg.minSpeedKph;
+    const lenX36 = this.lenX36;
     let settled = 0;
     let exhausted = false;
     while (heap.length > 0) {
@@ -359,7 +422,7 @@ export class TdAstar {
       const e = heap.pop();
       const key = heap.lastKey;
       const ce = cost[e];
-      const v = g.edgeTarget[e];
+      const v = edgeTarget[e];
       if (key > ce + this.heuristic(v) + 1e-9) continue; // stale entry
       if (++settled > o.maxSettled) {
         exhausted = true;
@@ -387,8 +450,30 @@ export class TdAstar {
         // cheap prune: even at its fastest, this way into f is no better than f's label
         if (!shortest && gen[f] === curGen && targetGen[f] !== curGen && ce + tc + minTT[f] * fac >= cost[f]) continue;
         const tEnter = te + tc;
-        const tt = model.travelTimeS(q, f, tEnter);
-        if (tt === Infinity) continue;
+        let tt: number;
+        if (inline && (feedFlags[f] & feedMask) === 0) {
+          let w = depWeekS + (tEnter - depUnixS);
+          if (w < 0 || w >= WEEK_S) {
+            w %= WEEK_S;
+            if (w < 0) w += WEEK_S;
+          }
+          const x = w / BIN_S - 0.5;
+          let b0 = Math.floor(x);
+          const frac = x - b0;
+          if (b0 < 0) b0 += BINS;
+          const b1 = b0 + 1 === BINS ? 0 : b0 + 1;
+          const gi = profileGroup[f] * BINS;
+          const f0 = factors[gi + b0];
+          let speed = freeFlowKph[f] * (f0 + (factors[gi + b1] - f0) * frac);
+          const up = upperKph[f];
+          if (speed > up) speed = up;
+          if (speed < minSpeedKph) speed = minSpeedKph;
+          if (!(speed > 0)) continue;
+          tt = lenX36[f] / speed;
+        } else {
+          tt = model.travelTimeS(q, f, tEnter);
+          if (tt === Infinity) continue;
+        }
         let stepTurn: number, base: number;
         if (shortest) {
           stepTurn = g.edgeTwin[e] === f || g.edgeSource[e] === g.edgeTarget[f] ? SHORTEST_UTURN_M : 0;
@@ -414,7 +499,7 @@ export class TdAstar {
           cost[f] = nc;
           time[f] = tEnter + tt;
           parent[f] = e;
-          heap.push(f, nc + this.heuristic(g.edgeTarget[f]));
+          heap.push(f, nc + this.heuristic(edgeTarget[f]));
         }
       }
     }
