@@ -1,5 +1,5 @@
 /**
- * Binary min-heap of (id, key) in parallel typed arrays, reused across searches (`clear()` keeps
+ * 4-ary min-heap of (id, key) in parallel typed arrays, reused across searches (`clear()` keeps
  * the storage). Duplicate ids are allowed (lazy decrease-key); callers skip stale entries.
  */
 export class MinHeap {
@@ -31,7 +31,7 @@ export class MinHeap {
     const ids = this.ids;
     const keys = this.keys;
     while (pos > 0) {
-      const parent = (pos - 1) >> 1;
+      const parent = (pos - 1) >> 2;
       const pk = keys[parent];
       if (key >= pk) break;
       ids[pos] = ids[parent];
@@ -58,14 +58,20 @@ export class MinHeap {
       const id = ids[n];
       const key = keys[n];
       let pos = 0;
-      const half = n >> 1;
-      while (pos < half) {
-        let child = 2 * pos + 1;
-        const right = child + 1;
-        if (right < n && keys[right] < keys[child]) child = right;
-        if (keys[child] >= key) break;
+      for (;;) {
+        // 4-ary: children 4p+1 … 4p+4 (shallower than binary, siblings share a cache line)
+        const c0 = 4 * pos + 1;
+        if (c0 >= n) break;
+        let child = c0;
+        let ck = keys[c0];
+        const cEnd = c0 + 4 < n ? c0 + 4 : n;
+        for (let c = c0 + 1; c < cEnd; c++) {
+          const k = keys[c];
+          if (k < ck) { ck = k; child = c; }
+        }
+        if (ck >= key) break;
         ids[pos] = ids[child];
-        keys[pos] = keys[child];
+        keys[pos] = ck;
         pos = child;
       }
       ids[pos] = id;
