@@ -270,6 +270,18 @@ describe('incident admin API and closures', () => {
     const doc = res.json();
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/incidents', '/v1/incidents/{id}', '/traffic/{handler}']));
     expect(doc.paths['/v1/incidents'].post.requestBody).toBeDefined();
+    // the .ashx query parameters stay documented although they are not schema-validated per request
+    const names = (doc.paths['/traffic/{handler}'].get.parameters as Array<{ name: string; in: string }>).filter((p) => p.in === 'query').map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['Action', 'Token', 'Format', 'WP_1', 'WP_2', 'RouteId', 'DepartureTime']));
+  });
+
+  it('FindRoute answers carry the request id (given or generated)', async () => {
+    const r = await t.app.inject({ method: 'GET', url: `/traffic/Streetwise.ashx?Action=FindRoute&Token=${t.token}&${WP}&Format=JSON&DepartureTime=2026-11-23T03:00:00Z`, headers: { 'x-request-id': 'req-42' } });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['x-request-id']).toBe('req-42');
+    const e = await t.app.inject({ method: 'GET', url: '/traffic/Streetwise.ashx?Action=FindRoute&Format=JSON' });
+    expect(e.json().statusId).not.toBe(0);
+    expect(String(e.headers['x-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('refuses missing and non-admin tokens', async () => {

@@ -136,8 +136,10 @@ export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContex
   for (const prefix of ['/traffic', '/Traffic']) {
     app.get(`${prefix}/:handler`, {
       schema: { ...trafficSchema, hide: prefix !== '/traffic' },
-      // parameter names are looked up case-insensitively in params.ts, never rejected by the schema
+      // parameter names are looked up case-insensitively in params.ts, never rejected by the
+      // schema, which only documents them: no per-request schema validation work
       attachValidation: true,
+      validatorCompiler: () => () => true,
     }, async (req, reply) => {
       const handler = (req.params as { handler: string }).handler;
       if (!/\.ashx$/i.test(handler)) return reply.callNotFound();
