@@ -35,10 +35,21 @@ export interface Maneuver {
 
 const CARDINAL = ['N', 'E', 'S', 'W'];
 
+/** Refs as displayed (`I 95` → `I-95`), per graph and ref id: computed once, not per edge. */
+const refCache = new WeakMap<Graph, Array<string | undefined>>();
+
+function formattedRef(g: Graph, id: number): string {
+  let c = refCache.get(g);
+  if (c === undefined) refCache.set(g, (c = new Array<string | undefined>(g.names.length)));
+  let r = c[id];
+  if (r === undefined) c[id] = r = g.names[id].replace(/^I ?(\d)/, 'I-$1');
+  return r;
+}
+
 /** Display name of an edge: the ref for motorways/trunks, else the name, else the ref. */
 export function displayName(g: Graph, e: number): string {
   const name = g.names[g.edgeNameId[e]];
-  const ref = g.names[g.edgeRefId[e]].replace(/^I ?(\d)/, 'I-$1');
+  const ref = formattedRef(g, g.edgeRefId[e]);
   if (ref && g.edgeRoadClass[e] <= RoadClass.trunk) return ref;
   return name || ref;
 }
