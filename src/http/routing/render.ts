@@ -6,11 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { XMLBuilder } from 'fast-xml-parser';
 import type { IncidentView, RouteView, TravelTimesView, TripView } from '../../routing/index.js';
+import { COPYRIGHT } from '../envelope.js';
 
 /** Root element name of XML answers (the handler word of the reference). */
 export const XML_ROOT = 'Streetwise';
-/** Constant copyright of envelopes. */
-export const COPYRIGHT = 'Copyright Streetwise contributors';
+/** Constant copyright of envelopes (the same line, with the OSM attribution, on every API). */
+export { COPYRIGHT };
 /** Version string of the routing API. */
 export const VERSION_NUMBER = '11.2';
 
