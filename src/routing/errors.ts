@@ -17,7 +17,6 @@ export const RoutingStatus = {
   NO_ACTION: { statusId: 4, text: 'no action', http: 400 },
   BAD_ACTION: { statusId: 5, text: 'bad action', http: 400 },
   SERVICE_ERROR: { statusId: 8, text: 'unknown service error', http: 500 },
-  NOT_IMPLEMENTED: { statusId: 12, text: 'action not implemented', http: 501 },
   NO_TOKEN: { statusId: 41, text: 'NoToken', http: 400 },
   BAD_TOKEN: { statusId: 42, text: 'BadToken', http: 400 },
   TOKEN_EXPIRED: { statusId: 43, text: 'TokenExpired', http: 401 },

@@ -86,7 +86,7 @@ export function summarize(g: Graph, timings: EdgeTiming[]): { text: string; road
     if (m) { m.lengthM += r.lengthM; m.roadClass = Math.min(m.roadClass, r.roadClass); } else merged.set(r.name, { ...r });
   }
   const total = runs.reduce((a, r) => a + r.lengthM, 0);
-  // major roads: the longest runs, ignoring stubs under 10 % of the route (the longest always counts)
+  // major roads: the longest runs, ignoring short pieces under 10 % of the route (the longest always counts)
   // and roads more than two classes below the route's most important one
   const bestClass = runs.reduce((a, r) => Math.min(a, r.roadClass), 99);
   const top = [...merged.values()].sort((x, y) => y.lengthM - x.lengthM)
