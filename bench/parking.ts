@@ -11,6 +11,7 @@ import { renderBlocks, renderLots } from '../src/parking/render/render.js';
 import type { OsmLot, Region } from '../src/network/region.js';
 import { makeTestContext } from '../test/helpers/context.js';
 import { tinyRegion } from '../test/helpers/tiny-region.js';
+import { createRng } from '../src/sim/prng.js';
 
 const CENTRE = { lat: 39.29, lon: -76.61 };
 /** degrees of latitude per side of the square holding 10 000 lots (constant density across sizes) */
@@ -19,17 +20,8 @@ const QUERIES = 300;
 const WARMUP = 30;
 const NOW_S = Date.UTC(2026, 10, 23, 15, 0) / 1000;
 
-/** Mulberry32 PRNG in [0, 1). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded uniform numbers in [0, 1) (mulberry32, the simulator's generator). */
+const rng = (seed: number): (() => number) => createRng(seed).next;
 
 const FRAMES = buildFrames(parseRateRules([
   { dow_start: 1, dow_end: 5, time_in: '07:00', time_out: '19:00', rate: 3, increment: 60, repeats: true, max: 24 },

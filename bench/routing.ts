@@ -16,20 +16,12 @@ import { SpeedFeeds } from '../src/traffic/feeds.js';
 import { RoutingEngine, NO_CRITERIA, type PlanRequest } from '../src/routing/engine.js';
 import { routingServiceFor } from '../src/http/routing/plugin.js';
 import { makeTestContext } from '../test/helpers/context.js';
+import { createRng } from '../src/sim/prng.js';
 
 const PBF = '../shared/data/baltimore.osm.pbf';
 
-/** Mulberry32 PRNG in [0, 1). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded uniform numbers in [0, 1) (mulberry32, the simulator's generator). */
+const rng = (seed: number): (() => number) => createRng(seed).next;
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];

@@ -6,22 +6,15 @@ import {
 import { splitByMonths, wholeMonths } from '../../src/analytics/metrics/metric-query.js';
 import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
 import { openTestPostgres, testDatabaseUrl } from '../helpers/context.js';
+import { createRng } from '../../src/sim/prng.js';
 
 // Rollups (15-minute, hour, month) against a direct GROUP BY over the facts, on seeded random facts
 // stored in several transactions, with replaced and overwritten trace parts.
 
 const CATALOG: IntersectionCatalog = { list: [], byKey: new Map(), byNode: new Map(), movementById: new Map(), mapVersion: '20261101' };
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded uniform numbers in [0, 1) (mulberry32, the simulator's generator). */
+const mulberry32 = (seed: number): (() => number) => createRng(seed).next;
 
 const INTERSECTIONS = ['39.00001_-76.00001', '39.00002_-76.00002', '39.00003_-76.00003'];
 const FIRST_DAY_MS = Date.UTC(2026, 9, 27); // 2026-10-27 … 2026-12-04: October's end, all November, December's start
