@@ -4,8 +4,10 @@
  * sequence of calls always yields the same ids (stable across runs and seeds).
  */
 
+import type { OsmMember, OsmRelation, Tags } from '../osm/types.js';
+
 /** OSM tags of one element (key → value). */
-export type OsmTags = Record<string, string>;
+export type OsmTags = Tags;
 
 /** A node: position in decimal degrees (WGS 84) and tags. */
 export interface OsmNode {
@@ -22,19 +24,8 @@ export interface OsmWay {
   tags: OsmTags;
 }
 
-/** One member of a relation. */
-export interface OsmMember {
-  type: 'node' | 'way' | 'relation';
-  ref: number;
-  role: string;
-}
-
-/** A relation: members and tags. */
-export interface OsmRelation {
-  id: number;
-  members: OsmMember[];
-  tags: OsmTags;
-}
+/** Relations and their members use the importer's own types (`osm/types.ts`). */
+export type { OsmMember, OsmRelation };
 
 /** First ids handed out per element type (kept apart so `way id × 10 + 1` never hits a node id). */
 export const FIRST_NODE_ID = 1_000;
