@@ -13,6 +13,7 @@ import { buildRegion } from '../src/network/index.js';
 import { buildGraph, EdgeFlag, NodeFlag, RoadClass, type EdgeInput, type Graph } from '../src/network/graph.js';
 import type { Region } from '../src/network/region.js';
 import { SpeedFeeds } from '../src/traffic/feeds.js';
+import { SpeedMode } from '../src/traffic/model.js';
 import { RoutingEngine, NO_CRITERIA, type PlanRequest } from '../src/routing/engine.js';
 import { routingServiceFor } from '../src/http/routing/plugin.js';
 import { makeTestContext } from '../test/helpers/context.js';
@@ -101,7 +102,7 @@ async function benchBaltimore(): Promise<void> {
   const ffOnly = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { windowBounds: false });
   const f = searchRun(ffOnly, pairs, dep, 100);
   report('search, free-flow bounds only, Mon 08:00', f.ms, f.settled);
-  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0 });
+  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks' });
   const d = searchRun(plain, pairs.slice(0, 300), dep, 30);
   report('plain TD-Dijkstra (no landmarks), 300 pairs', d.ms, d.settled);
 
@@ -186,21 +187,48 @@ async function benchGrid(): Promise<void> {
   const g = region.graph;
   console.log(`\ngrid: ${g.nodeCount} nodes, ${g.edgeCount} edges (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   const dep = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000;
-  t0 = performance.now();
-  const eng = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone);
-  console.log(`engine load (${eng.landmarks.nodes.length} landmarks): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  t0 = performance.now();
-  eng.prepareWindows(dep);
-  eng.prepareWindows(dep - 5 * 3600);
-  console.log(`time-window landmark tables (2 departure bins × ${eng.windows?.horizons.length ?? 0} horizons): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const night = dep - 5 * 3600;
   const pairs = odPairs(g, 200, 2);
-  const s = searchRun(eng, pairs, dep, 10);
-  report('grid search (ALT), 200 pairs, Mon 08:00', s.ms, s.settled, s.windowShare);
-  const night = searchRun(eng, pairs, dep - 5 * 3600, 0);
-  report('grid search (ALT), 200 pairs, Mon 03:00', night.ms, night.settled, night.windowShare);
-  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0 });
+  for (const potentials of ['cch', 'landmarks'] as const) {
+    t0 = performance.now();
+    const eng = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { potentials });
+    const load = (performance.now() - t0) / 1000;
+    if (eng.cch !== null) {
+      const { topo } = eng.cch;
+      const mb = (topo.upHead.length * 8) / 1e6;
+      console.log(`engine load with CCH: ${load.toFixed(1)} s (bound graph ${topo.nodeCount} nodes, ${topo.bound.expandedCount} turn-expanded intersections; ${topo.upHead.length} CCH arcs, ${mb.toFixed(0)} MB per metric)`);
+    } else console.log(`engine load with ${eng.landmarks.nodes.length} landmarks: ${load.toFixed(1)} s`);
+    for (const [label, d] of [['Mon 08:00', dep], ['Mon 03:00', night]] as const) {
+      t0 = performance.now();
+      eng.prepareWindows(d);
+      console.log(`  window bounds for the ${label} bin (${eng.windows?.horizons.length ?? 0} horizons): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const s = searchRun(eng, pairs, d, 10);
+      report(`grid search (${potentials}), 200 pairs, ${label}`, s.ms, s.settled, s.windowShare);
+    }
+    if (eng.windows !== null && eng.cch !== null) {
+      // a table built in the background: how long one event-loop turn of the build blocks requests
+      const noon = dep + 4 * 3600;
+      const q = eng.model.query(noon, noon, SpeedMode.typical);
+      eng.windows.tableFor(noon, q.depWeekS, eng.windows.horizons[2]);
+      const turns: number[] = [];
+      let last = performance.now();
+      const started = last;
+      const tick = (): void => {
+        const now = performance.now();
+        turns.push(now - last);
+        last = now;
+      };
+      while (eng.windows.busy) {
+        await new Promise((r) => setImmediate(r));
+        tick();
+      }
+      turns.sort((a, b) => a - b);
+      console.log(`  background customization of one window metric: ${((performance.now() - started) / 1000).toFixed(1)} s in ${turns.length} event-loop turns, longest ${turns[turns.length - 1].toFixed(1)} ms, p50 ${pct(turns, 0.5).toFixed(1)} ms`);
+    }
+  }
+  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks' });
   const d = searchRun(plain, pairs.slice(0, 30), dep, 3);
-  report('grid plain TD-Dijkstra, 30 pairs', d.ms, d.settled);
+  report('grid plain TD-Dijkstra, 30 pairs, Mon 08:00', d.ms, d.settled);
 }
 
 /** Runs the routing benchmarks and prints the figures. */

@@ -12,7 +12,10 @@ import { SpeedMode, TrafficModel, type CostQuery, type TrafficModelConfig } from
 import { EdgeLocator, type Snap } from './locate.js';
 import { computeLandmarks, type Landmarks } from './search/landmarks.js';
 import { WindowBounds, type WindowBoundsConfig } from './search/window-bounds.js';
-import { TdAstar, type SearchOptions, type SearchSource, type SearchTarget } from './search/td-astar.js';
+import { TdAstar, type CchBounds, type SearchOptions, type SearchSource, type SearchTarget } from './search/td-astar.js';
+import { buildCchTopology } from './search/cch/topology.js';
+import { buildBoundGraph } from './search/cch/bound-graph.js';
+import { customize } from './search/cch/customize.js';
 import { costLegs, legsTimeS, type Leg, type PathCost } from './path-cost.js';
 import { RoutingError } from './errors.js';
 
@@ -38,6 +41,13 @@ export interface EngineConfig {
   altPenaltyFactor: number;
   /** time-window landmark tables (tighter bounds at peaks), or false for free-flow bounds only */
   windowBounds: Partial<WindowBoundsConfig> | false;
+  /**
+   * Lower bounds of the A*: 'cch' = exact distances in the lower-bound metric (free flow or a time
+   * window) from a customizable contraction hierarchy; 'landmarks' = ALT triangle bounds only
+   */
+  potentials: 'cch' | 'landmarks';
+  /** CCH: intersections where a movement costs more than this above the cheapest into its edge are turn-expanded, seconds */
+  cchExpandOverS: number;
   traffic: Partial<TrafficModelConfig>;
 }
 
@@ -53,6 +63,8 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   altMaxStretch: 1.4,
   altPenaltyFactor: 1.6,
   windowBounds: {},
+  potentials: 'cch',
+  cchExpandOverS: 5,
   traffic: {},
 };
 
@@ -119,6 +131,8 @@ export class RoutingEngine {
   readonly cfg: EngineConfig;
   /** time-window landmark tables, or null when disabled (or without landmarks) */
   readonly windows: WindowBounds | null;
+  /** CCH lower bounds (contraction + free-flow metric), or null when the landmarks serve */
+  readonly cch: CchBounds | null;
   private readonly astar: TdAstar;
   private readonly altFactor: Float32Array;
   /** labels settled by the searches of the last `plan` */
@@ -134,10 +148,12 @@ export class RoutingEngine {
     for (let e = 0; e < g.edgeCount && !anyRoutable; e++) if (g.edgeFlags[e] & EdgeFlag.routable) anyRoutable = true;
     this.usable = new Uint8Array(g.edgeCount);
     const weight = new Float32Array(g.edgeCount);
+    const edgeTimeS = new Float32Array(g.edgeCount);
     for (let e = 0; e < g.edgeCount; e++) {
       const f = g.edgeFlags[e];
       this.usable[e] = f & EdgeFlag.reversible || (anyRoutable && !(f & EdgeFlag.routable)) ? 0 : 1;
       weight[e] = this.model.minTravelTimeS(e);
+      edgeTimeS[e] = weight[e];
     }
     // Every edge after the first is entered through a turn: add the cheapest turn into it, so
     // signal and stop delays count in the lower bounds (they are time independent).
@@ -157,11 +173,22 @@ export class RoutingEngine {
       }
     }
     this.landmarks = computeLandmarks(g, weight, this.usable, this.cfg.landmarkCount);
-    this.windows = this.cfg.windowBounds === false || this.landmarks.nodes.length === 0
+    if (this.cfg.potentials === 'cch') {
+      const turnS = (p: number, f: number): number => (this.restrictions.isTurnAllowed(p, f) ? this.model.turns.costS(p, f) : -1);
+      const bound = buildBoundGraph(g, this.usable, turnS, minTurnIn, this.cfg.cchExpandOverS);
+      const topo = buildCchTopology(bound);
+      this.cch = { topo, freeFlow: customize(topo, edgeTimeS) };
+    } else this.cch = null;
+    this.windows = this.cfg.windowBounds === false || (this.landmarks.nodes.length === 0 && this.cch === null)
       ? null
-      : new WindowBounds(this.model, this.usable, minTurnIn, this.landmarks.nodes, this.cfg.windowBounds);
-    this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable, this.cfg.activeLandmarks, this.windows);
+      : new WindowBounds(this.model, this.usable, minTurnIn, this.landmarks.nodes, this.cfg.windowBounds, this.cch?.topo ?? null);
+    this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable, this.cfg.activeLandmarks, this.windows, this.cch);
     this.altFactor = new Float32Array(g.edgeCount);
+  }
+
+  /** The last search pass's bound of its trip cost at the start (statistics). */
+  get lastStartBound(): number {
+    return this.astar.lastStartBound;
   }
 
   /** Which bounds answered the last search ('window', 'freeFlow' or 'none' for shortest mode). */

@@ -71,15 +71,15 @@ describe.skipIf(!present)('Baltimore: 200 seeded OD pairs (seed 20261123)', () =
     expect(restrictedTurnsChecked).toBeGreaterThan(0);
   });
 
-  it('landmark A* finds exactly the travel times of plain time-dependent Dijkstra (50 pairs, live speeds above free flow present)', () => {
+  it.each(['cch', 'landmarks'] as const)('A* on %s bounds finds exactly the travel times of plain time-dependent Dijkstra (50 pairs, live speeds above free flow present)', (potentials) => {
     const g = region!.graph;
     const feeds = new SpeedFeeds();
     const dep = Date.UTC(2026, 10, 23, 21, 30, 0) / 1000;
     // live speeds far above free flow on 500 edges: capped at the upper bound, bounds stay admissible
     const rnd = lcg(7);
     for (let i = 0; i < 500; i++) feeds.setLive(Math.floor(rnd() * g.edgeCount), { speedKph: 200, observedAtS: dep, samples: 3 });
-    const alt = new RoutingEngine(g, feeds, null, region!.meta.timeZone);
-    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0 });
+    const alt = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { potentials });
+    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks' });
     const routable: number[] = [];
     for (let e = 0; e < g.edgeCount; e++) if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & EdgeFlag.reversible)) routable.push(e);
     let fewer = 0;
@@ -105,12 +105,12 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
     return out;
   };
 
-  it('a live speed above a window bound makes that table unusable until rebuilt; answers equal plain TD-Dijkstra throughout', async () => {
+  it.each(['cch', 'landmarks'] as const)('%s: a live speed above a window bound makes that table unusable until rebuilt; answers equal plain TD-Dijkstra throughout', async (potentials) => {
     const g = region!.graph;
     const feeds = new SpeedFeeds();
     const dep = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 local, AM peak
-    const eng = new RoutingEngine(g, feeds, null, region!.meta.timeZone);
-    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0 });
+    const eng = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { potentials });
+    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks' });
     eng.prepareWindows(dep);
     const routable = routableOf(g);
     const rnd = lcg(99);
@@ -144,14 +144,14 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
     expect(rebuilt.filter((u) => u === 'window').length).toBeGreaterThan(10);
   });
 
-  it('randomized: window-bounded A* equals plain TD-Dijkstra across departures with learned and live speeds (seeded)', () => {
+  it.each(['cch', 'landmarks'] as const)('randomized, %s: window-bounded A* equals plain TD-Dijkstra across departures with learned and live speeds (seeded)', (potentials) => {
     const seed = Number(process.env.ROUTING_SEED ?? 20261121);
     console.log(`window-bounds randomized comparison seed ${seed} (set ROUTING_SEED to replay)`);
     const g = region!.graph;
     const rnd = lcg(seed);
     const feeds = new SpeedFeeds();
     const routable = routableOf(g);
-    const eng0 = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0 });
+    const eng0 = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks' });
     // learned profiles (between 20 % and 100 % of free flow, some bins unknown) on 400 edges
     for (let i = 0; i < 400; i++) {
       const e = routable[Math.floor(rnd() * routable.length)];
@@ -159,8 +159,8 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
       for (let b = 0; b < 672; b++) p[b] = rnd() < 0.1 ? NaN : eng0.model.freeFlowKph[e] * (0.2 + 0.8 * rnd());
       feeds.setLearnedProfile(e, p);
     }
-    const eng = new RoutingEngine(g, feeds, null, region!.meta.timeZone);
-    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0 });
+    const eng = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { potentials });
+    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks' });
     const pick = () => { const e = routable[Math.floor(rnd() * routable.length)]; const s = g.edgeGeomStart[e]; return { lat: g.geomLatE7[s] / 1e7, lon: g.geomLonE7[s] / 1e7 }; };
     // Mon 08:00, Tue 17:30, Fri 16:15, Sat 13:00, Wed 12:40 (local, UTC−5)
     const deps = [Date.UTC(2026, 10, 23, 13, 0), Date.UTC(2026, 10, 24, 22, 30), Date.UTC(2026, 10, 27, 21, 15), Date.UTC(2026, 10, 28, 18, 0), Date.UTC(2026, 10, 25, 17, 40)].map((x) => x / 1000);

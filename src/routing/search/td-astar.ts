@@ -11,6 +11,10 @@ import type { CostQuery, TrafficModel } from '../../traffic/model.js';
 import type { Landmarks } from './landmarks.js';
 import { MinHeap } from './heap.js';
 import type { WindowBounds } from './window-bounds.js';
+import type { CchTopology } from './cch/topology.js';
+import type { CchMetric } from './cch/customize.js';
+import { CchPotential } from './cch/potential.js';
+import { boundNodesAt } from './cch/bound-graph.js';
 import { SECONDS_PER_WEEK, BIN_SECONDS } from '../../traffic/clock.js';
 import { BINS_PER_WEEK } from '../../traffic/feeds.js';
 
@@ -64,6 +68,12 @@ export interface SearchPath {
   settled: number;
 }
 
+/** CCH lower bounds: the contraction of the graph and its free-flow (valid at any time) metric. */
+export interface CchBounds {
+  topo: CchTopology;
+  freeFlow: CchMetric;
+}
+
 /** Penalty of a U-turn in shortest mode, metres. */
 const SHORTEST_UTURN_M = 100;
 const RAD = Math.PI / 180;
@@ -108,8 +118,20 @@ export class TdAstar {
   private shortest = false;
   /** landmark table of the running search */
   private table: Landmarks;
+  /** CCH potentials (exact distances in a lower-bound metric), or null: landmarks only */
+  private readonly potential: CchPotential | null;
+  /** metric of the running search's CCH potentials, or null (landmarks) */
+  private metric: CchMetric | null = null;
+  /** bound node at the head of each edge (CCH mode) */
+  private readonly headNode: Int32Array | null;
+  private readonly boundTargets: number[] = [];
   /** free-flow lower bound between the sources and targets of the last landmark choice, seconds */
   private chosenBound = 0;
+  /** the last run stopped because its min key left the window coverage (`lastAbortKey`) */
+  private lastAborted = false;
+  private lastAbortKey = 0;
+  /** smallest key among the last run's sources (bound of the trip's cost) */
+  lastStartBound = -1;
   /** labels settled by the last search (every pass) */
   lastSettled = 0;
   /** which bounds answered the last search: a time-window table, or the free-flow table */
@@ -131,8 +153,12 @@ export class TdAstar {
     private readonly activeLandmarks = 4,
     /** time-window tables (tighter bounds for current-traffic searches), or null */
     private readonly windows: WindowBounds | null = null,
+    /** CCH lower bounds replacing the landmarks for current-traffic and free-flow searches, or null */
+    private readonly cch: CchBounds | null = null,
   ) {
     const g = model.graph;
+    this.potential = cch === null ? null : new CchPotential(cch.topo);
+    this.headNode = cch === null ? null : cch.topo.bound.headNode;
     this.table = landmarks;
     this.g = g;
     this.cost = new Float64Array(g.edgeCount);
@@ -175,8 +201,13 @@ export class TdAstar {
     }
   }
 
-  /** Lower bound (seconds or metres) from node v to the nearest target node. */
-  private heuristic(v: number): number {
+  /** Lower bound (seconds or metres) from the head of edge e (arriving by e) to the nearest target. */
+  private heuristic(e: number): number {
+    if (this.metric !== null) {
+      const h = this.potential!.at(this.headNode![e]);
+      return h === Infinity ? h : h * this.hScale * 0.9999;
+    }
+    const v = this.g.edgeTarget[e];
     if (this.hGen[v] === this.generation) return this.hNode[v];
     let best = Infinity;
     const tn = this.targetNodes;
@@ -211,6 +242,13 @@ export class TdAstar {
 
   /** Caches the active landmarks' tables and their values at the target nodes for heuristic(). */
   private prepareHeuristic(): void {
+    if (this.metric !== null) {
+      const bt = this.boundTargets;
+      bt.length = 0;
+      for (const u of this.targetNodes) boundNodesAt(this.g, this.cch!.topo.bound, u, bt);
+      this.potential!.reset(this.metric, bt);
+      return;
+    }
     const lm = this.table;
     const act = this.active;
     const tn = this.targetNodes;
@@ -285,9 +323,11 @@ export class TdAstar {
     this.shortest = o.shortest;
     this.hScale = o.discountFlags !== 0 && o.discountFactor < 1 ? o.discountFactor : 1;
     this.targetNodes = [...new Set(targets.map((t) => g.edgeSource[t.edge]))];
-    if (o.shortest || this.landmarks.nodes.length === 0) {
+    const freeFlowMetric = this.cch === null ? null : this.cch.freeFlow;
+    if (o.shortest || (this.landmarks.nodes.length === 0 && freeFlowMetric === null)) {
       this.lastBounds = 'none';
       this.table = this.landmarks;
+      this.metric = null;
       return this.run(sources, targets, depS, o);
     }
     const sourceNodes = [...new Set(sources.map((s) => g.edgeTarget[s.edge]))];
@@ -311,9 +351,17 @@ export class TdAstar {
           continue;
         }
         this.table = use.table;
-        this.chooseLandmarks(sourceNodes, this.targetNodes, use.table);
-        const p = this.run(sources, targets, depS, o);
+        this.metric = use.table.cch;
+        if (this.metric === null) this.chooseLandmarks(sourceNodes, this.targetNodes, use.table);
+        // a min key above the coverage proves the answer would leave it: stop there
+        const p = this.run(sources, targets, depS, o, (use.validUntilS - depS) * this.hScale);
         settled += this.lastSettled;
+        if (this.lastAborted) {
+          this.lastWindowRetry = true;
+          const next = this.windows.horizonFor(this.lastAbortKey / this.hScale - leftInBin);
+          horizon = next > horizon ? next : -1;
+          continue;
+        }
         if (p === null || this.lastExhausted || depS + p.cost / this.hScale <= use.validUntilS) {
           this.lastSettled = settled;
           this.lastBounds = 'window';
@@ -326,6 +374,7 @@ export class TdAstar {
       }
       if (settled > 0) {
         this.table = this.landmarks;
+        this.metric = freeFlowMetric;
         this.chooseLandmarks(sourceNodes, this.targetNodes, this.landmarks);
         const r = this.run(sources, targets, depS, o);
         this.lastSettled += settled;
@@ -334,11 +383,12 @@ export class TdAstar {
       }
     }
     this.table = this.landmarks;
+    this.metric = freeFlowMetric;
     this.lastBounds = 'freeFlow';
     return this.run(sources, targets, depS, o);
   }
 
-  private run(sources: SearchSource[], targets: SearchTarget[], depS: number, o: SearchOptions): SearchPath | null {
+  private run(sources: SearchSource[], targets: SearchTarget[], depS: number, o: SearchOptions, abortKey = Infinity): SearchPath | null {
     const g = this.g;
     const model = this.model;
     const q = o.q;
@@ -349,6 +399,7 @@ export class TdAstar {
     const cost = this.cost, time = this.time, parent = this.parent, gen = this.gen;
     if (!o.shortest) this.prepareHeuristic();
 
+    this.lastStartBound = -1;
     let best = Infinity;
     let bestPrev = -1; // label edge before the target edge (-1: same-edge path)
     let bestTarget = -1;
@@ -384,7 +435,9 @@ export class TdAstar {
         time[e] = t0 + (1 - s.fraction) * tt;
         parent[e] = -1;
         sourceOf.set(e, si);
-        heap.push(e, c + this.heuristic(g.edgeTarget[e]));
+        const h = this.heuristic(e);
+        if (h < this.lastStartBound || this.lastStartBound < 0) this.lastStartBound = c + h;
+        heap.push(e, c + h);
       }
     }
 
@@ -417,13 +470,20 @@ export class TdAstar {
     const lenX36 = this.lenX36;
     let settled = 0;
     let exhausted = false;
+    this.lastAborted = false;
     while (heap.length > 0) {
-      if (heap.peekKey() >= best) break;
+      const minKey = heap.peekKey();
+      if (minKey >= best) break;
+      if (minKey > abortKey) {
+        this.lastAborted = true;
+        this.lastAbortKey = minKey;
+        break;
+      }
       const e = heap.pop();
       const key = heap.lastKey;
       const ce = cost[e];
       const v = edgeTarget[e];
-      if (key > ce + this.heuristic(v) + 1e-9) continue; // stale entry
+      if (key > ce + this.heuristic(e) + 1e-9) continue; // stale entry
       if (++settled > o.maxSettled) {
         exhausted = true;
         break;
@@ -499,7 +559,7 @@ export class TdAstar {
           cost[f] = nc;
           time[f] = tEnter + tt;
           parent[f] = e;
-          heap.push(f, nc + this.heuristic(edgeTarget[f]));
+          heap.push(f, nc + this.heuristic(f));
         }
       }
     }

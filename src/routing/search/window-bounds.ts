@@ -27,6 +27,8 @@ import { PROFILE_GROUPS } from '../../traffic/profiles.js';
 import type { TrafficModel } from '../../traffic/model.js';
 import { MinHeap } from './heap.js';
 import { dijkstra, type Landmarks } from './landmarks.js';
+import type { CchTopology } from './cch/topology.js';
+import { CchCustomization, type CchMetric } from './cch/customize.js';
 
 /** One window table. */
 export interface WindowTable extends Landmarks {
@@ -38,6 +40,8 @@ export interface WindowTable extends Landmarks {
   boundKph: Float64Array;
   /** SpeedFeeds.version the bounds were last checked against */
   feedsVersion: number;
+  /** the same bounds as a customized CCH metric (CCH mode; the landmark tables are then empty), or null */
+  cch: CchMetric | null;
 }
 
 /** A table usable for one query, with the unix second up to which its bounds hold. */
@@ -54,8 +58,8 @@ export interface WindowBoundsConfig {
   maxTables: number;
 }
 
-/** Default settings: 5 min … 80 min horizons, 10 tables. */
-export const DEFAULT_WINDOW_BOUNDS_CONFIG: WindowBoundsConfig = { horizonsS: [300, 600, 1200, 2400, 4800], maxTables: 10 };
+/** Default settings: 5 min … 160 min horizons, 12 tables (two departure bins). */
+export const DEFAULT_WINDOW_BOUNDS_CONFIG: WindowBoundsConfig = { horizonsS: [300, 600, 1200, 2400, 4800, 9600], maxTables: 12 };
 
 /** Builds waiting at most (more requests for missing tables are not queued). */
 const MAX_QUEUED = 3;
@@ -70,7 +74,12 @@ interface Pending {
   fromL: Float32Array[];
   toL: Float32Array[];
   step: number;
+  /** CCH mode: the running customization */
+  customization: CchCustomization | null;
 }
+
+/** Triangle work (arc pairs) of one background customization slice: ~10 ms. */
+const CUSTOMIZE_SLICE = 1_500_000;
 
 /** Lazily built, validated window tables over the landmark nodes of the free-flow table. */
 export class WindowBounds {
@@ -91,6 +100,8 @@ export class WindowBounds {
     private readonly minTurnIn: Float32Array,
     private readonly nodes: readonly number[],
     cfg: Partial<WindowBoundsConfig> = {},
+    /** CCH mode: tables are customized CCH metrics instead of landmark tables */
+    private readonly cch: CchTopology | null = null,
   ) {
     this.cfg = { ...DEFAULT_WINDOW_BOUNDS_CONFIG, ...cfg };
     this.cfg.horizonsS = [...this.cfg.horizonsS].sort((a, b) => a - b);
@@ -123,7 +134,7 @@ export class WindowBounds {
    * background build is queued).
    */
   tableFor(depUnixS: number, depWeekS: number, horizonS: number, schedule = true): UsableTable | null {
-    if (this.nodes.length === 0 || horizonS < 0) return null;
+    if ((this.nodes.length === 0 && this.cch === null) || horizonS < 0) return null;
     const bin = Math.floor(depWeekS / BIN_SECONDS) % BINS_PER_WEEK;
     const key = `${bin}:${horizonS}`;
     const t = this.tables.get(key);
@@ -152,7 +163,12 @@ export class WindowBounds {
     const key = `${bin}:${horizonS}`;
     if (this.tables.has(key)) return;
     const p = this.start(key, bin, horizonS);
-    while (!this.advance(p));
+    while (!this.advance(p, Infinity));
+  }
+
+  /** True while a background build is queued or running. */
+  get busy(): boolean {
+    return this.running || this.queue.length > 0;
   }
 
   /** Resolves when every scheduled build has finished (tests). */
@@ -187,14 +203,22 @@ export class WindowBounds {
     const boundKph = this.boundSpeeds(bin, horizonS);
     const weight = new Float32Array(g.edgeCount);
     for (let e = 0; e < g.edgeCount; e++) weight[e] = (g.edgeLengthM[e] * 3.6) / boundKph[e] + this.minTurnIn[e];
-    return { key, bin, horizonS, versionAtStart, boundKph, weight, fromL: [], toL: [], step: 0 };
+    let customization: CchCustomization | null = null;
+    if (this.cch !== null) {
+      const edgeTimeS = new Float32Array(g.edgeCount);
+      for (let e = 0; e < g.edgeCount; e++) edgeTimeS[e] = (g.edgeLengthM[e] * 3.6) / boundKph[e];
+      customization = new CchCustomization(this.cch, edgeTimeS);
+    }
+    return { key, bin, horizonS, versionAtStart, boundKph, weight, fromL: [], toL: [], step: 0, customization };
   }
 
-  /** Runs one step of a build; true when the table is complete (and stored). */
-  private advance(p: Pending): boolean {
+  /** Runs one step of a build (`budget`: customization work of a slice); true when the table is complete (and stored). */
+  private advance(p: Pending, budget = CUSTOMIZE_SLICE): boolean {
     const g = this.model.graph;
     const i = p.step >> 1;
-    if (i < this.nodes.length) {
+    if (p.customization !== null) {
+      if (!p.customization.advance(budget)) return false;
+    } else if (i < this.nodes.length) {
       const backward = (p.step & 1) === 1;
       const d = dijkstra(g, p.weight, this.usable, this.nodes[i], backward, this.heap);
       if (backward) p.toL.push(d);
@@ -204,7 +228,8 @@ export class WindowBounds {
     }
     const binStartWeekS = p.bin * BIN_SECONDS;
     const table: WindowTable = {
-      nodes: [...this.nodes], fromL: p.fromL, toL: p.toL, binStartWeekS,
+      nodes: p.customization === null ? [...this.nodes] : [], fromL: p.fromL, toL: p.toL, binStartWeekS,
+      cch: p.customization === null ? null : p.customization.metric,
       coverEndWeekS: binStartWeekS + BIN_SECONDS + p.horizonS, boundKph: p.boundKph,
       // checked against the feeds as they were when the bounds were taken
       feedsVersion: p.versionAtStart,

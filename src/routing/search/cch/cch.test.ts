@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { buildGraph, EdgeFlag, RoadClass, type EdgeInput, type Graph } from '../../../network/graph.js';
+import { buildBoundGraph, boundNodesAt, type BoundGraph } from './bound-graph.js';
+import { buildCchTopology } from './topology.js';
+import { CchCustomization, customize } from './customize.js';
+import { CchPotential } from './potential.js';
+
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+/** A k × k street grid with jittered positions, missing streets and one-ways. */
+function randomGrid(k: number, rnd: () => number): Graph {
+  const nodes = [];
+  for (let r = 0; r < k; r++) for (let c = 0; c < k; c++) nodes.push({ lat: 39 + r * 0.001 + rnd() * 0.0003, lon: -77 + c * 0.0013 + rnd() * 0.0003, flags: 0 });
+  const edges: EdgeInput[] = [];
+  const base = { speedKph: 30, roadClass: RoadClass.residential, flags: EdgeFlag.routable };
+  const add = (a: number, b: number) => {
+    const x = rnd();
+    if (x < 0.12) return; // no street
+    const len = 80 + rnd() * 80;
+    if (x < 0.3) {
+      edges.push({ ...base, source: a, target: b, twin: -1, lengthM: len });
+      return;
+    }
+    const i = edges.length;
+    edges.push({ ...base, source: a, target: b, twin: i + 1, lengthM: len });
+    edges.push({ ...base, source: b, target: a, twin: i, lengthM: len });
+  };
+  for (let r = 0; r < k; r++) for (let c = 0; c < k; c++) {
+    const v = r * k + c;
+    if (c + 1 < k) add(v, v + 1);
+    if (r + 1 < k) add(v, v + k);
+  }
+  return buildGraph({ nodes, edges }).graph;
+}
+
+interface Case {
+  g: Graph;
+  usable: Uint8Array;
+  edgeTimeS: Float32Array;
+  turnS: (p: number, f: number) => number;
+  minTurnInS: Float32Array;
+}
+
+function randomCase(seed: number, k: number): Case {
+  const rnd = lcg(seed);
+  const g = randomGrid(k, rnd);
+  const usable = new Uint8Array(g.edgeCount).fill(1);
+  const edgeTimeS = new Float32Array(g.edgeCount);
+  for (let e = 0; e < g.edgeCount; e++) edgeTimeS[e] = g.edgeLengthM[e] / (5 + rnd() * 15);
+  // turn delays: a few "signal" nodes with 10/15/25 s, forbidden turns at some nodes, else 0–5 s
+  const signal = new Uint8Array(g.nodeCount);
+  for (let v = 0; v < g.nodeCount; v++) signal[v] = rnd() < 0.15 ? 1 : rnd() < 0.1 ? 2 : 0;
+  const table = new Map<number, number>();
+  for (let p = 0; p < g.edgeCount; p++) {
+    const v = g.edgeTarget[p];
+    for (let f = g.firstOut[v]; f < g.firstOut[v + 1]; f++) {
+      const uturn = g.edgeTwin[p] === f;
+      let c = uturn ? 60 : signal[v] === 1 ? [10, 15, 25][Math.floor(rnd() * 3)] : Math.floor(rnd() * 6);
+      if (signal[v] === 2 && !uturn && rnd() < 0.4) c = -1;
+      table.set(p * g.edgeCount + f, c);
+    }
+  }
+  const turnS = (p: number, f: number) => table.get(p * g.edgeCount + f)!;
+  const minTurnInS = new Float32Array(g.edgeCount);
+  for (let f = 0; f < g.edgeCount; f++) {
+    let m = Infinity;
+    const u = g.edgeSource[f];
+    for (let i = g.firstIn[u]; i < g.firstIn[u + 1]; i++) {
+      const c = turnS(g.inEdges[i], f);
+      if (c >= 0 && c < m) m = c;
+    }
+    minTurnInS[f] = m === Infinity ? 0 : m;
+  }
+  return { g, usable, edgeTimeS, turnS, minTurnInS };
+}
+
+/** Exact edge-based cost (turns included) from the head of edge `e0` to graph node `u`. */
+function exactEdgeBased(c: Case, e0: number, u: number): number {
+  const { g } = c;
+  const d = new Float64Array(g.edgeCount).fill(Infinity);
+  const done = new Uint8Array(g.edgeCount);
+  d[e0] = 0;
+  let best = Infinity;
+  for (;;) {
+    let e = -1;
+    for (let i = 0; i < g.edgeCount; i++) if (!done[i] && d[i] < Infinity && (e < 0 || d[i] < d[e])) e = i;
+    if (e < 0) break;
+    done[e] = 1;
+    if (g.edgeTarget[e] === u && d[e] < best) best = d[e];
+    const v = g.edgeTarget[e];
+    for (let f = g.firstOut[v]; f < g.firstOut[v + 1]; f++) {
+      const t = c.turnS(e, f);
+      if (t < 0) continue;
+      const nd = d[e] + t + c.edgeTimeS[f];
+      if (nd < d[f]) d[f] = nd;
+    }
+  }
+  return best;
+}
+
+/** Dijkstra on the bound graph's arcs backwards from `targets`: distance of every bound node. */
+function boundDistances(bg: BoundGraph, edgeTimeS: Float32Array, targets: number[]): Float64Array {
+  const d = new Float64Array(bg.nodeCount).fill(Infinity);
+  const done = new Uint8Array(bg.nodeCount);
+  for (const t of targets) d[t] = 0;
+  for (;;) {
+    let x = -1;
+    for (let i = 0; i < bg.nodeCount; i++) if (!done[i] && d[i] < Infinity && (x < 0 || d[i] < d[x])) x = i;
+    if (x < 0) break;
+    done[x] = 1;
+    for (let a = 0; a < bg.arcTail.length; a++) {
+      if (bg.arcHead[a] !== x) continue;
+      const nd = d[x] + edgeTimeS[bg.arcEdge[a]] + bg.arcTurnS[a];
+      if (nd < d[bg.arcTail[a]]) d[bg.arcTail[a]] = nd;
+    }
+  }
+  return d;
+}
+
+describe('CCH potentials', () => {
+  it('equal exact bound-graph distances for every node and several target sets (seeded random graphs)', () => {
+    for (let seed = 1; seed <= 6; seed++) {
+      const c = randomCase(seed, 9);
+      const bg = buildBoundGraph(c.g, c.usable, c.turnS, c.minTurnInS, 5);
+      expect(bg.expandedCount, `seed ${seed}`).toBeGreaterThan(0);
+      const topo = buildCchTopology(bg);
+      const metric = customize(topo, c.edgeTimeS);
+      const pot = new CchPotential(topo);
+      const rnd = lcg(seed * 31);
+      for (let q = 0; q < 4; q++) {
+        const targets: number[] = [];
+        for (let i = 0; i < 1 + (q % 3); i++) boundNodesAt(c.g, bg, Math.floor(rnd() * c.g.nodeCount), targets);
+        const want = boundDistances(bg, c.edgeTimeS, targets);
+        pot.reset(metric, targets);
+        for (let v = 0; v < bg.nodeCount; v++) {
+          const got = pot.at(v);
+          if (want[v] === Infinity) expect(got, `seed ${seed} q ${q} node ${v}`).toBe(Infinity);
+          else expect(Math.abs(got - want[v]), `seed ${seed} q ${q} node ${v}`).toBeLessThan(1e-4 * Math.max(1, want[v]));
+        }
+      }
+    }
+  });
+
+  it('never exceed the exact edge-based cost with turn delays and restrictions, and equal it when every node is expanded', () => {
+    for (let seed = 11; seed <= 14; seed++) {
+      const c = randomCase(seed, 7);
+      for (const expandOverS of [5, -1]) {
+        const bg = buildBoundGraph(c.g, c.usable, c.turnS, c.minTurnInS, expandOverS);
+        const topo = buildCchTopology(bg);
+        const metric = customize(topo, c.edgeTimeS);
+        const pot = new CchPotential(topo);
+        const rnd = lcg(seed);
+        for (let q = 0; q < 12; q++) {
+          const e0 = Math.floor(rnd() * c.g.edgeCount);
+          const u = Math.floor(rnd() * c.g.nodeCount);
+          const targets: number[] = [];
+          boundNodesAt(c.g, bg, u, targets);
+          pot.reset(metric, targets);
+          const lb = pot.at(bg.headNode[e0]);
+          const exact = exactEdgeBased(c, e0, u);
+          if (exact === Infinity) continue;
+          expect(lb, `seed ${seed} expand ${expandOverS} edge ${e0} → node ${u}`).toBeLessThanOrEqual(exact * (1 + 1e-6) + 1e-6);
+          if (expandOverS < 0) expect(Math.abs(lb - exact), `seed ${seed} full expansion edge ${e0} → node ${u}`).toBeLessThan(1e-3);
+        }
+      }
+    }
+  });
+
+  it('customizes the same metric in slices as at once', () => {
+    const c = randomCase(99, 12);
+    const bg = buildBoundGraph(c.g, c.usable, c.turnS, c.minTurnInS, 5);
+    const topo = buildCchTopology(bg);
+    const whole = customize(topo, c.edgeTimeS);
+    const sliced = new CchCustomization(topo, c.edgeTimeS);
+    let steps = 0;
+    while (!sliced.advance(50)) steps++;
+    expect(steps).toBeGreaterThan(3);
+    expect(Array.from(sliced.metric.up)).toEqual(Array.from(whole.up));
+    expect(Array.from(sliced.metric.down)).toEqual(Array.from(whole.down));
+  });
+});
