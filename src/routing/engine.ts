@@ -186,11 +186,6 @@ export class RoutingEngine {
     this.altFactor = new Float32Array(g.edgeCount);
   }
 
-  /** The last search pass's bound of its trip cost at the start (statistics). */
-  get lastStartBound(): number {
-    return this.astar.lastStartBound;
-  }
-
   /** Which bounds answered the last search ('window', 'freeFlow' or 'none' for shortest mode). */
   get lastBounds(): 'window' | 'freeFlow' | 'none' {
     return this.astar.lastBounds;

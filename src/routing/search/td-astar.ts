@@ -1,8 +1,9 @@
 /**
  * Time-dependent A* on an edge-based state (a label per directed edge = arrival at its end), so
  * turn restrictions and turn costs are exact. FIFO evaluation: each edge is costed at the instant
- * the vehicle enters it (after the turn delay). Lower bounds: ALT landmarks over minimum edge
- * travel times (fastest) or great-circle distance (shortest). Search state (labels, parents,
+ * the vehicle enters it (after the turn delay). Lower bounds: CCH potentials (exact distances in
+ * a free-flow or time-window lower-bound metric) or ALT landmarks (fastest), great-circle distance
+ * (shortest). Search state (labels, parents,
  * heap) is typed arrays reused across queries with a generation counter: an instance is not
  * reentrant (one search at a time; Node runs them one after another).
  */
@@ -130,8 +131,6 @@ export class TdAstar {
   /** the last run stopped because its min key left the window coverage (`lastAbortKey`) */
   private lastAborted = false;
   private lastAbortKey = 0;
-  /** smallest key among the last run's sources (bound of the trip's cost) */
-  lastStartBound = -1;
   /** labels settled by the last search (every pass) */
   lastSettled = 0;
   /** which bounds answered the last search: a time-window table, or the free-flow table */
@@ -399,7 +398,6 @@ export class TdAstar {
     const cost = this.cost, time = this.time, parent = this.parent, gen = this.gen;
     if (!o.shortest) this.prepareHeuristic();
 
-    this.lastStartBound = -1;
     let best = Infinity;
     let bestPrev = -1; // label edge before the target edge (-1: same-edge path)
     let bestTarget = -1;
@@ -435,9 +433,7 @@ export class TdAstar {
         time[e] = t0 + (1 - s.fraction) * tt;
         parent[e] = -1;
         sourceOf.set(e, si);
-        const h = this.heuristic(e);
-        if (h < this.lastStartBound || this.lastStartBound < 0) this.lastStartBound = c + h;
-        heap.push(e, c + h);
+        heap.push(e, c + this.heuristic(e));
       }
     }
 
