@@ -201,14 +201,11 @@ export class WindowBounds {
     const g = this.model.graph;
     const versionAtStart = this.feeds.version;
     const boundKph = this.boundSpeeds(bin, horizonS);
+    // CCH mode: edge times without turns (the bound graph's arcs carry them); landmarks: with the cheapest turn in
     const weight = new Float32Array(g.edgeCount);
-    for (let e = 0; e < g.edgeCount; e++) weight[e] = (g.edgeLengthM[e] * 3.6) / boundKph[e] + this.minTurnIn[e];
-    let customization: CchCustomization | null = null;
-    if (this.cch !== null) {
-      const edgeTimeS = new Float32Array(g.edgeCount);
-      for (let e = 0; e < g.edgeCount; e++) edgeTimeS[e] = (g.edgeLengthM[e] * 3.6) / boundKph[e];
-      customization = new CchCustomization(this.cch, edgeTimeS);
-    }
+    const turnIn = this.cch === null ? this.minTurnIn : null;
+    for (let e = 0; e < g.edgeCount; e++) weight[e] = (g.edgeLengthM[e] * 3.6) / boundKph[e] + (turnIn === null ? 0 : turnIn[e]);
+    const customization = this.cch === null ? null : new CchCustomization(this.cch, weight);
     return { key, bin, horizonS, versionAtStart, boundKph, weight, fromL: [], toL: [], step: 0, customization };
   }
 
