@@ -16,6 +16,7 @@ import type { CchTopology } from './cch/topology.js';
 import type { CchMetric } from './cch/customize.js';
 import { CchPotential } from './cch/potential.js';
 import { boundNodesAt } from './cch/bound-graph.js';
+import type { TimeWarp } from './time-warp.js';
 import { SECONDS_PER_WEEK, BIN_SECONDS } from '../../traffic/clock.js';
 import { BINS_PER_WEEK } from '../../traffic/feeds.js';
 
@@ -91,6 +92,8 @@ export class TdAstar {
   private readonly cost: Float64Array;
   private readonly time: Float64Array;
   private readonly parent: Int32Array;
+  /** key of a label's latest heap entry (−1 once settled): older entries are stale */
+  private readonly pushedKey: Float64Array;
   private readonly gen: Uint32Array;
   private readonly hNode: Float64Array;
   private readonly hGen: Uint32Array;
@@ -123,6 +126,10 @@ export class TdAstar {
   private readonly potential: CchPotential | null;
   /** metric of the running search's CCH potentials, or null (landmarks) */
   private metric: CchMetric | null = null;
+  /** time warp of a warped metric (potentials are work, converted per label), or null (seconds) */
+  private warp: TimeWarp | null = null;
+  /** unix second where the warp starts */
+  private warpOriginS = 0;
   /** bound node at the head of each edge (CCH mode) */
   private readonly headNode: Int32Array | null;
   private readonly boundTargets: number[] = [];
@@ -163,6 +170,7 @@ export class TdAstar {
     this.cost = new Float64Array(g.edgeCount);
     this.time = new Float64Array(g.edgeCount);
     this.parent = new Int32Array(g.edgeCount);
+    this.pushedKey = new Float64Array(g.edgeCount);
     this.gen = new Uint32Array(g.edgeCount);
     this.hNode = new Float64Array(g.nodeCount);
     this.hGen = new Uint32Array(g.nodeCount);
@@ -204,7 +212,11 @@ export class TdAstar {
   private heuristic(e: number): number {
     if (this.metric !== null) {
       const h = this.potential!.at(this.headNode![e]);
-      return h === Infinity ? h : h * this.hScale * 0.9999;
+      if (h === Infinity) return h;
+      const warp = this.warp;
+      if (warp === null) return h * this.hScale * 0.9999;
+      // work still to do from the label's own arrival time, converted to seconds
+      return warp.remainingS(this.time[e] - this.warpOriginS, h * 0.9999) * this.hScale;
     }
     const v = this.g.edgeTarget[e];
     if (this.hGen[v] === this.generation) return this.hNode[v];
@@ -322,6 +334,7 @@ export class TdAstar {
     this.shortest = o.shortest;
     this.hScale = o.discountFlags !== 0 && o.discountFactor < 1 ? o.discountFactor : 1;
     this.targetNodes = [...new Set(targets.map((t) => g.edgeSource[t.edge]))];
+    this.warp = null;
     const freeFlowMetric = this.cch === null ? null : this.cch.freeFlow;
     if (o.shortest || (this.landmarks.nodes.length === 0 && freeFlowMetric === null)) {
       this.lastBounds = 'none';
@@ -351,6 +364,8 @@ export class TdAstar {
         }
         this.table = use.table;
         this.metric = use.table.cch;
+        this.warp = use.table.cch === null ? null : use.table.warp;
+        this.warpOriginS = depS - (w - use.table.binStartWeekS);
         if (this.metric === null) this.chooseLandmarks(sourceNodes, this.targetNodes, use.table);
         // a min key above the coverage proves the answer would leave it: stop there
         const p = this.run(sources, targets, depS, o, (use.validUntilS - depS) * this.hScale);
@@ -371,6 +386,7 @@ export class TdAstar {
         const next = this.windows.horizonFor(p.cost / this.hScale - leftInBin);
         horizon = next > horizon ? next : -1;
       }
+      this.warp = null;
       if (settled > 0) {
         this.table = this.landmarks;
         this.metric = freeFlowMetric;
@@ -396,6 +412,7 @@ export class TdAstar {
     const heap = this.heap;
     heap.clear();
     const cost = this.cost, time = this.time, parent = this.parent, gen = this.gen;
+    const pushedKey = this.pushedKey;
     if (!o.shortest) this.prepareHeuristic();
 
     let best = Infinity;
@@ -433,7 +450,9 @@ export class TdAstar {
         time[e] = t0 + (1 - s.fraction) * tt;
         parent[e] = -1;
         sourceOf.set(e, si);
-        heap.push(e, c + this.heuristic(e));
+        const k = c + this.heuristic(e);
+        this.pushedKey[e] = k;
+        heap.push(e, k);
       }
     }
 
@@ -479,7 +498,8 @@ export class TdAstar {
       const key = heap.lastKey;
       const ce = cost[e];
       const v = edgeTarget[e];
-      if (key > ce + this.heuristic(e) + 1e-9) continue; // stale entry
+      if (key !== pushedKey[e]) continue; // stale entry (a better label was pushed, or already settled)
+      pushedKey[e] = -1;
       if (++settled > o.maxSettled) {
         exhausted = true;
         break;
@@ -555,7 +575,9 @@ export class TdAstar {
           cost[f] = nc;
           time[f] = tEnter + tt;
           parent[f] = e;
-          heap.push(f, nc + this.heuristic(f));
+          const k = nc + this.heuristic(f);
+          pushedKey[f] = k;
+          heap.push(f, k);
         }
       }
     }

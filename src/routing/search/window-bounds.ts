@@ -29,6 +29,7 @@ import { MinHeap } from './heap.js';
 import { dijkstra, type Landmarks } from './landmarks.js';
 import type { CchTopology } from './cch/topology.js';
 import { CchCustomization, type CchMetric } from './cch/customize.js';
+import { buildWarpedMetric, staticCeilings, tripUse, type TimeWarp, type TripUse } from './time-warp.js';
 
 /** One window table. */
 export interface WindowTable extends Landmarks {
@@ -42,6 +43,8 @@ export interface WindowTable extends Landmarks {
   feedsVersion: number;
   /** the same bounds as a customized CCH metric (CCH mode; the landmark tables are then empty), or null */
   cch: CchMetric | null;
+  /** CCH mode with `warp`: the metric is in work units of this time warp (see time-warp.ts), or null (seconds) */
+  warp: TimeWarp | null;
 }
 
 /** A table usable for one query, with the unix second up to which its bounds hold. */
@@ -56,10 +59,12 @@ export interface WindowBoundsConfig {
   horizonsS: number[];
   /** tables kept in memory (least recently used dropped) */
   maxTables: number;
+  /** CCH mode: time-warped metrics (bounds follow the speeds over the window) instead of static ones */
+  warp: boolean;
 }
 
 /** Default settings: 5 min … 160 min horizons, 12 tables (two departure bins). */
-export const DEFAULT_WINDOW_BOUNDS_CONFIG: WindowBoundsConfig = { horizonsS: [300, 600, 1200, 2400, 4800, 9600], maxTables: 12 };
+export const DEFAULT_WINDOW_BOUNDS_CONFIG: WindowBoundsConfig = { horizonsS: [300, 600, 1200, 2400, 4800, 9600], maxTables: 12, warp: true };
 
 /** Builds waiting at most (more requests for missing tables are not queued). */
 const MAX_QUEUED = 3;
@@ -76,6 +81,7 @@ interface Pending {
   step: number;
   /** CCH mode: the running customization */
   customization: CchCustomization | null;
+  warp: TimeWarp | null;
 }
 
 /** Triangle work (arc pairs) of one background customization slice: ~10 ms. */
@@ -88,6 +94,10 @@ export class WindowBounds {
   private running = false;
   private readonly heap = new MinHeap(1 << 14);
   private readonly cfg: WindowBoundsConfig;
+  /** longest turn delay of the bound graph, seconds */
+  private readonly maxTurnS: number;
+  /** trip use of edges and turns (warped metrics choose their reference rate by it), or null */
+  private readonly use: TripUse | null;
   /** tables built so far (for tests and the bench) */
   built = 0;
   /** tables dropped because a feed value exceeded their bounds */
@@ -105,7 +115,12 @@ export class WindowBounds {
   ) {
     this.cfg = { ...DEFAULT_WINDOW_BOUNDS_CONFIG, ...cfg };
     this.cfg.horizonsS = [...this.cfg.horizonsS].sort((a, b) => a - b);
+    let maxTurn = 0;
+    if (cch !== null) for (const t of cch.bound.arcTurnS) if (t > maxTurn) maxTurn = t;
+    this.maxTurnS = maxTurn;
+    this.use = cch !== null && this.cfg.warp ? tripUse(model, usable, minTurnIn) : null;
   }
+
 
   /** The horizon classes, seconds, ascending. */
   get horizons(): readonly number[] {
@@ -201,12 +216,19 @@ export class WindowBounds {
     const g = this.model.graph;
     const versionAtStart = this.feeds.version;
     const boundKph = this.boundSpeeds(bin, horizonS);
+    if (this.cch !== null && this.use !== null) {
+      const startWeekS = bin * BIN_SECONDS;
+      const win = { startWeekS, coverEndWeekS: startWeekS + BIN_SECONDS + horizonS };
+      const wm = buildWarpedMetric(this.model, win, staticCeilings(this.model, this.feeds, boundKph), this.use, this.maxTurnS);
+      const customization = new CchCustomization(this.cch, wm.edgeWork, wm.turnScale);
+      return { key, bin, horizonS, versionAtStart, boundKph: wm.boundKph, weight: wm.edgeWork, fromL: [], toL: [], step: 0, customization, warp: wm.warp };
+    }
     // CCH mode: edge times without turns (the bound graph's arcs carry them); landmarks: with the cheapest turn in
     const weight = new Float32Array(g.edgeCount);
     const turnIn = this.cch === null ? this.minTurnIn : null;
     for (let e = 0; e < g.edgeCount; e++) weight[e] = (g.edgeLengthM[e] * 3.6) / boundKph[e] + (turnIn === null ? 0 : turnIn[e]);
     const customization = this.cch === null ? null : new CchCustomization(this.cch, weight);
-    return { key, bin, horizonS, versionAtStart, boundKph, weight, fromL: [], toL: [], step: 0, customization };
+    return { key, bin, horizonS, versionAtStart, boundKph, weight, fromL: [], toL: [], step: 0, customization, warp: null };
   }
 
   /** Runs one step of a build (`budget`: customization work of a slice); true when the table is complete (and stored). */
@@ -227,6 +249,7 @@ export class WindowBounds {
     const table: WindowTable = {
       nodes: p.customization === null ? [...this.nodes] : [], fromL: p.fromL, toL: p.toL, binStartWeekS,
       cch: p.customization === null ? null : p.customization.metric,
+      warp: p.warp,
       coverEndWeekS: binStartWeekS + BIN_SECONDS + p.horizonS, boundKph: p.boundKph,
       // checked against the feeds as they were when the bounds were taken
       feedsVersion: p.versionAtStart,

@@ -26,8 +26,11 @@ export class CchCustomization {
   readonly metric: CchMetric;
   private next = 0;
 
-  /** `edgeTimeS[e]` = lower bound of graph edge e's travel time (without turns), seconds */
-  constructor(private readonly topo: CchTopology, edgeTimeS: Float32Array | Float64Array) {
+  /**
+   * `edgeTimeS[e]` = lower bound of graph edge e's travel time (without turns), seconds (or work
+   * units of a time warp, with `turnScale` = work per second of turn delay)
+   */
+  constructor(private readonly topo: CchTopology, edgeTimeS: Float32Array | Float64Array, turnScale = 1) {
     const m = topo.upHead.length;
     const up = new Float32Array(m).fill(Infinity);
     const down = new Float32Array(m).fill(Infinity);
@@ -36,7 +39,7 @@ export class CchCustomization {
     for (let e = 0; e < inputArc.length; e++) {
       const a = inputArc[e];
       if (a < 0) continue;
-      const w = edgeTimeS[arcEdge[e]] + arcTurnS[e];
+      const w = edgeTimeS[arcEdge[e]] + arcTurnS[e] * turnScale;
       if (inputUpward[e]) {
         if (w < up[a]) up[a] = w;
       } else if (w < down[a]) down[a] = w;
