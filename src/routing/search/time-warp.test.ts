@@ -20,6 +20,10 @@ describe('TimeWarp', () => {
       expect(w.inverse(w.work(x))).toBeCloseTo(x, 9);
     }
     expect(w.remainingS(123, 0)).toBe(0);
+    for (let i = 0; i < 500; i++) {
+      const x = rnd() * 700, omega = rnd() * 300;
+      expect(w.remainingS(x, omega)).toBeCloseTo(w.inverse(w.work(x) + omega) - x, 9);
+    }
     // constant rate 0.5: 10 work takes 20 s
     const c = new TimeWarp(0, 10, new Float64Array(8).fill(0.5));
     expect(c.remainingS(15, 10)).toBeCloseTo(20, 12);

@@ -86,9 +86,31 @@ export class TimeWarp {
     return k * this.cellS + (y - cum[k]) / rate[k];
   }
 
-  /** Lower bound of the time (s) to do `omega` work from `x` seconds after the start. */
+  /**
+   * Lower bound of the time (s) to do `omega` work from `x` seconds after the start — the search's
+   * per-label conversion, so `work` and `inverse` are written out here without calls.
+   */
   remainingS(x: number, omega: number): number {
-    const r = this.inverse(this.work(x) + omega) - x;
+    const cum = this.cum, rate = this.rate, n = rate.length, c = this.cellS;
+    let k = Math.floor(x / c);
+    let y: number;
+    if (k >= n) y = cum[n] + rate[n - 1] * (x - n * c);
+    else {
+      if (k < 0) k = 0;
+      y = cum[k] + rate[k] * (x - k * c);
+    }
+    y += omega;
+    let t: number;
+    if (y >= cum[n]) t = n * c + (y - cum[n]) / rate[n - 1];
+    else if (y <= 0) t = y / rate[0];
+    else {
+      // the cell holding y is at least x's cell and at least its work bucket's cell
+      let j = this.bucketCell[Math.floor(y * this.bucketsPerWork)];
+      if (j < k) j = k;
+      while (cum[j + 1] <= y) j++;
+      t = j * c + (y - cum[j]) / rate[j];
+    }
+    const r = t - x;
     return r > 0 ? r : 0;
   }
 }
