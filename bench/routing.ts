@@ -79,6 +79,16 @@ function searchRun(eng: RoutingEngine, pairs: ReturnType<typeof odPairs>, depart
   return { ms, settled, failed, windowShare: ms.length ? window / ms.length : 0 };
 }
 
+/** The CCH search with static window metrics (each edge at its fastest speed of the window), for comparison with the warped ones. */
+function staticWindowsRun(g: Graph, timeZone: string, pairs: ReturnType<typeof odPairs>, dep: number, warmup: number, label: string): void {
+  const t0 = performance.now();
+  const eng = new RoutingEngine(g, new SpeedFeeds(), null, timeZone, { windowBounds: { warp: false } });
+  eng.prepareWindows(dep);
+  console.log(`engine with static window metrics: load + the departure bin's metrics ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const s = searchRun(eng, pairs, dep, warmup);
+  report(label, s.ms, s.settled, s.windowShare);
+}
+
 async function benchBaltimore(): Promise<void> {
   if (!existsSync(PBF)) {
     console.log(`Baltimore: ${PBF} not found, skipped`);
@@ -108,15 +118,7 @@ async function benchBaltimore(): Promise<void> {
   alt.prepareWindows(dep);
   const l = searchRun(alt, pairs, dep, 100);
   report('search, landmark (ALT) bounds, Mon 08:00', l.ms, l.settled, l.windowShare);
-  {
-    // the same CCH search with static window metrics (each edge at its fastest speed of the window)
-    t0 = performance.now();
-    const eng = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { windowBounds: { warp: false } });
-    eng.prepareWindows(dep);
-    console.log(`engine with static window metrics: load + the 08:00 bin's metrics ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const s = searchRun(eng, pairs, dep, 10);
-    report('grid search (cch, static windows), Mon 08:00', s.ms, s.settled, s.windowShare);
-  }
+  staticWindowsRun(g, region.meta.timeZone, pairs, dep, 100, 'search, CCH, static window metrics, Mon 08:00');
   const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks' });
   const d = searchRun(plain, pairs.slice(0, 300), dep, 30);
   report('plain TD-Dijkstra (no landmarks), 300 pairs', d.ms, d.settled);
@@ -241,15 +243,7 @@ async function benchGrid(): Promise<void> {
       console.log(`  background customization of one window metric: ${((performance.now() - started) / 1000).toFixed(1)} s in ${turns.length} event-loop turns, longest ${turns[turns.length - 1].toFixed(1)} ms, p50 ${pct(turns, 0.5).toFixed(1)} ms`);
     }
   }
-  {
-    // the same CCH search with static window metrics (each edge at its fastest speed of the window)
-    t0 = performance.now();
-    const eng = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { windowBounds: { warp: false } });
-    eng.prepareWindows(dep);
-    console.log(`engine with static window metrics: load + the 08:00 bin's metrics ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const s = searchRun(eng, pairs, dep, 10);
-    report('grid search (cch, static windows), Mon 08:00', s.ms, s.settled, s.windowShare);
-  }
+  staticWindowsRun(g, region.meta.timeZone, pairs, dep, 10, 'grid search (cch, static windows), Mon 08:00');
   const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks' });
   const d = searchRun(plain, pairs.slice(0, 30), dep, 3);
   report('grid plain TD-Dijkstra, 30 pairs, Mon 08:00', d.ms, d.settled);
