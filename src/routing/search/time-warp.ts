@@ -182,12 +182,13 @@ export function buildWarpedMetric(model: TrafficModel, win: WarpWindow, staticKp
   const weightOf = new Float64Array(PROFILE_GROUPS);
   const minKph = model.cfg.minSpeedKph;
   const predicted = new Uint8Array(m);
+  const useOf = use.edge;
   for (let e = 0; e < m; e++) {
     const gr = model.profileGroup[e];
     // the model floors speeds at minKph: where the floor can bind, the factor is no ceiling
     if (!(staticKph[e] === staticKph[e]) && model.freeFlowKph[e] * gminEntry[gr] >= minKph) {
       predicted[e] = 1;
-      weightOf[gr] += use.edge[e];
+      weightOf[gr] += useOf[e];
     }
   }
   // reference rate: the curve that bounds the trip-weighted mix of groups and turns most tightly
@@ -230,25 +231,29 @@ export function buildWarpedMetric(model: TrafficModel, win: WarpWindow, staticKp
   }
   const edgeWork = new Float32Array(m);
   const boundKph = new Float64Array(m);
+  const lengthM = g.edgeLengthM, ffKph = model.freeFlowKph, upKph = model.upperKph, group = model.profileGroup;
+  const levels = mins.levels;
+  const kappaFlat = new Float64Array(PROFILE_GROUPS * levels);
+  for (let gr = 0; gr < PROFILE_GROUPS; gr++) kappaFlat.set(kappa[gr], gr * levels);
   for (let e = 0; e < m; e++) {
-    const len36 = g.edgeLengthM[e] * 3.6;
+    const len36 = lengthM[e] * 3.6;
     if (predicted[e]) {
-      const gr = model.profileGroup[e];
-      const ffT = len36 / model.freeFlowKph[e];
-      const c = mins.levelFor(ffT / gminEntry[gr], cellS);
+      const gr = group[e];
+      const ffT = len36 / ffKph[e];
+      const c = levelOf(ffT / gminEntry[gr], cellS, levels);
       // Float32 rounding is absorbed by the search's 0.9999 shave
-      edgeWork[e] = ffT * kappa[gr][c];
-      const up = model.upperKph[e];
-      const v = model.freeFlowKph[e] * gminEntry[gr];
+      edgeWork[e] = ffT * kappaFlat[gr * levels + c];
+      const up = upKph[e];
+      const v = ffKph[e] * gminEntry[gr];
       boundKph[e] = v > up ? up : v;
     } else {
-      const b = staticKph[e] === staticKph[e] ? staticKph[e] : model.upperKph[e];
+      const b = staticKph[e] === staticKph[e] ? staticKph[e] : upKph[e];
       const d = len36 / b;
-      edgeWork[e] = d * mins.minOver(mins.levelFor(d, cellS));
+      edgeWork[e] = d * mins.minOver(levelOf(d, cellS, levels));
       boundKph[e] = b;
     }
   }
-  const turnScale = mins.minOver(mins.levelFor(maxTurnS, cellS));
+  const turnScale = mins.minOver(levelOf(maxTurnS, cellS, mins.levels));
   return { warp: new TimeWarp(win.startWeekS, cellS, rate), edgeWork, turnScale, boundKph, reference };
 }
 
@@ -276,6 +281,16 @@ function tightness(r: Float64Array, gmax: Float64Array[], weightOf: Float64Array
     total += weightOf[gr];
   }
   return total > 0 ? score / total : 0;
+}
+
+/**
+ * The sliding-minimum level whose 2^c cells hold any traversal of at most `durationS` from any
+ * instant of a cell (the last of `levels` covers everything to the end).
+ */
+function levelOf(durationS: number, cellS: number, levels: number): number {
+  const cells = Math.ceil(durationS / cellS) + 1; // ≥ 1
+  const c = cells <= 1 ? 0 : 32 - Math.clz32(cells - 1); // ⌈log2(cells)⌉
+  return c < levels ? c : levels - 1;
 }
 
 /** Minimum of a rate over the 2^c cells from each entry cell (the suffix min past the end). */
@@ -306,13 +321,6 @@ class SlidingMin {
 
   level(c: number): Float64Array {
     return this.table[c];
-  }
-
-  /** The level whose 2^c cells hold any traversal of at most `durationS` from any instant of a cell. */
-  levelFor(durationS: number, cellS: number): number {
-    const cells = Math.ceil(durationS / cellS) + 1;
-    const c = Math.ceil(Math.log2(Math.max(1, cells)));
-    return c < this.table.length ? c : this.table.length - 1;
   }
 
   minOver(c: number): number {

@@ -74,8 +74,11 @@ interface Pending {
   bin: number;
   horizonS: number;
   versionAtStart: number;
+  /** set-up steps done (each its own event-loop turn in the background): speed bounds, edge weights, customization state */
+  setup: number;
   boundKph: Float64Array;
   weight: Float32Array;
+  turnScale: number;
   fromL: Float32Array[];
   toL: Float32Array[];
   step: number;
@@ -84,12 +87,16 @@ interface Pending {
   warp: TimeWarp | null;
 }
 
+/** Set-up steps of a build before its customization slices or Dijkstras. */
+const SETUP_STEPS = 3;
+
 /** Triangle work (arc pairs) of one background customization slice: ~10 ms. */
 const CUSTOMIZE_SLICE = 1_500_000;
 
 /** Lazily built, validated window tables over the landmark nodes of the free-flow table. */
 export class WindowBounds {
   private readonly tables = new Map<string, WindowTable>();
+  /** builds waiting or running (a build's set-up runs in its own event-loop turns, not in the request that asked) */
   private readonly queue: Pending[] = [];
   private running = false;
   private readonly heap = new MinHeap(1 << 14);
@@ -201,7 +208,7 @@ export class WindowBounds {
     }
   }
 
-  /** One Dijkstra per event-loop turn, so requests interleave with a build. */
+  /** One step per event-loop turn (set-up steps, then customization slices or Dijkstras), so requests interleave with a build. */
   private pump(): void {
     const p = this.queue[0];
     if (p === undefined) {
@@ -213,26 +220,43 @@ export class WindowBounds {
   }
 
   private start(key: string, bin: number, horizonS: number): Pending {
+    return {
+      key, bin, horizonS, versionAtStart: this.feeds.version, setup: 0, boundKph: new Float64Array(0), weight: new Float32Array(0), turnScale: 1,
+      fromL: [], toL: [], step: 0, customization: null, warp: null,
+    };
+  }
+
+  /** One set-up step: the window's speed bounds, then the edge weights (warped or static), then the customization state. */
+  private setUp(p: Pending): void {
     const g = this.model.graph;
-    const versionAtStart = this.feeds.version;
-    const boundKph = this.boundSpeeds(bin, horizonS);
-    if (this.cch !== null && this.use !== null) {
-      const startWeekS = bin * BIN_SECONDS;
-      const win = { startWeekS, coverEndWeekS: startWeekS + BIN_SECONDS + horizonS };
-      const wm = buildWarpedMetric(this.model, win, staticCeilings(this.model, this.feeds, boundKph), this.use, this.maxTurnS);
-      const customization = new CchCustomization(this.cch, wm.edgeWork, wm.turnScale);
-      return { key, bin, horizonS, versionAtStart, boundKph: wm.boundKph, weight: wm.edgeWork, fromL: [], toL: [], step: 0, customization, warp: wm.warp };
-    }
-    // CCH mode: edge times without turns (the bound graph's arcs carry them); landmarks: with the cheapest turn in
-    const weight = new Float32Array(g.edgeCount);
-    const turnIn = this.cch === null ? this.minTurnIn : null;
-    for (let e = 0; e < g.edgeCount; e++) weight[e] = (g.edgeLengthM[e] * 3.6) / boundKph[e] + (turnIn === null ? 0 : turnIn[e]);
-    const customization = this.cch === null ? null : new CchCustomization(this.cch, weight);
-    return { key, bin, horizonS, versionAtStart, boundKph, weight, fromL: [], toL: [], step: 0, customization, warp: null };
+    if (p.setup === 0) {
+      p.versionAtStart = this.feeds.version;
+      p.boundKph = this.boundSpeeds(p.bin, p.horizonS);
+    } else if (p.setup === 1) {
+      if (this.cch !== null && this.use !== null) {
+        const startWeekS = p.bin * BIN_SECONDS;
+        const win = { startWeekS, coverEndWeekS: startWeekS + BIN_SECONDS + p.horizonS };
+        const wm = buildWarpedMetric(this.model, win, staticCeilings(this.model, this.feeds, p.boundKph), this.use, this.maxTurnS);
+        p.boundKph = wm.boundKph;
+        p.weight = wm.edgeWork;
+        p.turnScale = wm.turnScale;
+        p.warp = wm.warp;
+      } else {
+        // CCH mode: edge times without turns (the bound graph's arcs carry them); landmarks: with the cheapest turn in
+        p.weight = new Float32Array(g.edgeCount);
+        const turnIn = this.cch === null ? this.minTurnIn : null;
+        for (let e = 0; e < g.edgeCount; e++) p.weight[e] = (g.edgeLengthM[e] * 3.6) / p.boundKph[e] + (turnIn === null ? 0 : turnIn[e]);
+      }
+    } else if (this.cch !== null) p.customization = new CchCustomization(this.cch, p.weight, p.turnScale);
+    p.setup++;
   }
 
   /** Runs one step of a build (`budget`: customization work of a slice); true when the table is complete (and stored). */
   private advance(p: Pending, budget = CUSTOMIZE_SLICE): boolean {
+    if (p.setup < SETUP_STEPS) {
+      this.setUp(p);
+      return false;
+    }
     const g = this.model.graph;
     const i = p.step >> 1;
     if (p.customization !== null) {
