@@ -19,6 +19,21 @@ const BINS = BINS_PER_WEEK;
 const BIN_S = BIN_SECONDS;
 const WEEK_S = SECONDS_PER_WEEK;
 
+/** Where an instant falls between profile bin centres: written by `binPosition` (no allocation on the hot path). */
+const pos = { b0: 0, b1: 0, frac: 0 };
+
+/** Sets `pos` for local second of the week `weekS`: the bins whose centres enclose it and the share of the way to the second. */
+function binPosition(weekS: number): void {
+  let w = weekS % WEEK_S;
+  if (w < 0) w += WEEK_S;
+  const x = w / BIN_S - 0.5;
+  let b0 = Math.floor(x);
+  pos.frac = x - b0;
+  if (b0 < 0) b0 += BINS;
+  pos.b0 = b0;
+  pos.b1 = b0 + 1 === BINS ? 0 : b0 + 1;
+}
+
 /** Which speeds a cost query uses. */
 export const SpeedMode = {
   /** live + incidents + learned/predicted: what the vehicle will meet */
@@ -147,15 +162,9 @@ export class TrafficModel {
       if (q.incidents !== null && !q.ignoreClosures && this.closedIn(q.incidents, e, tUnixS)) return 0;
       return this.freeFlowKph[e];
     }
-    let w = q.depWeekS + (tUnixS - q.depUnixS);
-    w %= WEEK_S;
-    if (w < 0) w += WEEK_S;
     // interpolate between bin centres
-    const x = w / BIN_S - 0.5;
-    let b0 = Math.floor(x);
-    const frac = x - b0;
-    if (b0 < 0) b0 += BINS;
-    const b1 = b0 + 1 === BINS ? 0 : b0 + 1;
+    binPosition(q.depWeekS + (tUnixS - q.depUnixS));
+    const b0 = pos.b0, b1 = pos.b1, frac = pos.frac;
     let speed = NaN;
     const feeds = this.feeds;
     if (feeds.learnedEdgeCount > 0) {
@@ -197,6 +206,18 @@ export class TrafficModel {
     if (speed > up) speed = up;
     if (speed < this.cfg.minSpeedKph) speed = this.cfg.minSpeedKph;
     return speed;
+  }
+
+  /**
+   * Predicted speed factor (speed / free flow) of profile group `group` at local second of the
+   * week `weekS` (any integer multiple of a week away is the same instant), interpolated between
+   * bin centres exactly as `speedKph` does.
+   */
+  predictedFactor(group: number, weekS: number): number {
+    binPosition(weekS);
+    const gi = group * BINS;
+    const f0 = this.factors[gi + pos.b0];
+    return f0 + (this.factors[gi + pos.b1] - f0) * pos.frac;
   }
 
   private closedIn(m: ReadonlyMap<number, IncidentEffect[]>, e: number, tUnixS: number): boolean {

@@ -28,8 +28,7 @@
  *
  * Beyond the last cell R stays at its last value, so W is defined for every time.
  */
-import { BINS_PER_WEEK, type SpeedFeeds } from '../../traffic/feeds.js';
-import { BIN_SECONDS, SECONDS_PER_WEEK } from '../../traffic/clock.js';
+import type { SpeedFeeds } from '../../traffic/feeds.js';
 import { PROFILE_GROUPS } from '../../traffic/profiles.js';
 import type { TrafficModel } from '../../traffic/model.js';
 import { dijkstra } from './landmarks.js';
@@ -149,27 +148,15 @@ export function buildWarpedMetric(model: TrafficModel, win: WarpWindow, staticKp
   const g = model.graph;
   const nEntry = Math.floor((win.coverEndWeekS - win.startWeekS) / cellS) + 1;
   const n = nEntry + Math.ceil(PAD_S / cellS);
-  // factor of every group at every cell boundary (exact interpolation as the model)
-  const groupAt = (gr: number, weekS: number): number => {
-    let w = weekS % SECONDS_PER_WEEK;
-    if (w < 0) w += SECONDS_PER_WEEK;
-    const x = w / BIN_SECONDS - 0.5;
-    let b0 = Math.floor(x);
-    const frac = x - b0;
-    if (b0 < 0) b0 += BINS_PER_WEEK;
-    const b1 = b0 + 1 === BINS_PER_WEEK ? 0 : b0 + 1;
-    const f0 = model.factors[gr * BINS_PER_WEEK + b0];
-    return f0 + (model.factors[gr * BINS_PER_WEEK + b1] - f0) * frac;
-  };
   // gmax[gr][k] = max factor of group gr on cell k (linear inside a cell: the larger end), a hair up for rounding
   const gmax: Float64Array[] = [];
   const gminEntry = new Float64Array(PROFILE_GROUPS);
   for (let gr = 0; gr < PROFILE_GROUPS; gr++) {
     const a = new Float64Array(n);
-    let prev = groupAt(gr, win.startWeekS);
+    let prev = model.predictedFactor(gr, win.startWeekS);
     let mn = Infinity;
     for (let k = 0; k < n; k++) {
-      const next = groupAt(gr, win.startWeekS + (k + 1) * cellS);
+      const next = model.predictedFactor(gr, win.startWeekS + (k + 1) * cellS);
       a[k] = Math.max(prev, next) * (1 + 1e-9);
       if (k < nEntry && a[k] < mn) mn = a[k];
       prev = next;
@@ -201,7 +188,7 @@ export function buildWarpedMetric(model: TrafficModel, win: WarpWindow, staticKp
     if (weightOf[gr] === 0) continue;
     for (const lambda of [0, 0.25, 0.5]) {
       const r = new Float64Array(n);
-      for (let k = 0; k < n; k++) r[k] = lambda + (1 - lambda) * groupAt(gr, win.startWeekS + (k + 0.5) * cellS);
+      for (let k = 0; k < n; k++) r[k] = lambda + (1 - lambda) * model.predictedFactor(gr, win.startWeekS + (k + 0.5) * cellS);
       candidates.push([lambda === 0 ? `group ${gr}` : `group ${gr} + ${lambda}`, r]);
     }
   }
