@@ -201,23 +201,15 @@ const SLICE_BATCH = 2000;
  * containing those). Call inside the transaction that changed the facts, after the change.
  */
 export async function rebuildRollupSlices(tx: Queryable, slices: readonly RollupSlice[]): Promise<void> {
-  for (let i = 0; i < slices.length; i += SLICE_BATCH) {
-    const c = slices.slice(i, i + SLICE_BATCH);
-    const params = [c.map((s) => s.intersectionKey), c.map((s) => s.localDay), c.map((s) => s.binMinute)];
-    await tx.query(
-      `DELETE FROM analytics_rollup_15m r USING unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
-        WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute = s.m`,
-      params,
-    );
-    await tx.query(
-      `INSERT INTO analytics_rollup_15m (${COLS_15M})
-       SELECT f.intersection_key, f.local_day, (f.local_minute / 15 * 15)::smallint, f.movement_id, f.in_edge, f.map_version, f.local_dow, ${FROM_FACTS}
-         FROM analytics_fact f JOIN unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
-           ON f.intersection_key = s.k AND f.local_day = s.d AND f.local_minute >= s.m AND f.local_minute < s.m + 15
-        GROUP BY 1, 2, 3, 4, 5, 6, 7`,
-      params,
-    );
-  }
+  const sliceParams = (c: readonly RollupSlice[]) => [c.map((s) => s.intersectionKey), c.map((s) => s.localDay), c.map((s) => s.binMinute)];
+  await replaceInBatches(tx, slices, sliceParams,
+    `DELETE FROM analytics_rollup_15m r USING unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
+      WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute = s.m`,
+    `INSERT INTO analytics_rollup_15m (${COLS_15M})
+     SELECT f.intersection_key, f.local_day, (f.local_minute / 15 * 15)::smallint, f.movement_id, f.in_edge, f.map_version, f.local_dow, ${FROM_FACTS}
+       FROM analytics_fact f JOIN unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
+         ON f.intersection_key = s.k AND f.local_day = s.d AND f.local_minute >= s.m AND f.local_minute < s.m + 15
+      GROUP BY 1, 2, 3, 4, 5, 6, 7`);
   const hours = new Map<string, RollupSlice>();
   for (const s of slices) {
     const h = s.binMinute - (s.binMinute % 60);
@@ -225,23 +217,14 @@ export async function rebuildRollupSlices(tx: Queryable, slices: readonly Rollup
     if (!hours.has(k)) hours.set(k, { intersectionKey: s.intersectionKey, localDay: s.localDay, binMinute: h });
   }
   const hl = [...hours.values()];
-  for (let i = 0; i < hl.length; i += SLICE_BATCH) {
-    const c = hl.slice(i, i + SLICE_BATCH);
-    const params = [c.map((s) => s.intersectionKey), c.map((s) => s.localDay), c.map((s) => s.binMinute)];
-    await tx.query(
-      `DELETE FROM analytics_rollup_hour r USING unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
-        WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute = s.m`,
-      params,
-    );
-    await tx.query(
-      `INSERT INTO analytics_rollup_hour (${COLS_HOUR})
-       SELECT r.intersection_key, r.local_day, (r.local_minute / 60 * 60)::smallint, r.map_version, r.local_dow, ${FROM_ROLLUP}
-         FROM analytics_rollup_15m r JOIN unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
-           ON r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute >= s.m AND r.local_minute < s.m + 60
-        GROUP BY 1, 2, 3, 4, 5`,
-      params,
-    );
-  }
+  await replaceInBatches(tx, hl, sliceParams,
+    `DELETE FROM analytics_rollup_hour r USING unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
+      WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute = s.m`,
+    `INSERT INTO analytics_rollup_hour (${COLS_HOUR})
+     SELECT r.intersection_key, r.local_day, (r.local_minute / 60 * 60)::smallint, r.map_version, r.local_dow, ${FROM_ROLLUP}
+       FROM analytics_rollup_15m r JOIN unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
+         ON r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute >= s.m AND r.local_minute < s.m + 60
+      GROUP BY 1, 2, 3, 4, 5`);
   const months = new Map<string, { k: string; monthStart: string; dow: number; m: number }>();
   for (const h of hl) {
     const monthStart = `${h.localDay.slice(0, 8)}01`;
@@ -249,23 +232,22 @@ export async function rebuildRollupSlices(tx: Queryable, slices: readonly Rollup
     const key = `${h.intersectionKey}\u0000${monthStart}\u0000${dow}\u0000${h.binMinute}`;
     if (!months.has(key)) months.set(key, { k: h.intersectionKey, monthStart, dow, m: h.binMinute });
   }
-  const ml = [...months.values()];
-  for (let i = 0; i < ml.length; i += SLICE_BATCH) {
-    const c = ml.slice(i, i + SLICE_BATCH);
-    const params = [c.map((s) => s.k), c.map((s) => s.monthStart), c.map((s) => s.dow), c.map((s) => s.m)];
-    await tx.query(
-      `DELETE FROM analytics_rollup_month r USING unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[]) AS s(k, d, w, m)
-        WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_dow = s.w AND r.local_minute = s.m`,
-      params,
-    );
-    await tx.query(
-      `INSERT INTO analytics_rollup_month (${COLS_MONTH})
-       SELECT r.intersection_key, s.d, r.local_dow, r.local_minute, r.map_version, ${FROM_ROLLUP}
-         FROM analytics_rollup_hour r JOIN unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[]) AS s(k, d, w, m)
-           ON r.intersection_key = s.k AND r.local_day >= s.d AND r.local_day < (s.d + interval '1 month')::date
-          AND r.local_dow = s.w AND r.local_minute = s.m
-        GROUP BY r.intersection_key, s.d, r.local_dow, r.local_minute, r.map_version`,
-      params,
-    );
+  await replaceInBatches(tx, [...months.values()], (c) => [c.map((s) => s.k), c.map((s) => s.monthStart), c.map((s) => s.dow), c.map((s) => s.m)],
+    `DELETE FROM analytics_rollup_month r USING unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[]) AS s(k, d, w, m)
+      WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_dow = s.w AND r.local_minute = s.m`,
+    `INSERT INTO analytics_rollup_month (${COLS_MONTH})
+     SELECT r.intersection_key, s.d, r.local_dow, r.local_minute, r.map_version, ${FROM_ROLLUP}
+       FROM analytics_rollup_hour r JOIN unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[]) AS s(k, d, w, m)
+         ON r.intersection_key = s.k AND r.local_day >= s.d AND r.local_day < (s.d + interval '1 month')::date
+        AND r.local_dow = s.w AND r.local_minute = s.m
+      GROUP BY r.intersection_key, s.d, r.local_dow, r.local_minute, r.map_version`);
+}
+
+/** Deletes the rows of `rows`' slices and inserts them anew, SLICE_BATCH slices per statement pair (same parameters for both). */
+async function replaceInBatches<T>(tx: Queryable, rows: readonly T[], params: (c: readonly T[]) => unknown[], deleteSql: string, insertSql: string): Promise<void> {
+  for (let i = 0; i < rows.length; i += SLICE_BATCH) {
+    const p = params(rows.slice(i, i + SLICE_BATCH));
+    await tx.query(deleteSql, p);
+    await tx.query(insertSql, p);
   }
 }
