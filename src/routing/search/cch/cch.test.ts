@@ -128,6 +128,8 @@ describe('CCH potentials', () => {
       expect(bg.expandedCount, `seed ${seed}`).toBeGreaterThan(0);
       const topo = buildCchTopology(bg);
       const metric = customize(topo, c.edgeTimeS);
+      // perfect customization dropped the arcs no shortest path needs
+      expect(metric.head.length, `seed ${seed}`).toBeLessThan(topo.upHead.length);
       const pot = new CchPotential(topo);
       const rnd = lcg(seed * 31);
       for (let q = 0; q < 4; q++) {
@@ -141,6 +143,38 @@ describe('CCH potentials', () => {
           else expect(Math.abs(got - want[v]), `seed ${seed} q ${q} node ${v}`).toBeLessThan(1e-4 * Math.max(1, want[v]));
         }
       }
+    }
+  });
+
+  it('stay exact on a grid of equal blocks, where shortest paths tie everywhere (pruning keeps one of each tie)', () => {
+    const k = 12;
+    const nodes = [];
+    for (let r = 0; r < k; r++) for (let c = 0; c < k; c++) nodes.push({ lat: 39 + r * 0.001, lon: -77 + c * 0.0013, flags: 0 });
+    const edges: EdgeInput[] = [];
+    const base = { speedKph: 36, roadClass: RoadClass.residential, flags: EdgeFlag.routable, lengthM: 100 };
+    for (let r = 0; r < k; r++) for (let c = 0; c < k; c++) {
+      const v = r * k + c;
+      for (const w of [c + 1 < k ? v + 1 : -1, r + 1 < k ? v + k : -1]) {
+        if (w < 0) continue;
+        const i = edges.length;
+        edges.push({ ...base, source: v, target: w, twin: i + 1 });
+        edges.push({ ...base, source: w, target: v, twin: i });
+      }
+    }
+    const g = buildGraph({ nodes, edges }).graph;
+    const usable = new Uint8Array(g.edgeCount).fill(1);
+    const edgeTimeS = new Float32Array(g.edgeCount).fill(10);
+    const bg = buildBoundGraph(g, usable, (p, f) => (g.edgeTwin[p] === f ? 60 : 0), new Float32Array(g.edgeCount), 5);
+    const topo = buildCchTopology(bg);
+    const metric = customize(topo, edgeTimeS);
+    expect(metric.head.length).toBeLessThan(topo.upHead.length);
+    const pot = new CchPotential(topo);
+    for (const t of [0, 5, 77, k * k - 1]) {
+      const targets: number[] = [];
+      boundNodesAt(g, bg, t, targets);
+      const want = boundDistances(bg, edgeTimeS, targets);
+      pot.reset(metric, targets);
+      for (let v = 0; v < bg.nodeCount; v++) expect(pot.at(v), `target ${t} node ${v}`).toBeCloseTo(want[v], 3);
     }
   });
 
@@ -178,6 +212,8 @@ describe('CCH potentials', () => {
     let steps = 0;
     while (!sliced.advance(50)) steps++;
     expect(steps).toBeGreaterThan(3);
+    expect(Array.from(sliced.metric.first)).toEqual(Array.from(whole.first));
+    expect(Array.from(sliced.metric.head)).toEqual(Array.from(whole.head));
     expect(Array.from(sliced.metric.up)).toEqual(Array.from(whole.up));
     expect(Array.from(sliced.metric.down)).toEqual(Array.from(whole.down));
   });

@@ -1,11 +1,21 @@
 /**
- * Customization of the CCH with one metric: per-edge travel-time bounds (seconds) plus each
- * bound-graph arc's turn delay become arc weights in
- * both directions (`up` = lower rank → higher rank, `down` = higher → lower), then every lower
- * triangle x–y–z (x below y below z, all joined) relaxes the arc y–z through x, nodes in
- * ascending rank (the basic customization of Dibbelt, Strasser & Wagner). Afterwards the weight of
- * an arc is the shortest distance between its ends through lower-ranked nodes, which makes
- * upward-then-downward paths exact for that metric.
+ * Customization of the CCH with one metric, in three phases (Dibbelt, Strasser & Wagner,
+ * "Customizable Contraction Hierarchies", 2016):
+ *
+ * 1. *Basic*: per-edge travel-time bounds (seconds, or work of a time warp) plus each bound-graph
+ *    arc's turn delay become arc weights in both directions (`up` = lower rank → higher rank,
+ *    `down` = higher → lower); then every lower triangle x–y–z (x below y below z, all joined)
+ *    relaxes the arc y–z through x, nodes in ascending rank. Afterwards the weight of an arc is the
+ *    shortest distance between its ends through lower-ranked nodes, which makes
+ *    upward-then-downward paths exact.
+ * 2. *Perfect*: nodes in descending rank, every arc x–y takes the exact distance between its ends,
+ *    min(basic(x, y), min over the other upper neighbours z of x of basic(x, z) + exact(z, y))
+ *    (the first node above x on a shortest path is an upper neighbour of x; z–y is already exact).
+ * 3. *Pruning*: a direction of an arc whose exact distance is below its basic weight is not part
+ *    of any shortest path through lower nodes only, so no up-down path needs it (the
+ *    metric-dependent hierarchy); arcs needed in neither direction are dropped. The metric keeps
+ *    the remaining arcs only, in their own CSR arrays — on a city grid a small fraction of the
+ *    chordal arcs, which is what makes each potential evaluation cheap.
  *
  * The work can be cut into slices (`CchCustomization.advance`), so a metric is rebuilt in the
  * background between requests. Weights are Float32 (half the memory of Float64); callers shave a
@@ -13,18 +23,37 @@
  */
 import type { CchTopology } from './topology.js';
 
-/** Arc weights of one metric. */
+/** Arc weights of one metric over its kept upward arcs (rank space). */
 export interface CchMetric {
+  /** arcs of rank r: first[r] .. first[r+1]-1 */
+  first: Uint32Array;
+  /** higher end (rank) of each arc */
+  head: Int32Array;
   /** weight of arc a in the upward direction (lower rank → higher rank) */
   up: Float32Array;
   /** weight of arc a in the downward direction (higher rank → lower rank) */
   down: Float32Array;
 }
 
+/**
+ * An arc direction is dropped only when its exact distance is below its basic weight by more
+ * than Float32 rounding of the triangle sums could explain (keeping a few extra arcs is exact;
+ * dropping a needed one would not be).
+ */
+const PRUNE_MARGIN = 1 - 1e-5;
+
 /** An incremental customization run. */
 export class CchCustomization {
-  readonly metric: CchMetric;
+  private readonly up: Float32Array;
+  private readonly down: Float32Array;
+  /** next node of the basic phase (ascending), then of the perfect phase (descending, from nodeCount) */
   private next = 0;
+  private phase: 'basic' | 'perfect' | 'done' = 'basic';
+  /** per arc: bit 1 = the upward direction is needed, bit 2 = the downward one */
+  private readonly needed: Uint8Array;
+  private result: CchMetric | null = null;
+  private pu = new Float64Array(64);
+  private pd = new Float64Array(64);
 
   /**
    * `edgeTimeS[e]` = lower bound of graph edge e's travel time (without turns), seconds (or work
@@ -44,18 +73,43 @@ export class CchCustomization {
         if (w < up[a]) up[a] = w;
       } else if (w < down[a]) down[a] = w;
     }
-    this.metric = { up, down };
+    this.up = up;
+    this.down = down;
+    this.needed = new Uint8Array(m);
   }
 
-  /** True when every triangle has been relaxed. */
+  /** True when every phase has run. */
   get done(): boolean {
-    return this.next >= this.topo.nodeCount;
+    return this.phase === 'done';
   }
 
-  /** Relaxes the triangles of the next nodes until about `budget` arc pairs were visited; true when done. */
+  /** The customized metric (its kept arcs); only once `done`. */
+  get metric(): CchMetric {
+    if (this.result === null) throw new Error('CCH customization not finished');
+    return this.result;
+  }
+
+  /** Runs the next phases until about `budget` arc pairs were visited; true when done. */
   advance(budget = Infinity): boolean {
+    let work = 0;
+    if (this.phase === 'basic') {
+      work += this.basic(budget);
+      if (this.next < this.topo.nodeCount) return false;
+      this.phase = 'perfect';
+      this.next = this.topo.nodeCount;
+    }
+    if (this.phase === 'perfect') {
+      this.perfect(budget - work);
+      if (this.next > 0) return false;
+      this.result = this.prune();
+      this.phase = 'done';
+    }
+    return true;
+  }
+
+  private basic(budget: number): number {
     const { upFirst, upHead, nodeCount } = this.topo;
-    const { up, down } = this.metric;
+    const up = this.up, down = this.down;
     let work = 0;
     let x = this.next;
     for (; x < nodeCount && work < budget; x++) {
@@ -77,13 +131,91 @@ export class CchCustomization {
       }
     }
     this.next = x;
-    return this.done;
+    return work;
+  }
+
+  private perfect(budget: number): void {
+    const { upFirst, upHead } = this.topo;
+    const up = this.up, down = this.down, needed = this.needed;
+    let work = 0;
+    let x = this.next;
+    while (x > 0 && work < budget) {
+      x--;
+      const start = upFirst[x], end = upFirst[x + 1];
+      const deg = end - start;
+      if (this.pu.length < deg) {
+        this.pu = new Float64Array(deg * 2);
+        this.pd = new Float64Array(deg * 2);
+      }
+      const pu = this.pu, pd = this.pd;
+      for (let i = start; i < end; i++) {
+        pu[i - start] = up[i];
+        pd[i - start] = down[i];
+      }
+      // every triangle x–y–z with y < z above x: arc y–z (k) is exact already
+      for (let i = start; i < end; i++) {
+        const y = upHead[i];
+        const upXY = up[i], downXY = down[i];
+        let k = upFirst[y];
+        for (let j = i + 1; j < end; j++) {
+          const z = upHead[j];
+          while (upHead[k] !== z) k++;
+          const upYZ = up[k], downYZ = down[k];
+          // x→z→y and y→z→x for the arc x–y
+          let a = up[j] + downYZ;
+          if (a < pu[i - start]) pu[i - start] = a;
+          a = upYZ + down[j];
+          if (a < pd[i - start]) pd[i - start] = a;
+          // x→y→z and z→y→x for the arc x–z
+          a = upXY + upYZ;
+          if (a < pu[j - start]) pu[j - start] = a;
+          a = downYZ + downXY;
+          if (a < pd[j - start]) pd[j - start] = a;
+        }
+        work += end - i;
+      }
+      for (let i = start; i < end; i++) {
+        const eu = pu[i - start], ed = pd[i - start];
+        let n = 0;
+        if (eu !== Infinity && !(eu < up[i] * PRUNE_MARGIN)) n |= 1;
+        if (ed !== Infinity && !(ed < down[i] * PRUNE_MARGIN)) n |= 2;
+        needed[i] = n;
+        up[i] = eu;
+        down[i] = ed;
+      }
+    }
+    this.next = x;
+  }
+
+  /** The kept arcs in CSR form (a direction not needed keeps its exact distance, which is harmless). */
+  private prune(): CchMetric {
+    const { upFirst, upHead, nodeCount } = this.topo;
+    const needed = this.needed;
+    let kept = 0;
+    for (let a = 0; a < needed.length; a++) if (needed[a] !== 0) kept++;
+    const first = new Uint32Array(nodeCount + 1);
+    const head = new Int32Array(kept);
+    const up = new Float32Array(kept);
+    const down = new Float32Array(kept);
+    let k = 0;
+    for (let x = 0; x < nodeCount; x++) {
+      first[x] = k;
+      for (let a = upFirst[x], end = upFirst[x + 1]; a < end; a++) {
+        if (needed[a] === 0) continue;
+        head[k] = upHead[a];
+        up[k] = this.up[a];
+        down[k] = this.down[a];
+        k++;
+      }
+    }
+    first[nodeCount] = k;
+    return { first, head, up, down };
   }
 }
 
 /** Customizes the edge travel-time bounds `edgeTimeS` over `topo` at once. */
-export function customize(topo: CchTopology, edgeTimeS: Float32Array | Float64Array): CchMetric {
-  const c = new CchCustomization(topo, edgeTimeS);
+export function customize(topo: CchTopology, edgeTimeS: Float32Array | Float64Array, turnScale = 1): CchMetric {
+  const c = new CchCustomization(topo, edgeTimeS, turnScale);
   c.advance();
   return c.metric;
 }

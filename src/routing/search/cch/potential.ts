@@ -7,6 +7,7 @@
  * targets' ancestors (the only nodes a downward path into a target can come from). The potential
  * of a node v is then min(toTarget[v], min over upward arcs v→y of up(v,y) + potential(y)):
  * every shortest path is up-then-down in a CH, so this is exact, and it is computed lazily,
+ * over the metric's kept arcs only (perfect customization drops the arcs no shortest path needs),
  * memoized, only for the nodes the A* touches (and their ancestors). A node's ancestors are
  * computed before it (top-down along its elimination-tree path), which keeps the invariant
  * "memoized ⇒ every ancestor memoized" and needs no recursion.
@@ -44,7 +45,8 @@ export class CchPotential {
       this.stamp = 1;
     }
     const s = this.stamp;
-    const { rankOf, parent, upFirst, upHead } = this.topo;
+    const { rankOf, parent } = this.topo;
+    const { first, head } = metric;
     const toTarget = this.toTarget, ts = this.targetStamp;
     // the targets' ancestors, ascending
     const anc: number[] = [];
@@ -62,8 +64,8 @@ export class CchPotential {
       const x = anc[i];
       const dx = toTarget[x];
       if (dx === Infinity) continue;
-      for (let a = upFirst[x], end = upFirst[x + 1]; a < end; a++) {
-        const y = upHead[a];
+      for (let a = first[x], end = first[x + 1]; a < end; a++) {
+        const y = head[a];
         const d = dx + down[a]; // y → x → … → target
         if (d < toTarget[y]) toTarget[y] = d;
       }
@@ -75,8 +77,8 @@ export class CchPotential {
     const r0 = this.topo.rankOf[v];
     const memo = this.memo, ms = this.memoStamp, s = this.stamp;
     if (ms[r0] === s) return memo[r0];
-    const { parent, upFirst, upHead } = this.topo;
-    const up = this.metric!.up;
+    const parent = this.topo.parent;
+    const { first, head, up } = this.metric!;
     const toTarget = this.toTarget, ts = this.targetStamp;
     const path = this.path;
     path.length = 0;
@@ -84,8 +86,8 @@ export class CchPotential {
     for (let i = path.length - 1; i >= 0; i--) {
       const r = path[i];
       let best = ts[r] === s ? toTarget[r] : Infinity;
-      for (let a = upFirst[r], end = upFirst[r + 1]; a < end; a++) {
-        const d = up[a] + memo[upHead[a]];
+      for (let a = first[r], end = first[r + 1]; a < end; a++) {
+        const d = up[a] + memo[head[a]];
         if (d < best) best = d;
       }
       memo[r] = best;
