@@ -37,6 +37,8 @@ export interface Config {
   routing: {
     /** how long FindRoute's route ids stay valid for GetRoute, hours */
     routeTtlHours: number;
+    /** routes answered within this many ms share one background INSERT */
+    routeWriteDelayMs: number;
   };
 }
 
@@ -64,4 +66,5 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'region.demoSimulate', env: 'DEMO_SIMULATE', default: 'true', doc: 'run a short traffic simulation when the demo region is first created' },
   { key: 'region.demoSeed', env: 'DEMO_SEED', flag: '--seed', default: '42', doc: 'seed of the generated demo city' },
   { key: 'routing.routeTtlHours', env: 'ROUTE_TTL_HOURS', default: '24', unit: 'hours', doc: 'how long route ids stay valid for GetRoute' },
+  { key: 'routing.routeWriteDelayMs', env: 'ROUTE_WRITE_DELAY_MS', default: '20', unit: 'ms', doc: 'routes answered within this delay share one background INSERT (0 = one per event-loop turn)' },
 ];

@@ -24,12 +24,14 @@ export interface RoutingServiceConfig {
   pastToleranceS: number;
   /** an unknown route id is looked up once more after this many ms (routes are written behind) */
   missRetryMs: number;
+  /** routes answered within this many ms share one background INSERT (0: one per event-loop turn) */
+  routeWriteDelayMs: number;
   engine: Partial<EngineConfig>;
 }
 
 /** Default service settings. */
 export const DEFAULT_ROUTING_CONFIG: RoutingServiceConfig = {
-  routeTtlHours: 24, incidentRefreshMs: 5000, pastToleranceS: 60, missRetryMs: 100, engine: {},
+  routeTtlHours: 24, incidentRefreshMs: 5000, pastToleranceS: 60, missRetryMs: 100, routeWriteDelayMs: 20, engine: {},
 };
 
 /** A FindRoute request after parameter parsing. */
@@ -131,7 +133,7 @@ export class RoutingService {
     this.incidentStore = new IncidentStore(db);
     this.incidents = new IncidentCache(this.incidentStore, this.cfg.incidentRefreshMs);
     this.engine = new RoutingEngine(graph, feeds, this.incidents, timeZone, this.cfg.engine);
-    this.routes = new RouteStore(db);
+    this.routes = new RouteStore(db, this.cfg.routeWriteDelayMs);
   }
 
   private nowS(): number {

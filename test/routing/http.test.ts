@@ -3,6 +3,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
 import { routingServiceFor } from '../../src/http/routing/plugin.js';
 import { NO_CRITERIA } from '../../src/routing/index.js';
+import { RouteStore } from '../../src/routing/route-store.js';
+import { openPglite } from '../../src/store/index.js';
 import { DESTINATION, E, ORIGIN, monday, twoRoutes, type TwoRoutes } from './fixtures.js';
 import { ERROR_SHAPE, TRAVEL_TIMES_SHAPE, TRIP_RESPONSE_SHAPE, checkShape } from './shape.js';
 
@@ -337,5 +339,24 @@ describe('incident admin API and closures', () => {
     expect(r.averageSpeed).toBe(0);
     expect(r.incidents).toEqual([{ id: create.json().incident.id, type: 4, severity: 4, descriptions: [{ type: 'short', lang: 'en', desc: 'Crash' }] }]);
     await t.app.inject({ method: 'DELETE', url: `/v1/incidents/${create.json().incident.id}`, headers: auth() });
+  });
+});
+
+describe('route ids across a shutdown', () => {
+  it('writes the routes still queued for their background INSERT before the app closes', async () => {
+    const db = await openPglite();
+    const fx = twoRoutes();
+    const app = await makeTestContext({ region: fx.region, now: () => monday(0) * 1000, db, config: { 'routing.routeWriteDelayMs': '5000' } });
+    try {
+      const r = await app.app.inject({ method: 'GET', url: `/traffic/Streetwise.ashx?Action=FindRoute&Token=${app.token}&${WP}&Format=JSON` });
+      expect(r.statusCode, r.body).toBe(200);
+      const id = String(r.json().result.trip.routes[0].id);
+      await app.close();
+      // another process (a fresh store on the same database) finds it
+      const other = new RouteStore(db);
+      expect((await other.find(id, monday(0)))?.id).toBe(id);
+    } finally {
+      await db.close();
+    }
   });
 });

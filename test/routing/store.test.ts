@@ -61,6 +61,26 @@ function storeSuite(name: string, open: () => Promise<{ db: Db; close: () => Pro
       expect(await mine.find(`b-${name}`, NOW_S + 3601)).toBeUndefined();
     });
 
+    it('puts the routes answered within the write delay into one INSERT', async (ctx) => {
+      if (!handle) return ctx.skip();
+      const db = handle.db;
+      let inserts = 0;
+      const counting = { query: (sql: string, params?: unknown[]) => { if (sql.startsWith('INSERT INTO routes')) inserts++; return db.query(sql, params); } };
+      const mine = new RouteStore(counting as typeof db, 30);
+      const other = new RouteStore(db);
+      const legs = [{ edges: [8], startFraction: 0, endFraction: 1, offsetS: 0 }];
+      const route = { id: `d-${name}`, tripId: 't5', mapVersion: 'm1', legs, waypoints: [{ lat: 1, lon: 2 }, { lat: 3, lon: 4 }], shortest: false, useTraffic: true, criteria: NO_CRITERIA };
+      mine.saveBehind([route], NOW_S, 1);
+      await new Promise((r) => setImmediate(r));
+      mine.saveBehind([{ ...route, id: `e-${name}` }], NOW_S, 1);
+      expect(inserts).toBe(0);
+      await mine.flushed();
+      expect(inserts).toBe(1);
+      expect(mine.lastError).toBeNull();
+      expect((await other.find(`d-${name}`, NOW_S))?.legs).toEqual(legs);
+      expect((await other.find(`e-${name}`, NOW_S))?.legs).toEqual(legs);
+    });
+
     it('round-trips multi-leg edge lists in the compact encoding and reads rows written before it', async (ctx) => {
       if (!handle) return ctx.skip();
       const s = new RouteStore(handle.db);

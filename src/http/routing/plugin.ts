@@ -132,6 +132,8 @@ const trafficSchema = {
 /** Registers the routing routes on `app`. */
 export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = routingServiceFor(ctx);
+  // routes still queued for their background INSERT are written before the database closes
+  app.addHook('onClose', async () => service.routes.flushed());
   // clients write both /traffic/ and /Traffic/ (reference auth §3 server paths)
   for (const prefix of ['/traffic', '/Traffic']) {
     app.get(`${prefix}/:handler`, {
