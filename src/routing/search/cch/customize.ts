@@ -48,7 +48,10 @@ export class CchCustomization {
   private readonly down: Float32Array;
   /** next node of the basic phase (ascending), then of the perfect phase (descending, from nodeCount) */
   private next = 0;
-  private phase: 'basic' | 'perfect' | 'done' = 'basic';
+  private phase: 'basic' | 'perfect' | 'compact' | 'done' = 'basic';
+  /** arcs needed in some direction (counted by the perfect phase) and arcs written by the compaction */
+  private kept = 0;
+  private written = 0;
   /** per arc: bit 1 = the upward direction is needed, bit 2 = the downward one */
   private readonly needed: Uint8Array;
   private result: CchMetric | null = null;
@@ -85,11 +88,11 @@ export class CchCustomization {
 
   /** The customized metric (its kept arcs); only once `done`. */
   get metric(): CchMetric {
-    if (this.result === null) throw new Error('CCH customization not finished');
+    if (this.phase !== 'done' || this.result === null) throw new Error('CCH customization not finished');
     return this.result;
   }
 
-  /** Runs the next phases until about `budget` arc pairs were visited; true when done. */
+  /** Runs the next phases until about `budget` arc pairs (or arcs, when compacting) were visited; true when done. */
   advance(budget = Infinity): boolean {
     let work = 0;
     if (this.phase === 'basic') {
@@ -99,9 +102,15 @@ export class CchCustomization {
       this.next = this.topo.nodeCount;
     }
     if (this.phase === 'perfect') {
-      this.perfect(budget - work);
+      work += this.perfect(budget - work);
       if (this.next > 0) return false;
-      this.result = this.prune();
+      const n = this.topo.nodeCount, kept = this.kept;
+      this.result = { first: new Uint32Array(n + 1), head: new Int32Array(kept), up: new Float32Array(kept), down: new Float32Array(kept) };
+      this.phase = 'compact';
+    }
+    if (this.phase === 'compact') {
+      this.compact(budget - work);
+      if (this.next < this.topo.nodeCount) return false;
       this.phase = 'done';
     }
     return true;
@@ -134,7 +143,7 @@ export class CchCustomization {
     return work;
   }
 
-  private perfect(budget: number): void {
+  private perfect(budget: number): number {
     const { upFirst, upHead } = this.topo;
     const up = this.up, down = this.down, needed = this.needed;
     let work = 0;
@@ -180,36 +189,41 @@ export class CchCustomization {
         if (eu !== Infinity && !(eu < up[i] * PRUNE_MARGIN)) n |= 1;
         if (ed !== Infinity && !(ed < down[i] * PRUNE_MARGIN)) n |= 2;
         needed[i] = n;
+        if (n !== 0) this.kept++;
         up[i] = eu;
         down[i] = ed;
       }
     }
     this.next = x;
+    return work;
   }
 
-  /** The kept arcs in CSR form (a direction not needed keeps its exact distance, which is harmless). */
-  private prune(): CchMetric {
+  /**
+   * Copies the kept arcs of the next nodes (ascending) into the metric's CSR arrays; a direction
+   * not needed keeps its exact distance, which is harmless.
+   */
+  private compact(budget: number): void {
     const { upFirst, upHead, nodeCount } = this.topo;
     const needed = this.needed;
-    let kept = 0;
-    for (let a = 0; a < needed.length; a++) if (needed[a] !== 0) kept++;
-    const first = new Uint32Array(nodeCount + 1);
-    const head = new Int32Array(kept);
-    const up = new Float32Array(kept);
-    const down = new Float32Array(kept);
-    let k = 0;
-    for (let x = 0; x < nodeCount; x++) {
+    const { first, head, up, down } = this.result!;
+    let k = this.written;
+    let work = 0;
+    let x = this.next;
+    for (; x < nodeCount && work < budget; x++) {
       first[x] = k;
-      for (let a = upFirst[x], end = upFirst[x + 1]; a < end; a++) {
+      const end = upFirst[x + 1];
+      for (let a = upFirst[x]; a < end; a++) {
         if (needed[a] === 0) continue;
         head[k] = upHead[a];
         up[k] = this.up[a];
         down[k] = this.down[a];
         k++;
       }
+      work += end - upFirst[x] + 1;
     }
-    first[nodeCount] = k;
-    return { first, head, up, down };
+    if (x === nodeCount) first[nodeCount] = k;
+    this.written = k;
+    this.next = x;
   }
 }
 
