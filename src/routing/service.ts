@@ -22,7 +22,7 @@ export interface RoutingServiceConfig {
   incidentRefreshMs: number;
   /** departures/arrivals this far in the past are still accepted (clock skew), seconds */
   pastToleranceS: number;
-  /** an unknown route id is looked up once more after this many ms (routes are written behind) */
+  /** an unknown route id is looked up once more after this many ms plus `routeWriteDelayMs` (routes are written behind) */
   missRetryMs: number;
   /** routes answered within this many ms share one background INSERT (0: one per event-loop turn) */
   routeWriteDelayMs: number;
@@ -204,8 +204,9 @@ export class RoutingService {
   private async load(routeId: string): Promise<StoredRoute> {
     let r = await this.routes.find(routeId, this.nowS());
     if (!r && /^\d+$/.test(routeId)) {
-      // another process may have answered the FindRoute a moment ago and still be writing it
-      await new Promise((res) => setTimeout(res, this.cfg.missRetryMs));
+      // another process may have answered the FindRoute a moment ago: its batch waits up to
+      // routeWriteDelayMs (processes of one deployment share the setting), then the INSERT runs
+      await new Promise((res) => setTimeout(res, this.cfg.routeWriteDelayMs + this.cfg.missRetryMs));
       r = await this.routes.find(routeId, this.nowS());
     }
     if (!r) throw new RoutingError('ROUTE_ID_NOT_FOUND', `route ${routeId} does not exist or has expired`, 'RouteId');

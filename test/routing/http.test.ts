@@ -342,11 +342,34 @@ describe('incident admin API and closures', () => {
   });
 });
 
+describe('route ids across processes', () => {
+  it('GetRoute in another process finds a route still waiting for its batched INSERT', async () => {
+    const db = await openPglite();
+    const fx = twoRoutes();
+    const config = { 'routing.routeWriteDelayMs': '300' };
+    const a = await makeTestContext({ region: fx.region, now: () => monday(0) * 1000, db, config });
+    const b = await makeTestContext({ region: fx.region, now: () => monday(0) * 1000, db, config });
+    try {
+      const r = await a.app.inject({ method: 'GET', url: `/traffic/Streetwise.ashx?Action=FindRoute&Token=${a.token}&${WP}&Format=JSON` });
+      expect(r.statusCode, r.body).toBe(200);
+      const id = String(r.json().result.trip.routes[0].id);
+      const g = await b.app.inject({ method: 'GET', url: `/traffic/Streetwise.ashx?Action=GetRoute&Token=${b.token}&RouteId=${id}&Format=JSON` });
+      expect(g.statusCode, g.body).toBe(200);
+      expect(g.json().statusId).toBe(0);
+      expect(String(g.json().result.trip.routes[0].id)).toBe(id);
+    } finally {
+      await a.close();
+      await b.close();
+      await db.close();
+    }
+  });
+});
+
 describe('route ids across a shutdown', () => {
   it('writes the routes still queued for their background INSERT before the app closes', async () => {
     const db = await openPglite();
     const fx = twoRoutes();
-    const app = await makeTestContext({ region: fx.region, now: () => monday(0) * 1000, db, config: { 'routing.routeWriteDelayMs': '5000' } });
+    const app = await makeTestContext({ region: fx.region, now: () => monday(0) * 1000, db, config: { 'routing.routeWriteDelayMs': '1000' } });
     try {
       const r = await app.app.inject({ method: 'GET', url: `/traffic/Streetwise.ashx?Action=FindRoute&Token=${app.token}&${WP}&Format=JSON` });
       expect(r.statusCode, r.body).toBe(200);

@@ -14,8 +14,8 @@
  * 3. *Pruning*: a direction of an arc whose exact distance is below its basic weight is not part
  *    of any shortest path through lower nodes only, so no up-down path needs it (the
  *    metric-dependent hierarchy); arcs needed in neither direction are dropped. The metric keeps
- *    the remaining arcs only, in their own CSR arrays — on a city grid a small fraction of the
- *    chordal arcs, which is what makes each potential evaluation cheap.
+ *    the remaining arcs only, in their own CSR arrays (on the 1M-edge test grid, where ties keep
+ *    many arcs, 44 % of the chordal arcs), which makes each potential evaluation cheaper.
  *
  * The work can be cut into slices (`CchCustomization.advance`), so a metric is rebuilt in the
  * background between requests. Weights are Float32 (half the memory of Float64); callers shave a
