@@ -48,6 +48,12 @@ export interface EngineConfig {
   potentials: 'cch' | 'landmarks';
   /** CCH: intersections where a movement costs more than this above the cheapest into its edge are turn-expanded, seconds */
   cchExpandOverS: number;
+  /**
+   * Label queue of the search: 'buckets' = bucket queue (1/32 s buckets, pops within one bucket
+   * of the minimum; labels reopen, answers stay exact), 'heap' = binary heap in exact key order
+   * (the tests' reference Dijkstra)
+   */
+  labelQueue: 'buckets' | 'heap';
   traffic: Partial<TrafficModelConfig>;
 }
 
@@ -65,6 +71,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   windowBounds: {},
   potentials: 'cch',
   cchExpandOverS: 5,
+  labelQueue: 'buckets',
   traffic: {},
 };
 
@@ -182,7 +189,7 @@ export class RoutingEngine {
     this.windows = this.cfg.windowBounds === false || (this.landmarks.nodes.length === 0 && this.cch === null)
       ? null
       : new WindowBounds(this.model, this.usable, minTurnIn, this.landmarks.nodes, this.cfg.windowBounds, this.cch?.topo ?? null);
-    this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable, this.cfg.activeLandmarks, this.windows, this.cch);
+    this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable, this.cfg.activeLandmarks, this.windows, this.cch, this.cfg.labelQueue);
     this.altFactor = new Float32Array(g.edgeCount);
   }
 

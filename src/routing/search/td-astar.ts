@@ -10,6 +10,7 @@
 import type { Graph, TurnRestrictions } from '../../network/graph.js';
 import type { CostQuery, TrafficModel } from '../../traffic/model.js';
 import type { Landmarks } from './landmarks.js';
+import { BucketQueue } from './bucket-queue.js';
 import { MinHeap } from './heap.js';
 import type { WindowBounds } from './window-bounds.js';
 import type { CchTopology } from './cch/topology.js';
@@ -76,6 +77,17 @@ export interface CchBounds {
   freeFlow: CchMetric;
 }
 
+/** What the search needs of its label queue (BucketQueue and MinHeap both provide it). */
+interface LabelQueue {
+  readonly length: number;
+  lastKey: number;
+  clear(): void;
+  push(id: number, key: number): void;
+  /** a lower bound of every key in the queue */
+  peekKey(): number;
+  pop(): number;
+}
+
 /** Penalty of a U-turn in shortest mode, metres. */
 const SHORTEST_UTURN_M = 100;
 const RAD = Math.PI / 180;
@@ -114,7 +126,9 @@ export class TdAstar {
   private hTo: Float32Array[] = [];
   private hFromT = new Float64Array(0);
   private hToT = new Float64Array(0);
-  private readonly heap = new MinHeap(1 << 14);
+  /** label queues: seconds (buckets of 1/32 s) and metres (shortest mode, buckets of 1/8 m), or one exact heap */
+  private readonly timeQueue: LabelQueue;
+  private readonly lengthQueue: LabelQueue;
   private generation = 0;
   private active: number[] = [];
   private targetNodes: number[] = [];
@@ -130,8 +144,8 @@ export class TdAstar {
   private warp: TimeWarp | null = null;
   /** unix second where the warp starts */
   private warpOriginS = 0;
-  /** bound node at the head of each edge (CCH mode) */
-  private readonly headNode: Int32Array | null;
+  /** CCH rank of the bound node at the head of each edge (CCH mode) */
+  private readonly headRank: Int32Array | null;
   private readonly boundTargets: number[] = [];
   /** free-flow lower bound between the sources and targets of the last landmark choice, seconds */
   private chosenBound = 0;
@@ -161,10 +175,22 @@ export class TdAstar {
     private readonly windows: WindowBounds | null = null,
     /** CCH lower bounds replacing the landmarks for current-traffic and free-flow searches, or null */
     private readonly cch: CchBounds | null = null,
+    /** 'buckets': pops within one bucket of the minimum (labels reopen); 'heap': exact key order */
+    queue: 'buckets' | 'heap' = 'buckets',
   ) {
+    if (queue === 'heap') this.timeQueue = this.lengthQueue = new MinHeap(1 << 14);
+    else {
+      this.timeQueue = new BucketQueue(1 / 32);
+      this.lengthQueue = new BucketQueue(1 / 8);
+    }
     const g = model.graph;
     this.potential = cch === null ? null : new CchPotential(cch.topo);
-    this.headNode = cch === null ? null : cch.topo.bound.headNode;
+    if (cch === null) this.headRank = null;
+    else {
+      const { bound, rankOf } = cch.topo;
+      this.headRank = new Int32Array(model.graph.edgeCount);
+      for (let e = 0; e < this.headRank.length; e++) this.headRank[e] = rankOf[bound.headNode[e]];
+    }
     this.table = landmarks;
     this.g = g;
     this.cost = new Float64Array(g.edgeCount);
@@ -211,7 +237,7 @@ export class TdAstar {
   /** Lower bound (seconds or metres) from the head of edge e (arriving by e) to the nearest target. */
   private heuristic(e: number): number {
     if (this.metric !== null) {
-      const h = this.potential!.at(this.headNode![e]);
+      const h = this.potential!.atRank(this.headRank![e]);
       if (h === Infinity) return h;
       const warp = this.warp;
       if (warp === null) return h * this.hScale * 0.9999;
@@ -409,7 +435,7 @@ export class TdAstar {
     const q = o.q;
     this.nextGeneration();
     const curGen = this.generation;
-    const heap = this.heap;
+    const heap = o.shortest ? this.lengthQueue : this.timeQueue;
     heap.clear();
     const cost = this.cost, time = this.time, parent = this.parent, gen = this.gen;
     const pushedKey = this.pushedKey;

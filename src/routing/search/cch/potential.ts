@@ -19,8 +19,11 @@ import type { CchMetric } from './customize.js';
 export class CchPotential {
   private readonly toTarget: Float64Array;
   private readonly targetStamp: Uint32Array;
+  /** potential by rank; NaN = not evaluated in this query (reset through `touched`) */
   private readonly memo: Float64Array;
-  private readonly memoStamp: Uint32Array;
+  /** ranks memoized in this query */
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
   private stamp = 0;
   private metric: CchMetric | null = null;
   private readonly path: number[] = [];
@@ -31,17 +34,19 @@ export class CchPotential {
     const n = topo.nodeCount;
     this.toTarget = new Float64Array(n);
     this.targetStamp = new Uint32Array(n);
-    this.memo = new Float64Array(n);
-    this.memoStamp = new Uint32Array(n);
+    this.memo = new Float64Array(n).fill(NaN);
+    this.touched = new Int32Array(n);
   }
 
   /** Starts a query: distances to the nearest of `targetNodes` (bound nodes) under `metric`. */
   reset(metric: CchMetric, targetNodes: readonly number[]): void {
     this.metric = metric;
     this.evaluated = 0;
+    const memo = this.memo, touched = this.touched;
+    for (let i = 0; i < this.touchedCount; i++) memo[touched[i]] = NaN;
+    this.touchedCount = 0;
     if (++this.stamp === 0xffffffff) {
       this.targetStamp.fill(0);
-      this.memoStamp.fill(0);
       this.stamp = 1;
     }
     const s = this.stamp;
@@ -74,15 +79,26 @@ export class CchPotential {
 
   /** Lower-bound distance from bound node `v` to the nearest target (Infinity when none is reachable). */
   at(v: number): number {
-    const r0 = this.topo.rankOf[v];
-    const memo = this.memo, ms = this.memoStamp, s = this.stamp;
-    if (ms[r0] === s) return memo[r0];
+    return this.atRank(this.topo.rankOf[v]);
+  }
+
+  /** `at` of the bound node of rank `r0` (the search keeps ranks per edge: one lookup less per label). */
+  atRank(r0: number): number {
+    const memo = this.memo;
+    const m0 = memo[r0];
+    if (m0 === m0) return m0; // not NaN: evaluated in this query
     const parent = this.topo.parent;
     const { first, head, up } = this.metric!;
-    const toTarget = this.toTarget, ts = this.targetStamp;
+    const toTarget = this.toTarget, ts = this.targetStamp, s = this.stamp;
     const path = this.path;
     path.length = 0;
-    for (let r = r0; r >= 0 && ms[r] !== s; r = parent[r]) path.push(r);
+    for (let r = r0; r >= 0; r = parent[r]) {
+      const m = memo[r];
+      if (m === m) break;
+      path.push(r);
+    }
+    const touched = this.touched;
+    let tc = this.touchedCount;
     for (let i = path.length - 1; i >= 0; i--) {
       const r = path[i];
       let best = ts[r] === s ? toTarget[r] : Infinity;
@@ -91,8 +107,9 @@ export class CchPotential {
         if (d < best) best = d;
       }
       memo[r] = best;
-      ms[r] = s;
+      touched[tc++] = r;
     }
+    this.touchedCount = tc;
     this.evaluated += path.length;
     return memo[r0];
   }
