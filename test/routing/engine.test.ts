@@ -284,4 +284,22 @@ describe('the bucket queue (pops within 1/32 s of the minimum, labels reopen) an
       else expect(a.searchArrivalS, `pair ${i}`).toBeCloseTo(b.searchArrivalS, 6);
     }
   });
+
+  it('a pass that leaves its window resumes on a longer horizon (open labels re-keyed) and still equals exact Dijkstra', () => {
+    // short horizons and a low trip estimate: most first passes leave their coverage
+    const eng = new RoutingEngine(graph, new SpeedFeeds(), null, tz, { windowBounds: { horizonsS: [30, 60, 120, 240, 480, 960] } });
+    const astar = (eng as unknown as { astar: { expectedOverBound: number; lastWindowRetry: boolean } }).astar;
+    astar.expectedOverBound = 0.3;
+    const dep = am + 14 * 60; // one minute before the bin ends
+    for (const h of [30, 60, 120, 240, 480, 960]) eng.prepareWindows(dep, [h]);
+    let resumed = 0;
+    for (let i = 0; i < 60; i++) {
+      const base: PlanRequest = { waypoints: [point(), point()], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false };
+      const [a] = eng.plan(base);
+      if (astar.lastWindowRetry) resumed++;
+      const [b] = heap.plan(base);
+      expect(a.searchArrivalS, `pair ${i}`).toBeCloseTo(b.searchArrivalS, 6);
+    }
+    expect(resumed).toBeGreaterThan(20);
+  });
 });

@@ -130,6 +130,18 @@ export class TdAstar {
   private readonly timeQueue: LabelQueue;
   private readonly lengthQueue: LabelQueue;
   private generation = 0;
+  /** best target found by the running search (kept across resumed passes) */
+  private best = Infinity;
+  private bestPrev = -1;
+  private bestTarget = -1;
+  private bestArrival = 0;
+  private bestSource = -1;
+  /** source index of each source edge of the running search */
+  private readonly sourceOf = new Map<number, number>();
+  /** labels settled by the running search's earlier passes */
+  private settledBefore = 0;
+  /** stamp of the per-node landmark bound cache (hGen) */
+  private hStamp = 0;
   private active: number[] = [];
   private targetNodes: number[] = [];
   private hScale = 1;
@@ -229,8 +241,16 @@ export class TdAstar {
     this.generation++;
     if (this.generation === 0xffffffff) {
       this.gen.fill(0);
-      this.hGen.fill(0);
       this.generation = 1;
+    }
+    this.nextHeuristicStamp();
+  }
+
+  /** Invalidates the landmark bounds cached per node (a new search, or new tables for a resumed one). */
+  private nextHeuristicStamp(): void {
+    if (++this.hStamp === 0xffffffff) {
+      this.hGen.fill(0);
+      this.hStamp = 1;
     }
   }
 
@@ -245,7 +265,7 @@ export class TdAstar {
       return warp.remainingS(this.time[e] - this.warpOriginS, h * 0.9999) * this.hScale;
     }
     const v = this.g.edgeTarget[e];
-    if (this.hGen[v] === this.generation) return this.hNode[v];
+    if (this.hGen[v] === this.hStamp) return this.hNode[v];
     let best = Infinity;
     const tn = this.targetNodes;
     if (this.shortest) {
@@ -273,7 +293,7 @@ export class TdAstar {
     // Float32 tables: shave a hair so rounding never overestimates
     const h = best === Infinity ? Infinity : best * this.hScale * 0.9999;
     this.hNode[v] = h;
-    this.hGen[v] = this.generation;
+    this.hGen[v] = this.hStamp;
     return h;
   }
 
@@ -380,6 +400,8 @@ export class TdAstar {
       // smallest horizon expected to hold the trip; a larger one when the answer leaves it
       let horizon = this.windows.horizonFor(Math.max(0, expected - leftInBin));
       let first = true;
+      // after the first pass, a longer horizon or free flow resumes it instead of starting over
+      let resume = false;
       while (horizon >= 0) {
         // only the table the trip is expected to need is queued for building
         const use = this.windows.tableFor(depS, w, horizon, first);
@@ -394,7 +416,8 @@ export class TdAstar {
         this.warpOriginS = depS - (w - use.table.binStartWeekS);
         if (this.metric === null) this.chooseLandmarks(sourceNodes, this.targetNodes, use.table);
         // a min key above the coverage proves the answer would leave it: stop there
-        const p = this.run(sources, targets, depS, o, (use.validUntilS - depS) * this.hScale);
+        const p = this.run(sources, targets, depS, o, (use.validUntilS - depS) * this.hScale, resume);
+        resume = true;
         settled += this.lastSettled;
         if (this.lastAborted) {
           this.lastWindowRetry = true;
@@ -417,7 +440,7 @@ export class TdAstar {
         this.table = this.landmarks;
         this.metric = freeFlowMetric;
         this.chooseLandmarks(sourceNodes, this.targetNodes, this.landmarks);
-        const r = this.run(sources, targets, depS, o);
+        const r = this.run(sources, targets, depS, o, Infinity, true);
         this.lastSettled += settled;
         this.lastBounds = 'freeFlow';
         return r;
@@ -429,26 +452,55 @@ export class TdAstar {
     return this.run(sources, targets, depS, o);
   }
 
-  private run(sources: SearchSource[], targets: SearchTarget[], depS: number, o: SearchOptions, abortKey = Infinity): SearchPath | null {
+  /**
+   * One A* pass. `resume`: continue the previous pass of the same search (same labels, queue and
+   * best target) with the bounds now set: its open labels are re-keyed with them. Labels keep
+   * their exact costs whichever bounds ordered them, and every label whose cost improved is in the
+   * queue, so the search stays exact as long as the new bounds hold along the optimal path — which
+   * the caller checks as before (the answer's arrival within the new coverage).
+   */
+  private run(sources: SearchSource[], targets: SearchTarget[], depS: number, o: SearchOptions, abortKey = Infinity, resume = false): SearchPath | null {
     const g = this.g;
     const model = this.model;
     const q = o.q;
-    this.nextGeneration();
-    const curGen = this.generation;
     const heap = o.shortest ? this.lengthQueue : this.timeQueue;
-    heap.clear();
     const cost = this.cost, time = this.time, parent = this.parent, gen = this.gen;
     const pushedKey = this.pushedKey;
-    if (!o.shortest) this.prepareHeuristic();
+    if (resume) {
+      this.nextHeuristicStamp();
+      if (!o.shortest) this.prepareHeuristic();
+      const open: number[] = [];
+      while (heap.length > 0) {
+        const e = heap.pop();
+        if (heap.lastKey === pushedKey[e]) open.push(e);
+      }
+      heap.clear();
+      for (const e of open) {
+        const k = cost[e] + this.heuristic(e);
+        pushedKey[e] = k;
+        heap.push(e, k);
+      }
+    } else {
+      this.nextGeneration();
+      heap.clear();
+      if (!o.shortest) this.prepareHeuristic();
+      this.best = Infinity;
+      this.bestPrev = -1;
+      this.bestTarget = -1;
+      this.bestArrival = 0;
+      this.bestSource = -1;
+      this.sourceOf.clear();
+      this.settledBefore = 0;
+    }
+    const curGen = this.generation;
+    let best = this.best;
+    let bestPrev = this.bestPrev; // label edge before the target edge (-1: same-edge path)
+    let bestTarget = this.bestTarget;
+    let bestArrival = this.bestArrival;
+    let bestSource = this.bestSource;
+    const sourceOf = this.sourceOf;
 
-    let best = Infinity;
-    let bestPrev = -1; // label edge before the target edge (-1: same-edge path)
-    let bestTarget = -1;
-    let bestArrival = 0;
-    let bestSource = -1;
-    const sourceOf = new Map<number, number>();
-
-    for (let si = 0; si < sources.length; si++) {
+    for (let si = 0; si < sources.length && !resume; si++) {
       const s = sources[si];
       const e = s.edge;
       const fac = this.factor(e, o);
@@ -510,6 +562,7 @@ export class TdAstar {
     const minSpeedKph = model.cfg.minSpeedKph;
     const lenX36 = this.lenX36;
     let settled = 0;
+    const maxSettled = o.maxSettled - this.settledBefore;
     let exhausted = false;
     this.lastAborted = false;
     while (heap.length > 0) {
@@ -526,7 +579,7 @@ export class TdAstar {
       const v = edgeTarget[e];
       if (key !== pushedKey[e]) continue; // stale entry (a better label was pushed, or already settled)
       pushedKey[e] = -1;
-      if (++settled > o.maxSettled) {
+      if (++settled > maxSettled) {
         exhausted = true;
         break;
       }
@@ -608,7 +661,13 @@ export class TdAstar {
       }
     }
     this.lastSettled = settled;
+    this.settledBefore += settled;
     this.lastExhausted = exhausted;
+    this.best = best;
+    this.bestPrev = bestPrev;
+    this.bestTarget = bestTarget;
+    this.bestArrival = bestArrival;
+    this.bestSource = bestSource;
     if (best === Infinity) return null;
     const target = targets[bestTarget];
     const edges: number[] = [];
