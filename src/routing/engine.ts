@@ -50,7 +50,7 @@ export interface EngineConfig {
   cchExpandOverS: number;
   /**
    * Label queue of the search: 'buckets' = bucket queue (1/32 s buckets, pops within one bucket
-   * of the minimum; labels reopen, answers stay exact), 'heap' = binary heap in exact key order
+   * of the minimum; labels reopen, answers stay exact), 'heap' = 4-ary heap in exact key order
    * (the tests' reference Dijkstra)
    */
   labelQueue: 'buckets' | 'heap';

@@ -1,6 +1,6 @@
 /**
  * Priority queue for the A* labels: a window of buckets of width `width` (a bucket queue in the
- * manner of Dial's algorithm), with a binary heap for the keys beyond the window ("far") and one
+ * manner of Dial's algorithm), with a 4-ary heap (`MinHeap`) for the keys beyond the window ("far") and one
  * for keys that arrive below the bucket being emptied ("low"). Push and pop are O(1) inside the
  * window; a bucket pops last in, first out, so ids pop in key order *up to one bucket width*.
  *
