@@ -12,13 +12,14 @@
 import { existsSync } from 'node:fs';
 import { readOsmExtract } from '../src/osm/index.js';
 import { buildRegion } from '../src/network/index.js';
-import { buildGraph, EdgeFlag, NodeFlag, RoadClass, type EdgeInput, type Graph } from '../src/network/graph.js';
+import { EdgeFlag, type Graph } from '../src/network/graph.js';
 import type { Region } from '../src/network/region.js';
 import { SpeedFeeds } from '../src/traffic/feeds.js';
 import { SpeedMode } from '../src/traffic/model.js';
 import { RoutingEngine, NO_CRITERIA, type PlanRequest } from '../src/routing/engine.js';
 import { routingServiceFor } from '../src/http/routing/plugin.js';
 import { makeTestContext } from '../test/helpers/context.js';
+import { signalizedGrid } from '../test/routing/fixtures.js';
 import { createRng } from '../src/sim/prng.js';
 
 const PBF = '../shared/data/baltimore.osm.pbf';
@@ -172,30 +173,7 @@ async function benchBaltimore(): Promise<void> {
 
 /** 501 × 501 grid, 100 m blocks, arterials (primary, 60 km/h) every 10th line, signals where they cross. */
 export function gridRegion(n = 501): Region {
-  const dLat = 0.0009, dLon = 0.00116, lat0 = 39.0, lon0 = -77.0;
-  const nodes = [];
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
-    nodes.push({ lat: lat0 + r * dLat, lon: lon0 + c * dLon, flags: r % 10 === 0 && c % 10 === 0 ? NodeFlag.trafficSignals : 0 });
-  }
-  const edges: EdgeInput[] = [];
-  const add = (a: number, b: number, arterial: boolean) => {
-    const i = edges.length;
-    const base = arterial
-      ? { speedKph: 60, roadClass: RoadClass.primary, flags: EdgeFlag.routable }
-      : { speedKph: 30, roadClass: RoadClass.residential, flags: EdgeFlag.routable };
-    edges.push({ ...base, source: a, target: b, twin: i + 1, lengthM: 100 });
-    edges.push({ ...base, source: b, target: a, twin: i, lengthM: 100 });
-  };
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
-    const v = r * n + c;
-    if (c + 1 < n) add(v, v + 1, r % 10 === 0);
-    if (r + 1 < n) add(v, v + n, c % 10 === 0);
-  }
-  const { graph } = buildGraph({ nodes, edges });
-  return {
-    meta: { name: 'grid', mapVersion: 'grid-1', source: 'generated', importedAt: '', bounds: [lat0, lon0, lat0 + n * dLat, lon0 + n * dLon], country: 'US', timeZone: 'America/New_York' },
-    graph, intersections: [], blocks: [], lots: [],
-  };
+  return signalizedGrid(n, 10);
 }
 
 async function benchGrid(): Promise<void> {

@@ -2,10 +2,10 @@ import { describe, it, expect } from 'vitest';
 import { RoutingEngine, NO_CRITERIA, type Criteria, type PlanRequest } from '../../src/routing/engine.js';
 import { sharedShare } from '../../src/routing/engine.js';
 import { IncidentCache, type Incident } from '../../src/traffic/incidents.js';
-import { buildGraph, EdgeFlag, NodeFlag, RestrictionKind, RoadClass, type EdgeInput } from '../../src/network/graph.js';
+import { EdgeFlag, RestrictionKind } from '../../src/network/graph.js';
 import { SpeedFeeds } from '../../src/traffic/feeds.js';
 import { SpeedMode } from '../../src/traffic/model.js';
-import { DESTINATION, E, NO_TURN_COSTS, ORIGIN, grid, monday, twoRoutes, type TwoRoutes } from './fixtures.js';
+import { DESTINATION, E, NO_TURN_COSTS, ORIGIN, SIGNAL_GRID, grid, monday, signalizedGrid, twoRoutes, type TwoRoutes } from './fixtures.js';
 
 function engineFor(f: TwoRoutes | ReturnType<typeof grid>, incidents?: IncidentCache): RoutingEngine {
   return new RoutingEngine(f.region.graph, f.feeds, incidents ?? null, 'UTC', { traffic: { turnCosts: NO_TURN_COSTS } });
@@ -250,29 +250,16 @@ describe('waypoints', () => {
 describe('the bucket queue (pops within 1/32 s of the minimum, labels reopen) answers like exact key order', () => {
   // 30 × 30 grid, arterials every 5th line with signals where they cross: many near-equal paths
   const n = 30;
-  const D = 0.0009;
-  const nodes = [];
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) nodes.push({ lat: r * D, lon: c * D * 1.29, flags: r % 5 === 0 && c % 5 === 0 ? NodeFlag.trafficSignals : 0 });
-  const edges: EdgeInput[] = [];
-  const add = (a: number, b: number, arterial: boolean) => {
-    const i = edges.length;
-    const base = arterial ? { speedKph: 60, roadClass: RoadClass.primary, flags: EdgeFlag.routable } : { speedKph: 30, roadClass: RoadClass.residential, flags: EdgeFlag.routable };
-    edges.push({ ...base, source: a, target: b, twin: i + 1, lengthM: 100 });
-    edges.push({ ...base, source: b, target: a, twin: i, lengthM: 100 });
-  };
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
-    const v = r * n + c;
-    if (c + 1 < n) add(v, v + 1, r % 5 === 0);
-    if (r + 1 < n) add(v, v + n, c % 5 === 0);
-  }
-  const { graph } = buildGraph({ nodes, edges });
+  const { graph } = signalizedGrid(n, 5);
+  const { lat0, lon0, dLat, dLon } = SIGNAL_GRID;
   const tz = 'America/New_York';
   const buckets = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
   const heap = new RoutingEngine(graph, new SpeedFeeds(), null, tz, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap' });
   const am = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 local
   let x = 11;
   const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const point = () => ({ lat: Math.floor(rnd() * n) * D + D / 2 * (rnd() < 0.5 ? 0 : 1), lon: Math.floor(rnd() * (n - 1)) * D * 1.29 + D * 0.6 });
+  // on a west–east block, 60 % along it
+  const point = () => ({ lat: lat0 + Math.floor(rnd() * n) * dLat, lon: lon0 + (Math.floor(rnd() * (n - 1)) + 0.6) * dLon });
 
   it.each([['fastest, Mon 08:00', false, am], ['fastest, Mon 03:00', false, am - 5 * 3600], ['shortest', true, am]] as const)('%s: 60 seeded pairs, equal costs', (_label, shortest, dep) => {
     for (let i = 0; i < 60; i++) {

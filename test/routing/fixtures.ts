@@ -14,7 +14,7 @@
  * 3→T. With turn costs off: motorway route 10+100+360+100+10 = 580 s off-peak (2020 s at 08:00),
  * primary route 10+100+576+100+10 = 796 s at any time; distances 12 200 m and 10 200 m.
  */
-import { buildGraph, EdgeFlag, RoadClass, type EdgeInput, type RestrictionInput } from '../../src/network/graph.js';
+import { buildGraph, EdgeFlag, NodeFlag, RoadClass, type EdgeInput, type RestrictionInput } from '../../src/network/graph.js';
 import type { Region } from '../../src/network/region.js';
 import { BINS_PER_WEEK, SpeedFeeds } from '../../src/traffic/feeds.js';
 import type { TurnCostConfig } from '../../src/traffic/turn-costs.js';
@@ -91,6 +91,41 @@ export function twoRoutes(opts: { motorwayFlags?: number; primaryFlags?: number;
   const fullIdOf = new Uint32Array(edges.length);
   for (let i = 0; i < edges.length; i++) fullIdOf[i] = opts.noPrimary && i >= 4 && i < 7 ? 0xffffffff : idOf(i);
   return { region: regionOf(graph, 'two-routes'), edgeIdOf: fullIdOf, feeds };
+}
+
+/** Corner and spacing of `signalizedGrid` (100 m blocks near 39° N). */
+export const SIGNAL_GRID = { lat0: 39.0, lon0: -77.0, dLat: 0.0009, dLon: 0.00116 } as const;
+
+/**
+ * n × n two-way grid, 100 m blocks, arterials (primary, 60 km/h) on every `every`-th row and
+ * column, residential streets (30 km/h) elsewhere, traffic signals where arterials cross; in
+ * America/New_York. At n = 501 it is the routing benchmark's 1M-edge grid.
+ */
+export function signalizedGrid(n = 501, every = 10): Region {
+  const { lat0, lon0, dLat, dLon } = SIGNAL_GRID;
+  const nodes = [];
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
+    nodes.push({ lat: lat0 + r * dLat, lon: lon0 + c * dLon, flags: r % every === 0 && c % every === 0 ? NodeFlag.trafficSignals : 0 });
+  }
+  const edges: EdgeInput[] = [];
+  const add = (a: number, b: number, arterial: boolean) => {
+    const i = edges.length;
+    const base = arterial
+      ? { speedKph: 60, roadClass: RoadClass.primary, flags: EdgeFlag.routable }
+      : { speedKph: 30, roadClass: RoadClass.residential, flags: EdgeFlag.routable };
+    edges.push({ ...base, source: a, target: b, twin: i + 1, lengthM: 100 });
+    edges.push({ ...base, source: b, target: a, twin: i, lengthM: 100 });
+  };
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
+    const v = r * n + c;
+    if (c + 1 < n) add(v, v + 1, r % every === 0);
+    if (r + 1 < n) add(v, v + n, c % every === 0);
+  }
+  const { graph } = buildGraph({ nodes, edges });
+  return {
+    meta: { name: 'grid', mapVersion: 'grid-1', source: 'generated', importedAt: '', bounds: [lat0, lon0, lat0 + n * dLat, lon0 + n * dLon], country: 'US', timeZone: 'America/New_York' },
+    graph, intersections: [], blocks: [], lots: [],
+  };
 }
 
 /** Wraps a graph as a region in UTC. */

@@ -3,9 +3,10 @@
  * turn restrictions and turn costs are exact. FIFO evaluation: each edge is costed at the instant
  * the vehicle enters it (after the turn delay). Lower bounds: CCH potentials (exact distances in
  * a free-flow or time-window lower-bound metric) or ALT landmarks (fastest), great-circle distance
- * (shortest). Search state (labels, parents,
- * heap) is typed arrays reused across queries with a generation counter: an instance is not
- * reentrant (one search at a time; Node runs them one after another).
+ * (shortest). Search state (labels, parents, label queue) is typed arrays reused across queries
+ * with a generation counter: an instance is not reentrant (one search at a time; Node runs them
+ * one after another). The label queue is a bucket queue (pops within 1/32 s of the minimum; labels
+ * reopen, so answers stay exact) or, for reference runs, a heap in exact key order.
  */
 import type { Graph, TurnRestrictions } from '../../network/graph.js';
 import type { CostQuery, TrafficModel } from '../../traffic/model.js';
@@ -372,7 +373,8 @@ export class TdAstar {
    * exists within `maxSettled` labels. Current-traffic searches first use a time-window table
    * when one is ready and valid; the answer is kept only when its cost proves the optimal path
    * stays inside the table's coverage (every factor ≥ 1, or the discount, bounds time by cost),
-   * otherwise the search runs again on the free-flow table, which holds at any time.
+   * otherwise the search is resumed on a longer horizon's table or on the free-flow table, which
+   * holds at any time.
    */
   search(sources: SearchSource[], targets: SearchTarget[], depS: number, o: SearchOptions): SearchPath | null {
     const g = this.g;
