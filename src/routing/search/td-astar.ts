@@ -110,9 +110,15 @@ export class TdAstar {
   private readonly gen: Uint32Array;
   private readonly hNode: Float64Array;
   private readonly hGen: Uint32Array;
-  /** turnTab[turnOff[e] + k] = delay (s) from edge e onto the k-th out edge of its target; -1 = forbidden turn */
+  /**
+   * turnDelay[turnCode[turnOff[e] + k]] = delay (s) from edge e onto the k-th out edge of its
+   * target; -1 = forbidden turn. Turn delays take few distinct values (signal, stop, give-way and
+   * plain delays by turn kind), so a movement stores a one-byte code (two when a graph has more
+   * than 255 values): a quarter of the memory of Float32 delays, fewer cache misses per label.
+   */
+  private readonly turnCode: Uint8Array | Uint16Array;
+  private readonly turnDelay: Float32Array;
   private readonly turnOff: Uint32Array;
-  private readonly turnTab: Float32Array;
   /** minimum travel time per edge (upper speed bound), seconds: prunes relaxations cheaply */
   private readonly minTT: Float64Array;
   /** generation stamp of target edges of the current search */
@@ -225,7 +231,7 @@ export class TdAstar {
       const v = g.edgeTarget[e];
       this.turnOff[e + 1] = this.turnOff[e] + (g.firstOut[v + 1] - g.firstOut[v]);
     }
-    this.turnTab = new Float32Array(this.turnOff[g.edgeCount]);
+    const delays = new Float32Array(this.turnOff[g.edgeCount]);
     const restricted = new Uint8Array(g.edgeCount);
     for (let i = 0; i < g.restrictionFrom.length; i++) restricted[g.restrictionFrom[i]] = 1;
     const turns = model.turns;
@@ -233,9 +239,10 @@ export class TdAstar {
       const v = g.edgeTarget[e];
       let k = this.turnOff[e];
       for (let f = g.firstOut[v]; f < g.firstOut[v + 1]; f++, k++) {
-        this.turnTab[k] = restricted[e] && !restrictions.isTurnAllowed(e, f) ? -1 : turns.costS(e, f);
+        delays[k] = restricted[e] && !restrictions.isTurnAllowed(e, f) ? -1 : turns.costS(e, f);
       }
     }
+    ({ codes: this.turnCode, values: this.turnDelay } = encodeTurnDelays(delays));
   }
 
   private nextGeneration(): void {
@@ -537,7 +544,7 @@ export class TdAstar {
     }
 
     const turnOff = this.turnOff;
-    const turnTab = this.turnTab;
+    const turnCode = this.turnCode, turnDelay = this.turnDelay;
     const firstOut = g.firstOut;
     const minTT = this.minTT;
     const targetGen = this.targetGen;
@@ -589,7 +596,7 @@ export class TdAstar {
       const f0 = firstOut[v];
       const tBase = turnOff[e] - f0;
       for (let f = f0, end = firstOut[v + 1]; f < end; f++) {
-        const tc = turnTab[tBase + f];
+        const tc = turnDelay[turnCode[tBase + f]];
         if (tc < 0) continue; // turn restriction
         // edge factor inline (same rules as factor())
         if (usable[f] === 0) continue;
@@ -686,6 +693,18 @@ export class TdAstar {
     }
     return { edges, startFraction, endFraction: target.fraction, cost: best, arrivalS: bestArrival, sourceIndex: bestSource, settled };
   }
+}
+
+/** Codes of the distinct values of `delays` (exact: values are Float32 either way) and the values by code. */
+export function encodeTurnDelays(delays: Float32Array): { codes: Uint8Array | Uint16Array; values: Float32Array } {
+  const codeOf = new Map<number, number>();
+  for (let i = 0; i < delays.length; i++) if (!codeOf.has(delays[i])) codeOf.set(delays[i], codeOf.size);
+  if (codeOf.size > 65_536) throw new Error(`${codeOf.size} distinct turn delays: more than a two-byte code holds`);
+  const codes = codeOf.size <= 256 ? new Uint8Array(delays.length) : new Uint16Array(delays.length);
+  for (let i = 0; i < delays.length; i++) codes[i] = codeOf.get(delays[i])!;
+  const values = new Float32Array(Math.max(1, codeOf.size));
+  for (const [x, c] of codeOf) values[c] = x;
+  return { codes, values };
 }
 
 function haversineM(lat1: number, lon1: number, lat2: number, lon2: number): number {
