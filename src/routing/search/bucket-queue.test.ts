@@ -99,6 +99,21 @@ describe('BucketQueue', () => {
     expect([q.pop(), q.pop()]).toEqual([6, 1]);
   });
 
+  it('takes negative keys and an unreachable first key like any others', () => {
+    const q = new BucketQueue(1, 8, 2);
+    q.clear();
+    q.push(0, Infinity);
+    q.push(1, -5.5);
+    q.push(2, -3);
+    q.push(3, 4);
+    q.push(4, -7); // below the first bucket: low heap
+    expect(q.peekKey()).toBe(-7);
+    const out: number[] = [];
+    for (let i = 0; i < 10 && q.peekKey() < Infinity; i++) out.push(q.pop());
+    expect(out).toEqual([4, 1, 2, 3]);
+    expect(q.length).toBe(1);
+  });
+
   it('rejects a width that is not positive and a slot count that is not a power of two', () => {
     expect(() => new BucketQueue(0)).toThrow();
     expect(() => new BucketQueue(1, 12)).toThrow();

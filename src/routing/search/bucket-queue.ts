@@ -27,8 +27,9 @@ export class BucketQueue {
   private keys: Float64Array;
   private next: Int32Array;
   private used = 0;
-  /** absolute bucket index of the cursor (floor(key / width)) */
+  /** absolute bucket index of the cursor (floor(key / width)); set by the first finite key */
   private cur = 0;
+  private started = false;
   private inWindow = 0;
   private readonly low = new MinHeap(256);
   private readonly far = new MinHeap(1024);
@@ -66,20 +67,24 @@ export class BucketQueue {
     }
     this.used = 0;
     this.inWindow = 0;
-    this.cur = -1;
+    this.cur = 0;
+    this.started = false;
     this.low.clear();
     this.far.clear();
   }
 
-  /** Adds id with priority key (≥ 0; Infinity allowed). */
+  /** Adds id with priority key (any finite number, or Infinity). */
   push(id: number, key: number): void {
     const a = Math.floor(key * this.inv);
-    if (this.cur < 0) this.cur = a === Infinity ? -1 : a;
+    if (!this.started && a !== Infinity) {
+      this.cur = a;
+      this.started = true;
+    }
     if (a < this.cur) {
       this.low.push(id, key);
       return;
     }
-    if (a >= this.cur + this.slots || this.cur < 0) {
+    if (a >= this.cur + this.slots || !this.started) {
       this.far.push(id, key);
       return;
     }
@@ -131,6 +136,7 @@ export class BucketQueue {
         const k = far.peekKey();
         if (k === Infinity) return true; // only unreachable labels left: peekKey() answers Infinity
         this.cur = Math.floor(k * this.inv);
+        this.started = true;
         this.pullFar();
         continue;
       }
