@@ -54,6 +54,12 @@ export interface EngineConfig {
    * (the tests' reference Dijkstra)
    */
   labelQueue: 'buckets' | 'heap';
+  /**
+   * Drop dead-end labels at push: a label whose every way on already has a label at least as
+   * good as it could give (exact; the search decides the same). false only for the tests'
+   * reference Dijkstra and to measure what it saves.
+   */
+  deadEnds: boolean;
   traffic: Partial<TrafficModelConfig>;
 }
 
@@ -72,6 +78,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   potentials: 'cch',
   cchExpandOverS: 5,
   labelQueue: 'buckets',
+  deadEnds: true,
   traffic: {},
 };
 
@@ -190,6 +197,7 @@ export class RoutingEngine {
       ? null
       : new WindowBounds(this.model, this.usable, minTurnIn, this.landmarks.nodes, this.cfg.windowBounds, this.cch?.topo ?? null);
     this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable, this.cfg.activeLandmarks, this.windows, this.cch, this.cfg.labelQueue);
+    this.astar.pruneDeadEnds = this.cfg.deadEnds;
     this.altFactor = new Float32Array(g.edgeCount);
   }
 

@@ -79,7 +79,7 @@ describe.skipIf(!present)('Baltimore: 200 seeded OD pairs (seed 20261123)', () =
     const rnd = lcg(7);
     for (let i = 0; i < 500; i++) feeds.setLive(Math.floor(rnd() * g.edgeCount), { speedKph: 200, observedAtS: dep, samples: 3 });
     const alt = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { potentials });
-    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap' });
+    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap', deadEnds: false });
     const routable: number[] = [];
     for (let e = 0; e < g.edgeCount; e++) if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & EdgeFlag.reversible)) routable.push(e);
     let fewer = 0;
@@ -110,7 +110,7 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
     const feeds = new SpeedFeeds();
     const dep = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 local, AM peak
     const eng = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { potentials });
-    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap' });
+    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap', deadEnds: false });
     eng.prepareWindows(dep);
     const routable = routableOf(g);
     const rnd = lcg(99);
@@ -151,7 +151,7 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
     const rnd = lcg(seed);
     const feeds = new SpeedFeeds();
     const routable = routableOf(g);
-    const eng0 = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap' });
+    const eng0 = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap', deadEnds: false });
     // learned profiles (between 20 % and 100 % of free flow, some bins unknown) on 400 edges
     for (let i = 0; i < 400; i++) {
       const e = routable[Math.floor(rnd() * routable.length)];
@@ -160,7 +160,7 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
       feeds.setLearnedProfile(e, p);
     }
     const eng = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { potentials });
-    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap' });
+    const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap', deadEnds: false });
     const pick = () => { const e = routable[Math.floor(rnd() * routable.length)]; const s = g.edgeGeomStart[e]; return { lat: g.geomLatE7[s] / 1e7, lon: g.geomLonE7[s] / 1e7 }; };
     // Mon 08:00, Tue 17:30, Fri 16:15, Sat 13:00, Wed 12:40 (local, UTC−5)
     const deps = [Date.UTC(2026, 10, 23, 13, 0), Date.UTC(2026, 10, 24, 22, 30), Date.UTC(2026, 10, 27, 21, 15), Date.UTC(2026, 10, 28, 18, 0), Date.UTC(2026, 10, 25, 17, 40)].map((x) => x / 1000);

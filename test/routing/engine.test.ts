@@ -247,6 +247,56 @@ describe('waypoints', () => {
   });
 });
 
+describe('dead-end labels dropped at push', () => {
+  // a label whose every way on already has a label as good as it could give would push nothing
+  // once settled: dropping it changes no decision, so every route must come out edge for edge the same
+  const n = 30;
+  const { graph } = signalizedGrid(n, 5);
+  const { lat0, lon0, dLat, dLon } = SIGNAL_GRID;
+  const tz = 'America/New_York';
+  const pruned = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
+  const full = new RoutingEngine(graph, new SpeedFeeds(), null, tz, { deadEnds: false });
+  const am = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 local
+  let x = 7;
+  const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const point = () => ({ lat: lat0 + Math.floor(rnd() * n) * dLat, lon: lon0 + (Math.floor(rnd() * (n - 1)) + 0.4) * dLon });
+  const edgesOf = (legs: { edges: number[] }[]) => legs.map((l) => l.edges.join(',')).join('|');
+
+  it.each([
+    ['fastest, Mon 08:00', am, NO_CRITERIA, 0],
+    ['fastest, Mon 03:00', am - 5 * 3600, NO_CRITERIA, 0],
+    ['two alternatives (per-edge cost factors), 08:00', am, NO_CRITERIA, 2],
+    ['PreferExpress (a discount factor), 08:00', am, { ...NO_CRITERIA, preferExpress: true }, 0],
+  ] as const)('%s: 120 seeded trips, the same routes with fewer settled labels', (_label, dep, criteria, maxAlternates) => {
+    let settledPruned = 0, settledFull = 0;
+    for (let i = 0; i < 120; i++) {
+      const base: PlanRequest = { waypoints: [point(), point(), point()], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria, maxAlternates, ambiguousOrigin: false };
+      const a = pruned.plan(base);
+      settledPruned += pruned.lastSettled;
+      const b = full.plan(base);
+      settledFull += full.lastSettled;
+      expect(a.map((r) => edgesOf(r.legs)), `pair ${i}`).toEqual(b.map((r) => edgesOf(r.legs)));
+      expect(a.map((r) => r.searchArrivalS), `pair ${i}`).toEqual(b.map((r) => r.searchArrivalS));
+    }
+    expect(settledPruned).toBeLessThan(settledFull);
+  });
+
+  it('every label the rule drops would push nothing and improve no target (checked label by label)', () => {
+    const verified = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
+    const astar = (verified as unknown as { astar: { verifyDeadEnds: boolean; deadEndViolations: number; lastDeadEnds: number } }).astar;
+    astar.verifyDeadEnds = true;
+    let marked = 0;
+    for (const [dep, maxAlternates] of [[am, 0], [am - 5 * 3600, 0], [am, 2]] as const) {
+      for (let i = 0; i < 120; i++) {
+        verified.plan({ waypoints: [point(), point()], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates, ambiguousOrigin: false });
+        marked += astar.lastDeadEnds;
+      }
+    }
+    expect(marked).toBeGreaterThan(1000);
+    expect(astar.deadEndViolations).toBe(0);
+  });
+});
+
 describe('the bucket queue (pops within 1/32 s of the minimum, labels reopen) answers like exact key order', () => {
   // 30 × 30 grid, arterials every 5th line with signals where they cross: many near-equal paths
   const n = 30;
@@ -254,7 +304,7 @@ describe('the bucket queue (pops within 1/32 s of the minimum, labels reopen) an
   const { lat0, lon0, dLat, dLon } = SIGNAL_GRID;
   const tz = 'America/New_York';
   const buckets = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
-  const heap = new RoutingEngine(graph, new SpeedFeeds(), null, tz, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap' });
+  const heap = new RoutingEngine(graph, new SpeedFeeds(), null, tz, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap', deadEnds: false });
   const am = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 local
   let x = 11;
   const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;

@@ -173,6 +173,18 @@ export class TdAstar {
   private lastAbortKey = 0;
   /** labels settled by the last search (every pass) */
   lastSettled = 0;
+  /** labels of the last pass dropped at push as dead ends (every way on already as good) */
+  lastDeadEnds = 0;
+  /** drop dead-end labels at push (see run); false only to measure what it saves */
+  pruneDeadEnds = true;
+  /**
+   * Test mode of the dead-end rule: dead ends are marked instead of dropped, and every push or
+   * best-target update a marked label makes once settled counts in `deadEndViolations` (0 = the
+   * rule only dropped labels that change nothing).
+   */
+  verifyDeadEnds = false;
+  deadEndViolations = 0;
+  private claimedDead: Uint32Array | null = null;
   /** which bounds answered the last search: a time-window table, or the free-flow table */
   lastBounds: 'window' | 'freeFlow' | 'none' = 'none';
   /** true when the last search first ran on a window table whose coverage the answer left */
@@ -570,6 +582,13 @@ export class TdAstar {
     const freeFlowKph = model.freeFlowKph, upperKph = model.upperKph;
     const minSpeedKph = model.cfg.minSpeedKph;
     const lenX36 = this.lenX36;
+    // dead-end labels are dropped at push (fastest routes: the cheap prune's test, applied to
+    // every way on at once)
+    const deadEnds = this.pruneDeadEnds && !shortest;
+    let deadCount = 0;
+    // test mode: dead ends stay in the search, marked, and any effect they have is counted
+    let claimed: Uint32Array | null = null;
+    if (deadEnds && this.verifyDeadEnds) claimed = this.claimedDead ??= new Uint32Array(g.edgeCount);
     let settled = 0;
     const maxSettled = o.maxSettled - this.settledBefore;
     let exhausted = false;
@@ -652,6 +671,7 @@ export class TdAstar {
             if (t.edge === f) {
               const c = ce + stepTurn + t.fraction * base * fac;
               if (c < best) {
+                if (claimed !== null && claimed[e] === curGen) this.deadEndViolations++;
                 best = c; bestPrev = e; bestTarget = ti; bestArrival = tEnter + t.fraction * tt;
               }
             }
@@ -659,10 +679,52 @@ export class TdAstar {
         }
         const nc = ce + stepTurn + base * fac;
         if (gen[f] !== curGen || nc < cost[f]) {
+          if (claimed !== null && claimed[e] === curGen) this.deadEndViolations++;
           gen[f] = curGen;
           cost[f] = nc;
           time[f] = tEnter + tt;
           parent[f] = e;
+          if (deadEnds && targetGen[f] !== curGen) {
+            // A dead end: every way on from f's head already has a label at least as good as the
+            // best f could give it (f's time + the turn + the fastest traversal), so f, once
+            // settled, would push nothing; labels only improve, so that stays true. Such labels
+            // are ~40 % of the pushes on a grid at the peak (a node reached again from a worse
+            // side); skipping them saves their bound, their queue entry and their settling.
+            const w = edgeTarget[f];
+            const tb = turnOff[f] - firstOut[w];
+            let dead = true;
+            for (let g2 = firstOut[w], end2 = firstOut[w + 1]; g2 < end2; g2++) {
+              const tc2 = turnDelay[turnCode[tb + g2]];
+              if (tc2 < 0 || usable[g2] === 0) continue;
+              const fl2 = edgeFlags[g2];
+              if ((fl2 & exclude) !== 0) continue;
+              if (gen[g2] !== curGen || targetGen[g2] === curGen) {
+                dead = false;
+                break;
+              }
+              let fac2 = 1;
+              if (!simple) {
+                if ((fl2 & penaltyFlags) !== 0) fac2 *= penaltyFactor;
+                if ((fl2 & discountFlags) !== 0) fac2 *= discountFactor;
+                if (edgeFactor !== null) {
+                  const x = edgeFactor[g2];
+                  if (x > 0) fac2 *= x;
+                }
+              }
+              if (nc + tc2 + minTT[g2] * fac2 < cost[g2]) {
+                dead = false;
+                break;
+              }
+            }
+            if (dead) {
+              deadCount++;
+              if (claimed === null) {
+                pushedKey[f] = -1; // an older queue entry of f is stale now
+                continue;
+              }
+              claimed[f] = curGen;
+            } else if (claimed !== null) claimed[f] = 0;
+          }
           const k = nc + this.heuristic(f);
           pushedKey[f] = k;
           heap.push(f, k);
@@ -670,6 +732,7 @@ export class TdAstar {
       }
     }
     this.lastSettled = settled;
+    this.lastDeadEnds = deadCount;
     this.settledBefore += settled;
     this.lastExhausted = exhausted;
     this.best = best;
