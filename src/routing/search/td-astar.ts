@@ -123,6 +123,8 @@ export class TdAstar {
   private readonly minTT: Float64Array;
   /** generation stamp of target edges of the current search */
   private readonly targetGen: Uint32Array;
+  /** generation stamp per node: some out edge of the node got a label in the current search */
+  private readonly outSeen: Uint32Array;
   /** edge length × 3.6 (metres → seconds at km/h), as the traffic model computes it */
   private readonly lenX36: Float64Array;
   /** per edge: HAS_LEARNED | HAS_LIVE, valid for SpeedFeeds.version = feedVersion */
@@ -234,6 +236,7 @@ export class TdAstar {
     this.minTT = new Float64Array(g.edgeCount);
     for (let e = 0; e < g.edgeCount; e++) this.minTT[e] = model.minTravelTimeS(e);
     this.targetGen = new Uint32Array(g.edgeCount);
+    this.outSeen = new Uint32Array(g.nodeCount);
     this.lenX36 = new Float64Array(g.edgeCount);
     for (let e = 0; e < g.edgeCount; e++) this.lenX36[e] = g.edgeLengthM[e] * 3.6;
     this.feedFlags = new Uint8Array(g.edgeCount);
@@ -261,6 +264,7 @@ export class TdAstar {
     this.generation++;
     if (this.generation === 0xffffffff) {
       this.gen.fill(0);
+      this.outSeen.fill(0);
       this.generation = 1;
     }
     this.nextHeuristicStamp();
@@ -585,6 +589,7 @@ export class TdAstar {
     // dead-end labels are dropped at push (fastest routes: the cheap prune's test, applied to
     // every way on at once)
     const deadEnds = this.pruneDeadEnds && !shortest;
+    const outSeen = this.outSeen;
     let deadCount = 0;
     // test mode: dead ends stay in the search, marked, and any effect they have is counted
     let claimed: Uint32Array | null = null;
@@ -680,16 +685,18 @@ export class TdAstar {
         const nc = ce + stepTurn + base * fac;
         if (gen[f] !== curGen || nc < cost[f]) {
           if (claimed !== null && claimed[e] === curGen) this.deadEndViolations++;
+          outSeen[v] = curGen;
           gen[f] = curGen;
           cost[f] = nc;
           time[f] = tEnter + tt;
           parent[f] = e;
-          if (deadEnds && targetGen[f] !== curGen) {
+          if (deadEnds && targetGen[f] !== curGen && outSeen[edgeTarget[f]] === curGen) {
             // A dead end: every way on from f's head already has a label at least as good as the
             // best f could give it (f's time + the turn + the fastest traversal), so f, once
             // settled, would push nothing; labels only improve, so that stays true. Such labels
             // are ~40 % of the pushes on a grid at the peak (a node reached again from a worse
-            // side); skipping them saves their bound, their queue entry and their settling.
+            // side); skipping them saves their bound, their queue entry and their settling. A head
+            // none of whose out edges has a label yet (the first arrival) is passed over unread.
             const w = edgeTarget[f];
             const tb = turnOff[f] - firstOut[w];
             let dead = true;
