@@ -6,7 +6,7 @@
  * - on a generated grid with ≥ 1 million directed edges (501 × 501 nodes, arterials every 10th
  *   row/column, signals where arterials cross): 200 OD pairs, search only, with CCH potentials over
  *   time-warped window metrics, with static window metrics (08:00) and with landmark bounds, plus
- *   plain time-dependent Dijkstra.
+ *   plain time-dependent Dijkstra (no bounds, every label kept: `deadEnds: false`).
  * Departure: Monday 08:00 local (AM peak of the predicted profiles), so costs are time dependent.
  */
 import { existsSync } from 'node:fs';
@@ -120,7 +120,7 @@ async function benchBaltimore(): Promise<void> {
   const l = searchRun(alt, pairs, dep, 100);
   report('search, landmark (ALT) bounds, Mon 08:00', l.ms, l.settled, l.windowShare);
   staticWindowsRun(g, region.meta.timeZone, pairs, dep, 100, 'search, CCH, static window metrics, Mon 08:00');
-  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks' });
+  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', deadEnds: false });
   const d = searchRun(plain, pairs.slice(0, 300), dep, 30);
   report('plain TD-Dijkstra (no landmarks), 300 pairs', d.ms, d.settled);
 
@@ -222,7 +222,7 @@ async function benchGrid(): Promise<void> {
     }
   }
   staticWindowsRun(g, region.meta.timeZone, pairs, dep, 10, 'grid search (cch, static windows), Mon 08:00');
-  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks' });
+  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', deadEnds: false });
   const d = searchRun(plain, pairs.slice(0, 30), dep, 3);
   report('grid plain TD-Dijkstra, 30 pairs, Mon 08:00', d.ms, d.settled);
 }
