@@ -247,19 +247,29 @@ describe('waypoints', () => {
   });
 });
 
+/** 30 × 30 signalized grid (arterials every 5th line, signals where they cross: many near-equal paths). */
+const SMALL_GRID_N = 30;
+const smallGrid = signalizedGrid(SMALL_GRID_N, 5).graph;
+const AM = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 America/New_York
+
+/** Seeded points on west–east blocks of the small grid, `along` of the way along the block. */
+function gridPoints(seed: number, along: number): () => { lat: number; lon: number } {
+  const { lat0, lon0, dLat, dLon } = SIGNAL_GRID;
+  const n = SMALL_GRID_N;
+  let x = seed;
+  const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
+  return () => ({ lat: lat0 + Math.floor(rnd() * n) * dLat, lon: lon0 + (Math.floor(rnd() * (n - 1)) + along) * dLon });
+}
+
 describe('dead-end labels dropped at push', () => {
   // a label whose every way on already has a label as good as it could give would push nothing
   // once settled: dropping it changes no decision, so every route must come out edge for edge the same
-  const n = 30;
-  const { graph } = signalizedGrid(n, 5);
-  const { lat0, lon0, dLat, dLon } = SIGNAL_GRID;
+  const graph = smallGrid;
   const tz = 'America/New_York';
   const pruned = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
   const full = new RoutingEngine(graph, new SpeedFeeds(), null, tz, { deadEnds: false });
-  const am = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 local
-  let x = 7;
-  const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const point = () => ({ lat: lat0 + Math.floor(rnd() * n) * dLat, lon: lon0 + (Math.floor(rnd() * (n - 1)) + 0.4) * dLon });
+  const am = AM;
+  const point = gridPoints(7, 0.4);
   const edgesOf = (legs: { edges: number[] }[]) => legs.map((l) => l.edges.join(',')).join('|');
 
   it.each([
@@ -298,18 +308,12 @@ describe('dead-end labels dropped at push', () => {
 });
 
 describe('the bucket queue (pops within 1/32 s of the minimum, labels reopen) answers like exact key order', () => {
-  // 30 × 30 grid, arterials every 5th line with signals where they cross: many near-equal paths
-  const n = 30;
-  const { graph } = signalizedGrid(n, 5);
-  const { lat0, lon0, dLat, dLon } = SIGNAL_GRID;
+  const graph = smallGrid;
   const tz = 'America/New_York';
   const buckets = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
   const heap = new RoutingEngine(graph, new SpeedFeeds(), null, tz, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap', deadEnds: false });
-  const am = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 local
-  let x = 11;
-  const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
-  // on a west–east block, 60 % along it
-  const point = () => ({ lat: lat0 + Math.floor(rnd() * n) * dLat, lon: lon0 + (Math.floor(rnd() * (n - 1)) + 0.6) * dLon });
+  const am = AM;
+  const point = gridPoints(11, 0.6);
 
   it.each([['fastest, Mon 08:00', false, am], ['fastest, Mon 03:00', false, am - 5 * 3600], ['shortest', true, am]] as const)('%s: 60 seeded pairs, equal costs', (_label, shortest, dep) => {
     for (let i = 0; i < 60; i++) {
