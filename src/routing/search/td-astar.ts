@@ -19,6 +19,7 @@ import type { CchMetric } from './cch/customize.js';
 import { CchPotential } from './cch/potential.js';
 import { boundNodesAt } from './cch/bound-graph.js';
 import type { TimeWarp } from './time-warp.js';
+import { SearchLayout } from './layout.js';
 import { SECONDS_PER_WEEK, BIN_SECONDS } from '../../traffic/clock.js';
 import { BINS_PER_WEEK } from '../../traffic/feeds.js';
 
@@ -111,22 +112,15 @@ export class TdAstar {
   private readonly hNode: Float64Array;
   private readonly hGen: Uint32Array;
   /**
-   * turnDelay[turnCode[turnOff[e] + k]] = delay (s) from edge e onto the k-th out edge of its
-   * target; -1 = forbidden turn. Turn delays take few distinct values (signal, stop, give-way and
-   * plain delays by turn kind), so a movement stores a one-byte code (two when a graph has more
-   * than 255 values): a quarter of the memory of Float32 delays, fewer cache misses per label.
+   * The search's own node and edge order (Hilbert curve; `layout.ts`) with the per-edge constants
+   * it reads per label: every array of this class indexed by edge or node uses internal ids;
+   * edges in (sources, targets, options' edge factors) and out (paths) are the graph's.
    */
-  private readonly turnCode: Uint8Array | Uint16Array;
-  private readonly turnDelay: Float32Array;
-  private readonly turnOff: Uint32Array;
-  /** minimum travel time per edge (upper speed bound), seconds: prunes relaxations cheaply */
-  private readonly minTT: Float64Array;
+  readonly layout: SearchLayout;
   /** generation stamp of target edges of the current search */
   private readonly targetGen: Uint32Array;
   /** generation stamp per node: some out edge of the node got a label in the current search */
   private readonly outSeen: Uint32Array;
-  /** edge length × 3.6 (metres → seconds at km/h), as the traffic model computes it */
-  private readonly lenX36: Float64Array;
   /** per edge: HAS_LEARNED | HAS_LIVE, valid for SpeedFeeds.version = feedVersion */
   private readonly feedFlags: Uint8Array;
   private feedVersion = -1;
@@ -165,8 +159,10 @@ export class TdAstar {
   private warp: TimeWarp | null = null;
   /** unix second where the warp starts */
   private warpOriginS = 0;
-  /** CCH rank of the bound node at the head of each edge (CCH mode) */
+  /** CCH rank of the bound node at the head of each (internal) edge (CCH mode) */
   private readonly headRank: Int32Array | null;
+  /** internal ids of the running search's target edges, by target index */
+  private targetEdges = new Int32Array(0);
   private readonly boundTargets: number[] = [];
   /** free-flow lower bound between the sources and targets of the last landmark choice, seconds */
   private chosenBound = 0;
@@ -199,7 +195,7 @@ export class TdAstar {
   constructor(
     private readonly model: TrafficModel,
     private readonly landmarks: Landmarks,
-    private readonly restrictions: TurnRestrictions,
+    restrictions: TurnRestrictions,
     /** 1 when an edge is usable at all (routable, not reversible) */
     private readonly usable: Uint8Array,
     /** landmarks used per query (the best for that origin/destination) */
@@ -217,12 +213,13 @@ export class TdAstar {
       this.lengthQueue = new BucketQueue(1 / 8);
     }
     const g = model.graph;
+    const L = (this.layout = new SearchLayout(model, restrictions, usable));
     this.potential = cch === null ? null : new CchPotential(cch.topo);
     if (cch === null) this.headRank = null;
     else {
       const { bound, rankOf } = cch.topo;
-      this.headRank = new Int32Array(model.graph.edgeCount);
-      for (let e = 0; e < this.headRank.length; e++) this.headRank[e] = rankOf[bound.headNode[e]];
+      this.headRank = new Int32Array(g.edgeCount);
+      for (let f = 0; f < this.headRank.length; f++) this.headRank[f] = rankOf[bound.headNode[L.extEdge[f]]];
     }
     this.table = landmarks;
     this.g = g;
@@ -233,31 +230,9 @@ export class TdAstar {
     this.gen = new Uint32Array(g.edgeCount);
     this.hNode = new Float64Array(g.nodeCount);
     this.hGen = new Uint32Array(g.nodeCount);
-    this.minTT = new Float64Array(g.edgeCount);
-    for (let e = 0; e < g.edgeCount; e++) this.minTT[e] = model.minTravelTimeS(e);
     this.targetGen = new Uint32Array(g.edgeCount);
     this.outSeen = new Uint32Array(g.nodeCount);
-    this.lenX36 = new Float64Array(g.edgeCount);
-    for (let e = 0; e < g.edgeCount; e++) this.lenX36[e] = g.edgeLengthM[e] * 3.6;
     this.feedFlags = new Uint8Array(g.edgeCount);
-    // Turn table: every (edge, next edge) movement costed once at load; restrictions folded in.
-    this.turnOff = new Uint32Array(g.edgeCount + 1);
-    for (let e = 0; e < g.edgeCount; e++) {
-      const v = g.edgeTarget[e];
-      this.turnOff[e + 1] = this.turnOff[e] + (g.firstOut[v + 1] - g.firstOut[v]);
-    }
-    const delays = new Float32Array(this.turnOff[g.edgeCount]);
-    const restricted = new Uint8Array(g.edgeCount);
-    for (let i = 0; i < g.restrictionFrom.length; i++) restricted[g.restrictionFrom[i]] = 1;
-    const turns = model.turns;
-    for (let e = 0; e < g.edgeCount; e++) {
-      const v = g.edgeTarget[e];
-      let k = this.turnOff[e];
-      for (let f = g.firstOut[v]; f < g.firstOut[v + 1]; f++, k++) {
-        delays[k] = restricted[e] && !restrictions.isTurnAllowed(e, f) ? -1 : turns.costS(e, f);
-      }
-    }
-    ({ codes: this.turnCode, values: this.turnDelay } = encodeTurnDelays(delays));
   }
 
   private nextGeneration(): void {
@@ -278,7 +253,7 @@ export class TdAstar {
     }
   }
 
-  /** Lower bound (seconds or metres) from the head of edge e (arriving by e) to the nearest target. */
+  /** Lower bound (seconds or metres) from the head of (internal) edge e to the nearest target. */
   private heuristic(e: number): number {
     if (this.metric !== null) {
       const h = this.potential!.atRank(this.headRank![e]);
@@ -288,13 +263,15 @@ export class TdAstar {
       // work still to do from the label's own arrival time, converted to seconds
       return warp.remainingS(this.time[e] - this.warpOriginS, h * 0.9999) * this.hScale;
     }
-    const v = this.g.edgeTarget[e];
+    const v = this.layout.edgeTarget[e];
     if (this.hGen[v] === this.hStamp) return this.hNode[v];
+    // landmark tables and coordinates are by graph node
+    const x = this.layout.extNode[v];
     let best = Infinity;
     const tn = this.targetNodes;
     if (this.shortest) {
       const g = this.g;
-      const lat1 = g.nodeLatE7[v] / 1e7, lon1 = g.nodeLonE7[v] / 1e7;
+      const lat1 = g.nodeLatE7[x] / 1e7, lon1 = g.nodeLonE7[x] / 1e7;
       for (let i = 0; i < tn.length; i++) {
         const d = haversineM(lat1, lon1, g.nodeLatE7[tn[i]] / 1e7, g.nodeLonE7[tn[i]] / 1e7);
         if (d < best) best = d;
@@ -306,9 +283,9 @@ export class TdAstar {
       for (let i = 0, j = 0; i < tn.length; i++) {
         let lb = 0;
         for (let l = 0; l < k; l++, j++) {
-          const a = fromT[j] - hFrom[l][v];
+          const a = fromT[j] - hFrom[l][x];
           if (a > lb) lb = a;
-          const b = hTo[l][v] - toT[j];
+          const b = hTo[l][x] - toT[j];
           if (b > lb) lb = b;
         }
         if (lb < best) best = lb;
@@ -354,8 +331,9 @@ export class TdAstar {
     if (feeds.version === this.feedVersion) return;
     const fl = this.feedFlags;
     fl.fill(0);
-    if (feeds.learnedEdgeCount > 0) for (let e = 0; e < fl.length; e++) if (feeds.hasLearned(e)) fl[e] |= HAS_LEARNED;
-    for (const [e] of feeds.liveEntries()) if (e >= 0 && e < fl.length) fl[e] |= HAS_LIVE;
+    const intEdge = this.layout.intEdge;
+    if (feeds.learnedEdgeCount > 0) for (let e = 0; e < fl.length; e++) if (feeds.hasLearned(e)) fl[intEdge[e]] |= HAS_LEARNED;
+    for (const [e] of feeds.liveEntries()) if (e >= 0 && e < fl.length) fl[intEdge[e]] |= HAS_LIVE;
     this.feedVersion = feeds.version;
   }
 
@@ -524,10 +502,15 @@ export class TdAstar {
     let bestArrival = this.bestArrival;
     let bestSource = this.bestSource;
     const sourceOf = this.sourceOf;
+    const L = this.layout;
+    const extEdge = L.extEdge;
+    if (this.targetEdges.length < targets.length) this.targetEdges = new Int32Array(targets.length);
+    const targetEdges = this.targetEdges;
+    for (let ti = 0; ti < targets.length; ti++) targetEdges[ti] = L.intEdge[targets[ti].edge];
 
     for (let si = 0; si < sources.length && !resume; si++) {
       const s = sources[si];
-      const e = s.edge;
+      const e = s.edge; // the graph's id; its label is at L.intEdge[e]
       const fac = this.factor(e, o);
       if (fac === 0) continue;
       const t0 = depS + s.offsetS;
@@ -547,33 +530,34 @@ export class TdAstar {
         }
       }
       const c = offsetCost + (1 - s.fraction) * base * fac;
-      if (gen[e] !== curGen || c < cost[e]) {
-        gen[e] = curGen;
-        cost[e] = c;
-        time[e] = t0 + (1 - s.fraction) * tt;
-        parent[e] = -1;
-        sourceOf.set(e, si);
-        const k = c + this.heuristic(e);
-        this.pushedKey[e] = k;
-        heap.push(e, k);
+      const ie = L.intEdge[e];
+      if (gen[ie] !== curGen || c < cost[ie]) {
+        gen[ie] = curGen;
+        cost[ie] = c;
+        time[ie] = t0 + (1 - s.fraction) * tt;
+        parent[ie] = -1;
+        sourceOf.set(ie, si);
+        const k = c + this.heuristic(ie);
+        this.pushedKey[ie] = k;
+        heap.push(ie, k);
       }
     }
 
-    const turnOff = this.turnOff;
-    const turnCode = this.turnCode, turnDelay = this.turnDelay;
-    const firstOut = g.firstOut;
-    const minTT = this.minTT;
+    const turnOff = L.turnOff;
+    const turnCode = L.turnCode, turnDelay = L.turnDelay;
+    const firstOut = L.firstOut;
+    const minTT = L.minTT;
     const targetGen = this.targetGen;
-    for (const t of targets) targetGen[t.edge] = curGen;
+    for (let ti = 0; ti < targets.length; ti++) targetGen[targetEdges[ti]] = curGen;
     const shortest = o.shortest;
     const simple = o.penaltyFlags === 0 && o.discountFlags === 0 && o.edgeFactor === null;
-    const usable = this.usable;
-    const edgeFlags = g.edgeFlags;
+    const usable = L.usable;
+    const edgeFlags = L.edgeFlags;
     const exclude = o.excludeFlags;
     const penaltyFlags = o.penaltyFlags, penaltyFactor = o.penaltyFactor;
     const discountFlags = o.discountFlags, discountFactor = o.discountFactor;
     const edgeFactor = o.edgeFactor;
-    const edgeTarget = g.edgeTarget;
+    const edgeTarget = L.edgeTarget;
     // Inline copy of TrafficModel.speedKph's predicted layer (same arithmetic, same order, so the
     // times are bit-identical to travelTimeS and path-cost.ts): used for edges that have no
     // learned profile and no live speed in play, when no incident is active in this query.
@@ -582,10 +566,10 @@ export class TdAstar {
     const feedMask = (model.feeds.learnedEdgeCount > 0 ? HAS_LEARNED : 0) | (q.useLive ? HAS_LIVE : 0);
     const inline = q.mode !== 2 && q.incidents === null;
     const depWeekS = q.depWeekS, depUnixS = q.depUnixS;
-    const factors = model.factors, profileGroup = model.profileGroup;
-    const freeFlowKph = model.freeFlowKph, upperKph = model.upperKph;
+    const factors = model.factors, profileGroup = L.profileGroup;
+    const freeFlowKph = L.freeFlowKph, upperKph = L.upperKph;
     const minSpeedKph = model.cfg.minSpeedKph;
-    const lenX36 = this.lenX36;
+    const lenX36 = L.lenX36;
     // dead-end labels are dropped at push (fastest routes: the cheap prune's test, applied to
     // every way on at once)
     const deadEnds = this.pruneDeadEnds && !shortest;
@@ -631,7 +615,7 @@ export class TdAstar {
           if ((fl & penaltyFlags) !== 0) fac *= penaltyFactor;
           if ((fl & discountFlags) !== 0) fac *= discountFactor;
           if (edgeFactor !== null) {
-            const x = edgeFactor[f];
+            const x = edgeFactor[extEdge[f]];
             if (x > 0) fac *= x;
           }
         }
@@ -659,21 +643,22 @@ export class TdAstar {
           if (!(speed > 0)) continue;
           tt = lenX36[f] / speed;
         } else {
-          tt = model.travelTimeS(q, f, tEnter);
+          tt = model.travelTimeS(q, extEdge[f], tEnter);
           if (tt === Infinity) continue;
         }
         let stepTurn: number, base: number;
         if (shortest) {
-          stepTurn = g.edgeTwin[e] === f || g.edgeSource[e] === g.edgeTarget[f] ? SHORTEST_UTURN_M : 0;
-          base = g.edgeLengthM[f];
+          const xe = extEdge[e], xf = extEdge[f];
+          stepTurn = g.edgeTwin[xe] === xf || g.edgeSource[xe] === g.edgeTarget[xf] ? SHORTEST_UTURN_M : 0;
+          base = g.edgeLengthM[xf];
         } else {
           stepTurn = tc;
           base = tt;
         }
         if (targetGen[f] === curGen) {
           for (let ti = 0; ti < targets.length; ti++) {
-            const t = targets[ti];
-            if (t.edge === f) {
+            if (targetEdges[ti] === f) {
+              const t = targets[ti];
               const c = ce + stepTurn + t.fraction * base * fac;
               if (c < best) {
                 if (claimed !== null && claimed[e] === curGen) this.deadEndViolations++;
@@ -714,7 +699,7 @@ export class TdAstar {
                 if ((fl2 & penaltyFlags) !== 0) fac2 *= penaltyFactor;
                 if ((fl2 & discountFlags) !== 0) fac2 *= discountFactor;
                 if (edgeFactor !== null) {
-                  const x = edgeFactor[g2];
+                  const x = edgeFactor[extEdge[g2]];
                   if (x > 0) fac2 *= x;
                 }
               }
@@ -755,26 +740,18 @@ export class TdAstar {
       edges.push(target.edge);
       startFraction = sources[bestSource].fraction;
     } else {
-      for (let e = bestPrev; e >= 0; e = parent[e]) edges.push(e);
+      let first = bestPrev;
+      for (let e = bestPrev; e >= 0; e = parent[e]) {
+        edges.push(extEdge[e]);
+        first = e;
+      }
       edges.reverse();
-      bestSource = sourceOf.get(edges[0]) ?? 0;
+      bestSource = sourceOf.get(first) ?? 0;
       startFraction = sources[bestSource].fraction;
       edges.push(target.edge);
     }
     return { edges, startFraction, endFraction: target.fraction, cost: best, arrivalS: bestArrival, sourceIndex: bestSource, settled };
   }
-}
-
-/** Codes of the distinct values of `delays` (exact: values are Float32 either way) and the values by code. */
-export function encodeTurnDelays(delays: Float32Array): { codes: Uint8Array | Uint16Array; values: Float32Array } {
-  const codeOf = new Map<number, number>();
-  for (let i = 0; i < delays.length; i++) if (!codeOf.has(delays[i])) codeOf.set(delays[i], codeOf.size);
-  if (codeOf.size > 65_536) throw new Error(`${codeOf.size} distinct turn delays: more than a two-byte code holds`);
-  const codes = codeOf.size <= 256 ? new Uint8Array(delays.length) : new Uint16Array(delays.length);
-  for (let i = 0; i < delays.length; i++) codes[i] = codeOf.get(delays[i])!;
-  const values = new Float32Array(Math.max(1, codeOf.size));
-  for (const [x, c] of codeOf) values[c] = x;
-  return { codes, values };
 }
 
 function haversineM(lat1: number, lon1: number, lat2: number, lon2: number): number {
