@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeTurnDelays, hilbertIndex, hilbertNodeOrder, SearchLayout } from './layout.js';
+import { encodeTurnDelays, hilbertIndex, hilbertNodeOrder, SearchLayout, TARGET, UNUSABLE } from './layout.js';
 import { RoutingEngine } from '../engine.js';
 import { SpeedFeeds } from '../../traffic/feeds.js';
 import { RestrictionKind, TurnRestrictions, type Graph } from '../../network/graph.js';
@@ -23,6 +23,7 @@ describe('SearchLayout', () => {
   /** the layout must be the graph renumbered: same edges, same heads, same constants, same turns */
   function expectSameGraph(g: Graph, L: SearchLayout, eng: RoutingEngine): void {
     const model = eng.model;
+    const usable = (eng as unknown as { usable: Uint8Array }).usable;
     const restrictions = new TurnRestrictions(g);
     expect(new Set(L.extNode).size).toBe(g.nodeCount);
     expect(new Set(L.extEdge).size).toBe(g.edgeCount);
@@ -39,7 +40,8 @@ describe('SearchLayout', () => {
         const e = L.extEdge[f];
         expect(L.intEdge[e]).toBe(f);
         expect(L.extNode[L.edgeTarget[f]]).toBe(g.edgeTarget[e]);
-        expect(L.edgeFlags[f]).toBe(g.edgeFlags[e]);
+        expect(L.edgeFlags[f] & ~(UNUSABLE | TARGET)).toBe(g.edgeFlags[e]);
+        expect((L.edgeFlags[f] & UNUSABLE) !== 0).toBe(usable[e] === 0);
         expect(L.minTT[f]).toBe(model.minTravelTimeS(e));
         expect(L.freeFlowKph[f]).toBe(model.freeFlowKph[e]);
         expect(L.upperKph[f]).toBe(model.upperKph[e]);

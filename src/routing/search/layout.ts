@@ -57,6 +57,11 @@ export function hilbertNodeOrder(g: Graph, order = 16): Uint32Array {
   return ids.sort((a, b) => key[a] - key[b] || a - b);
 }
 
+/** `SearchLayout.edgeFlags` bit: the edge is not usable at all (not routable, or reversible) */
+export const UNUSABLE = 1 << 15;
+/** `SearchLayout.edgeFlags` bit: a target edge of the running search (set and cleared by the search) */
+export const TARGET = 1 << 14;
+
 /** Per-edge and per-node tables of the search, in its own order (see the module comment). */
 export class SearchLayout {
   readonly nodeCount: number;
@@ -71,8 +76,10 @@ export class SearchLayout {
   readonly firstOut: Uint32Array;
   /** internal head node of each internal edge */
   readonly edgeTarget: Uint32Array;
-  /** 1 when the edge is usable at all */
-  readonly usable: Uint8Array;
+  /**
+   * the graph's EdgeFlag bits, plus UNUSABLE and the running search's TARGET mark: one array
+   * read per relaxation answers "usable?", "excluded?", "penalised?" and "a target?"
+   */
   readonly edgeFlags: Uint16Array;
   /** fastest traversal (upper speed bound), seconds */
   readonly minTT: Float64Array;
@@ -112,7 +119,6 @@ export class SearchLayout {
       this.firstOut[i + 1] = k;
     }
     this.edgeTarget = new Uint32Array(m);
-    this.usable = new Uint8Array(m);
     this.edgeFlags = new Uint16Array(m);
     this.minTT = new Float64Array(m);
     this.lenX36 = new Float64Array(m);
@@ -122,8 +128,8 @@ export class SearchLayout {
     for (let f = 0; f < m; f++) {
       const e = this.extEdge[f];
       this.edgeTarget[f] = this.intNode[g.edgeTarget[e]];
-      this.usable[f] = usable[e];
-      this.edgeFlags[f] = g.edgeFlags[e];
+      if (g.edgeFlags[e] & (UNUSABLE | TARGET)) throw new Error('EdgeFlag bits 14 and 15 are the search layout\'s own');
+      this.edgeFlags[f] = g.edgeFlags[e] | (usable[e] === 0 ? UNUSABLE : 0);
       this.minTT[f] = model.minTravelTimeS(e);
       this.lenX36[f] = g.edgeLengthM[e] * 3.6;
       this.profileGroup[f] = model.profileGroup[e];

@@ -19,7 +19,7 @@ import type { CchMetric } from './cch/customize.js';
 import { CchPotential } from './cch/potential.js';
 import { boundNodesAt } from './cch/bound-graph.js';
 import type { TimeWarp } from './time-warp.js';
-import { SearchLayout } from './layout.js';
+import { SearchLayout, TARGET, UNUSABLE } from './layout.js';
 import { SECONDS_PER_WEEK, BIN_SECONDS } from '../../traffic/clock.js';
 import { BINS_PER_WEEK } from '../../traffic/feeds.js';
 
@@ -117,8 +117,8 @@ export class TdAstar {
    * edges in (sources, targets, options' edge factors) and out (paths) are the graph's.
    */
   readonly layout: SearchLayout;
-  /** generation stamp of target edges of the current search */
-  private readonly targetGen: Uint32Array;
+  /** internal target edges whose TARGET bit the running search set (cleared by the next run) */
+  private readonly flagged: number[] = [];
   /** generation stamp per node: some out edge of the node got a label in the current search */
   private readonly outSeen: Uint32Array;
   /** per edge: HAS_LEARNED | HAS_LIVE, valid for SpeedFeeds.version = feedVersion */
@@ -230,7 +230,6 @@ export class TdAstar {
     this.gen = new Uint32Array(g.edgeCount);
     this.hNode = new Float64Array(g.nodeCount);
     this.hGen = new Uint32Array(g.nodeCount);
-    this.targetGen = new Uint32Array(g.edgeCount);
     this.outSeen = new Uint32Array(g.nodeCount);
     this.feedFlags = new Uint8Array(g.edgeCount);
   }
@@ -547,13 +546,16 @@ export class TdAstar {
     const turnCode = L.turnCode, turnDelay = L.turnDelay;
     const firstOut = L.firstOut;
     const minTT = L.minTT;
-    const targetGen = this.targetGen;
-    for (let ti = 0; ti < targets.length; ti++) targetGen[targetEdges[ti]] = curGen;
+    const edgeFlags = L.edgeFlags;
+    for (const f of this.flagged) edgeFlags[f] &= ~TARGET;
+    this.flagged.length = 0;
+    for (let ti = 0; ti < targets.length; ti++) {
+      edgeFlags[targetEdges[ti]] |= TARGET;
+      this.flagged.push(targetEdges[ti]);
+    }
     const shortest = o.shortest;
     const simple = o.penaltyFlags === 0 && o.discountFlags === 0 && o.edgeFactor === null;
-    const usable = L.usable;
-    const edgeFlags = L.edgeFlags;
-    const exclude = o.excludeFlags;
+    const exclude = o.excludeFlags | UNUSABLE;
     const penaltyFlags = o.penaltyFlags, penaltyFactor = o.penaltyFactor;
     const discountFlags = o.discountFlags, discountFactor = o.discountFactor;
     const edgeFactor = o.edgeFactor;
@@ -607,7 +609,6 @@ export class TdAstar {
         const tc = turnDelay[turnCode[tBase + f]];
         if (tc < 0) continue; // turn restriction
         // edge factor inline (same rules as factor())
-        if (usable[f] === 0) continue;
         const fl = edgeFlags[f];
         if ((fl & exclude) !== 0) continue;
         let fac = 1;
@@ -620,7 +621,7 @@ export class TdAstar {
           }
         }
         // cheap prune: even at its fastest, this way into f is no better than f's label
-        if (!shortest && gen[f] === curGen && targetGen[f] !== curGen && ce + tc + minTT[f] * fac >= cost[f]) continue;
+        if (!shortest && gen[f] === curGen && (fl & TARGET) === 0 && ce + tc + minTT[f] * fac >= cost[f]) continue;
         const tEnter = te + tc;
         let tt: number;
         if (inline && (feedFlags[f] & feedMask) === 0) {
@@ -655,7 +656,7 @@ export class TdAstar {
           stepTurn = tc;
           base = tt;
         }
-        if (targetGen[f] === curGen) {
+        if ((fl & TARGET) !== 0) {
           for (let ti = 0; ti < targets.length; ti++) {
             if (targetEdges[ti] === f) {
               const t = targets[ti];
@@ -675,7 +676,7 @@ export class TdAstar {
           cost[f] = nc;
           time[f] = tEnter + tt;
           parent[f] = e;
-          if (deadEnds && targetGen[f] !== curGen && outSeen[edgeTarget[f]] === curGen) {
+          if (deadEnds && (fl & TARGET) === 0 && outSeen[edgeTarget[f]] === curGen) {
             // A dead end: every way on from f's head already has a label at least as good as the
             // best f could give it (f's time + the turn + the fastest traversal), so f, once
             // settled, would push nothing; labels only improve, so that stays true. Such labels
@@ -687,10 +688,10 @@ export class TdAstar {
             let dead = true;
             for (let g2 = firstOut[w], end2 = firstOut[w + 1]; g2 < end2; g2++) {
               const tc2 = turnDelay[turnCode[tb + g2]];
-              if (tc2 < 0 || usable[g2] === 0) continue;
+              if (tc2 < 0) continue;
               const fl2 = edgeFlags[g2];
               if ((fl2 & exclude) !== 0) continue;
-              if (gen[g2] !== curGen || targetGen[g2] === curGen) {
+              if (gen[g2] !== curGen || (fl2 & TARGET) !== 0) {
                 dead = false;
                 break;
               }
