@@ -96,9 +96,10 @@ const RAD = Math.PI / 180;
 const BINS = BINS_PER_WEEK;
 const BIN_S = BIN_SECONDS;
 const WEEK_S = SECONDS_PER_WEEK;
-/** feedFlags bits: the edge has a learned profile / a live speed */
-const HAS_LEARNED = 1;
-const HAS_LIVE = 2;
+/** groupFeed: the edge's profile group (low bits) and whether it has a learned profile / a live speed */
+const GROUP_MASK = 63;
+const HAS_LEARNED = 64;
+const HAS_LIVE = 128;
 
 /** Reusable time-dependent A* over one graph and traffic model. */
 export class TdAstar {
@@ -121,8 +122,12 @@ export class TdAstar {
   private readonly flagged: number[] = [];
   /** generation stamp per node: some out edge of the node got a label in the current search */
   private readonly outSeen: Uint32Array;
-  /** per edge: HAS_LEARNED | HAS_LIVE, valid for SpeedFeeds.version = feedVersion */
-  private readonly feedFlags: Uint8Array;
+  /**
+   * per (internal) edge: its profile group | HAS_LEARNED | HAS_LIVE (the feed bits valid for
+   * SpeedFeeds.version = feedVersion) — one byte read tells whether the inline predicted layer
+   * applies and which curve it reads
+   */
+  private readonly groupFeed: Uint8Array;
   private feedVersion = -1;
   /** landmark tables of the running search's active landmarks, and their values at the targets */
   private hFrom: Float32Array[] = [];
@@ -231,7 +236,8 @@ export class TdAstar {
     this.hNode = new Float64Array(g.nodeCount);
     this.hGen = new Uint32Array(g.nodeCount);
     this.outSeen = new Uint32Array(g.nodeCount);
-    this.feedFlags = new Uint8Array(g.edgeCount);
+    if (L.profileGroup.some((x) => x > GROUP_MASK)) throw new Error('more profile groups than groupFeed holds');
+    this.groupFeed = Uint8Array.from(L.profileGroup);
   }
 
   private nextGeneration(): void {
@@ -324,12 +330,12 @@ export class TdAstar {
     }
   }
 
-  /** Brings feedFlags up to the feeds' version (O(live speeds), + O(edges) with learned profiles). */
+  /** Brings groupFeed up to the feeds' version (O(live speeds), + O(edges) with learned profiles). */
   private syncFeedFlags(): void {
     const feeds = this.model.feeds;
     if (feeds.version === this.feedVersion) return;
-    const fl = this.feedFlags;
-    fl.fill(0);
+    const fl = this.groupFeed;
+    for (let f = 0; f < fl.length; f++) fl[f] &= GROUP_MASK;
     const intEdge = this.layout.intEdge;
     if (feeds.learnedEdgeCount > 0) for (let e = 0; e < fl.length; e++) if (feeds.hasLearned(e)) fl[intEdge[e]] |= HAS_LEARNED;
     for (const [e] of feeds.liveEntries()) if (e >= 0 && e < fl.length) fl[intEdge[e]] |= HAS_LIVE;
@@ -564,11 +570,11 @@ export class TdAstar {
     // times are bit-identical to travelTimeS and path-cost.ts): used for edges that have no
     // learned profile and no live speed in play, when no incident is active in this query.
     this.syncFeedFlags();
-    const feedFlags = this.feedFlags;
+    const groupFeed = this.groupFeed;
     const feedMask = (model.feeds.learnedEdgeCount > 0 ? HAS_LEARNED : 0) | (q.useLive ? HAS_LIVE : 0);
     const inline = q.mode !== 2 && q.incidents === null;
     const depWeekS = q.depWeekS, depUnixS = q.depUnixS;
-    const factors = model.factors, profileGroup = L.profileGroup;
+    const factors = model.factors;
     const freeFlowKph = L.freeFlowKph, upperKph = L.upperKph;
     const minSpeedKph = model.cfg.minSpeedKph;
     const lenX36 = L.lenX36;
@@ -624,7 +630,8 @@ export class TdAstar {
         if (!shortest && gen[f] === curGen && (fl & TARGET) === 0 && ce + tc + minTT[f] * fac >= cost[f]) continue;
         const tEnter = te + tc;
         let tt: number;
-        if (inline && (feedFlags[f] & feedMask) === 0) {
+        const gb = groupFeed[f];
+        if (inline && (gb & feedMask) === 0) {
           let w = depWeekS + (tEnter - depUnixS);
           if (w < 0 || w >= WEEK_S) {
             w %= WEEK_S;
@@ -635,7 +642,7 @@ export class TdAstar {
           const frac = x - b0;
           if (b0 < 0) b0 += BINS;
           const b1 = b0 + 1 === BINS ? 0 : b0 + 1;
-          const gi = profileGroup[f] * BINS;
+          const gi = (gb & GROUP_MASK) * BINS;
           const f0 = factors[gi + b0];
           let speed = freeFlowKph[f] * (f0 + (factors[gi + b1] - f0) * frac);
           const up = upperKph[f];
