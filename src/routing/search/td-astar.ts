@@ -6,7 +6,9 @@
  * (shortest). Search state (labels, parents, label queue) is typed arrays reused across queries
  * with a generation counter: an instance is not reentrant (one search at a time; Node runs them
  * one after another). The label queue is a bucket queue (pops within 1/32 s of the minimum; labels
- * reopen, so answers stay exact) or, for reference runs, a heap in exact key order.
+ * reopen, so answers stay exact) or, for reference runs, a heap in exact key order. Labels and
+ * per-edge constants live in the search's own node/edge order (`SearchLayout`, Hilbert curve);
+ * edge ids in and out of `search` are the graph's.
  */
 import type { Graph, TurnRestrictions } from '../../network/graph.js';
 import type { CostQuery, TrafficModel } from '../../traffic/model.js';
@@ -359,7 +361,7 @@ export class TdAstar {
     this.active = scored.slice(0, this.activeLandmarks).map((x) => x[1]);
   }
 
-  /** Multiplier of edge e's cost under the options (0 = unusable). */
+  /** Multiplier of edge e's cost under the options (0 = unusable); e is the graph's id (sources). */
   private factor(e: number, o: SearchOptions): number {
     if (this.usable[e] === 0) return 0;
     const fl = this.g.edgeFlags[e];
