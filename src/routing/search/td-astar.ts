@@ -131,6 +131,9 @@ export class TdAstar {
    */
   private readonly groupFeed: Uint8Array;
   private feedVersion = -1;
+  /** internal edges whose HAS_LIVE bit is set, and whether any HAS_LEARNED bit may be */
+  private readonly liveMarked: number[] = [];
+  private learnedMarked = false;
   /** landmark tables of the running search's active landmarks, and their values at the targets */
   private hFrom: Float32Array[] = [];
   private hTo: Float32Array[] = [];
@@ -332,15 +335,31 @@ export class TdAstar {
     }
   }
 
-  /** Brings groupFeed up to the feeds' version (O(live speeds), + O(edges) with learned profiles). */
+  /**
+   * Brings groupFeed up to the feeds' version: O(live speeds now and at the last sync), + O(edges)
+   * while learned profiles exist (SpeedFeeds keeps no list of them).
+   */
   private syncFeedFlags(): void {
     const feeds = this.model.feeds;
     if (feeds.version === this.feedVersion) return;
     const fl = this.groupFeed;
-    for (let f = 0; f < fl.length; f++) fl[f] &= GROUP_MASK;
     const intEdge = this.layout.intEdge;
-    if (feeds.learnedEdgeCount > 0) for (let e = 0; e < fl.length; e++) if (feeds.hasLearned(e)) fl[intEdge[e]] |= HAS_LEARNED;
-    for (const [e] of feeds.liveEntries()) if (e >= 0 && e < fl.length) fl[intEdge[e]] |= HAS_LIVE;
+    const live = this.liveMarked;
+    for (let i = 0; i < live.length; i++) fl[live[i]] &= ~HAS_LIVE;
+    live.length = 0;
+    if (feeds.learnedEdgeCount > 0 || this.learnedMarked) {
+      for (let e = 0; e < fl.length; e++) {
+        if (feeds.hasLearned(e)) fl[intEdge[e]] |= HAS_LEARNED;
+        else fl[intEdge[e]] &= ~HAS_LEARNED;
+      }
+      this.learnedMarked = feeds.learnedEdgeCount > 0;
+    }
+    for (const [e] of feeds.liveEntries()) {
+      if (e >= 0 && e < fl.length) {
+        fl[intEdge[e]] |= HAS_LIVE;
+        live.push(intEdge[e]);
+      }
+    }
     this.feedVersion = feeds.version;
   }
 
