@@ -44,12 +44,13 @@ interface Case {
   minTurnInS: Float32Array;
 }
 
-function randomCase(seed: number, k: number): Case {
+/** `ties`: edge times drawn from a few whole seconds, so equal-cost paths are everywhere. */
+function randomCase(seed: number, k: number, ties = false): Case {
   const rnd = lcg(seed);
   const g = randomGrid(k, rnd);
   const usable = new Uint8Array(g.edgeCount).fill(1);
   const edgeTimeS = new Float32Array(g.edgeCount);
-  for (let e = 0; e < g.edgeCount; e++) edgeTimeS[e] = g.edgeLengthM[e] / (5 + rnd() * 15);
+  for (let e = 0; e < g.edgeCount; e++) edgeTimeS[e] = ties ? [6, 8, 10][Math.floor(rnd() * 3)] : g.edgeLengthM[e] / (5 + rnd() * 15);
   // turn delays: a few "signal" nodes with 10/15/25 s, forbidden turns at some nodes, else 0–5 s
   const signal = new Uint8Array(g.nodeCount);
   for (let v = 0; v < g.nodeCount; v++) signal[v] = rnd() < 0.15 ? 1 : rnd() < 0.1 ? 2 : 0;
@@ -121,9 +122,12 @@ function boundDistances(bg: BoundGraph, edgeTimeS: Float32Array, targets: number
 }
 
 describe('CCH potentials', () => {
-  it('equal exact bound-graph distances for every node and several target sets (seeded random graphs)', () => {
+  it.each([
+    ['real-valued edge times', false],
+    ['edge times of 6, 8 or 10 s (ties everywhere: pruning drops tied arcs)', true],
+  ])('equal exact bound-graph distances for every node and several target sets (seeded random graphs, %s)', (_, ties) => {
     for (let seed = 1; seed <= 6; seed++) {
-      const c = randomCase(seed, 9);
+      const c = randomCase(seed, 9, ties);
       const bg = buildBoundGraph(c.g, c.usable, c.turnS, c.minTurnInS, 5);
       expect(bg.expandedCount, `seed ${seed}`).toBeGreaterThan(0);
       const topo = buildCchTopology(bg);
@@ -146,7 +150,7 @@ describe('CCH potentials', () => {
     }
   });
 
-  it('stay exact on a grid of equal blocks, where shortest paths tie everywhere (pruning keeps one of each tie)', () => {
+  it('stay exact on a grid of equal blocks, where shortest paths tie everywhere (pruning drops tied arcs, keeping one of each tie)', () => {
     const k = 12;
     const nodes = [];
     for (let r = 0; r < k; r++) for (let c = 0; c < k; c++) nodes.push({ lat: 39 + r * 0.001, lon: -77 + c * 0.0013, flags: 0 });
@@ -167,14 +171,24 @@ describe('CCH potentials', () => {
     const bg = buildBoundGraph(g, usable, (p, f) => (g.edgeTwin[p] === f ? 60 : 0), new Float32Array(g.edgeCount), 5);
     const topo = buildCchTopology(bg);
     const metric = customize(topo, edgeTimeS);
-    expect(metric.head.length).toBeLessThan(topo.upHead.length);
+    const keepTies = customize(topo, edgeTimeS, 1, { dropTies: false });
+    expect(keepTies.head.length).toBeLessThan(topo.upHead.length);
+    // along a straight separator every arc between two of its nodes ties with the path through a node between them
+    expect(metric.head.length).toBeLessThan(keepTies.head.length * 0.8);
+    // a zero-length edge: tied directions are kept (the proof that dropping them is exact needs positive weights)
+    const withZero = Float32Array.from(edgeTimeS);
+    withZero[7] = 0;
+    const zeroMetric = customize(topo, withZero);
+    expect(zeroMetric.head.length).toBe(customize(topo, withZero, 1, { dropTies: false }).head.length);
     const pot = new CchPotential(topo);
-    for (const t of [0, 5, 77, k * k - 1]) {
-      const targets: number[] = [];
-      boundNodesAt(g, bg, t, targets);
-      const want = boundDistances(bg, edgeTimeS, targets);
-      pot.reset(metric, targets);
-      for (let v = 0; v < bg.nodeCount; v++) expect(pot.at(v), `target ${t} node ${v}`).toBeCloseTo(want[v], 3);
+    for (const [m, times] of [[metric, edgeTimeS], [keepTies, edgeTimeS], [zeroMetric, withZero]] as const) {
+      for (const t of [0, 5, 77, k * k - 1]) {
+        const targets: number[] = [];
+        boundNodesAt(g, bg, t, targets);
+        const want = boundDistances(bg, times, targets);
+        pot.reset(m, targets);
+        for (let v = 0; v < bg.nodeCount; v++) expect(pot.at(v), `target ${t} node ${v}`).toBeCloseTo(want[v], 3);
+      }
     }
   });
 

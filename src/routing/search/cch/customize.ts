@@ -11,12 +11,20 @@
  * 2. *Perfect*: nodes in descending rank, every arc x–y takes the exact distance between its ends,
  *    min(basic(x, y), min over the other upper neighbours z of x of basic(x, z) + exact(z, y))
  *    (the first node above x on a shortest path is an upper neighbour of x; z–y is already exact).
- * 3. *Pruning*: a direction of an arc whose exact distance is below its basic weight is not part
- *    of any shortest path through lower nodes only, so no up-down path needs it (the
- *    metric-dependent hierarchy); arcs needed in neither direction are dropped. The metric keeps
- *    the remaining arcs only, in their own CSR arrays (on the 1M-edge test grid, where ties keep
- *    many arcs, 44 % of the chordal arcs), which makes each potential evaluation cheaper.
- *
+ * 3. *Pruning*: a direction x→y of an arc is dropped when its exact distance is reached through
+ *    another upper neighbour z of the lower end x (x→z then z–y, both arcs positive): strictly
+ *    shorter (then no shortest path needs it, Dibbelt et al.'s metric-dependent hierarchy) or
+ *    *tied* (decision 010). Ties matter on regular street grids, where equal-cost paths are
+ *    everywhere: along a separator that is a straight street every arc between two of its nodes
+ *    ties with the path through a node between them. Dropping a tied direction keeps every
+ *    potential exact: by induction over the distance to the target, the first arc of some
+ *    shortest path from any node is kept — a tied up arc is replaced by a lighter up arc of the
+ *    same node (its weight falls, so this ends), a tied down arc by a path whose first down hop
+ *    ranks higher (its rank rises, so this ends) — which needs every weight positive; a metric
+ *    with a zero-weight arc (a zero-length edge) drops strict improvements only. Arcs needed in
+ *    neither direction are dropped. The metric keeps the remaining arcs only, in their own CSR
+ *    arrays (on the 1M-edge test grid 37 % of the chordal arcs; 45 % when ties were kept), which
+ *    makes each potential evaluation cheaper.
  * The work can be cut into slices (`CchCustomization.advance`), so a metric is rebuilt in the
  * background between requests. Weights are Float32 (half the memory of Float64); callers shave a
  * hair off distances so rounding never overestimates.
@@ -36,11 +44,24 @@ export interface CchMetric {
 }
 
 /**
- * An arc direction is dropped only when its exact distance is below its basic weight by more
- * than Float32 rounding of the triangle sums could explain (keeping a few extra arcs is exact;
- * dropping a needed one would not be).
+ * Without ties, an arc direction is dropped only when its exact distance is below its basic
+ * weight by more than Float32 rounding of the triangle sums could explain (keeping a few extra
+ * arcs is exact; dropping a needed one would not be).
  */
 const PRUNE_MARGIN = 1 - 1e-5;
+/**
+ * A triangle can prove a tie only when each of its two arcs is more than this share of the tied
+ * arc: both are then clearly lighter than it, in Float32 too, so replacements cannot go in circles.
+ * Ties are compared in Float32, as the weights are stored; the search's 0.9999 shave of every
+ * potential absorbs the rounding of the replacement paths.
+ */
+const TIE_SIDE = 1e-6;
+
+/** Options of a customization run. */
+export interface CustomizeOptions {
+  /** drop arc directions whose exact distance ties with a path through another node (default true) */
+  dropTies?: boolean;
+}
 
 /** An incremental customization run. */
 export class CchCustomization {
@@ -57,12 +78,16 @@ export class CchCustomization {
   private result: CchMetric | null = null;
   private pu = new Float64Array(64);
   private pd = new Float64Array(64);
+  private tu = new Float64Array(64);
+  private td = new Float64Array(64);
+  /** tied directions are dropped (asked for, and every input weight is positive) */
+  private readonly ties: boolean;
 
   /**
    * `edgeTimeS[e]` = lower bound of graph edge e's travel time (without turns), seconds (or work
    * units of a time warp, with `turnScale` = work per second of turn delay)
    */
-  constructor(private readonly topo: CchTopology, edgeTimeS: Float32Array | Float64Array, turnScale = 1) {
+  constructor(private readonly topo: CchTopology, edgeTimeS: Float32Array | Float64Array, turnScale = 1, opts: CustomizeOptions = {}) {
     const m = topo.upHead.length;
     const up = new Float32Array(m).fill(Infinity);
     const down = new Float32Array(m).fill(Infinity);
@@ -78,6 +103,9 @@ export class CchCustomization {
     }
     this.up = up;
     this.down = down;
+    let positive = opts.dropTies ?? true;
+    for (let a = 0; a < m && positive; a++) if (up[a] <= 0 || down[a] <= 0) positive = false;
+    this.ties = positive;
     this.needed = new Uint8Array(m);
   }
 
@@ -155,13 +183,18 @@ export class CchCustomization {
       if (this.pu.length < deg) {
         this.pu = new Float64Array(deg * 2);
         this.pd = new Float64Array(deg * 2);
+        this.tu = new Float64Array(deg * 2);
+        this.td = new Float64Array(deg * 2);
       }
-      const pu = this.pu, pd = this.pd;
+      const pu = this.pu, pd = this.pd, tu = this.tu, td = this.td;
       for (let i = start; i < end; i++) {
         pu[i - start] = up[i];
         pd[i - start] = down[i];
+        tu[i - start] = Infinity;
+        td[i - start] = Infinity;
       }
-      // every triangle x–y–z with y < z above x: arc y–z (k) is exact already
+      // every triangle x–y–z with y < z above x: arc y–z (k) is exact already; pu/pd take the
+      // minimum with the basic weight, tu/td the triangles only whose two arcs are both positive
       for (let i = start; i < end; i++) {
         const y = upHead[i];
         const upXY = up[i], downXY = down[i];
@@ -170,24 +203,38 @@ export class CchCustomization {
           const z = upHead[j];
           while (upHead[k] !== z) k++;
           const upYZ = up[k], downYZ = down[k];
+          const upXZ = up[j], downXZ = down[j];
           // x→z→y and y→z→x for the arc x–y
-          let a = up[j] + downYZ;
+          let a = upXZ + downYZ;
+          if (a < tu[i - start] && upXZ > a * TIE_SIDE && downYZ > a * TIE_SIDE) tu[i - start] = a;
           if (a < pu[i - start]) pu[i - start] = a;
-          a = upYZ + down[j];
+          a = upYZ + downXZ;
+          if (a < td[i - start] && upYZ > a * TIE_SIDE && downXZ > a * TIE_SIDE) td[i - start] = a;
           if (a < pd[i - start]) pd[i - start] = a;
           // x→y→z and z→y→x for the arc x–z
           a = upXY + upYZ;
+          if (a < tu[j - start] && upXY > a * TIE_SIDE && upYZ > a * TIE_SIDE) tu[j - start] = a;
           if (a < pu[j - start]) pu[j - start] = a;
           a = downYZ + downXY;
+          if (a < td[j - start] && downYZ > a * TIE_SIDE && downXY > a * TIE_SIDE) td[j - start] = a;
           if (a < pd[j - start]) pd[j - start] = a;
         }
         work += end - i;
       }
+      // a direction is needed unless a triangle reaches its exact distance: strictly shorter, or
+      // tied (Float32, as stored) through two positive arcs
+      const tie = this.ties;
+      const fr = Math.fround;
       for (let i = start; i < end; i++) {
         const eu = pu[i - start], ed = pd[i - start];
         let n = 0;
-        if (eu !== Infinity && !(eu < up[i] * PRUNE_MARGIN)) n |= 1;
-        if (ed !== Infinity && !(ed < down[i] * PRUNE_MARGIN)) n |= 2;
+        if (tie) {
+          if (eu !== Infinity && !(fr(tu[i - start]) <= fr(eu))) n |= 1;
+          if (ed !== Infinity && !(fr(td[i - start]) <= fr(ed))) n |= 2;
+        } else {
+          if (eu !== Infinity && !(eu < up[i] * PRUNE_MARGIN)) n |= 1;
+          if (ed !== Infinity && !(ed < down[i] * PRUNE_MARGIN)) n |= 2;
+        }
         needed[i] = n;
         if (n !== 0) this.kept++;
         up[i] = eu;
@@ -228,8 +275,8 @@ export class CchCustomization {
 }
 
 /** Customizes the edge travel-time bounds `edgeTimeS` over `topo` at once. */
-export function customize(topo: CchTopology, edgeTimeS: Float32Array | Float64Array, turnScale = 1): CchMetric {
-  const c = new CchCustomization(topo, edgeTimeS, turnScale);
+export function customize(topo: CchTopology, edgeTimeS: Float32Array | Float64Array, turnScale = 1, opts: CustomizeOptions = {}): CchMetric {
+  const c = new CchCustomization(topo, edgeTimeS, turnScale, opts);
   c.advance();
   return c.metric;
 }
