@@ -15,8 +15,7 @@
  *    another upper neighbour z of the lower end x (x→z then z–y, both arcs positive): strictly
  *    shorter (then no shortest path needs it, Dibbelt et al.'s metric-dependent hierarchy) or
  *    *tied* (decision 010). Ties matter on regular street grids, where equal-cost paths are
- *    everywhere: along a separator that is a straight street every arc between two of its nodes
- *    ties with the path through a node between them. Dropping a tied direction keeps every
+ *    everywhere (a real street network has almost none). Dropping a tied direction keeps every
  *    potential exact: by induction over the distance to the target, the first arc of some
  *    shortest path from any node is kept — a tied up arc is replaced by a lighter up arc of the
  *    same node (its weight falls, so this ends), a tied down arc by a path whose first down hop
