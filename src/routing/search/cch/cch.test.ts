@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildGraph, EdgeFlag, RoadClass, type EdgeInput, type Graph } from '../../../network/graph.js';
-import { buildBoundGraph, boundNodesAt, type BoundGraph } from './bound-graph.js';
+import { buildBoundGraph, boundNodesAt } from './bound-graph.js';
 import { buildCchTopology } from './topology.js';
 import { CchCustomization, customize } from './customize.js';
 import { CchPotential } from './potential.js';
+import { boundDistances } from '../../../../test/helpers/bound-distances.js';
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
@@ -100,25 +101,6 @@ function exactEdgeBased(c: Case, e0: number, u: number): number {
     }
   }
   return best;
-}
-
-/** Dijkstra on the bound graph's arcs backwards from `targets`: distance of every bound node. */
-function boundDistances(bg: BoundGraph, edgeTimeS: Float32Array, targets: number[]): Float64Array {
-  const d = new Float64Array(bg.nodeCount).fill(Infinity);
-  const done = new Uint8Array(bg.nodeCount);
-  for (const t of targets) d[t] = 0;
-  for (;;) {
-    let x = -1;
-    for (let i = 0; i < bg.nodeCount; i++) if (!done[i] && d[i] < Infinity && (x < 0 || d[i] < d[x])) x = i;
-    if (x < 0) break;
-    done[x] = 1;
-    for (let a = 0; a < bg.arcTail.length; a++) {
-      if (bg.arcHead[a] !== x) continue;
-      const nd = d[x] + edgeTimeS[bg.arcEdge[a]] + bg.arcTurnS[a];
-      if (nd < d[bg.arcTail[a]]) d[bg.arcTail[a]] = nd;
-    }
-  }
-  return d;
 }
 
 describe('CCH potentials', () => {

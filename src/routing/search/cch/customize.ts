@@ -24,6 +24,7 @@
  *    neither direction are dropped. The metric keeps the remaining arcs only, in their own CSR
  *    arrays (on the 1M-edge test grid 37 % of the chordal arcs; 45 % when ties were kept), which
  *    makes each potential evaluation cheaper.
+ *
  * The work can be cut into slices (`CchCustomization.advance`), so a metric is rebuilt in the
  * background between requests. Weights are Float32 (half the memory of Float64); callers shave a
  * hair off distances so rounding never overestimates.
