@@ -173,7 +173,7 @@ async function storeMessages(target: PingStoreTarget, msgs: readonly JsMsg[], to
       m.ack();
       totals.acked++;
     } else {
-      m.term(`no readable ping: ${v}`.slice(0, 200));
+      m.term();
       totals.terminated++;
       log(`message ${m.seq} (${m.subject}) terminated, not redelivered: no readable ping (${v})`);
     }
