@@ -73,8 +73,10 @@ export function createProgress(label: string, unit: string, stream: NodeJS.Write
   let last = 0;
   let lastTotal: number | undefined;
   let updated = false;
+  let logged: string | undefined;
   const line = (): void => {
     lastLog = Date.now();
+    logged = `${last}/${lastTotal}`;
     stream.write(`${label}: ${progressLine(last, lastTotal, unit, (Date.now() - start) / 1000)}\n`);
   };
   const heartbeat = setInterval(() => {
@@ -90,7 +92,8 @@ export function createProgress(label: string, unit: string, stream: NodeJS.Write
     },
     stop() {
       clearInterval(heartbeat);
-      line();
+      // The final count, unless the last line already said it.
+      if (logged !== `${last}/${lastTotal}`) line();
     },
   };
 }
