@@ -16,6 +16,7 @@ import parkingInventoryPlugin from './parking/inventory-plugin.js';
 import parkingReservationsPlugin from './parking/reservations-plugin.js';
 import analyticsPlugin from './analytics/plugin.js';
 import probesPlugin from './probes/plugin.js';
+import adminPlugin from './admin/plugin.js';
 import { registerMetrics } from './metrics.js';
 
 /** Query parameters whose values never reach the logs. */
@@ -107,6 +108,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const s = new Set(ctx.config.server.services);
   // Probe ingestion feeds both routing (speeds) and analytics (trajectories): always served.
   await app.register(probesPlugin, { ctx });
+  await app.register(adminPlugin, { ctx });
   if (s.has('routing')) await app.register(routingPlugin, { ctx });
   if (s.has('parking')) {
     await app.register(parkingInventoryPlugin, { ctx });

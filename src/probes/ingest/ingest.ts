@@ -25,6 +25,8 @@ export interface IngestOptions extends ReadProbesOptions {
   format: ProbeFormatName;
   /** pings per INSERT (default 5000) */
   batchSize?: number;
+  /** map version of the region that processes the pings (their pending marks; default '' = any) */
+  mapVersion?: string;
   /** at most this many issues are kept in the report (all are counted; default 1000) */
   maxIssues?: number;
   /** called after each batch with running totals */
@@ -93,7 +95,7 @@ export async function ingestRecords(db: Db, records: AsyncIterable<ProbeRecord> 
   let batch: ProbeRecord[] = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const n = await insertPings(db, batch, firstNewS);
+    const n = await insertPings(db, batch, firstNewS, opts.mapVersion ?? '');
     inserted += n;
     batch = [];
     opts.onProgress?.({ parsed, inserted, malformed: issues.count });

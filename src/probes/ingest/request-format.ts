@@ -15,6 +15,7 @@ export const PROBE_CONTENT_TYPES: Readonly<Record<string, ProbeFormat>> = {
   'application/x-ndjson': 'ndjson',
   'application/ndjson': 'ndjson',
   'application/jsonl': 'ndjson',
+  'application/json-lines': 'ndjson',
   'text/csv': 'csv',
   'application/xml': 'fcd',
   'text/xml': 'fcd',
