@@ -7,7 +7,6 @@
 import type { AppContext } from './context.js';
 import { runDemoSimulation } from '../sim/demo-simulation.js';
 import { refreshFactsBetween } from './facts-after-ingest.js';
-import { clearPending, readPending } from '../probes/ingest/pending.js';
 
 /** Counts of a demo traffic run. */
 export interface DemoTrafficSummary {
@@ -23,10 +22,6 @@ export async function runDemoTraffic(ctx: AppContext, log: (line: string) => voi
   const sinceS = Math.min(...reports.map((r) => r.startS)) - 3600;
   const untilS = Math.max(...reports.map((r) => r.endS)) + 3600;
   const facts = await refreshFactsBetween(ctx.db, ctx.region, sinceS, untilS);
-  // Every trace stored above has been matched and its facts built: nothing is left pending.
-  // (Safe at the demo's first start, when no other writer runs.)
-  const ids = [...new Set(reports.flatMap((r) => r.ingest.touchedTraceIds))];
-  await clearPending(ctx.db, await readPending(ctx.db, ids));
   return {
     vehicles: reports.reduce((n, r) => n + r.stats.probeVehicles, 0),
     pings: reports.reduce((n, r) => n + r.ingest.inserted, 0),

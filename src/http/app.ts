@@ -18,6 +18,7 @@ import analyticsPlugin from './analytics/plugin.js';
 import probesPlugin from './probes/plugin.js';
 import adminPlugin from './admin/plugin.js';
 import { registerMetrics } from './metrics.js';
+import { registerHealth } from './health.js';
 
 /** Query parameters whose values never reach the logs. */
 const SECRET_PARAMS = /^(token|accesstoken|access_token|hashtoken|appkey|chk|password|card|card_number|card-number|card-cvc|card-expiry|cvc|cvv)$/i;
@@ -85,15 +86,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { tags: ['platform'], summary: 'Liveness and readiness' } }, async (_req, reply) => {
-    try {
-      await ctx.db.query('SELECT 1');
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: 'down' });
-    }
-    const g = ctx.region.graph;
-    return { status: 'ok', region: ctx.region.meta.name, mapVersion: ctx.region.meta.mapVersion, nodes: g.nodeCount, edges: g.edgeCount, services: ctx.config.server.services };
-  });
+  registerHealth(app, ctx);
   registerMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
 
   // Unknown routes and unexpected errors outside any service plugin: generic JSON.

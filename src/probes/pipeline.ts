@@ -13,7 +13,7 @@ import { ingestProbeStream, ingestRecords, type IngestOptions, type IngestReport
 import type { ProbeRecord } from './ingest/records.js';
 import { MapMatcher, type MatchOptions } from './match/matcher.js';
 import { replaceTraversals } from './traversal-store.js';
-import { readPending, type PendingMark } from './ingest/pending.js';
+import { clearPending, readPending, type PendingMark } from './ingest/pending.js';
 import type { Ping, Trajectory } from './trajectory.js';
 
 /** What the pipeline works on. */
@@ -199,16 +199,25 @@ async function readPingsOf(db: Db, traceIds: readonly string[], tails: ReadonlyM
   return out;
 }
 
+/**
+ * Processes the traces an ingestion touched and clears their pending marks: for callers that
+ * derive nothing else from the traversals. The server, the CLI and the demo also rebuild
+ * intersection facts before clearing (`app/ingestion/process-stored.ts`).
+ */
+async function processAndClear(deps: ProbePipelineDeps, ingest: IngestReport): Promise<ProcessReport> {
+  const r = await processTracesMarked(deps, ingest.touchedTraceIds, ingest.firstNewS);
+  await clearPending(deps.db, r.marks);
+  return r.report;
+}
+
 /** Ingests a stream and processes the traces that got new pings. */
 export async function ingestAndProcess(deps: ProbePipelineDeps, input: Readable, opts: IngestOptions): Promise<{ ingest: IngestReport; process: ProcessReport }> {
-  const ingest = await ingestProbeStream(deps.db, input, opts);
-  const process = await processTraces(deps, ingest.touchedTraceIds, ingest.firstNewS);
-  return { ingest, process };
+  const ingest = await ingestProbeStream(deps.db, input, { mapVersion: deps.mapVersion, ...opts });
+  return { ingest, process: await processAndClear(deps, ingest) };
 }
 
 /** Ingests records (request bodies, simulator output) and processes the traces that got new pings. */
 export async function ingestRecordsAndProcess(deps: ProbePipelineDeps, records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>, opts: Omit<IngestOptions, 'format'> = {}): Promise<{ ingest: IngestReport; process: ProcessReport }> {
-  const ingest = await ingestRecords(deps.db, records, opts);
-  const process = await processTraces(deps, ingest.touchedTraceIds, ingest.firstNewS);
-  return { ingest, process };
+  const ingest = await ingestRecords(deps.db, records, { mapVersion: deps.mapVersion, ...opts });
+  return { ingest, process: await processAndClear(deps, ingest) };
 }
