@@ -46,7 +46,7 @@ export interface ProbeSink {
 export function directProbeSink(db: Db, region: Region, nowS: () => number = () => Date.now() / 1000): ProbeSink {
   const firstNewS = new Map<string, number>();
   return {
-    via: 'database',
+    via: 'the database',
     reportsProgress: true,
     async store(records) {
       const inserted = await insertPings(db, records, firstNewS, region.meta.mapVersion);

@@ -112,7 +112,7 @@ async function ingestFile(deps: CliDeps, file: string, opts: IngestCliOptions): 
     } finally {
       bar.stop();
     }
-    console.log(`pings: ${stored.read} read, ${stored.inserted} new, ${stored.duplicates} already stored, ${malformed} malformed (region ${region.meta.name}, into the ${sink.via})`);
+    console.log(`pings: ${stored.read} read, ${stored.inserted} new, ${stored.duplicates} already stored, ${malformed} malformed (region ${region.meta.name}, into ${sink.via})`);
     for (const i of issues) console.log(`  ${i.line !== undefined ? `line ${i.line}` : `ping ${i.index}`}: ${i.message}`);
     if (malformed > ISSUES_SHOWN) console.log(`  … and ${malformed - ISSUES_SHOWN} more malformed rows`);
     const proc = await processWithProgress(sink);

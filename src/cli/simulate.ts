@@ -108,7 +108,7 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
             bar.stop();
           }
           const proc = await processWithProgress(sink);
-          console.log(`ingested ${stored.inserted} new pings (${stored.duplicates} already stored) into the ${sink.via}; matched ${proc.trajectories} trajectories, ${proc.traversals} traversals; learned speeds on ${proc.edgesUpdated} edges`);
+          console.log(`ingested ${stored.inserted} new pings (${stored.duplicates} already stored) into ${sink.via}; matched ${proc.trajectories} trajectories, ${proc.traversals} traversals; learned speeds on ${proc.edgesUpdated} edges`);
           console.log(`intersection facts: ${proc.facts} from ${proc.trajectories} trajectories`);
         });
       } else {
