@@ -16,6 +16,7 @@ import parkingInventoryPlugin from './parking/inventory-plugin.js';
 import parkingReservationsPlugin from './parking/reservations-plugin.js';
 import analyticsPlugin from './analytics/plugin.js';
 import probesPlugin from './probes/plugin.js';
+import consolePlugin from './console/plugin.js';
 import { registerMetrics } from './metrics.js';
 
 /** Query parameters whose values never reach the logs. */
@@ -113,5 +114,6 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     await app.register(parkingReservationsPlugin, { ctx });
   }
   if (s.has('analytics')) await app.register(analyticsPlugin, { ctx });
+  await app.register(consolePlugin, { ctx });
   return app;
 }
