@@ -142,13 +142,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
 
   it('draws a route after two clicks, with the travel time FindRoute gives any client', async () => {
     await page.fill('#route-date', day.toFormat('yyyy-MM-dd'));
-    await page.$eval('#route-time', (el) => { (el as HTMLInputElement).value = '32'; }); // 08:00
+    await page.$eval('#route-time', (el) => { (el as HTMLInputElement).value = '32'; el.dispatchEvent(new Event('input')); }); // 08:00
     const a = await screenOf(L.downtownWaterfront);
     await page.mouse.click(a.x, a.y);
     const wait = page.waitForResponse((r) => r.url().includes('Action=FindRoute'));
     const b = await screenOf(L.southport);
     await page.mouse.click(b.x, b.y);
     const res = await wait;
+    expect(await page.textContent('#route-time-label')).toBe('08:00');
     expect(res.url()).toContain(`DepartureTime=${encodeURIComponent(day.set({ hour: 8 }).toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'"))}`);
     const body = (await res.json()) as FindRoute;
     expect(body.statusId).toBe(0);
