@@ -9,6 +9,7 @@ const BENCHES: Record<string, { file: string; fn: string; what: string }> = {
   parking: { file: './parking.js', fn: 'benchParking', what: 'lots/blocks query latency with 10k and 1M lots' },
   reservations: { file: './reservations.js', fn: 'benchReservations', what: 'reservation throughput on PGlite and PostgreSQL' },
   analytics: { file: './analytics.js', fn: 'benchAnalytics', what: 'metric query latency over 1M (PGlite) / 10M (PostgreSQL) facts' },
+  tiles: { file: './tiles.js', fn: 'benchTiles', what: 'basemap vector tiles of Baltimore over real HTTP (cold and cached)' },
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
