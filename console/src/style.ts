@@ -38,6 +38,8 @@ export function basemapStyle(origin: string, attribution: string): StyleSpecific
     },
     layers: [
       { id: 'background', type: 'background', paint: { 'background-color': '#eef0ec' } },
+      { id: 'water', type: 'fill', source: 'streetwise', 'source-layer': 'water', paint: { 'fill-color': '#a9cbe8' } },
+      { id: 'waterways', type: 'line', source: 'streetwise', 'source-layer': 'waterways', paint: { 'line-color': '#a9cbe8', 'line-width': ['match', ['get', 'kind'], 'river', 4, 'canal', 3, 1.5] } },
       { id: 'lots', type: 'fill', source: 'streetwise', 'source-layer': 'lots', paint: { 'fill-color': '#d6dbe6', 'fill-outline-color': '#8a94a8' } },
       { id: 'ferries', type: 'line', source: 'streetwise', 'source-layer': 'ferries', paint: { 'line-color': '#4a7fc1', 'line-width': 2, 'line-dasharray': [3, 2] } },
       {
@@ -49,6 +51,11 @@ export function basemapStyle(origin: string, attribution: string): StyleSpecific
         id: 'roads', type: 'line', source: 'streetwise', 'source-layer': 'roads',
         layout: { 'line-join': 'round', 'line-cap': 'round' },
         paint: { 'line-color': CLASS_COLOR, 'line-width': roadWidth(1) },
+      },
+      {
+        id: 'water-labels', type: 'symbol', source: 'streetwise', 'source-layer': 'water', minzoom: 12,
+        layout: { 'text-field': ['get', 'name'], 'text-font': [FONT_REGULAR], 'text-size': 12, 'text-letter-spacing': 0.1 },
+        paint: { 'text-color': '#2f5f9c', 'text-halo-color': '#a9cbe8', 'text-halo-width': 1 },
       },
       {
         id: 'ferry-labels', type: 'symbol', source: 'streetwise', 'source-layer': 'ferries', minzoom: 13,

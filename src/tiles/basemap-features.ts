@@ -1,13 +1,14 @@
 /**
  * The basemap's features, drawn from the served region itself (no external map data): streets by
- * road class with their names, ferry lines, parking lots' outlines and label points. Coordinates
+ * road class with their names, ferry lines, water areas and waterways, parking lots' outlines and
+ * label points. Coordinates
  * are GeoJSON `[lon, lat]`; the result feeds the vector-tile slicer (`tile-source.ts`).
  */
-import type { Feature, FeatureCollection, LineString, Point, Polygon } from 'geojson';
+import type { Feature, FeatureCollection, LineString, MultiPolygon, Point, Polygon } from 'geojson';
 import { EdgeFlag, ROAD_CLASS_NAMES, RoadClass, type Graph, type Region } from '../network/index.js';
 
 /** Layer names of the basemap tiles (the `source-layer` of a style). */
-export const BASEMAP_LAYERS = ['roads', 'ferries', 'lots', 'lot_labels'] as const;
+export const BASEMAP_LAYERS = ['water', 'waterways', 'roads', 'ferries', 'lots', 'lot_labels'] as const;
 export type BasemapLayer = (typeof BASEMAP_LAYERS)[number];
 
 /** Properties of a `roads` / `ferries` feature. */
@@ -160,6 +161,16 @@ export function basemapFeatures(region: Region): BasemapFeatures {
     }
     lotLabels.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [lot.lon, lot.lat] }, properties });
   }
+  const water: Array<Feature<MultiPolygon, { name: string }>> = [];
+  const waterways: Array<Feature<LineString, { name: string; kind: string }>> = [];
+  const lonLat = (ring: Array<[number, number]>) => ring.map(([lat, lon]) => [lon, lat]);
+  for (const a of region.water?.areas ?? []) {
+    const coordinates = a.polygons.map((p) => [lonLat(p.outer), ...p.inner.map(lonLat)]);
+    water.push({ type: 'Feature', geometry: { type: 'MultiPolygon', coordinates }, properties: { name: a.name } });
+  }
+  for (const l of region.water?.lines ?? []) {
+    waterways.push({ type: 'Feature', geometry: { type: 'LineString', coordinates: lonLat(l.line) }, properties: { name: l.name, kind: l.kind } });
+  }
   const fc = (features: Feature[]): FeatureCollection => ({ type: 'FeatureCollection', features });
-  return { roads: fc(roads), ferries: fc(ferries), lots: fc(lots), lot_labels: fc(lotLabels) };
+  return { water: fc(water), waterways: fc(waterways), roads: fc(roads), ferries: fc(ferries), lots: fc(lots), lot_labels: fc(lotLabels) };
 }

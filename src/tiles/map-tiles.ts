@@ -33,6 +33,8 @@ export class MapTiles {
       const f = basemapFeatures(this.region);
       const major = { type: 'FeatureCollection' as const, features: f.roads.features.filter((x) => MAJOR_CLASSES.has(String(x.properties?.class))) };
       this.basemap = new TileSource([
+        { name: 'water', data: f.water },
+        { name: 'waterways', data: f.waterways },
         { name: 'roads', data: major, maxZoom: MINOR_ROADS_MIN_ZOOM - 1 },
         { name: 'roads', data: f.roads, minZoom: MINOR_ROADS_MIN_ZOOM },
         { name: 'ferries', data: f.ferries },

@@ -1,8 +1,13 @@
 import { describe, it, expect } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PbfReader } from 'pbf';
 import { VectorTile } from '@mapbox/vector-tile';
-import { buildGraph, EdgeFlag, RoadClass, type EdgeInput, type Region, type OsmLot } from '../network/index.js';
+import { buildGraph, EdgeFlag, RoadClass, loadRegion, type EdgeInput, type Region, type OsmLot } from '../network/index.js';
+import { createDemoRegion } from '../demo/create-demo-region.js';
+import { toLatLon } from '../demo/layout.js';
 import { SpeedFeeds } from '../traffic/feeds.js';
 import { freeFlowSpeedKph } from '../traffic/index.js';
 import { basemapFeatures, chainWayEdges, liveFeatures, MapTiles, TileSource, validTileCoords, speedBucketOfShare } from './index.js';
@@ -42,7 +47,7 @@ function harbourRegion(): Region {
   return {
     meta: { name: 'harbour', mapVersion: 'harbour-1', source: 'hand-built', importedAt: '2026-01-01T00:00:00Z', bounds: [LAT0 - DLAT, LON0, LAT0, LON0 + 2 * DLON], country: 'US', timeZone: 'America/New_York' },
     graph, intersections: [], blocks: [],
-    lots: [lot(71, 'Pier Garage', LAT0 - 1.5 * s, LON0 + 0.5 * s, ring), lot(5, 'Kiosk Lot', LAT0 - DLAT / 2, LON0 + 2 * DLON)],
+    lots: [lot(71, 'Pier Garage', LAT0 - 1.5 * s, LON0 + 0.5 * s, ring), lot(5, 'Kiosk Lot', LAT0 - DLAT / 2, LON0 + 2 * DLON, null)],
   };
 }
 
@@ -142,6 +147,28 @@ describe('basemap tiles', () => {
     src.tile(2, 0, 0);
     src.tile(3, 0, 0);
     expect(src.tile(14, t.x, t.y)).not.toBe(a); // evicted, cut again
+  });
+});
+
+describe('water in the basemap', () => {
+  it('draws the demo city\'s river as a water area under the ferry', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sw-tiles-demo-'));
+    try {
+      const demo = await createDemoRegion(dir, { seed: 42 });
+      const region = loadRegion(demo.regionDir);
+      expect(region.water!.areas.map((a) => a.name)).toEqual(['Calvert River']);
+      const [lat, lon] = toLatLon(480, -300); // mid-river, on the ferry line
+      const z = 14;
+      const n = 2 ** z, r = (lat * Math.PI) / 180;
+      const x = Math.floor(((lon + 180) / 360) * n), y = Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n);
+      const vt = decode(new MapTiles(region, new SpeedFeeds()).basemapTile(z, x, y)!.gzip);
+      expect(vt.layers.water.length).toBe(1);
+      expect(vt.layers.water.feature(0).type).toBe(3); // Polygon
+      expect(vt.layers.water.feature(0).properties.name).toBe('Calvert River');
+      expect(vt.layers.ferries.length).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -14,6 +14,13 @@ import { demoLandmarks, type DemoLandmark } from '../../src/demo/landmarks.js';
 import { toLatLon } from '../../src/demo/layout.js';
 import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
 
+/** What the page exposes to the test (console/src/main.ts). */
+declare global {
+  interface Window {
+    streetwiseConsole?: { map: import('maplibre-gl').Map };
+  }
+}
+
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) {

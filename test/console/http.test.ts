@@ -121,6 +121,6 @@ describe('console and tiles over HTTP', () => {
     expect(r.statusCode).toBe(200);
     const j = r.json();
     expect(j).toMatchObject({ tilejson: '3.0.0', tiles: ['http://maps.example:8080/tiles/{z}/{x}/{y}.pbf'], minzoom: 0, maxzoom: 14, attribution: '© OpenStreetMap contributors' });
-    expect(j.vector_layers.map((l: { id: string }) => l.id)).toEqual(['roads', 'ferries', 'lots', 'lot_labels']);
+    expect(j.vector_layers.map((l: { id: string }) => l.id)).toEqual(['water', 'waterways', 'roads', 'ferries', 'lots', 'lot_labels']);
   });
 });

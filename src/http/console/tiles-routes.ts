@@ -49,7 +49,7 @@ export function registerTileRoutes(app: FastifyInstance, ctx: AppContext): void 
   const etag = `"${ctx.region.meta.mapVersion}"`;
 
   app.get<{ Params: TileParams }>('/tiles/:z/:x/:y', {
-    schema: { tags: ['map'], summary: 'Basemap vector tile (MVT) of the served region: roads, ferries, lots', ...TILE_SCHEMA },
+    schema: { tags: ['map'], summary: 'Basemap vector tile (MVT) of the served region: roads, ferries, water, lots', ...TILE_SCHEMA },
   }, async (req, reply) => {
     const c = parseCoords(req.params);
     if (!c) return sendTilesError(reply, 'TILES_BAD_COORDINATES', 'tile coordinates must be /tiles/{z}/{x}/{y}.pbf with integers 0 ≤ x, y < 2^z and z ≤ 24');
@@ -90,6 +90,8 @@ export function registerTileRoutes(app: FastifyInstance, ctx: AppContext): void 
       bounds: [minLon, minLat, maxLon, maxLat],
       center: [(minLon + maxLon) / 2, (minLat + maxLat) / 2, 14],
       vector_layers: [
+        { id: 'water', fields: { name: 'String' } },
+        { id: 'waterways', fields: { name: 'String', kind: 'String' } },
         { id: 'roads', fields: { class: 'String', name: 'String', ref: 'String', oneway: 'Number', structure: 'String', toll: 'Number', link: 'Number' } },
         { id: 'ferries', fields: { class: 'String', name: 'String' } },
         { id: 'lots', fields: { id: 'Number', name: 'String', capacity: 'Number', parking: 'String' } },
