@@ -182,6 +182,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
 
   it('shows the lots in view with occupancy and price, blocks by probability, and a reservation quote', async () => {
     await page.click('#tabs button[data-panel="parking"]');
+    // entry next week at 10:00 for the default 2 hours (a fixed time the demo lots are open)
+    const entry = day.set({ hour: 10 });
+    const lots = page.waitForResponse((r) => r.url().includes('/lots?') && r.url().includes(encodeURIComponent(entry.toUTC().toFormat("yyyy-MM-dd'T'HH:mm'Z'"))));
+    await page.fill('#parking-entry', entry.toFormat("yyyy-MM-dd'T'HH:mm"));
+    expect((await lots).status()).toBe(200);
     await page.waitForFunction(() => Number(document.querySelector('#parking-status')?.getAttribute('data-lots')) > 0);
     await page.waitForFunction(() => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['parking-lots'] }).length > 0);
     expect(await page.evaluate(() => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['parking-blocks'] }).length)).toBeGreaterThan(0);
@@ -189,7 +194,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     expect(await row.locator('td').nth(3).textContent()).toMatch(/^\$\d+\.\d\d$/);
     await row.click();
     await page.waitForSelector('#parking-products button[data-product]');
-    await page.locator('#parking-products button[data-product]').first().click();
+    await page.locator('#parking-products tr', { hasText: 'Reserved Parking' }).locator('button[data-product]').click();
     await expect.poll(() => page.textContent('[data-testid="quote"]'), { timeout: 10_000 }).toMatch(/^\$\d+\.\d\d incl\./);
     await shot('parking');
   });
