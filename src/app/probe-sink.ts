@@ -9,9 +9,8 @@ import type { Db } from '../store/db.js';
 import type { Region } from '../network/region.js';
 import type { ProbeRecord } from '../probes/ingest/records.js';
 import { insertPings } from '../probes/ingest/ping-store.js';
-import { processTraces, type ProcessReport } from '../probes/pipeline.js';
-import { SpeedFeeds } from '../traffic/feeds.js';
-import { refreshFactsAfterIngest } from './facts-after-ingest.js';
+import type { ProcessReport } from '../probes/pipeline.js';
+import { processStored } from './ingestion/process-stored.js';
 
 /** Counts of one stored batch. */
 export interface StoreReport {
@@ -47,18 +46,14 @@ export function directProbeSink(db: Db, region: Region, nowS: () => number = () 
   return {
     via: 'database',
     async store(records) {
-      const inserted = await insertPings(db, records, firstNewS);
+      const inserted = await insertPings(db, records, firstNewS, region.meta.mapVersion);
       return { inserted, duplicates: records.length - inserted };
     },
     async flush(onProgress) {
       const pending = new Map(firstNewS);
       firstNewS.clear();
-      const proc = await processTraces({
-        db, graph: region.graph, mapVersion: region.meta.mapVersion, timeZone: region.meta.timeZone,
-        feeds: new SpeedFeeds(), nowS: nowS(), onMatchProgress: onProgress,
-      }, [...pending.keys()], pending);
-      const facts = await refreshFactsAfterIngest(db, region, { firstNewS: pending });
-      return { ...proc, facts: facts.facts };
+      const done = await processStored({ db, region, nowS: nowS(), onMatchProgress: onProgress }, [...pending.keys()], pending);
+      return { ...done.process, facts: done.facts.facts };
     },
     async close() {},
   };

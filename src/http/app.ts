@@ -16,8 +16,10 @@ import parkingInventoryPlugin from './parking/inventory-plugin.js';
 import parkingReservationsPlugin from './parking/reservations-plugin.js';
 import analyticsPlugin from './analytics/plugin.js';
 import probesPlugin from './probes/plugin.js';
+import adminPlugin from './admin/plugin.js';
 import consolePlugin from './console/plugin.js';
 import { registerMetrics } from './metrics.js';
+import { registerHealth } from './health.js';
 
 /** Query parameters whose values never reach the logs. */
 const SECRET_PARAMS = /^(token|accesstoken|access_token|hashtoken|appkey|chk|password|card|card_number|card-number|card-cvc|card-expiry|cvc|cvv)$/i;
@@ -85,15 +87,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { tags: ['platform'], summary: 'Liveness and readiness' } }, async (_req, reply) => {
-    try {
-      await ctx.db.query('SELECT 1');
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: 'down' });
-    }
-    const g = ctx.region.graph;
-    return { status: 'ok', region: ctx.region.meta.name, mapVersion: ctx.region.meta.mapVersion, nodes: g.nodeCount, edges: g.edgeCount, services: ctx.config.server.services };
-  });
+  registerHealth(app, ctx);
   registerMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
 
   // Unknown routes and unexpected errors outside any service plugin: generic JSON.
@@ -108,6 +102,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const s = new Set(ctx.config.server.services);
   // Probe ingestion feeds both routing (speeds) and analytics (trajectories): always served.
   await app.register(probesPlugin, { ctx });
+  await app.register(adminPlugin, { ctx });
   if (s.has('routing')) await app.register(routingPlugin, { ctx });
   if (s.has('parking')) {
     await app.register(parkingInventoryPlugin, { ctx });

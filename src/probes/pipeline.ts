@@ -13,6 +13,7 @@ import { ingestProbeStream, ingestRecords, type IngestOptions, type IngestReport
 import type { ProbeRecord } from './ingest/records.js';
 import { MapMatcher, type MatchOptions } from './match/matcher.js';
 import { replaceTraversals } from './traversal-store.js';
+import { clearPending, readPending, type PendingMark } from './ingest/pending.js';
 import type { Ping, Trajectory } from './trajectory.js';
 
 /** What the pipeline works on. */
@@ -68,12 +69,40 @@ const TRACE_CHUNK = 200;
  * Without it, whole traces are re-matched.
  */
 export async function processTraces(deps: ProbePipelineDeps, traceIds: readonly string[], firstNewS?: ReadonlyMap<string, number>): Promise<ProcessReport> {
+  return (await processTracesMarked(deps, traceIds, firstNewS)).report;
+}
+
+/** What `processTracesMarked` did, with what the caller needs to finish the work. */
+export interface MarkedProcessResult {
+  report: ProcessReport;
+  /** pending marks read before the pings: clear them (`clearPending`) once everything derived is stored */
+  marks: PendingMark[];
+  /** edges whose traversals changed (their learned and live speeds were recomputed) */
+  edges: Set<number>;
+}
+
+/**
+ * `processTraces` that also honours the traces' pending marks (`probe_pending`): a mark's
+ * earliest unprocessed ping lowers where re-matching starts (pings a failed batch stored are
+ * matched now), and the marks read are returned for the caller to clear.
+ */
+export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: readonly string[], firstNewS?: ReadonlyMap<string, number>): Promise<MarkedProcessResult> {
   const matcher = matcherFor(deps.graph, deps.match);
   const report: ProcessReport = { traces: traceIds.length, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 };
   const touched = new Set<number>();
+  const marks: PendingMark[] = [];
   for (let i = 0; i < traceIds.length; i += TRACE_CHUNK) {
     const chunk = traceIds.slice(i, i + TRACE_CHUNK);
-    const tails = firstNewS === undefined ? new Map<string, TraceTail>() : await findTails(deps, chunk, firstNewS, matcher.options.maxGapS);
+    // the marks before the pings: a batch stored after this read keeps its trace pending
+    const chunkMarks = await readPending(deps.db, chunk);
+    marks.push(...chunkMarks);
+    let from = firstNewS;
+    if (from !== undefined && chunkMarks.length > 0) {
+      const merged = new Map(from);
+      for (const m of chunkMarks) merged.set(m.traceId, Math.min(m.fromS, merged.get(m.traceId) ?? Infinity));
+      from = merged;
+    }
+    const tails = from === undefined ? new Map<string, TraceTail>() : await findTails(deps, chunk, from, matcher.options.maxGapS);
     const pings = await readPingsOf(deps.db, chunk, tails);
     const trajectories: Trajectory[] = [];
     for (const id of chunk) {
@@ -92,7 +121,7 @@ export async function processTraces(deps: ProbePipelineDeps, traceIds: readonly 
   const upd = await updateSpeedsForEdges(deps, touched);
   report.edgesUpdated = upd.edgesUpdated;
   report.liveEdges = upd.liveEdges;
-  return report;
+  return { report, marks, edges: touched };
 }
 
 /** Where re-matching of a trace starts. */
@@ -170,16 +199,25 @@ async function readPingsOf(db: Db, traceIds: readonly string[], tails: ReadonlyM
   return out;
 }
 
+/**
+ * Processes the traces an ingestion touched and clears their pending marks: for callers that
+ * derive nothing else from the traversals. The server, the CLI and the demo also rebuild
+ * intersection facts before clearing (`app/ingestion/process-stored.ts`).
+ */
+async function processAndClear(deps: ProbePipelineDeps, ingest: IngestReport): Promise<ProcessReport> {
+  const r = await processTracesMarked(deps, ingest.touchedTraceIds, ingest.firstNewS);
+  await clearPending(deps.db, r.marks);
+  return r.report;
+}
+
 /** Ingests a stream and processes the traces that got new pings. */
 export async function ingestAndProcess(deps: ProbePipelineDeps, input: Readable, opts: IngestOptions): Promise<{ ingest: IngestReport; process: ProcessReport }> {
-  const ingest = await ingestProbeStream(deps.db, input, opts);
-  const process = await processTraces(deps, ingest.touchedTraceIds, ingest.firstNewS);
-  return { ingest, process };
+  const ingest = await ingestProbeStream(deps.db, input, { mapVersion: deps.mapVersion, ...opts });
+  return { ingest, process: await processAndClear(deps, ingest) };
 }
 
 /** Ingests records (request bodies, simulator output) and processes the traces that got new pings. */
 export async function ingestRecordsAndProcess(deps: ProbePipelineDeps, records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>, opts: Omit<IngestOptions, 'format'> = {}): Promise<{ ingest: IngestReport; process: ProcessReport }> {
-  const ingest = await ingestRecords(deps.db, records, opts);
-  const process = await processTraces(deps, ingest.touchedTraceIds, ingest.firstNewS);
-  return { ingest, process };
+  const ingest = await ingestRecords(deps.db, records, { mapVersion: deps.mapVersion, ...opts });
+  return { ingest, process: await processAndClear(deps, ingest) };
 }

@@ -27,6 +27,7 @@ export async function startDemoServer(log: (line: string) => void = () => undefi
   const app = await buildApp(started.ctx, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
+  started.listening(`http://127.0.0.1:${port}`);
   return {
     url: `http://127.0.0.1:${port}`,
     ctx: started.ctx,
