@@ -12,7 +12,7 @@ import { ingestRecords, readProbes, type IngestReport } from '../../probes/inges
 import { readPending } from '../../probes/ingest/pending.js';
 import { recordFromObject } from '../../probes/ingest/jsonl.js';
 import type { ParseIssue, ProbeFormat, ProbeRecord } from '../../probes/ingest/records.js';
-import type { ProcessReport } from '../../probes/pipeline.js';
+import type { MatchStateCache, ProcessReport } from '../../probes/pipeline.js';
 import { processStored } from './process-stored.js';
 
 /** Formats a job accepts: the probe formats plus `json`, a `{ "pings": [ … ] }` document. */
@@ -66,6 +66,8 @@ export interface IngestJobDeps {
   nowS: number;
   /** feeds of this thread to update directly (omitted in the ingestion thread) */
   feeds?: SpeedFeeds;
+  /** matching states kept between jobs */
+  matchStates?: MatchStateCache;
 }
 
 /** Most pings of a `json` document by default. */
@@ -73,50 +75,77 @@ export const DEFAULT_MAX_JSON_PINGS = 10_000;
 
 /** Runs a job to the end; throws IngestJobError on a body that cannot be read at all. */
 export async function runIngestJob(deps: IngestJobDeps, spec: IngestJobSpec, body: Readable): Promise<IngestJobReport> {
+  const stored = await storeJobBody(deps, spec, body);
+  return spec.defer ? deferredReport(stored) : (await processJobs(deps, [stored]))[0];
+}
+
+/** A job whose body is stored, before processing. */
+export interface StoredJob {
+  spec: IngestJobSpec;
+  received: number;
+  inserted: number;
+  duplicates: number;
+  malformed: number;
+  issues: IngestJobReport['issues'];
+  /** traces with new pings, and traces of this body that an earlier, failed batch left pending */
+  traceIds: Set<string>;
+  /** earliest new ping per trace */
+  firstNewS: Map<string, number>;
+}
+
+/** Reads a job's body and stores its pings (with their pending marks). */
+export async function storeJobBody(deps: IngestJobDeps, spec: IngestJobSpec, body: Readable): Promise<StoredJob> {
   const maxIssues = spec.maxIssues ?? 1000;
   const mapVersion = deps.region.meta.mapVersion;
   const issues: ParseIssue[] = [];
   const counted = { count: 0, list: issues };
+  const onIssue = (i: ParseIssue): void => {
+    counted.count++;
+    if (issues.length < maxIssues) issues.push(i);
+  };
   const seen = new Set<string>();
-  let received = 0;
-  let ingest: IngestReport;
   const track = async function* (records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>): AsyncGenerator<ProbeRecord> {
     for await (const r of records) {
       seen.add(r.traceId);
       yield r;
     }
   };
-  if (spec.format === 'json') {
-    const records = await readJsonDocument(body, spec.maxPings ?? DEFAULT_MAX_JSON_PINGS, (i) => {
-      counted.count++;
-      if (issues.length < maxIssues) issues.push(i);
-    });
-    received = records.length + counted.count;
-    ingest = await ingestRecords(deps.db, track(records), { mapVersion }, counted);
-  } else {
-    const onIssue = (i: ParseIssue): void => {
-      counted.count++;
-      if (issues.length < maxIssues) issues.push(i);
-    };
-    const records = readProbes(body, spec.format, onIssue, { fcdStartS: spec.fcdStartS, tracePrefix: spec.tracePrefix });
-    ingest = await ingestRecords(deps.db, track(records), { mapVersion }, counted);
-    received = ingest.parsed + counted.count;
-  }
-  if (spec.defer) {
-    return {
-      received, inserted: ingest.inserted, duplicates: ingest.duplicates, malformed: counted.count, issues: issueList(spec, issues),
-      matched: { traces: 0, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 }, intersectionFacts: 0, changeSeq: 0,
-    };
-  }
-  // traces with new pings, and traces of this body that an earlier, failed batch left pending
+  const records = spec.format === 'json'
+    ? await readJsonDocument(body, spec.maxPings ?? DEFAULT_MAX_JSON_PINGS, onIssue)
+    : readProbes(body, spec.format, onIssue, { fcdStartS: spec.fcdStartS, tracePrefix: spec.tracePrefix });
+  const ingest: IngestReport = await ingestRecords(deps.db, track(records), { mapVersion }, counted);
   const traceIds = new Set(ingest.touchedTraceIds);
-  for (const m of await readPending(deps.db, [...seen].filter((id) => !traceIds.has(id)))) traceIds.add(m.traceId);
-  const done = await processStored({ db: deps.db, region: deps.region, nowS: deps.nowS, feeds: deps.feeds }, [...traceIds], ingest.firstNewS);
+  if (!spec.defer) for (const m of await readPending(deps.db, [...seen].filter((id) => !traceIds.has(id)))) traceIds.add(m.traceId);
   return {
-    received, inserted: ingest.inserted, duplicates: ingest.duplicates, malformed: counted.count,
-    issues: issueList(spec, issues),
-    matched: done.process, intersectionFacts: done.facts.facts, changeSeq: done.changeSeq,
+    spec, received: ingest.parsed + counted.count, inserted: ingest.inserted, duplicates: ingest.duplicates, malformed: counted.count,
+    issues: issueList(spec, issues), traceIds, firstNewS: ingest.firstNewS,
   };
+}
+
+/** The report of a deferred job: stored, nothing processed yet. */
+export function deferredReport(j: StoredJob): IngestJobReport {
+  return {
+    received: j.received, inserted: j.inserted, duplicates: j.duplicates, malformed: j.malformed, issues: j.issues,
+    matched: { traces: 0, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 }, intersectionFacts: 0, changeSeq: 0,
+  };
+}
+
+/**
+ * Processes stored jobs together: one round over the union of their traces (a trace in several
+ * jobs is matched once). Each job's report has its own counts and the round's processing figures.
+ */
+export async function processJobs(deps: IngestJobDeps, jobs: readonly StoredJob[]): Promise<IngestJobReport[]> {
+  const traceIds = new Set<string>();
+  const firstNewS = new Map<string, number>();
+  for (const j of jobs) {
+    for (const id of j.traceIds) traceIds.add(id);
+    for (const [id, s] of j.firstNewS) firstNewS.set(id, Math.min(s, firstNewS.get(id) ?? Infinity));
+  }
+  const done = await processStored(deps, [...traceIds], firstNewS);
+  return jobs.map((j) => ({
+    received: j.received, inserted: j.inserted, duplicates: j.duplicates, malformed: j.malformed, issues: j.issues,
+    matched: done.process, intersectionFacts: done.facts.facts, changeSeq: done.changeSeq,
+  }));
 }
 
 /** Issues as reported: by array index for JSON documents, by line otherwise. */

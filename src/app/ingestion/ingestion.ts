@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { runIngestJob, type IngestJobDeps, type IngestJobReport, type IngestJobSpec } from './ingest-job.js';
+import { MatchStateCache } from '../../probes/pipeline.js';
 import { runTask, type IngestionTask, type ProcessPendingReport, type RefreshFactsReport } from './tasks.js';
 
 /** The report type of a task. */
@@ -35,7 +36,9 @@ export interface Ingestion {
 }
 
 /** Ingestion on the caller's thread (tests, tools): jobs run one after another. */
-export function inThreadIngestion(deps: () => IngestJobDeps): Ingestion {
+export function inThreadIngestion(depsOf: () => IngestJobDeps): Ingestion {
+  const matchStates = new MatchStateCache();
+  const deps = (): IngestJobDeps => ({ matchStates, ...depsOf() });
   let tail: Promise<unknown> = Promise.resolve();
   let queued = 0;
   let running = 0;

@@ -8,7 +8,7 @@ import type { Db } from '../../store/db.js';
 import type { Region } from '../../network/region.js';
 import { announceChange } from '../../store/changes.js';
 import { clearPending } from '../../probes/ingest/pending.js';
-import { processTracesMarked, type ProcessReport } from '../../probes/pipeline.js';
+import { processTracesMarked, type MatchStateCache, type ProcessReport } from '../../probes/pipeline.js';
 import { readTrajectories } from '../../probes/traversal-store.js';
 import { refreshFacts } from '../../analytics/index.js';
 import { SpeedFeeds } from '../../traffic/feeds.js';
@@ -22,6 +22,8 @@ export interface ProcessStoredDeps {
   /** feeds to update in this thread (a scratch set when omitted: other threads follow the change) */
   feeds?: SpeedFeeds;
   onMatchProgress?: (done: number, total: number) => void;
+  /** matching states kept between calls (the ingestion thread's), so growing traces are matched incrementally */
+  matchStates?: MatchStateCache;
 }
 
 /** What processing did. */
@@ -46,7 +48,7 @@ export async function processStored(deps: ProcessStoredDeps, traceIds: readonly 
   const mapVersion = region.meta.mapVersion;
   const res = await processTracesMarked({
     db, graph: region.graph, mapVersion, timeZone: region.meta.timeZone,
-    feeds: deps.feeds ?? new SpeedFeeds(), nowS: deps.nowS, onMatchProgress: deps.onMatchProgress,
+    feeds: deps.feeds ?? new SpeedFeeds(), nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates,
   }, traceIds, firstNewS);
   let facts = { trajectories: 0, facts: 0 };
   if (traceIds.length > 0) {

@@ -6,7 +6,7 @@
 import type { Db } from '../../store/db.js';
 import type { Region } from '../../network/region.js';
 import { listStalePending } from '../../probes/ingest/pending.js';
-import type { ProcessReport } from '../../probes/pipeline.js';
+import type { MatchStateCache, ProcessReport } from '../../probes/pipeline.js';
 import { readTrajectories } from '../../probes/traversal-store.js';
 import { refreshFacts } from '../../analytics/index.js';
 import type { SpeedFeeds } from '../../traffic/feeds.js';
@@ -35,7 +35,7 @@ export interface RefreshFactsReport {
 const ROUND_TRACES = 1000;
 
 /** Runs a task. */
-export async function runTask(deps: { db: Db; region: Region; nowS: number; feeds?: SpeedFeeds }, task: IngestionTask): Promise<ProcessPendingReport | RefreshFactsReport> {
+export async function runTask(deps: { db: Db; region: Region; nowS: number; feeds?: SpeedFeeds; matchStates?: MatchStateCache }, task: IngestionTask): Promise<ProcessPendingReport | RefreshFactsReport> {
   if (task.kind === 'refresh-facts') {
     return refreshFacts(deps.db, deps.region, (d) => readTrajectories(d, { sinceS: task.sinceS, untilS: task.untilS, mapVersion: deps.region.meta.mapVersion }));
   }
