@@ -11,6 +11,7 @@ const BENCHES: Record<string, { file: string; fn: string; what: string }> = {
   reservations: { file: './reservations.js', fn: 'benchReservations', what: 'reservation throughput on PGlite and PostgreSQL' },
   live: { file: './live.js', fn: 'benchLive', what: 'FindRoute over TCP quiet vs during a probe feed, /healthz, ingestion throughput' },
   analytics: { file: './analytics.js', fn: 'benchAnalytics', what: 'metric query latency over 1M (PGlite) / 10M (PostgreSQL) facts' },
+  tiles: { file: './tiles.js', fn: 'benchTiles', what: 'basemap vector tiles of Baltimore over real HTTP (cold and cached)' },
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

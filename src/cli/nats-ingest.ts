@@ -59,7 +59,7 @@ export async function ingestFromNats(sink: ProbeSink, opts: NatsFeedOptions, str
     return `nats: ${t.acked} messages, ${t.pings} pings (${t.inserted} new, ${t.duplicates} already stored, ${t.malformedPings} malformed), ` +
       `${t.terminated} messages rejected, ${Math.round(t.pings / Math.max(0.001, s))} pings/s, ${formatDuration(s)} elapsed`;
   };
-  stream.write(`nats: consuming ${opts.subject} from ${opts.servers} as ${opts.durable ?? 'streetwise-probes'} into the ${sink.via}\n`);
+  stream.write(`nats: consuming ${opts.subject} from ${opts.servers} as ${opts.durable ?? 'streetwise-probes'} into ${sink.via}\n`);
   try {
     const totals = await consumeNatsProbes(sink, {
       ...opts,
