@@ -23,6 +23,7 @@ import type { ProbeRecord } from '../src/probes/ingest/records.js';
 import { appToken, startServer, type ServerProcess } from '../test/helpers/processes.js';
 import { odPairs } from './routing.js';
 import { probeBody } from '../test/helpers/probe-bodies.js';
+import { ensureBuilt } from './lib/built.js';
 import { quantile, runLoad, type LoadRequest } from './lib/http-load.js';
 
 const PBF = '../shared/data/baltimore.osm.pbf';
@@ -149,7 +150,7 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
     creds = await adminToken(db);
     await db.close();
   }
-  const server = await startServer({ DATA_DIR: dataDir, REGION: 'baltimore', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const server = await startServer({ DATA_DIR: dataDir, REGION: 'baltimore', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, 120_000, [], true);
   try {
     const token = (await appToken(server.url, creds.appId, hashTokenFor(creds.appId, creds.appKey))).token!;
     const pairs = odPairs(region.graph, 500, 42);
@@ -178,6 +179,7 @@ export async function benchLive(): Promise<void> {
     console.log(`live: ${PBF} not found, skipped`);
     return;
   }
+  ensureBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'streetwise-bench-live-'));
   try {
     await importRegion(PBF, join(dataDir, 'regions', 'baltimore'), { name: 'baltimore' });

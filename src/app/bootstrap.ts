@@ -1,8 +1,9 @@
 /**
  * Start-up of a serving process: own and open the database, make sure the region exists (the demo
  * city is generated on the first start) and load it, migrate, on the first start of the demo in a
- * database load its parking data and run its traffic simulation, restore learned and live speeds,
- * follow the change log, and start the ingestion thread.
+ * database load its parking data and run its traffic simulation, and start the ingestion thread.
+ * Requests are answered by serving threads (`serving/`), which load speeds and follow the change
+ * log themselves.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,24 +11,30 @@ import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
 import { loadRegion, regionExists } from '../network/index.js';
 import { createDemoRegion } from '../demo/create-demo-region.js';
-import { openDbFull, runMigrations, type OpenedDb } from '../store/index.js';
-import { latestChangeSeq, pruneChanges } from '../store/changes.js';
+import { openDbFull, runMigrations, type EmbeddedDb, type OpenedDb } from '../store/index.js';
+import { pruneChanges } from '../store/changes.js';
 import { allMigrations } from './migrations.js';
 import { DbAuthService } from '../auth/index.js';
 import { SpeedFeeds } from '../traffic/feeds.js';
-import { loadSpeedFeeds } from '../traffic/learned-speeds.js';
-import { followChanges } from './follow-changes.js';
 import { ensureOperatorApp, removeOperatorCredentials } from './operator.js';
-import { startIngestionThread } from './ingestion/ingestion-thread.js';
+import { startIngestionThread, type IngestionThread } from './ingestion/ingestion-thread.js';
 import type { AppContext } from './context.js';
 import { ensureDemoApp, isDone, markDone, type DemoCredentials } from './demo-app.js';
 import { loadParkingDocument } from './parking-upload.js';
 import { runDemoTraffic } from './demo-traffic.js';
 
-/** The started context, the demo app's credentials when serving the demo, and a closer. */
+/**
+ * The started process: a context (used for the demo's first start; requests are served by the
+ * serving threads, which build their own), the demo app's credentials when serving the demo, what
+ * serving threads connect to, and a closer.
+ */
 export interface Started {
   ctx: AppContext;
   demoApp?: DemoCredentials;
+  regionDir: string;
+  /** the embedded database's owner handle (undefined with PostgreSQL) */
+  embedded?: EmbeddedDb;
+  ingestion: IngestionThread;
   /** Tells other processes where this server answers (once it listens). */
   listening: (url: string) => void;
   close: () => Promise<void>;
@@ -96,26 +103,20 @@ async function start(config: Config, log: (line: string) => void, opened: Opened
     await ensureOperatorApp(db, config.store.dataDir);
     closers.push(async () => removeOperatorCredentials(config.store.dataDir));
   }
-  // Follow the change log from before the state is loaded: nothing written meanwhile is missed.
-  const fromSeq = await latestChangeSeq(db);
-  const fed = await loadSpeedFeeds(db, region.graph, speeds, { mapVersion: region.meta.mapVersion, nowS: Date.now() / 1000 });
-  if (fed.learnedEdges || fed.liveEdges) log(`speeds: ${fed.learnedEdges} edges with learned profiles, ${fed.liveEdges} with live speeds`);
-  ctx.changes = await followChanges(ctx, fromSeq, (err) => log(`change log: ${String(err)}`));
-  closers.push(() => ctx.changes!.stop());
-  ctx.ingestion = await startIngestionThread({
+  const ingestion = await startIngestionThread({
     regionDir, databaseUrl: config.store.databaseUrl || undefined, embedded, maxQueuedJobs: config.probes.maxQueuedJobs,
     log: (_level, msg) => log(msg),
   });
-  closers.push(() => ctx.ingestion!.close());
-  // Live speeds age out of their window; old change log rows are pruned.
+  ctx.ingestion = ingestion;
+  closers.push(() => ingestion.close());
+  // old change log rows are pruned
   const timer = setInterval(() => {
-    speeds.expireLive(Date.now() / 1000 - 3600);
     pruneChanges(db).catch((err: unknown) => log(`change log prune failed: ${String(err)}`));
   }, 60_000);
   timer.unref();
   closers.push(async () => clearInterval(timer));
   return {
-    ctx, demoApp,
+    ctx, demoApp, regionDir, embedded, ingestion,
     listening: (url) => lock?.update({ url }),
     close: opened.closeAll,
   };

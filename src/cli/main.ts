@@ -26,6 +26,7 @@ const program = new Command('streetwise')
   .addOption(new Option('--region <name>', 'region to serve / write (default demo) [env REGION]'))
   .addOption(new Option('--port <port>', 'HTTP port (default 8080) [env PORT]'))
   .addOption(new Option('--host <host>', 'interface to bind (default 127.0.0.1) [env HOST]'))
+  .addOption(new Option('--threads <n>', 'threads answering HTTP requests, 0 = one per CPU core (default 0) [env SERVING_THREADS]'))
   .addOption(new Option('--services <list>', 'APIs to serve: routing,parking,analytics [env SERVICES]'))
   .addOption(new Option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent [env LOG_LEVEL]'));
 
@@ -44,7 +45,7 @@ const deps: CliDeps = {
       const o = program.opts<Record<string, string | undefined>>();
       config = loadConfig({
         'store.dataDir': o.dataDir, 'store.databaseUrl': o.databaseUrl, 'region.name': o.region,
-        'server.port': o.port, 'server.host': o.host, 'server.services': o.services, 'server.logLevel': o.logLevel,
+        'server.port': o.port, 'server.host': o.host, 'server.services': o.services, 'server.threads': o.threads, 'server.logLevel': o.logLevel,
       });
     }
     return config;

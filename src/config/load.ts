@@ -74,6 +74,7 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
       services: services as ServiceName[],
       logLevel: logLevel as Config['server']['logLevel'],
       bodyLimitBytes: int('server.bodyLimitBytes', 1024, 1 << 30),
+      threads: int('server.threads', 0, 256),
     },
     store: { databaseUrl, dataDir: resolve(str('store.dataDir') || './data') },
     region: { name: region, demoIfMissing: bool('region.demoIfMissing'), demoSimulate: bool('region.demoSimulate'), demoSeed: int('region.demoSeed', 0, 2 ** 31 - 1) },

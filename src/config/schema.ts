@@ -17,6 +17,8 @@ export interface Config {
     logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
     /** maximum request body, bytes */
     bodyLimitBytes: number;
+    /** threads that answer requests (0 = one per CPU core) */
+    threads: number;
   };
   store: {
     /** postgres://… ; empty = embedded PGlite under dataDir */
@@ -64,6 +66,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'server.host', env: 'HOST', flag: '--host', default: '127.0.0.1', doc: 'interface to bind (0.0.0.0 for all)' },
   { key: 'server.services', env: 'SERVICES', flag: '--services', default: 'routing,parking,analytics', doc: 'comma list of APIs this process serves' },
   { key: 'server.logLevel', env: 'LOG_LEVEL', flag: '--log-level', default: 'info', doc: 'fatal|error|warn|info|debug|trace|silent' },
+  { key: 'server.threads', env: 'SERVING_THREADS', flag: '--threads', default: '0', doc: 'threads that answer HTTP requests, sharing the loaded graph (0 = one per CPU core)' },
   { key: 'server.bodyLimitBytes', env: 'BODY_LIMIT_BYTES', default: '10485760', unit: 'bytes', doc: 'largest accepted request body' },
   { key: 'store.databaseUrl', env: 'DATABASE_URL', flag: '--database-url', default: '', doc: 'PostgreSQL URL; empty = embedded PGlite under DATA_DIR/db' },
   { key: 'store.dataDir', env: 'DATA_DIR', flag: '--data-dir', default: './data', doc: 'where the embedded database, regions and demo files live' },

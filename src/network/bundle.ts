@@ -19,7 +19,7 @@
  * Then each array of GRAPH_FIELDS in order, each starting at an 8-byte aligned offset, then the
  * names JSON. One line per field in GRAPH_FIELDS gives its element type and count.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync, readSync, statSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join, dirname, basename } from 'node:path';
 import type { Graph } from './graph.js';
@@ -172,15 +172,41 @@ export function regionExists(dir: string): boolean {
   return existsSync(join(dir, 'region.json')) || existsSync(join(`${dir}.prev`, 'region.json'));
 }
 
+/** The directory holding the bundle (a replaced bundle's `.prev` while an import swaps it in). */
+function bundleDir(dir: string): string {
+  return !existsSync(join(dir, 'region.json')) && existsSync(join(`${dir}.prev`, 'region.json')) ? `${dir}.prev` : dir;
+}
+
+/**
+ * The graph file of a bundle read into a SharedArrayBuffer: threads given these bytes
+ * (`loadRegion(dir, { graphBytes })`) share one copy of the graph's typed arrays (read-only).
+ */
+export function readGraphShared(dir: string): Uint8Array {
+  const path = join(bundleDir(dir), 'graph.bin');
+  const size = statSync(path).size;
+  const bytes = new Uint8Array(new SharedArrayBuffer(size));
+  const fd = openSync(path, 'r');
+  try {
+    let off = 0;
+    while (off < size) {
+      const n = readSync(fd, bytes, off, size - off, off);
+      if (n === 0) throw new Error(`graph file ${path} ended early`);
+      off += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
+}
+
 /** Loads a region bundle written by `writeRegion`. The locate index is built lazily (`locatorOf`). */
-export function loadRegion(dir: string): Region {
-  let base = dir;
-  if (!existsSync(join(dir, 'region.json')) && existsSync(join(`${dir}.prev`, 'region.json'))) base = `${dir}.prev`;
+export function loadRegion(dir: string, opts: { graphBytes?: Uint8Array } = {}): Region {
+  const base = bundleDir(dir);
   const metaPath = join(base, 'region.json');
   if (!existsSync(metaPath)) throw new Error(`no region bundle in ${dir}: run \`streetwise import <file.osm.pbf>\` first`);
   const head = JSON.parse(readFileSync(metaPath, 'utf8')) as { formatVersion: number; meta: RegionMeta };
   if (head.formatVersion !== REGION_FORMAT_VERSION) throw new Error(`region format version ${head.formatVersion}, this build reads ${REGION_FORMAT_VERSION}: re-run \`streetwise import\``);
-  const graph = decodeGraph(readFileSync(join(base, 'graph.bin')));
+  const graph = decodeGraph(opts.graphBytes ?? readFileSync(join(base, 'graph.bin')));
   const intersections = JSON.parse(readFileSync(join(base, 'intersections.json'), 'utf8')) as Intersection[];
   const blocks = JSON.parse(readFileSync(join(base, 'blocks.json'), 'utf8')) as Block[];
   const lots = JSON.parse(readFileSync(join(base, 'lots.json'), 'utf8')) as OsmLot[];

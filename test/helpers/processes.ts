@@ -30,11 +30,17 @@ export interface ServerProcess {
 }
 
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+/** The CLI as users run it: compiled, from dist/ (run `npm run build` first). */
+const BUILT_CLI = ['bin/streetwise.js'];
 
-/** Starts `streetwise serve` with `env` (DATA_DIR, DATABASE_URL, …) and extra node flags (e.g. a CPU profile) on a free port; resolves when it serves. */
-export async function startServer(env: Record<string, string>, timeoutMs = 120_000, nodeArgs: string[] = []): Promise<ServerProcess> {
+/**
+ * Starts `streetwise serve` with `env` (DATA_DIR, DATABASE_URL, …) and extra node flags (e.g. a
+ * CPU profile) on a free port — from source through tsx, or `built` from dist/ as users run it;
+ * resolves when it serves.
+ */
+export async function startServer(env: Record<string, string>, timeoutMs = 120_000, nodeArgs: string[] = [], built = false): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, ...CLI, 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...(built ? BUILT_CLI : CLI), 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO_SIMULATE: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

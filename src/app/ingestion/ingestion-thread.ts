@@ -53,16 +53,124 @@ interface Job {
   reject: (e: Error) => void;
 }
 
+/** A message endpoint: the Worker itself, or a MessagePort connected to the ingestion thread. */
+interface Endpoint {
+  postMessage(message: unknown, transfer?: readonly Transferable[]): void;
+  on(event: 'message', listener: (m: WorkerMessage) => void): unknown;
+}
+type Transferable = MessagePort;
+
+/**
+ * The client side of the ingestion thread's protocol over one endpoint: submits jobs (pumping
+ * their bodies), runs tasks, follows the status the thread reports. Used by the main thread (over
+ * the Worker) and by serving threads (over a port from `connect`).
+ */
+export class IngestionClient implements Ingestion {
+  private readonly jobs = new Map<number, Job>();
+  private nextId = 1;
+  private endpoint!: Endpoint;
+  private failure: string | undefined;
+  private backlog: { pendingTraces?: number; oldestPendingS?: number; sweepError?: string } = {};
+  closing = false;
+
+  constructor(endpoint: Endpoint, private readonly maxQueued: number, private readonly onClose: () => Promise<void> = async () => undefined) {
+    this.bind(endpoint);
+  }
+
+  /** Talks to the thread through `endpoint` from now on (after the thread was restarted). */
+  bind(endpoint: Endpoint): void {
+    this.endpoint = endpoint;
+    endpoint.on('message', (m) => this.onMessage(m));
+  }
+
+  /** The thread went away: jobs under way fail; `reason` shows in the status until a job succeeds. */
+  lost(reason: string): void {
+    for (const j of this.jobs.values()) j.reject(new Error('the ingestion thread stopped'));
+    this.jobs.clear();
+    this.failure ??= reason;
+  }
+
+  private onMessage(m: WorkerMessage): void {
+    switch (m.t) {
+      case 'done': {
+        const j = this.jobs.get(m.id);
+        this.jobs.delete(m.id);
+        this.failure = undefined;
+        j?.resolve(m.report as never);
+        return;
+      }
+      case 'error': {
+        const j = this.jobs.get(m.id);
+        this.jobs.delete(m.id);
+        if (m.error.name === 'IngestJobError') j?.reject(new IngestJobError(m.error.status ?? 400, m.error.code ?? 'PROBES_BAD_REQUEST', m.error.message));
+        else {
+          this.failure = `the last ingestion failed: ${m.error.message}`;
+          j?.reject(new Error(m.error.message));
+        }
+        return;
+      }
+      case 'status':
+        this.backlog = { pendingTraces: m.pendingTraces, oldestPendingS: m.oldestPendingS, sweepError: m.sweepError };
+        return;
+      default:
+    }
+  }
+
+  submit(spec: IngestJobSpec, body: Readable): Promise<IngestJobReport> {
+    if (this.closing) return Promise.reject(new IngestJobError(503, 'PROBES_BUSY', 'the server is shutting down'));
+    if (this.jobs.size > this.maxQueued) return Promise.reject(new IngestJobError(503, 'PROBES_BUSY', `ingestion is busy (${this.jobs.size} jobs waiting): retry later`));
+    const id = this.nextId++;
+    return new Promise<IngestJobReport>((resolve, reject) => {
+      const { port1, port2 } = new MessageChannel();
+      this.jobs.set(id, { id, resolve: resolve as Job['resolve'], reject });
+      this.endpoint.postMessage({ t: 'job', id, spec, port: port2 }, [port2]);
+      pump(body, port1);
+    });
+  }
+
+  run<T extends IngestionTask>(task: T): Promise<TaskReport<T>> {
+    if (this.closing) return Promise.reject(new IngestJobError(503, 'PROBES_BUSY', 'the server is shutting down'));
+    const id = this.nextId++;
+    return new Promise<TaskReport<T>>((resolve, reject) => {
+      this.jobs.set(id, { id, resolve: resolve as Job['resolve'], reject });
+      this.endpoint.postMessage({ t: 'task', id, task });
+    });
+  }
+
+  status(): IngestionStatus {
+    const running = Math.min(1, this.jobs.size);
+    const s: IngestionStatus = { state: 'ok', queued: this.jobs.size - running, running, ...('pendingTraces' in this.backlog ? { pendingTraces: this.backlog.pendingTraces, oldestPendingS: this.backlog.oldestPendingS } : {}) };
+    const reason = this.failure ?? (this.backlog.sweepError ? `processing stored pings failed: ${this.backlog.sweepError}` : undefined);
+    return reason ? { ...s, state: 'degraded', reason } : s;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.onClose();
+  }
+}
+
+/** The ingestion thread as its owner (the main thread) holds it. */
+export interface IngestionThread extends Ingestion {
+  /** A port for another thread of this process; open it there with `remoteIngestion`. */
+  connect(): MessagePort;
+  /** Called with a fresh port for each connected thread after the ingestion thread restarted. */
+  onRestart(fn: () => void): void;
+}
+
+/** Ingestion through a port from `IngestionThread.connect` (a serving thread's view). */
+export function remoteIngestion(port: MessagePort, maxQueuedJobs = 64): IngestionClient {
+  port.unref();
+  return new IngestionClient(port as unknown as Endpoint, maxQueuedJobs, async () => { port.close(); });
+}
+
 /** Starts the ingestion thread; resolves once it has loaded the region and connected to the database. */
-export async function startIngestionThread(opts: IngestionThreadOptions): Promise<Ingestion> {
+export async function startIngestionThread(opts: IngestionThreadOptions): Promise<IngestionThread> {
   const maxQueued = opts.maxQueuedJobs ?? 64;
   const log = opts.log ?? (() => undefined);
-  const jobs = new Map<number, Job>();
-  let nextId = 1;
   let worker: Worker;
-  let closing = false;
-  let failure: string | undefined;
-  let backlog: { pendingTraces?: number; oldestPendingS?: number; sweepError?: string } = {};
+  const restartListeners: Array<() => void> = [];
+  let client: IngestionClient;
 
   const spawn = (): Promise<void> => {
     const data: IngestionWorkerData = { regionDir: opts.regionDir, databaseUrl: opts.databaseUrl, sweepIntervalMs: opts.sweepIntervalMs ?? 10_000 };
@@ -76,89 +184,53 @@ export async function startIngestionThread(opts: IngestionThreadOptions): Promis
     return new Promise<void>((resolve, reject) => {
       let ready = false;
       w.on('message', (m: WorkerMessage) => {
-        switch (m.t) {
-          case 'ready':
-            ready = true;
-            resolve();
-            return;
-          case 'done': {
-            const j = jobs.get(m.id);
-            jobs.delete(m.id);
-            failure = undefined;
-            j?.resolve(m.report as never);
-            return;
-          }
-          case 'error': {
-            const j = jobs.get(m.id);
-            jobs.delete(m.id);
-            if (m.error.name === 'IngestJobError') j?.reject(new IngestJobError(m.error.status ?? 400, m.error.code ?? 'PROBES_BAD_REQUEST', m.error.message));
-            else {
-              failure = `the last ingestion failed: ${m.error.message}`;
-              j?.reject(new Error(m.error.message));
-            }
-            return;
-          }
-          case 'status':
-            backlog = { pendingTraces: m.pendingTraces, oldestPendingS: m.oldestPendingS, sweepError: m.sweepError };
-            return;
+        if (m.t === 'ready') {
+          ready = true;
+          resolve();
         }
       });
       w.on('error', (err) => {
         log('error', `ingestion thread failed: ${err.message}`);
-        failure = `the ingestion thread failed: ${err.message}`;
+        client?.lost(`the ingestion thread failed: ${err.message}`);
         if (!ready) reject(err);
       });
       w.on('exit', (code) => {
-        for (const j of jobs.values()) j.reject(new Error('the ingestion thread stopped'));
-        jobs.clear();
         if (!ready) reject(new Error(`the ingestion thread exited with code ${code} before it was ready`));
-        if (closing) return;
-        failure ??= `the ingestion thread stopped (exit code ${code})`;
+        if (client.closing) return;
+        client.lost(`the ingestion thread stopped (exit code ${code})`);
         setTimeout(() => {
-          if (!closing) spawn().then(() => log('info', 'ingestion thread restarted'), (err: Error) => log('error', `ingestion thread restart failed: ${err.message}`));
+          if (client.closing) return;
+          spawn().then(() => {
+            client.bind(worker as unknown as Endpoint);
+            for (const fn of restartListeners) fn();
+            log('info', 'ingestion thread restarted');
+          }, (err: Error) => log('error', `ingestion thread restart failed: ${err.message}`));
         }, RESTART_DELAY_MS).unref();
       });
     });
   };
+  client = new IngestionClient({ postMessage: () => undefined, on: () => undefined }, maxQueued, async () => {
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ t: 'close' });
+    await exited;
+  });
   await spawn();
-
-  return {
-    submit(spec, body) {
-      if (closing) return Promise.reject(new IngestJobError(503, 'PROBES_BUSY', 'the server is shutting down'));
-      if (jobs.size > maxQueued) return Promise.reject(new IngestJobError(503, 'PROBES_BUSY', `ingestion is busy (${jobs.size} jobs waiting): retry later`));
-      const id = nextId++;
-      return new Promise<IngestJobReport>((resolve, reject) => {
-        const { port1, port2 } = new MessageChannel();
-        jobs.set(id, { id, resolve: resolve as Job['resolve'], reject });
-        worker.postMessage({ t: 'job', id, spec, port: port2 }, [port2]);
-        pump(body, port1);
-      });
+  client.bind(worker! as unknown as Endpoint);
+  return Object.assign(client, {
+    connect(): MessagePort {
+      const { port1, port2 } = new MessageChannel();
+      worker.postMessage({ t: 'connect', port: port1 }, [port1]);
+      return port2;
     },
-    run<T extends IngestionTask>(task: T): Promise<TaskReport<T>> {
-      if (closing) return Promise.reject(new IngestJobError(503, 'PROBES_BUSY', 'the server is shutting down'));
-      const id = nextId++;
-      return new Promise<TaskReport<T>>((resolve, reject) => {
-        jobs.set(id, { id, resolve: resolve as Job['resolve'], reject });
-        worker.postMessage({ t: 'task', id, task });
-      });
+    onRestart(fn: () => void): void {
+      restartListeners.push(fn);
     },
-    status(): IngestionStatus {
-      const running = Math.min(1, jobs.size);
-      const s: IngestionStatus = { state: 'ok', queued: jobs.size - running, running, ...('pendingTraces' in backlog ? { pendingTraces: backlog.pendingTraces, oldestPendingS: backlog.oldestPendingS } : {}) };
-      const reason = failure ?? (backlog.sweepError ? `processing stored pings failed: ${backlog.sweepError}` : undefined);
-      return reason ? { ...s, state: 'degraded', reason } : s;
-    },
-    async close() {
-      closing = true;
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-      worker.postMessage({ t: 'close' });
-      await exited;
-    },
-  };
+  });
 }
 
 type WorkerMessage =
   | { t: 'ready' }
+  | { t: 'connect' }
   | { t: 'done'; id: number; report: unknown }
   | { t: 'error'; id: number; error: { name: string; message: string; status?: number; code?: string } }
   | { t: 'status'; pendingTraces: number; oldestPendingS: number; sweepError?: string };

@@ -49,10 +49,14 @@ let closing = false;
 let sweepError: string | undefined;
 
 /** Work waiting for this thread, in arrival order. */
+/** Where a job's or task's answer goes: the main thread, or a serving thread's port. */
+type Client = Pick<MessagePort, 'postMessage'>;
 type Work =
-  | { kind: 'job'; id: number; spec: IngestJobSpec; port: MessagePort }
-  | { kind: 'task'; id: number; task: IngestionTask }
+  | { kind: 'job'; id: number; spec: IngestJobSpec; port: MessagePort; client: Client }
+  | { kind: 'task'; id: number; task: IngestionTask; client: Client }
   | { kind: 'sweep' };
+/** Every endpoint that hears status reports. */
+const clients = new Set<Client>([port]);
 const queue: Work[] = [];
 let draining: Promise<void> | null = null;
 
@@ -81,9 +85,9 @@ async function drainQueue(): Promise<void> {
       await runRound(round);
     } else if (w.kind === 'task') {
       try {
-        port.postMessage({ t: 'done', id: w.id, report: await runTask(deps(), w.task) });
+        w.client.postMessage({ t: 'done', id: w.id, report: await runTask(deps(), w.task) });
       } catch (err) {
-        port.postMessage({ t: 'error', id: w.id, error: errorOf(err) });
+        w.client.postMessage({ t: 'error', id: w.id, error: errorOf(err) });
       }
     } else {
       await sweep();
@@ -119,15 +123,15 @@ function errorOf(err: unknown): { name: string; message: string; status?: number
 }
 
 /** Stores each job's body, then processes all of them in one round and answers each. */
-async function runRound(round: Array<{ id: number; spec: IngestJobSpec; port: MessagePort }>): Promise<void> {
-  const stored: Array<{ id: number; job: StoredJob }> = [];
+async function runRound(round: Array<{ id: number; spec: IngestJobSpec; port: MessagePort; client: Client }>): Promise<void> {
+  const stored: Array<{ id: number; client: Client; job: StoredJob }> = [];
   for (const j of round) {
     try {
       const job = await storeJobBody(deps(), j.spec, bodyFrom(j.port));
-      if (job.spec.defer) port.postMessage({ t: 'done', id: j.id, report: deferredReport(job) });
-      else stored.push({ id: j.id, job });
+      if (job.spec.defer) j.client.postMessage({ t: 'done', id: j.id, report: deferredReport(job) });
+      else stored.push({ id: j.id, client: j.client, job });
     } catch (err) {
-      port.postMessage({ t: 'error', id: j.id, error: errorOf(err) });
+      j.client.postMessage({ t: 'error', id: j.id, error: errorOf(err) });
     } finally {
       j.port.close();
     }
@@ -135,9 +139,9 @@ async function runRound(round: Array<{ id: number; spec: IngestJobSpec; port: Me
   if (stored.length === 0) return;
   try {
     const reports = await processJobs(deps(), stored.map((x) => x.job));
-    stored.forEach((x, i) => port.postMessage({ t: 'done', id: x.id, report: reports[i] }));
+    stored.forEach((x, i) => x.client.postMessage({ t: 'done', id: x.id, report: reports[i] }));
   } catch (err) {
-    for (const x of stored) port.postMessage({ t: 'error', id: x.id, error: errorOf(err) });
+    for (const x of stored) x.client.postMessage({ t: 'error', id: x.id, error: errorOf(err) });
   }
 }
 
@@ -159,15 +163,30 @@ async function sweep(): Promise<void> {
 async function reportStatus(): Promise<void> {
   try {
     const b = await pendingBacklog(db);
-    port.postMessage({ t: 'status', pendingTraces: b.traces, oldestPendingS: b.oldestS, sweepError });
+    for (const c of clients) c.postMessage({ t: 'status', pendingTraces: b.traces, oldestPendingS: b.oldestS, sweepError });
   } catch (err) {
-    port.postMessage({ t: 'status', pendingTraces: -1, oldestPendingS: 0, sweepError: (err as Error).message });
+    for (const c of clients) c.postMessage({ t: 'status', pendingTraces: -1, oldestPendingS: 0, sweepError: (err as Error).message });
   }
 }
 
-port.on('message', (m: { t: 'job'; id: number; spec: IngestJobSpec; port: MessagePort } | { t: 'task'; id: number; task: IngestionTask } | { t: 'close' }) => {
-  if (m.t === 'job') return push({ kind: 'job', id: m.id, spec: m.spec, port: m.port });
-  if (m.t === 'task') return push({ kind: 'task', id: m.id, task: m.task });
+type ClientMessage = { t: 'job'; id: number; spec: IngestJobSpec; port: MessagePort } | { t: 'task'; id: number; task: IngestionTask };
+
+/** Serves jobs and tasks arriving on `endpoint`, answering there. */
+function serve(endpoint: MessagePort, m: ClientMessage): void {
+  if (m.t === 'job') push({ kind: 'job', id: m.id, spec: m.spec, port: m.port, client: endpoint });
+  else if (m.t === 'task') push({ kind: 'task', id: m.id, task: m.task, client: endpoint });
+}
+
+port.on('message', (m: ClientMessage | { t: 'connect'; port: MessagePort } | { t: 'close' }) => {
+  if (m.t === 'connect') {
+    // another thread of this process (a serving thread) talks to this one through its own port
+    const other = m.port;
+    clients.add(other);
+    other.on('message', (x: ClientMessage) => serve(other, x));
+    other.on('close', () => clients.delete(other));
+    return;
+  }
+  if (m.t !== 'close') return serve(port as unknown as MessagePort, m);
   closing = true;
   void (draining ?? Promise.resolve()).finally(async () => {
     await db.close().catch(() => undefined);
