@@ -73,7 +73,11 @@ describe('operator uploads and occupancy counts (admin API)', () => {
     const at = async (e: string) => (await lots(`alias=acme|88&entry_time=${e}&duration=60`))[0];
     expect(await at('2026-11-23T10:00')).toMatchObject({ isOpen: true, calculatedRates: [{ rate_cost: 2, quoted_duration: '01:00:00', rate_type: 'B' }] });
     expect(await at('2026-11-23T19:00')).toMatchObject({ isOpen: false, calculatedRates: [] });
-    expect(await at('2026-11-28T10:00')).toMatchObject({ isOpen: false, occupancy: expect.objectContaining({ probability: 0, bucket: 1 }) });
+    // no capacity known: occupancy is null, open or closed
+    expect(await at('2026-11-28T10:00')).toMatchObject({ isOpen: false, spacesTotal: null, occupancy: null });
+    expect(await at('2026-11-23T10:00')).toMatchObject({ isOpen: true, spacesTotal: null, occupancy: null });
+    await put('lots', [{ alias: 'acme|88', spacesTotal: 40 }]);
+    expect(await at('2026-11-28T10:00')).toMatchObject({ isOpen: false, occupancy: { available: 0, probability: 0, bucket: 1 } });
   });
 
   it('replaces the segments of a block and creates a new block from GeoJSON', async () => {
