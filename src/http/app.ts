@@ -18,9 +18,8 @@ import analyticsPlugin from './analytics/plugin.js';
 import probesPlugin from './probes/plugin.js';
 import { registerMetrics } from './metrics.js';
 import { loggerOptions } from './request-log.js';
-import { registerJsonParser } from './request-errors.js';
+import { registerJsonParser, registerNulCheck } from './request-errors.js';
 import { sendEdgeError } from './edge-errors.js';
-
 
 export interface BuildAppOptions {
   /** log requests (false in tests) */
@@ -46,6 +45,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     frameworkErrors: (err, req, reply) => sendEdgeError(ctx, err, req, reply),
   });
   registerJsonParser(app);
+  registerNulCheck(app);
   // callback style: no promise per request on this hot path
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);

@@ -4,7 +4,7 @@
  * status and a message of our own. Each service's error handler renders them in its own shape;
  * the framework's internal error codes (`FST_ERR_*`) never reach a client.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 
 /** A client error of the HTTP edge: status 4xx and a message naming what is expected. */
 export class RequestError extends Error {
@@ -87,6 +87,32 @@ export function clientProblemOf(err: unknown): ClientProblem | undefined {
   return { status, message: typeof e.code === 'string' && e.code.startsWith('FST_') ? text.replace(/\bFST_[A-Z_]+\b:?\s*/g, '') : text };
 }
 
+/** A NUL character is refused everywhere: no text column can store it and no parameter needs it. */
+const NUL_MESSAGE = (where: string) => `${where}: contains a NUL character (\\u0000)`;
+
+function nulIn(values: unknown): string | undefined {
+  if (values === null || typeof values !== 'object') return undefined;
+  for (const [k, v] of Object.entries(values as Record<string, unknown>)) {
+    if (k.includes('\u0000')) return 'a parameter name';
+    if (typeof v === 'string' && v.includes('\u0000')) return k;
+    if (Array.isArray(v) && v.some((x) => typeof x === 'string' && x.includes('\u0000'))) return k;
+  }
+  return undefined;
+}
+
+/**
+ * Registers a check refusing NUL characters in path parameters, query parameters and form fields
+ * (JSON bodies are checked by the JSON parser) with a RequestError naming the parameter.
+ */
+export function registerNulCheck(app: FastifyInstance): void {
+  // callback style: no promise per request on the hot path
+  app.addHook('preValidation', (req, _reply, done) => {
+    const name = nulIn(req.params) ?? nulIn(req.query) ?? (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) ? nulIn(req.body) : undefined);
+    if (name === undefined) done();
+    else done(new RequestError(400, NUL_MESSAGE(name), name) as unknown as FastifyError);
+  });
+}
+
 /**
  * Registers the JSON body parser of the whole app: an empty body (what many client libraries send
  * with `Content-Type: application/json` on a DELETE) is no body; anything else must be JSON, with
@@ -99,6 +125,10 @@ export function registerJsonParser(app: FastifyInstance): void {
     const text = body as string;
     if (text.trim() === '') {
       done(null, undefined);
+      return;
+    }
+    if (text.includes('\u0000') || text.includes('\\u0000')) {
+      done(new RequestError(400, NUL_MESSAGE('body'), 'body'), undefined);
       return;
     }
     strict(req, text, (err: Error | null, value?: unknown) => {

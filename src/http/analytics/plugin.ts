@@ -46,8 +46,9 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     return { createdDate: e.createdDate, responseId: e.responseId };
   };
 
-  // Auth on every route of this plugin: 401 with the error body when missing, invalid or expired.
-  app.addHook('preHandler', async (req: FastifyRequest) => {
+  // Auth on every route of this plugin, before the body is read: 401 with the error body when
+  // missing, invalid or expired.
+  app.addHook('onRequest', async (req: FastifyRequest) => {
     const token = bearerToken(req);
     if (!token) throw new AuthError('AUTH_TOKEN_MISSING', 'Missing bearer token: send Authorization: Bearer <app token>');
     await ctx.auth.verifyAppToken(token);

@@ -63,6 +63,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     return ctx.auth.verifyAppToken(token);
   }
 
+  /** Admin routes authenticate first (onRequest): no body is read or validated for an unauthorized caller. */
   async function requireAdmin(req: FastifyRequest): Promise<void> {
     if (req.headers.authorization && hasMalformedAuthorization(req)) throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
     const token = bearerToken(req);
@@ -115,28 +116,28 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
   };
 
   app.put('/v1/admin/parking/lots', {
+    onRequest: requireAdmin,
     bodyLimit: 64 * 1024 * 1024,
     schema: { tags: ['parking admin'], summary: 'Add or update lots (uploaded fields win over OSM ones). Identify each lot by id, alias or osm_id (+ osm_type).', body: uploadBody('lots'), security: [{ bearer: [] }] },
   }, async (req, reply) => {
-    await requireAdmin(req);
     const res = await service.upload(items(req.body, 'lots'), []);
     return reply.send({ ...parkingEnvelope(ctx.now()), result: res });
   });
 
   app.put('/v1/admin/parking/blocks', {
+    onRequest: requireAdmin,
     bodyLimit: 64 * 1024 * 1024,
     schema: { tags: ['parking admin'], summary: 'Add or update blocks by blockID; given segments replace the imported ones.', body: uploadBody('blocks'), security: [{ bearer: [] }] },
   }, async (req, reply) => {
-    await requireAdmin(req);
     const res = await service.upload([], items(req.body, 'blocks'));
     return reply.send({ ...parkingEnvelope(ctx.now()), result: res });
   });
 
   app.delete('/v1/admin/parking/lots/:key', {
+    onRequest: requireAdmin,
     schema: { tags: ['parking admin'], summary: 'Remove the upload of a lot (key: lot id, "osm:w123" or "alias:<source>|<id>"); OSM data shows again',
       params: { type: 'object', properties: { key: str }, required: ['key'] }, security: [{ bearer: [] }] },
   }, async (req, reply) => {
-    await requireAdmin(req);
     const { key } = req.params as { key: string };
     const full = /^\d+$/.test(key) ? `id:${key}` : key;
     if (!(await deleteLotUpload(ctx.db, full))) throw new ParkingError('PARKING_NOT_FOUND', `no uploaded lot ${key}`, 'key');
@@ -145,6 +146,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
   });
 
   app.post('/v1/admin/parking/occupancy', {
+    onRequest: requireAdmin,
     schema: {
       tags: ['parking admin'], summary: 'Record occupancy counts of lots or block segments',
       body: { type: 'array', items: { type: 'object', additionalProperties: false, properties: {
@@ -153,7 +155,6 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
       security: [{ bearer: [] }],
     },
   }, async (req, reply) => {
-    await requireAdmin(req);
     const nowS = Math.floor(ctx.now() / 1000);
     const obs: ObservationInput[] = (req.body as Array<Record<string, unknown>>).map((o, i) => {
       const hasLot = o.lotId !== undefined, hasSeg = o.segmentId !== undefined;
