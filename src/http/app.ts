@@ -20,6 +20,7 @@ import { registerMetrics } from './metrics.js';
 import { loggerOptions } from './request-log.js';
 import { registerJsonParser, registerNulCheck } from './request-errors.js';
 import { sendEdgeError } from './edge-errors.js';
+import { OPENAPI_DOCUMENT } from './openapi.js';
 
 export interface BuildAppOptions {
   /** log requests (false in tests) */
@@ -55,19 +56,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(cors, { origin: true, exposedHeaders: ['x-request-id'] });
   await app.register(compress, { global: true, encodings: ['gzip', 'deflate'], threshold: 1024 });
   await app.register(formbody);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: 'streetwise', version: '0.1.0', description: 'Routing, parking and intersection analytics APIs on your own OpenStreetMap region.' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'app token from GET /v1/AppToken' },
-          // the same scheme under the name some plugins use
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'app token from GET /v1/AppToken' },
-        },
-      },
-    },
-  });
+  await app.register(swagger, { openapi: OPENAPI_DOCUMENT });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/healthz', { schema: { tags: ['platform'], summary: 'Liveness and readiness' } }, async (_req, reply) => {

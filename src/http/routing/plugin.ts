@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { RoutingError, RoutingService, type RoutingServiceConfig } from '../../routing/index.js';
-import { ACTIONS, checkKnown, parseFindRoute, parseGetRoute, parseTravelTimes, readParams, type ActionName } from './params.js';
+import { ACTIONS, checkKnown, parseFindRoute, parseGetRoute, parseTravelTimes, readParams, ROUTING_PARAMETERS, type ActionName } from './params.js';
 import { envelope, errorToXml, travelTimesToJson, travelTimesToXml, tripToJson, tripToXml } from './render.js';
 import { registerIncidentRoutes } from './incidents.js';
 import { clientProblemOf } from '../request-errors.js';
@@ -111,24 +111,21 @@ async function handleTraffic(req: FastifyRequest, reply: FastifyReply, ctx: AppC
 
 const trafficSchema = {
   summary: 'Routing actions: FindRoute, GetRoute, GetRouteTravelTimes',
-  description: 'Every parameter is in the query string; names are case-insensitive. See docs/api/routing/.',
+  description: 'Every parameter is in the query string; names are case-insensitive; a parameter the action does not take is refused (1009). Answers the routing envelope in XML (default) or JSON, also for errors. See docs/api/routing/.',
   tags: ['routing'],
   params: { type: 'object', properties: { handler: { type: 'string', description: 'any name ending in .ashx' } } },
+  // generated from the parser's own table (params.ts), so the document lists exactly what is accepted
   querystring: {
     type: 'object',
-    additionalProperties: true,
-    properties: {
-      Action: { type: 'string', enum: ['FindRoute', 'GetRoute', 'GetRouteTravelTimes'] },
-      Token: { type: 'string' },
-      Format: { type: 'string', enum: ['XML', 'JSON'] },
-      WP_1: { type: 'string', description: 'lat,lon[,heading]' },
-      WP_2: { type: 'string' },
-      RouteId: { type: 'string' },
-      DepartureTime: { type: 'string', description: 'YYYY-MM-DDTHH:MM:SSZ' },
-      ArrivalTime: { type: 'string' },
-    },
+    additionalProperties: false,
+    properties: Object.fromEntries(ROUTING_PARAMETERS.map((p) => [p.name, {
+      type: 'string',
+      description: `${p.actions.length === 3 ? '' : `${p.actions.join(', ')}: `}${p.description}`,
+      ...(p.name === 'Action' ? { enum: ['FindRoute', 'GetRoute', 'GetRouteTravelTimes'] } : p.name === 'Format' ? { enum: ['XML', 'JSON'] } : {}),
+    }])),
   },
-} as const;
+  security: [{ bearer: [] as string[] }],
+};
 
 /** Registers the routing routes on `app`. */
 export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
