@@ -10,7 +10,7 @@ import { DEFAULT_EVENT_CODE } from '../../traffic/incidents.js';
 import type { RoutingEngine } from '../engine.js';
 import type { Leg, PathCost } from '../path-cost.js';
 import { bboxOf, routeGeometry, simplifyIndices } from './geometry.js';
-import { describe, maneuvers, summarize, type Maneuver, type Units } from './narrate.js';
+import { describe, majorRuns, maneuvers, summarize, type Maneuver, type Units } from './narrate.js';
 
 /** RouteOutputFields letters. */
 export type RouteField = 'D' | 'S' | 'W' | 'B' | 'P' | 'I' | 'U';
@@ -206,7 +206,8 @@ export function assembleRoute(
     if (fields.has('S')) view.summary = summary;
     if (fields.has('D')) {
       view.description = describe(summary);
-      view.maneuvers = maneuvers(g, cur.timings, geom.points, geom.edgeStart, units, opt.collapseManeuvers, legs.length);
+      const keep = new Set(majorRuns(g, cur.timings).map((r) => r.name));
+      view.maneuvers = maneuvers(g, cur.timings, geom.points, geom.edgeStart, units, opt.collapseManeuvers, legs.length, keep);
     }
   }
   if (fields.has('B')) {
