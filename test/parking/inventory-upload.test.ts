@@ -67,6 +67,17 @@ describe('operator uploads and occupancy counts (admin API)', () => {
     expect(found[0].id).toBeGreaterThan(2 ** 40);
   });
 
+  it('rolls back an upload the inventory cannot be built from, so it never blocks later uploads', async () => {
+    // a new lot (an OSM reference the region does not have) without a location
+    const bad = await put('lots', [{ osm_type: 'node', osm_id: 987654, alias: 'acme|nowhere', name: 'Nowhere' }]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'PARKING_UPLOAD_INVALID' });
+    const good = await put('lots', [{ alias: 'acme|after', name: 'After Lot', point: { type: 'Point', coordinates: [-76.6, 39.2903] } }]);
+    expect(good.statusCode, good.body).toBe(200);
+    expect((await lots('alias=acme|after'))[0]).toMatchObject({ name: 'After Lot' });
+    expect((await t.app.inject({ url: `/lots?alias=acme|nowhere`, headers: { authorization: `Bearer ${t.token}` } })).statusCode).toBe(404);
+  });
+
   it('opens and closes an uploaded lot by its hrs lines', async () => {
     await put('lots', [{ alias: 'acme|88', name: 'Office Lot', point: { type: 'Point', coordinates: [-76.6, 39.2902] }, hrs: ['Mon-Fri: 8:00 AM - 6:00 PM', 'Sat-Sun: Closed'],
       structured_rates: [{ dow_start: 1, dow_end: 7, rate: 2, increment: 60, repeats: true }] }]);
