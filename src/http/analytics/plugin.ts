@@ -1,5 +1,5 @@
 /**
- * HTTP plugin of the intersection analytics service (spec/analytics.txt): metrics, metadata,
+ * HTTP plugin of the intersection analytics service: metrics, metadata,
  * availability (a GET carrying a JSON principal body) and namespaces. Every route needs a Bearer
  * app token. Handlers only translate; the work happens in `analytics/`.
  */
