@@ -8,6 +8,7 @@ const BENCHES: Record<string, { file: string; fn: string; what: string }> = {
   matching: { file: './matching.js', fn: 'benchMatching', what: 'map-matching throughput on Baltimore' },
   parking: { file: './parking.js', fn: 'benchParking', what: 'lots/blocks query latency with 10k and 1M lots' },
   reservations: { file: './reservations.js', fn: 'benchReservations', what: 'reservation throughput on PGlite and PostgreSQL' },
+  live: { file: './live.js', fn: 'benchLive', what: 'FindRoute over TCP quiet vs during a probe feed, /healthz, ingestion throughput' },
   analytics: { file: './analytics.js', fn: 'benchAnalytics', what: 'metric query latency over 1M (PGlite) / 10M (PostgreSQL) facts' },
 };
 

@@ -6,8 +6,9 @@ import { Command, Option } from 'commander';
 import { loadConfig, ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { allMigrations } from '../app/migrations.js';
-import { openDb, runMigrations, type Db } from '../store/index.js';
+import { DataDirBusyError, openDb, runMigrations, type Db } from '../store/index.js';
 import type { CliDeps } from './deps.js';
+import { owningServer } from './server-client.js';
 import { registerServe } from './serve.js';
 import { registerApps } from './apps.js';
 import { registerImport } from './import.js';
@@ -29,6 +30,13 @@ const program = new Command('streetwise')
   .addOption(new Option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent [env LOG_LEVEL]'));
 
 let config: Config | undefined;
+/** the command being run ("apps create"), named in the data directory's lock */
+let commandPath = 'cli';
+program.hook('preAction', (_root, action) => {
+  const names: string[] = [];
+  for (let c: Command | null = action; c !== null && c !== program; c = c.parent) names.unshift(c.name());
+  commandPath = names.join(' ') || 'cli';
+});
 const deps: CliDeps = {
   config: () => {
     if (!config) {
@@ -42,7 +50,7 @@ const deps: CliDeps = {
   },
   withDb: async <T>(fn: (db: Db) => Promise<T>): Promise<T> => {
     const c = deps.config();
-    const db = await openDb({ databaseUrl: c.store.databaseUrl || undefined, dataDir: c.store.dataDir });
+    const db = await openDb({ databaseUrl: c.store.databaseUrl || undefined, dataDir: c.store.dataDir }, commandPath);
     try {
       await runMigrations(db, allMigrations());
       return await fn(db);
@@ -50,6 +58,7 @@ const deps: CliDeps = {
       await db.close();
     }
   },
+  server: () => owningServer(deps.config()),
 };
 
 registerServe(program, deps);
@@ -67,6 +76,13 @@ try {
   if (err instanceof ConfigError) {
     console.error(`configuration error: ${err.message}`);
     process.exit(2);
+  }
+  if (err instanceof DataDirBusyError) {
+    console.error(`error: ${err.message}.`);
+    console.error(err.owner.role === 'serve'
+      ? 'Stop that server first, or use another --data-dir (or DATABASE_URL for several processes on one database).'
+      : 'Wait until it has finished, or use another --data-dir.');
+    process.exit(3);
   }
   console.error(err instanceof Error ? `error: ${err.message}` : err);
   process.exit(1);

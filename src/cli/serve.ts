@@ -12,7 +12,7 @@ export function registerServe(program: Command, deps: CliDeps): void {
     .action(async () => {
       const config = deps.config();
       const t0 = Date.now();
-      const { ctx, demoApp, close } = await bootstrap(config, (msg) => console.error(msg));
+      const { ctx, demoApp, close, listening } = await bootstrap(config, (msg) => console.error(msg));
       const app = await buildApp(ctx, { logger: true, defaultMetrics: true });
       let closing = false;
       const shutdown = async (signal: string) => {
@@ -26,8 +26,12 @@ export function registerServe(program: Command, deps: CliDeps): void {
       process.on('SIGINT', () => void shutdown('SIGINT'));
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
       await app.listen({ port: config.server.port, host: config.server.host });
+      const port = (app.server.address() as { port: number }).port;
       const shownHost = config.server.host === '0.0.0.0' || config.server.host === '::' ? 'localhost' : config.server.host;
-      const url = `http://${shownHost}:${config.server.port}`;
+      const url = `http://${shownHost}:${port}`;
+      // CLI commands reach this server on a loopback address when it listens on all interfaces
+      const loopback = config.server.host === '0.0.0.0' ? '127.0.0.1' : config.server.host === '::' ? '[::1]' : config.server.host;
+      listening(`http://${loopback}:${port}`);
       console.log(banner(url, ctx.region.meta.name, (Date.now() - t0) / 1000, demoApp, ctx.region.meta.bounds));
     });
 }

@@ -34,6 +34,12 @@ export interface Config {
     /** seed of the demo city */
     demoSeed: number;
   };
+  probes: {
+    /** largest streamed probe body (CSV, NDJSON, FCD, JSON) on POST /v1/probes, bytes */
+    bodyLimitBytes: number;
+    /** probe jobs waiting for the ingestion thread beyond the running one */
+    maxQueuedJobs: number;
+  };
   routing: {
     /** how long FindRoute's route ids stay valid for GetRoute, hours */
     routeTtlHours: number;
@@ -65,6 +71,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { key: 'region.demoIfMissing', env: 'DEMO_IF_MISSING', default: 'true', doc: 'generate and import the demo city when region "demo" is missing' },
   { key: 'region.demoSimulate', env: 'DEMO_SIMULATE', default: 'true', doc: 'run a short traffic simulation when the demo region is first created' },
   { key: 'region.demoSeed', env: 'DEMO_SEED', flag: '--seed', default: '42', doc: 'seed of the generated demo city' },
+  { key: 'probes.bodyLimitBytes', env: 'PROBES_BODY_LIMIT_BYTES', default: '1073741824', unit: 'bytes', doc: 'largest probe body POST /v1/probes accepts (streamed: memory stays bounded)' },
+  { key: 'probes.maxQueuedJobs', env: 'PROBES_MAX_QUEUED_JOBS', default: '64', doc: 'probe requests waiting for the ingestion thread before new ones get 503 PROBES_BUSY' },
   { key: 'routing.routeTtlHours', env: 'ROUTE_TTL_HOURS', default: '24', unit: 'hours', doc: 'how long route ids stay valid for GetRoute' },
   { key: 'routing.routeWriteDelayMs', env: 'ROUTE_WRITE_DELAY_MS', default: '20', unit: 'ms', doc: 'routes answered within this delay share one background INSERT (0 = one per event-loop turn)' },
 ];

@@ -16,7 +16,9 @@ import parkingInventoryPlugin from './parking/inventory-plugin.js';
 import parkingReservationsPlugin from './parking/reservations-plugin.js';
 import analyticsPlugin from './analytics/plugin.js';
 import probesPlugin from './probes/plugin.js';
+import adminPlugin from './admin/plugin.js';
 import { registerMetrics } from './metrics.js';
+import { registerHealth } from './health.js';
 import { loggerOptions } from './request-log.js';
 import { registerJsonParser, registerNulCheck } from './request-errors.js';
 import { sendEdgeError } from './edge-errors.js';
@@ -59,15 +61,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(swagger, { openapi: OPENAPI_DOCUMENT });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { tags: ['platform'], summary: 'Liveness and readiness' } }, async (_req, reply) => {
-    try {
-      await ctx.db.query('SELECT 1');
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: 'down' });
-    }
-    const g = ctx.region.graph;
-    return { status: 'ok', region: ctx.region.meta.name, mapVersion: ctx.region.meta.mapVersion, nodes: g.nodeCount, edges: g.edgeCount, services: ctx.config.server.services };
-  });
+  registerHealth(app, ctx);
   registerMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
 
   // Unknown routes: generic JSON. Errors outside any service plugin: the owning API's shape.
@@ -78,6 +72,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const s = new Set(ctx.config.server.services);
   // Probe ingestion feeds both routing (speeds) and analytics (trajectories): always served.
   await app.register(probesPlugin, { ctx });
+  await app.register(adminPlugin, { ctx });
   if (s.has('routing')) await app.register(routingPlugin, { ctx });
   if (s.has('parking')) {
     await app.register(parkingInventoryPlugin, { ctx });

@@ -13,7 +13,9 @@ import { clientProblemOf } from './request-errors.js';
 import { sendRoutingEdgeError } from './routing/plugin.js';
 
 /** Which API owns a path (first match wins). */
-const OWNERS: Array<[RegExp, 'routing' | 'inventory' | 'reservations' | 'uss' | 'analytics' | 'probes']> = [
+const OWNERS: Array<[RegExp, 'routing' | 'inventory' | 'reservations' | 'uss' | 'analytics' | 'probes' | 'admin']> = [
+  [/^\/v1\/admin\/(apps|signing-keys|probes|analytics)(\/|$)/, 'admin'],
+  [/^\/v1\/admin\/parking\/load$/, 'admin'],
   [/^\/traffic\//i, 'routing'],
   [/^\/v1\/incidents(\/|$)/, 'routing'],
   [/^\/(lots|blocks)(\/|$)/, 'inventory'],
@@ -47,7 +49,8 @@ export function sendEdgeError(ctx: AppContext, err: unknown, req: FastifyRequest
   if (!problem) req.log.error({ err }, 'unhandled error');
   const status = problem?.status ?? 500;
   const message = problem?.message ?? 'Internal server error';
-  // probe ingestion: { error: { code, statusId, userMessage } } with its catalog's codes
+  // probe ingestion and the operator admin API: { error: { code, statusId, userMessage } } with their catalogs' codes
+  if (owner === 'admin') return reply.code(status).send({ error: { code: problem ? 'ADMIN_BAD_REQUEST' : 'ADMIN_INTERNAL', statusId: status, userMessage: message } });
   if (owner === 'probes') return reply.code(status).send({ error: { code: problem ? 'PROBES_BAD_REQUEST' : 'PROBES_INTERNAL', statusId: status, userMessage: message } });
   return reply.code(status).send({ error: { statusId: status, userMessage: message } });
 }

@@ -11,6 +11,7 @@ import { PARKING_STATUS_OF_KIND } from './parking/inventory-errors.js';
 import { STATUS_OF_KIND as RESERVATION_STATUS_OF_KIND } from './parking/reservations-errors.js';
 import { STATUS_OF_KIND as ANALYTICS_STATUS_OF_KIND } from './analytics/errors.js';
 import { PROBES_ERROR_STATUS } from './probes/errors.js';
+import { ADMIN_ERROR_STATUS } from './admin/errors.js';
 
 /** The markdown page listing every error code of every API. */
 export function renderErrorsDoc(): string {
@@ -54,6 +55,8 @@ export function renderErrorsDoc(): string {
   for (const [code, v] of Object.entries(ANALYTICS_ERRORS)) out.push(`| ${code} | ${v.kind} | ${ANALYTICS_STATUS_OF_KIND[v.kind]} |`);
   out.push('', '## Probe ingestion (`POST /v1/probes`)', '', 'Body `{ "error": { code, statusId, userMessage } }`.', '', '| code | HTTP |', '|---|---|');
   for (const [code, http] of Object.entries(PROBES_ERROR_STATUS)) out.push(`| ${code} | ${http} |`);
+  out.push('', '## Operator admin API (`/v1/admin/apps…`, `/v1/admin/signing-keys`, `/v1/admin/parking/load`, `/v1/admin/probes/process`, `/v1/admin/analytics/refresh`)', '', 'Body `{ "error": { code, statusId, userMessage } }`.', '', '| code | HTTP |', '|---|---|');
+  for (const [code, http] of Object.entries(ADMIN_ERROR_STATUS)) out.push(`| ${code} | ${http} |`);
   out.push('');
   return out.join('\n');
 }

@@ -339,6 +339,11 @@ export class RoutingService {
     return created;
   }
 
+  /** Makes the next request re-read incidents (another process changed them). */
+  invalidateIncidents(): void {
+    this.incidents.invalidate();
+  }
+
   /** Incidents not ended (or all). */
   async listIncidents(all: boolean): Promise<Incident[]> {
     return all ? this.incidentStore.listAll() : this.incidentStore.listCurrent(this.nowS());

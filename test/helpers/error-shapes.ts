@@ -11,9 +11,11 @@ export interface Res {
 }
 
 /** The APIs, each with its own error body. */
-export type Api = 'platform' | 'auth' | 'routing' | 'incidents' | 'inventory' | 'reservations' | 'uss' | 'analytics' | 'probes';
+export type Api = 'platform' | 'auth' | 'routing' | 'incidents' | 'inventory' | 'reservations' | 'uss' | 'analytics' | 'probes' | 'admin';
 
 const OWNERS: Array<[RegExp, Api]> = [
+  [/^\/v1\/admin\/(apps|signing-keys|probes|analytics)(\/|$)/, 'admin'],
+  [/^\/v1\/admin\/parking\/load$/, 'admin'],
   [/^\/traffic\//i, 'routing'],
   [/^\/v1\/incidents(\/|$)/, 'incidents'],
   [/^\/(lots|blocks)(\/|$)/, 'inventory'],
@@ -73,6 +75,8 @@ export function shapeProblem(api: Api, res: Res): string | undefined {
       return isObj(e) && typeof e.statusId === 'number' && isStr(e.userMessage) && Object.keys(b).length === 1 ? undefined : `not { error: { statusId, userMessage } }: ${res.body.slice(0, 200)}`;
     case 'incidents':
       return isObj(e) && isStr(e.code) && isStr(e.message) ? undefined : `not { error: { code, message } }: ${res.body.slice(0, 200)}`;
+    case 'admin':
+      return isObj(e) && isStr(e.code) && e.code.startsWith('ADMIN_') && e.statusId === res.statusCode && isStr(e.userMessage) ? undefined : `not { error: { code: ADMIN_…, statusId, userMessage } }: ${res.body.slice(0, 200)}`;
     case 'probes':
       return isObj(e) && isStr(e.code) && e.code.startsWith('PROBES_') && e.statusId === res.statusCode && isStr(e.userMessage) ? undefined : `not { error: { code, statusId, userMessage } }: ${res.body.slice(0, 200)}`;
     case 'inventory':

@@ -22,7 +22,7 @@ describe('streetwise simulate / ingest probes (CLI)', () => {
     db = await openProbeTestDb();
     await runMigrations(db, allMigrations()); // the CLI's withDb migrates everything
     const config = loadConfig({ 'store.dataDir': dir, 'region.name': 'demo' }, {});
-    deps = { config: () => config, withDb: (fn) => fn(db) };
+    deps = { config: () => config, withDb: (fn) => fn(db), server: async () => undefined };
   });
   afterAll(async () => {
     await db.close();

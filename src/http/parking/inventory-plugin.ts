@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
+import { announceChange } from '../../store/changes.js';
 import { InventoryService, ParkingError, deleteLotUpload, inventoryParameters, type InventoryOperation, type ObservationInput } from '../../parking/index.js';
 import { DOCUMENTATION_ONLY, documentedStrings } from '../openapi.js';
 import { bearerToken, hasMalformedAuthorization, queryParam } from '../tokens.js';
@@ -59,6 +60,13 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
   });
 
   app.setErrorHandler((err, req, reply) => sendParkingError(err, req, reply, ctx.now()));
+
+  // Other processes rebuild their inventory as soon as an upload here succeeds, and this one
+  // as soon as another's does (the version check each second stays as a fallback).
+  ctx.changes?.on('parking', async () => { await service.refresh(); });
+  const announce = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (reply.statusCode < 300) await announceChange(ctx.db, 'parking', '').catch((err: unknown) => req.log.warn({ err }, 'parking change not announced'));
+  };
 
   /** Checks the app token: header (preferred) or `accesstoken` query unless `headerOnly`. */
   async function authorize(req: FastifyRequest, headerOnly: boolean): Promise<{ admin: boolean }> {
@@ -121,6 +129,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
 
   app.put('/v1/admin/parking/lots', {
     onRequest: requireAdmin,
+    onResponse: announce,
     bodyLimit: 64 * 1024 * 1024,
     schema: { tags: ['parking admin'], summary: 'Add or update lots (uploaded fields win over OSM ones). Identify each lot by id, alias or osm_id (+ osm_type).', body: uploadBody('lots'), security: [{ bearer: [] }] },
   }, async (req, reply) => {
@@ -130,6 +139,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
 
   app.put('/v1/admin/parking/blocks', {
     onRequest: requireAdmin,
+    onResponse: announce,
     bodyLimit: 64 * 1024 * 1024,
     schema: { tags: ['parking admin'], summary: 'Add or update blocks by blockID; given segments replace the imported ones.', body: uploadBody('blocks'), security: [{ bearer: [] }] },
   }, async (req, reply) => {
@@ -139,6 +149,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
 
   app.delete('/v1/admin/parking/lots/:key', {
     onRequest: requireAdmin,
+    onResponse: announce,
     schema: { tags: ['parking admin'], summary: 'Remove the upload of a lot (key: lot id, "osm:w123" or "alias:<source>|<id>"); OSM data shows again',
       params: { type: 'object', properties: { key: str }, required: ['key'] }, security: [{ bearer: [] }] },
   }, async (req, reply) => {

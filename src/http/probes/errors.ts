@@ -15,6 +15,10 @@ export const PROBES_ERROR_STATUS = {
   PROBES_TOO_MANY_PINGS: 413,
   /** the body exceeds the size limit */
   PROBES_BODY_TOO_LARGE: 413,
+  /** the Content-Type is not one of the accepted probe formats */
+  PROBES_UNSUPPORTED_TYPE: 415,
+  /** too many probe requests are waiting for the ingestion thread */
+  PROBES_BUSY: 503,
   /** an unexpected failure (logged with the request id) */
   PROBES_INTERNAL: 500,
 } as const;

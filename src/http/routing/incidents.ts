@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
+import { announceChange } from '../../store/changes.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { RoutingError, type RoutingService } from '../../routing/index.js';
 import { INCIDENT_TYPE_NAMES, type Incident } from '../../traffic/incidents.js';
@@ -91,8 +92,14 @@ interface CreateBody {
 
 /** Registers the incident admin routes. */
 export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, service: RoutingService): void {
+  // Other processes use an incident created or deleted here at once, and this one theirs.
+  ctx.changes?.on('incidents', () => service.invalidateIncidents());
+  const announce = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (reply.statusCode < 300) await announceChange(ctx.db, 'incidents', ctx.region.meta.mapVersion).catch((err: unknown) => req.log.warn({ err }, 'incident change not announced'));
+  };
   const security = [{ bearer: [] }];
   app.post('/v1/incidents', {
+    onResponse: announce,
     schema: {
       summary: 'Create a traffic incident (admin)', tags: ['incidents'], security, body: createBody,
       response: { 201: { type: 'object', properties: { incident: incidentSchema } }, 400: errorSchema, 401: errorSchema, 403: errorSchema },
@@ -154,6 +161,7 @@ export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, se
   });
 
   app.delete('/v1/incidents/:id', {
+    onResponse: announce,
     schema: { summary: 'Delete an incident (admin)', tags: ['incidents'], security, params: idParams,
       response: { 204: { type: 'null' }, 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema } },
     attachValidation: true,

@@ -19,6 +19,8 @@ export interface IngestOptions {
   fcdStartS?: number;
   /** prefix for FCD vehicle ids */
   tracePrefix?: string;
+  /** map version of the region that processes the pings (their pending marks; default '' = any) */
+  mapVersion?: string;
   /** at most this many issues are kept in the report (all are counted; default 1000) */
   maxIssues?: number;
   /** called after each batch with running totals */
@@ -76,7 +78,7 @@ export async function ingestRecords(db: Db, records: AsyncIterable<ProbeRecord> 
   let batch: ProbeRecord[] = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const n = await insertPings(db, batch, firstNewS);
+    const n = await insertPings(db, batch, firstNewS, opts.mapVersion ?? '');
     inserted += n;
     batch = [];
     opts.onProgress?.({ parsed, inserted, malformed: issues.count });
