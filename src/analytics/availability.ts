@@ -87,7 +87,7 @@ export function checkPrincipal(body: unknown, bearer: string): void {
 
 interface WindowRow { start_day: string; end_day: string; map_version: string; keys: string | null }
 
-async function windows(db: Queryable, q: AvailabilityQuery, keys: string[] | undefined, withKeys: boolean): Promise<WindowRow[]> {
+async function windows(db: Queryable, q: AvailabilityQuery, keys: string[], withKeys: boolean): Promise<WindowRow[]> {
   const params: unknown[] = [];
   const where: string[] = [];
   if (q.startDate) { params.push(q.startDate); where.push(`local_day >= $${params.length}::date`); }
@@ -105,6 +105,11 @@ async function windows(db: Queryable, q: AvailabilityQuery, keys: string[] | und
   return (await db.query<WindowRow>(sql, params)).rows;
 }
 
+/** The served region's keys among `keys` (all of its keys when undefined): other regions' facts stay out. */
+function ofRegion(catalog: IntersectionCatalog, keys: string[] | undefined): string[] {
+  return keys ? keys.filter((k) => catalog.byKey.has(k)) : catalog.list.map((c) => c.key);
+}
+
 /** Answers an availability query. */
 export async function queryAvailability(db: Queryable, catalog: IntersectionCatalog, q: AvailabilityQuery): Promise<MetricData> {
   const dims = [{ name: 'startDate', type: 'DATE' }, { name: 'endDate', type: 'DATE' }, { name: 'mapVersion', type: 'STRING' }];
@@ -114,11 +119,11 @@ export async function queryAvailability(db: Queryable, catalog: IntersectionCata
   if (q.mode === 'namespace') {
     dims.push({ name: 'namespace', type: 'STRING' });
     for (const ns of q.namespaces) {
-      const keys = await provisionedKeys(db, [ns], 'namespaces');
+      const keys = ofRegion(catalog, await provisionedKeys(db, [ns], 'namespaces'));
       for (const r of await windows(db, q, keys, true)) rows.push([r.start_day, r.end_day, mv(r), ns, r.keys ?? '']);
     }
   } else {
-    const keys = q.namespaces.length > 0 ? await provisionedKeys(db, q.namespaces, 'namespaces') : undefined;
+    const keys = ofRegion(catalog, q.namespaces.length > 0 ? await provisionedKeys(db, q.namespaces, 'namespaces') : undefined);
     for (const r of await windows(db, q, keys, q.mode === 'all')) {
       rows.push(q.mode === 'all' ? [r.start_day, r.end_day, mv(r), r.keys ?? ''] : [r.start_day, r.end_day, mv(r)]);
     }

@@ -28,8 +28,10 @@ export interface FlushReport extends ProcessReport {
 
 /** A destination for probe records. */
 export interface ProbeSink {
-  /** where records go, for messages: "database" or "server at http://…" */
+  /** where records go, for messages: "database" or "the server at http://…" */
   readonly via: string;
+  /** whether `flush` reports matching progress (a server processes without telling) */
+  readonly reportsProgress: boolean;
   /**
    * Stores a batch. Resolves once the pings are durably stored, so a broker message may be
    * acknowledged then; processing may happen later (`flush`).
@@ -44,7 +46,8 @@ export interface ProbeSink {
 export function directProbeSink(db: Db, region: Region, nowS: () => number = () => Date.now() / 1000): ProbeSink {
   const firstNewS = new Map<string, number>();
   return {
-    via: 'database',
+    via: 'the database',
+    reportsProgress: true,
     async store(records) {
       const inserted = await insertPings(db, records, firstNewS, region.meta.mapVersion);
       return { inserted, duplicates: records.length - inserted };

@@ -5,10 +5,10 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { refreshFacts } from '../analytics/index.js';
-import { loadRegion } from '../network/bundle.js';
 import { readTrajectories } from '../probes/traversal-store.js';
 import { parseIsoToUnixS } from '../time/index.js';
 import type { CliDeps } from './deps.js';
+import { chosenRegion, chosenRegionName } from './region-choice.js';
 
 /** Adds `analytics refresh`. */
 export function registerAnalytics(program: Command, deps: CliDeps): void {
@@ -32,10 +32,10 @@ export function registerAnalytics(program: Command, deps: CliDeps): void {
       let r: { trajectories: number; facts: number };
       let region: string;
       if (server) {
-        region = (await server.request<{ region: string }>('GET', '/healthz')).region;
+        region = await chosenRegionName(deps);
         r = await server.request('POST', '/v1/admin/analytics/refresh', { since: sinceS, until: untilS });
       } else {
-        const loaded = loadRegion(join(config.store.dataDir, 'regions', config.region.name));
+        const loaded = await chosenRegion(deps);
         region = loaded.meta.name;
         r = await deps.withDb((db) => refreshFacts(db, loaded, (d) => readTrajectories(d, { sinceS, untilS, mapVersion: loaded.meta.mapVersion })));
       }

@@ -16,4 +16,6 @@ export interface CliDeps {
    * admin API instead of opening the database (undefined with PostgreSQL or no server)
    */
   server: () => Promise<ServerClient | undefined>;
+  /** whether the region was named (--region or REGION), not left to the default */
+  regionGiven: () => boolean;
 }

@@ -30,6 +30,7 @@ const program = new Command('streetwise')
   .addOption(new Option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent [env LOG_LEVEL]'));
 
 let config: Config | undefined;
+let server: ReturnType<typeof owningServer> | undefined;
 /** the command being run ("apps create"), named in the data directory's lock */
 let commandPath = 'cli';
 program.hook('preAction', (_root, action) => {
@@ -58,7 +59,8 @@ const deps: CliDeps = {
       await db.close();
     }
   },
-  server: () => owningServer(deps.config()),
+  server: () => (server ??= owningServer(deps.config())),
+  regionGiven: () => program.opts<Record<string, string | undefined>>().region !== undefined || !!process.env.REGION,
 };
 
 registerServe(program, deps);

@@ -39,6 +39,7 @@ export function registerServe(program: Command, deps: CliDeps): void {
 function banner(url: string, region: string, startS: number, demo: { appId: string; appKey: string } | undefined, bounds: [number, number, number, number]): string {
   const lines = [
     '',
+    `Console: ${url}/  (map, routes, parking, intersections)`,
     `streetwise is serving region "${region}" at ${url}  (ready in ${startS.toFixed(1)} s)`,
     `  API docs: ${url}/docs   OpenAPI: ${url}/openapi.json   health: ${url}/healthz`,
   ];

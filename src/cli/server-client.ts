@@ -19,6 +19,8 @@ const STARTING_WAIT_MS = 180_000;
 export interface ServerClient {
   /** the server's loopback URL */
   readonly url: string;
+  /** the region it serves */
+  readonly region: string;
   readonly owner: DataDirOwner;
   /** Sends a JSON request (or a stream with its content type); returns the parsed answer or throws its message. */
   request<T>(method: string, path: string, body?: unknown, opts?: { contentType?: string }): Promise<T>;
@@ -55,8 +57,9 @@ export async function owningServer(config: Config, log: (line: string) => void =
   const token = tokenBody.result?.token;
   if (!tokenRes.ok || !token) throw new Error(`${describeOwner(owner)} refused the operator credentials (HTTP ${tokenRes.status}): restart it`);
   const found = owner;
+  const health = (await (await fetch(`${url}/healthz`)).json()) as { region?: string };
   return {
-    url, owner: found,
+    url, owner: found, region: health.region ?? '',
     async request<T>(method: string, path: string, body?: unknown, opts: { contentType?: string } = {}): Promise<T> {
       const isStream = body !== undefined && typeof (body as Readable).pipe === 'function';
       const init: RequestInit & { duplex?: 'half' } = { method, headers: { authorization: `Bearer ${token}` } };
@@ -97,6 +100,7 @@ function ndjson(records: readonly ProbeRecord[]): string {
 export function serverProbeSink(server: ServerClient): ProbeSink {
   return {
     via: `the server at ${server.url}`,
+    reportsProgress: false,
     async store(records): Promise<StoreReport> {
       if (records.length === 0) return { inserted: 0, duplicates: 0 };
       const r = await server.request<{ inserted: number; duplicates: number; malformed: number; issues: Array<{ line?: number; message: string }> }>(

@@ -17,6 +17,7 @@ import parkingReservationsPlugin from './parking/reservations-plugin.js';
 import analyticsPlugin from './analytics/plugin.js';
 import probesPlugin from './probes/plugin.js';
 import adminPlugin from './admin/plugin.js';
+import consolePlugin from './console/plugin.js';
 import { registerMetrics } from './metrics.js';
 import { registerHealth } from './health.js';
 import { loggerOptions } from './request-log.js';
@@ -79,5 +80,6 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     await app.register(parkingReservationsPlugin, { ctx });
   }
   if (s.has('analytics')) await app.register(analyticsPlugin, { ctx });
+  await app.register(consolePlugin, { ctx });
   return app;
 }

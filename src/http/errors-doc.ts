@@ -12,6 +12,7 @@ import { STATUS_OF_KIND as RESERVATION_STATUS_OF_KIND } from './parking/reservat
 import { STATUS_OF_KIND as ANALYTICS_STATUS_OF_KIND } from './analytics/errors.js';
 import { PROBES_ERROR_STATUS } from './probes/errors.js';
 import { ADMIN_ERROR_STATUS } from './admin/errors.js';
+import { TILES_ERROR_STATUS } from './console/errors.js';
 
 /** The markdown page listing every error code of every API. */
 export function renderErrorsDoc(): string {
@@ -57,6 +58,8 @@ export function renderErrorsDoc(): string {
   for (const [code, http] of Object.entries(PROBES_ERROR_STATUS)) out.push(`| ${code} | ${http} |`);
   out.push('', '## Operator admin API (`/v1/admin/apps…`, `/v1/admin/signing-keys`, `/v1/admin/parking/load`, `/v1/admin/probes/process`, `/v1/admin/analytics/refresh`)', '', 'Body `{ "error": { code, statusId, userMessage } }`.', '', '| code | HTTP |', '|---|---|');
   for (const [code, http] of Object.entries(ADMIN_ERROR_STATUS)) out.push(`| ${code} | ${http} |`);
+  out.push('', '## Map tiles (`/tiles/…`)', '', 'Body `{ "error": { code, statusId, userMessage } }`. Basemap tiles are public; live tiles need an app token.', '', '| code | HTTP |', '|---|---|');
+  for (const [code, http] of Object.entries(TILES_ERROR_STATUS)) out.push(`| ${code} | ${http} |`);
   out.push('');
   return out.join('\n');
 }

@@ -5,6 +5,7 @@
  *   intersections.json  Intersection[] (with movements)
  *   blocks.json         Block[]
  *   lots.json           OsmLot[]
+ *   water.json          RegionWater (optional: bundles written before it load with no water)
  *
  * graph.bin layout (little-endian). Header, 64 bytes:
  *   0  u32 magic 0x42475753 ("SWGB")
@@ -23,6 +24,7 @@ import { endianness } from 'node:os';
 import { join, dirname, basename } from 'node:path';
 import type { Graph } from './graph.js';
 import type { Block, Intersection, OsmLot, Region, RegionMeta } from './region.js';
+import type { RegionWater } from './water.js';
 
 /** First four bytes of graph.bin ("SWGB" little-endian). */
 export const GRAPH_MAGIC = 0x42475753;
@@ -196,6 +198,7 @@ export function writeRegion(dir: string, region: Region): void {
     writeFileDurable(join(tmp, 'intersections.json'), JSON.stringify(region.intersections));
     writeFileDurable(join(tmp, 'blocks.json'), JSON.stringify(region.blocks));
     writeFileDurable(join(tmp, 'lots.json'), JSON.stringify(region.lots));
+    writeFileDurable(join(tmp, 'water.json'), JSON.stringify(region.water ?? { areas: [], lines: [] }));
     // region.json last: its presence marks a complete bundle
     writeFileDurable(join(tmp, 'region.json'), JSON.stringify({ formatVersion: REGION_FORMAT_VERSION, meta: region.meta }, null, 2));
   } catch (err) {
@@ -228,5 +231,7 @@ export function loadRegion(dir: string): Region {
   const intersections = JSON.parse(readFileSync(join(base, 'intersections.json'), 'utf8')) as Intersection[];
   const blocks = JSON.parse(readFileSync(join(base, 'blocks.json'), 'utf8')) as Block[];
   const lots = JSON.parse(readFileSync(join(base, 'lots.json'), 'utf8')) as OsmLot[];
-  return { meta: head.meta, graph, intersections, blocks, lots };
+  const waterPath = join(base, 'water.json');
+  const water = existsSync(waterPath) ? (JSON.parse(readFileSync(waterPath, 'utf8')) as RegionWater) : { areas: [], lines: [] };
+  return { meta: head.meta, graph, intersections, blocks, lots, water };
 }

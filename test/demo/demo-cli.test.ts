@@ -23,6 +23,7 @@ function program(dataDir: string, stream: NodeJS.WriteStream): Command {
     config: () => loadConfig({ 'store.dataDir': dataDir }, {}),
     withDb: () => { throw new Error('streetwise demo needs no database'); },
     server: async () => undefined,
+    regionGiven: () => false,
   };
   const p = new Command('streetwise').exitOverride();
   registerDemo(p, deps, stream);

@@ -11,7 +11,7 @@ export interface Res {
 }
 
 /** The APIs, each with its own error body. */
-export type Api = 'platform' | 'auth' | 'routing' | 'incidents' | 'inventory' | 'reservations' | 'uss' | 'analytics' | 'probes' | 'admin';
+export type Api = 'platform' | 'auth' | 'routing' | 'incidents' | 'inventory' | 'reservations' | 'uss' | 'analytics' | 'probes' | 'admin' | 'tiles';
 
 const OWNERS: Array<[RegExp, Api]> = [
   [/^\/v1\/admin\/(apps|signing-keys|probes|analytics)(\/|$)/, 'admin'],
@@ -26,6 +26,7 @@ const OWNERS: Array<[RegExp, Api]> = [
   [/^\/v1\/(metrics|metadata|namespace)\//, 'analytics'],
   [/^\/v1\/probes(\/|$)/, 'probes'],
   [/^\/v1\/apptoken$/i, 'auth'],
+  [/^\/tiles\//, 'tiles'],
 ];
 
 /** The API owning `path` (an OpenAPI path or a request path). */
@@ -75,6 +76,9 @@ export function shapeProblem(api: Api, res: Res): string | undefined {
       return isObj(e) && typeof e.statusId === 'number' && isStr(e.userMessage) && Object.keys(b).length === 1 ? undefined : `not { error: { statusId, userMessage } }: ${res.body.slice(0, 200)}`;
     case 'incidents':
       return isObj(e) && isStr(e.code) && isStr(e.message) ? undefined : `not { error: { code, message } }: ${res.body.slice(0, 200)}`;
+    case 'tiles':
+      // the platform's shape, with a TILES_ code where the tile routes raise their own errors
+      return isObj(e) && e.statusId === res.statusCode && isStr(e.userMessage) && (e.code === undefined || (isStr(e.code) && e.code.startsWith('TILES_'))) ? undefined : `not { error: { code?, statusId, userMessage } }: ${res.body.slice(0, 200)}`;
     case 'admin':
       return isObj(e) && isStr(e.code) && e.code.startsWith('ADMIN_') && e.statusId === res.statusCode && isStr(e.userMessage) ? undefined : `not { error: { code: ADMIN_…, statusId, userMessage } }: ${res.body.slice(0, 200)}`;
     case 'probes':

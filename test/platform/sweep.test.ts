@@ -105,6 +105,8 @@ function plausible(name: string): string[] {
 
 function pathValue(name: string): string[] {
   if (name === 'handler') return ['api.ashx', 'x.ASHX', 'nope'];
+  if (name === 'z' || name === 'x') return ['0', '1', '25', '-1', '99999999', 'a', UNICODE, '%zz'];
+  if (name === 'y') return ['0.pbf', '1.pbf', '1', '9999999.pbf', '-1.pbf', '.pbf', UNICODE, '%zz'];
   return ['1', '0', '-1', 'abc', '00000000-0000-0000-0000-000000000000', 'demo-ns', TEN_K.slice(0, 99), 'y'.repeat(2000), UNICODE, '%zz', '%00', '%2e%2e', '1e9'];
 }
 
@@ -135,7 +137,8 @@ function operationsOf(doc: { paths: Record<string, Record<string, { parameters?:
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         bodyFields: Object.keys(bodySchema?.properties ?? {}),
         admin: /^\/v1\/(admin|incidents|probes)/.test(path),
-        open: ['/healthz', '/v1/AppToken'].includes(path) || (path === '/user/' && method === 'post'),
+        // the basemap tiles are public map data, like the OSM extract they come from
+        open: ['/healthz', '/v1/AppToken', '/tiles/{z}/{x}/{y}', '/tiles/tiles.json'].includes(path) || (path === '/user/' && method === 'post'),
       });
     }
   }

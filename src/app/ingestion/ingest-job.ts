@@ -8,15 +8,15 @@ import type { Readable } from 'node:stream';
 import type { Db } from '../../store/db.js';
 import type { Region } from '../../network/region.js';
 import type { SpeedFeeds } from '../../traffic/feeds.js';
-import { ingestRecords, readProbes, type IngestReport } from '../../probes/ingest/ingest.js';
+import { ingestRecords, readProbes, type IngestReport, type ReadProbesOptions } from '../../probes/ingest/ingest.js';
 import { readPending } from '../../probes/ingest/pending.js';
-import { recordFromObject } from '../../probes/ingest/jsonl.js';
-import type { ParseIssue, ProbeFormat, ProbeRecord } from '../../probes/ingest/records.js';
+import type { ParseIssue, ProbeFormatName, ProbeRecord } from '../../probes/ingest/records.js';
+import { ProbeFormatError } from '../../probes/ingest/errors.js';
 import type { MatchStateCache, ProcessReport } from '../../probes/pipeline.js';
 import { processStored } from './process-stored.js';
 
-/** Formats a job accepts: the probe formats plus `json`, a `{ "pings": [ … ] }` document. */
-export type JobFormat = ProbeFormat | 'json';
+/** Formats a job accepts: the probe format names. */
+export type JobFormat = ProbeFormatName;
 
 /** What to ingest and how (crosses thread boundaries: plain data only). */
 export interface IngestJobSpec {
@@ -25,8 +25,10 @@ export interface IngestJobSpec {
   fcdStartS?: number;
   /** FCD: prefix of vehicle ids */
   tracePrefix?: string;
-  /** `json`: most pings in one document */
-  maxPings?: number;
+  /** CSV: explicit column mapping (`probeFormatFromRequest` parses the `columns` query parameter) */
+  columns?: ReadProbesOptions['columns'];
+  /** CSV: whether the first row is a header (default: detected) */
+  header?: boolean;
   /** issues listed in the report (all are counted; default 1000) */
   maxIssues?: number;
   /**
@@ -70,8 +72,6 @@ export interface IngestJobDeps {
   matchStates?: MatchStateCache;
 }
 
-/** Most pings of a `json` document by default. */
-export const DEFAULT_MAX_JSON_PINGS = 10_000;
 
 /** Runs a job to the end; throws IngestJobError on a body that cannot be read at all. */
 export async function runIngestJob(deps: IngestJobDeps, spec: IngestJobSpec, body: Readable): Promise<IngestJobReport> {
@@ -110,15 +110,21 @@ export async function storeJobBody(deps: IngestJobDeps, spec: IngestJobSpec, bod
       yield r;
     }
   };
-  const records = spec.format === 'json'
-    ? await readJsonDocument(body, spec.maxPings ?? DEFAULT_MAX_JSON_PINGS, onIssue)
-    : readProbes(body, spec.format, onIssue, { fcdStartS: spec.fcdStartS, tracePrefix: spec.tracePrefix });
-  const ingest: IngestReport = await ingestRecords(deps.db, track(records), { mapVersion }, counted);
+  const records = readProbes(body, spec.format, onIssue, { fcdStartS: spec.fcdStartS, tracePrefix: spec.tracePrefix, columns: spec.columns, header: spec.header });
+  let ingest: IngestReport;
+  try {
+    ingest = await ingestRecords(deps.db, track(records), { mapVersion }, counted);
+  } catch (err) {
+    // A body that cannot be read as asked (a CSV speed column without a unit, a JSON body of the
+    // wrong shape): readers say so before their first record, so nothing of it was stored.
+    if (err instanceof ProbeFormatError) throw new IngestJobError(400, err.code, err.message);
+    throw err;
+  }
   const traceIds = new Set(ingest.touchedTraceIds);
   if (!spec.defer) for (const m of await readPending(deps.db, [...seen].filter((id) => !traceIds.has(id)))) traceIds.add(m.traceId);
   return {
     spec, received: ingest.parsed + counted.count, inserted: ingest.inserted, duplicates: ingest.duplicates, malformed: counted.count,
-    issues: issueList(spec, issues), traceIds, firstNewS: ingest.firstNewS,
+    issues: issueList(issues), traceIds, firstNewS: ingest.firstNewS,
   };
 }
 
@@ -148,30 +154,7 @@ export async function processJobs(deps: IngestJobDeps, jobs: readonly StoredJob[
   }));
 }
 
-/** Issues as reported: by array index for JSON documents, by line otherwise. */
-function issueList(spec: IngestJobSpec, issues: readonly ParseIssue[]): IngestJobReport['issues'] {
-  return issues.map((i) => (spec.format === 'json' ? { index: i.line, message: i.message } : { line: i.line, message: i.message }));
-}
-
-/** Reads a `{ "pings": [ … ] }` document; malformed pings go to `onIssue` with their array index. */
-async function readJsonDocument(body: Readable, maxPings: number, onIssue: (i: ParseIssue) => void): Promise<ProbeRecord[]> {
-  const chunks: Buffer[] = [];
-  for await (const c of body) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  let doc: unknown;
-  try {
-    doc = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new IngestJobError(400, 'PROBES_BAD_REQUEST', 'body is not valid JSON');
-  }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new IngestJobError(400, 'PROBES_BAD_REQUEST', 'body must be a JSON object with a "pings" array');
-  const pings = (doc as { pings?: unknown }).pings;
-  if (!Array.isArray(pings)) throw new IngestJobError(400, 'PROBES_BAD_REQUEST', 'pings: required, must be an array of ping objects');
-  if (pings.length > maxPings) throw new IngestJobError(413, 'PROBES_TOO_MANY_PINGS', `pings: at most ${maxPings} per request, got ${pings.length}`);
-  const out: ProbeRecord[] = [];
-  pings.forEach((p, index) => {
-    const r = recordFromObject(p);
-    if (typeof r === 'string') onIssue({ line: index, message: r });
-    else out.push(r);
-  });
-  return out;
+/** Issues as reported: by array index for JSON bodies, by line otherwise. */
+function issueList(issues: readonly ParseIssue[]): IngestJobReport['issues'] {
+  return issues.map((i) => (i.index !== undefined ? { index: i.index, message: i.message } : { line: i.line, message: i.message }));
 }

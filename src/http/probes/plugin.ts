@@ -12,24 +12,13 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { inThreadIngestion, type Ingestion } from '../../app/ingestion/ingestion.js';
-import { DEFAULT_MAX_JSON_PINGS, IngestJobError, type IngestJobSpec, type JobFormat } from '../../app/ingestion/ingest-job.js';
-import { parseTimestampS } from '../../probes/ingest/records.js';
+import { IngestJobError, type IngestJobSpec } from '../../app/ingestion/ingest-job.js';
+import { probeFormatFromRequest } from '../../probes/ingest/request-format.js';
 import { ProbesHttpError, type ProbesErrorCode } from './errors.js';
 import { bearerToken } from '../tokens.js';
 
-/** Most pings in one JSON document (`{ "pings": [ … ] }`); stream larger feeds as NDJSON or CSV. */
-export const MAX_PINGS_PER_REQUEST = DEFAULT_MAX_JSON_PINGS;
-
-/** Content types → job formats. */
-const FORMATS: Record<string, JobFormat> = {
-  'application/json': 'json',
-  'application/x-ndjson': 'jsonl',
-  'application/jsonl': 'jsonl',
-  'application/json-lines': 'jsonl',
-  'text/csv': 'csv',
-  'application/xml': 'fcd',
-  'text/xml': 'fcd',
-};
+/** Query parameters of the formats (see `probeFormatFromRequest`). */
+const KNOWN_PARAMS = new Set(['columns', 'header', 'fcdStart', 'tracePrefix']);
 
 const pingSchema = {
   type: 'object',
@@ -52,19 +41,21 @@ const errorSchema = {
 const routeSchema = {
   tags: ['probes'],
   summary: 'Ingest probe (GPS) pings: JSON, NDJSON, CSV or SUMO FCD, streamed',
-  description: 'Stores pings idempotently by (traceId, timestamp), map-matches the traces that received new pings (and any a failed earlier batch left unprocessed), and updates learned and live edge speeds and intersection facts. Requires an admin app token (Authorization: Bearer). The body type is chosen by Content-Type: application/json (`{"pings":[…]}`, at most 10 000 pings), application/x-ndjson, text/csv, application/xml (SUMO FCD); any other type is answered 415. Malformed pings are listed in `issues` (by array index for JSON, by line otherwise) and do not reject the rest.',
+  description: 'Stores pings idempotently by (traceId, timestamp), map-matches the traces that received new pings (and any a failed earlier batch left unprocessed), and updates learned and live edge speeds and intersection facts. Requires an admin app token (Authorization: Bearer). The body type is chosen by Content-Type: application/json (`{"pings":[…]}` or an array of pings), application/x-ndjson, text/csv (header names or a `columns` mapping with units), application/xml (SUMO FCD); any other type is answered 415. Every format is read as a stream: memory stays bounded whatever the body size. Malformed pings are listed in `issues` (by array index for JSON, by line otherwise) and do not reject the rest.',
   security: [{ bearer: [] }],
   querystring: {
     type: 'object',
     properties: {
       defer: { type: 'string', enum: ['true', 'false'], description: 'true: answer once the pings are stored (safe to acknowledge); they are processed by POST /v1/admin/probes/process or within about 30 s by the ingestion thread. Default false: answer after processing' },
+      columns: { type: 'string', description: 'CSV only: column mapping `field=column[:unit]`, e.g. `trace=vehicle,time=ts:ms,lat=y,lon=x,speed=v:mps` (see docs/probes.md)' },
+      header: { type: 'string', enum: ['true', 'false'], description: 'CSV only: whether the first row is a header (default: detected)' },
       fcdStart: { type: 'string', description: 'FCD only: ISO 8601 or unix time of simulation second 0 (default 2026-01-05T00:00:00Z)' },
       tracePrefix: { type: 'string', description: 'FCD only: prefix for vehicle ids' },
     },
   },
   body: {
     content: {
-      'application/json': { schema: { type: 'object', required: ['pings'], properties: { pings: { type: 'array', maxItems: MAX_PINGS_PER_REQUEST, items: pingSchema } } } },
+      'application/json': { schema: { type: 'object', required: ['pings'], properties: { pings: { type: 'array', items: pingSchema } } } },
       'application/x-ndjson': { schema: { type: 'string', description: 'one ping object per line' } },
       'text/csv': { schema: { type: 'string', description: 'a header line, then one ping per line (see docs/probes.md for the columns)' } },
       'application/xml': { schema: { type: 'string', description: 'SUMO --fcd-output with --fcd-output.geo' } },
@@ -108,30 +99,15 @@ async function requireAdmin(ctx: AppContext, req: FastifyRequest): Promise<void>
 
 /** The job a request asks for: its format from Content-Type, options from the query. */
 function jobSpec(req: FastifyRequest): IngestJobSpec {
-  const raw = req.headers['content-type'];
-  const type = (raw ?? '').split(';')[0].trim().toLowerCase();
-  const format = FORMATS[type];
-  if (format === undefined) {
-    throw new ProbesHttpError(415, 'PROBES_UNSUPPORTED_TYPE', `${raw ? `Content-Type ${type} is not accepted` : 'Content-Type is missing'}: send application/json ({"pings":[…]}), application/x-ndjson, text/csv or application/xml (SUMO FCD)`);
-  }
   const q = (req.query ?? {}) as Record<string, unknown>;
-  const spec: IngestJobSpec = { format };
+  const f = probeFormatFromRequest(req.headers['content-type'], q);
+  if ('status' in f) throw new ProbesHttpError(f.status, f.status === 415 ? 'PROBES_UNSUPPORTED_TYPE' : 'PROBES_BAD_REQUEST', f.message);
+  const spec: IngestJobSpec = { format: f.format, ...f.options };
   for (const [k, v] of Object.entries(q)) {
-    if (Array.isArray(v)) throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', `${k}: give it once`);
-    if (k === 'defer') {
-      if (v !== 'true' && v !== 'false') throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', `defer: true or false, got ${String(v)}`);
-      spec.defer = v === 'true';
-    } else if (k === 'fcdStart' || k === 'tracePrefix') {
-      if (format !== 'fcd') throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', `${k}: only for SUMO FCD bodies (application/xml)`);
-      if (k === 'tracePrefix') spec.tracePrefix = String(v);
-      else {
-        const s = parseTimestampS(String(v));
-        if (!Number.isFinite(s)) throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', `fcdStart: ${String(v)} is not ISO 8601 or unix time`);
-        spec.fcdStartS = s;
-      }
-    } else {
-      throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', `${k}: unknown parameter (accepted: defer, fcdStart, tracePrefix)`);
-    }
+    if (KNOWN_PARAMS.has(k)) continue;
+    if (k !== 'defer') throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', `${k}: unknown parameter (accepted: ${[...KNOWN_PARAMS, 'defer'].join(', ')})`);
+    if (v !== 'true' && v !== 'false') throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', `defer: true or false, got ${String(v)}`);
+    spec.defer = v === 'true';
   }
   return spec;
 }
