@@ -4,10 +4,13 @@
  * connections and polls `/healthz`, first quiet, then while a feeder posts simulated probe pings
  * back to back (NDJSON, 600 a request, current timestamps, several requests in flight). Prints
  * FindRoute p50/p99 quiet vs during the feed, the slowest `/healthz`, and the pings ingested per
- * second end to end (stored, matched, speeds and facts updated) — on the embedded database and,
- * when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL (in a fresh schema).
+ * second end to end (stored, matched, speeds and facts updated); then 1 M-ping CSV and NDJSON
+ * bodies streamed in (stored, processing deferred) with the server's peak RSS, and one body of
+ * simulated traffic processed end to end — on the embedded database and, when BENCH_DATABASE_URL
+ * or TEST_DATABASE_URL is set, on PostgreSQL (in a fresh schema).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importRegion, loadRegion } from '../src/network/index.js';
@@ -19,6 +22,7 @@ import { simulate } from '../src/sim/simulator.js';
 import type { ProbeRecord } from '../src/probes/ingest/records.js';
 import { appToken, startServer, type ServerProcess } from '../test/helpers/processes.js';
 import { odPairs } from './routing.js';
+import { probeBody } from '../test/helpers/probe-bodies.js';
 import { quantile, runLoad, type LoadRequest } from './lib/http-load.js';
 
 const PBF = '../shared/data/baltimore.osm.pbf';
@@ -28,6 +32,8 @@ const PHASE_MS = 15_000;
 const PINGS_PER_POST = 600;
 /** Feed requests in flight at once. */
 const FEED_CONCURRENCY = 4;
+/** Pings of each large body. */
+const BULK_PINGS = 1_000_000;
 
 interface PhaseFigures { p50: number; p99: number; errors: number; healthMaxMs: number; healthStates: Set<string> }
 
@@ -53,15 +59,16 @@ async function phase(server: ServerProcess, requests: LoadRequest[]): Promise<Ph
   return { p50: quantile(load.ms, 0.5), p99: quantile(load.ms, 0.99), errors: load.errors + [...load.statuses].filter(([s]) => s !== 200).reduce((n, [, c]) => n + c, 0), healthMaxMs, healthStates };
 }
 
-/** Simulated pings of Baltimore over the last `minutes`, in time order, as NDJSON bodies of PINGS_PER_POST. */
-async function feedBodies(region: Region, minutes: number): Promise<string[]> {
+/** Simulated pings of Baltimore over the last `minutes`, in time order, as NDJSON bodies of PINGS_PER_POST (or `parts` bodies). */
+async function feedBodies(region: Region, minutes: number, parts?: number): Promise<string[]> {
   const nowS = Math.floor(Date.now() / 1000);
   const all: ProbeRecord[] = [];
-  for await (const batch of simulate(region, { startS: nowS - minutes * 60, durationS: minutes * 60, penetration: 0.5, intervalS: 3, seed: 7, tracePrefix: `live${nowS}`, stopAtEnd: true })) all.push(...batch);
+  for await (const batch of simulate(region, { startS: nowS - minutes * 60, durationS: minutes * 60, penetration: 0.5, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
   all.sort((a, b) => a.ping.tS - b.ping.tS);
   const bodies: string[] = [];
-  for (let i = 0; i < all.length; i += PINGS_PER_POST) {
-    bodies.push(all.slice(i, i + PINGS_PER_POST).map((r) => JSON.stringify({ traceId: r.traceId, timestamp: r.ping.tS, lat: r.ping.lat, lon: r.ping.lon })).join('\n'));
+  const size = parts ? Math.ceil(all.length / parts) : PINGS_PER_POST;
+  for (let i = 0; i < all.length; i += size) {
+    bodies.push(all.slice(i, i + size).map((r) => JSON.stringify({ traceId: r.traceId, timestamp: r.ping.tS, lat: r.ping.lat, lon: r.ping.lon })).join('\n'));
   }
   return bodies;
 }
@@ -89,6 +96,40 @@ function feeder(server: ServerProcess, token: string, bodies: string[]): { stop:
       return { pings, seconds: (performance.now() - t0) / 1000, posts };
     },
   };
+}
+
+/** Peak resident memory of a process so far, MB (Linux). */
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/**
+ * Large bodies: 1 M generated pings as CSV and as NDJSON, stored with `defer=true` (streamed; the
+ * server's peak RSS shows what it held), then one body of simulated Baltimore traffic processed
+ * end to end in one request.
+ */
+async function bulk(server: ServerProcess, token: string, region: Region): Promise<void> {
+  const pid = server.child.pid!;
+  const bodies = await feedBodies(region, 60, 1);
+  const body = bodies[0];
+  const n = body.split('\n').length;
+  const t0 = performance.now();
+  const r = await fetch(`${server.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
+  const rep = (await r.json()) as { matched?: { traces: number; traversals: number }; intersectionFacts?: number };
+  const s = (performance.now() - t0) / 1000;
+  console.log(`  one body of ${n} simulated pings (${rep.matched?.traces} traces), processed end to end: ${s.toFixed(1)} s = ${Math.round(n / s)} pings/s (${rep.matched?.traversals} traversals, ${rep.intersectionFacts} facts)`);
+  for (const format of ['csv', 'ndjson'] as const) {
+    const before = peakRssMb(pid);
+    const t0 = performance.now();
+    const r = await fetch(`${server.url}/v1/probes?defer=true`, {
+      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': format === 'csv' ? 'text/csv' : 'application/x-ndjson' },
+      body: Readable.from(probeBody(format, BULK_PINGS, `bulk-${format}-`)) as unknown as ReadableStream, duplex: 'half',
+    } as RequestInit);
+    const rep = (await r.json()) as { received?: number; inserted?: number };
+    const s = (performance.now() - t0) / 1000;
+    console.log(`  1 M pings as ${format.toUpperCase()} over HTTP (stored, processing deferred): HTTP ${r.status}, ${rep.received} received, ${rep.inserted} new in ${s.toFixed(1)} s = ${Math.round((rep.received ?? 0) / s)} pings/s; server peak RSS ${before.toFixed(0)} → ${peakRssMb(pid).toFixed(0)} MB`);
+  }
 }
 
 async function adminToken(db: Db): Promise<{ appId: string; appKey: string }> {
@@ -125,6 +166,7 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
     console.log(`  during feed  p50 ${f(during.p50)} ms  p99 ${f(during.p99)} ms  /healthz max ${f(during.healthMaxMs)} ms (${[...during.healthStates].join(', ')})  errors ${during.errors}`);
     console.log(`  p99 during / quiet ${(during.p99 / quiet.p99).toFixed(2)}  (target ≤ 2)`);
     console.log(`  feed: ${fed.posts} posts of ${PINGS_PER_POST} pings, ${FEED_CONCURRENCY} in flight: ${Math.round(fed.pings / fed.seconds)} pings/s ingested end to end (stored, matched, speeds, facts) over ${fed.seconds.toFixed(1)} s`);
+    await bulk(server, token, region);
   } finally {
     await server.stop();
   }

@@ -339,9 +339,9 @@ export class RoutingService {
     return created;
   }
 
-  /** Makes the next request re-read incidents (another process changed them). */
-  invalidateIncidents(): void {
-    this.incidents.invalidate();
+  /** Re-reads incidents now (another process changed them). */
+  reloadIncidents(): Promise<void> {
+    return this.incidents.reload(this.nowMs());
   }
 
   /** Incidents not ended (or all). */

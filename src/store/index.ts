@@ -33,17 +33,17 @@ export interface OpenedDb {
 
 /**
  * Opens the configured backend: PostgreSQL when a URL is given; otherwise PGlite files under
- * `<dataDir>/db`, in their own thread, after taking the data directory's lock for `role`
- * (throws DataDirBusyError when another process holds it); PGlite in memory without either.
+ * `<dataDir>/db`, in their own thread (at `opts.nice`), after taking the data directory's lock for
+ * `role` (throws DataDirBusyError when another process holds it); PGlite in memory without either.
  */
-export async function openDbFull(loc: DbLocation, role = 'cli'): Promise<OpenedDb> {
+export async function openDbFull(loc: DbLocation, role = 'cli', opts: { nice?: number } = {}): Promise<OpenedDb> {
   if (loc.databaseUrl) return { db: await openPostgres(loc.databaseUrl) };
   if (!loc.dataDir) return { db: await openPglite() };
   const lock = await acquireDataDirLock(loc.dataDir, role);
   try {
     const dir = join(loc.dataDir, 'db');
     mkdirSync(dir, { recursive: true });
-    const embedded = await openEmbedded(dir);
+    const embedded = await openEmbedded(dir, opts);
     const close = embedded.close;
     const db: EmbeddedDb = {
       ...embedded,

@@ -15,12 +15,13 @@
  * a transaction left idle for TX_IDLE_MS (its client died) is rolled back.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { setPriority } from 'node:os';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 
 /** A transaction with no statement for this long is rolled back, ms. */
 const TX_IDLE_MS = 60_000;
 
-interface HostData { dataDir?: string }
+interface HostData { dataDir?: string; nice?: number }
 type ClientMessage =
   | { t: 'q'; id: number; sql: string; params?: unknown[]; tx?: number }
   | { t: 'x'; id: number; sql: string }
@@ -51,6 +52,11 @@ function errorPayload(err: unknown): Record<string, unknown> {
 
 const data = (workerData ?? {}) as HostData;
 const port0 = parentPort!;
+// Below the serving thread's priority (Linux nice values are per thread): under a probe feed this
+// thread mostly runs the ingestion's writes, and requests must keep the cores.
+if (data.nice !== undefined) {
+  try { setPriority(data.nice); } catch { /* not permitted: normal priority */ }
+}
 let pg: PGlite;
 try {
   pg = data.dataDir ? await PGlite.create(data.dataDir) : await PGlite.create();

@@ -108,11 +108,11 @@ export interface EmbeddedDb extends Db {
 }
 
 /**
- * Starts the embedded database (PGlite) in its own thread: on disk under `dataDir`, or in memory.
- * `close()` closes the database and ends the thread.
+ * Starts the embedded database (PGlite) in its own thread: on disk under `dataDir`, or in memory;
+ * `nice` lowers the thread's CPU priority (Linux). `close()` closes the database and ends the thread.
  */
-export async function openEmbedded(dataDir?: string): Promise<EmbeddedDb> {
-  const worker: Worker = startThread(siblingModule(import.meta.url, 'pglite-host'), { dataDir });
+export async function openEmbedded(dataDir?: string, opts: { nice?: number } = {}): Promise<EmbeddedDb> {
+  const worker: Worker = startThread(siblingModule(import.meta.url, 'pglite-host'), { dataDir, nice: opts.nice });
   await new Promise<void>((resolve, reject) => {
     const onMessage = (m: { t: string; error?: Record<string, unknown> }): void => {
       if (m.t === 'ready') { cleanup(); resolve(); }

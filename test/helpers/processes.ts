@@ -31,10 +31,10 @@ export interface ServerProcess {
 
 const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
 
-/** Starts `streetwise serve` with `env` (DATA_DIR, DATABASE_URL, …) on a free port; resolves when it serves. */
-export async function startServer(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
+/** Starts `streetwise serve` with `env` (DATA_DIR, DATABASE_URL, …) and extra node flags (e.g. a CPU profile) on a free port; resolves when it serves. */
+export async function startServer(env: Record<string, string>, timeoutMs = 120_000, nodeArgs: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...CLI, 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...CLI, 'serve'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO_SIMULATE: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -93,7 +93,7 @@ interface CreateBody {
 /** Registers the incident admin routes. */
 export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, service: RoutingService): void {
   // Other processes use an incident created or deleted here at once, and this one theirs.
-  ctx.changes?.on('incidents', () => service.invalidateIncidents());
+  ctx.changes?.on('incidents', () => service.reloadIncidents());
   const announce = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (reply.statusCode < 300) await announceChange(ctx.db, 'incidents', ctx.region.meta.mapVersion).catch((err: unknown) => req.log.warn({ err }, 'incident change not announced'));
   };
