@@ -25,9 +25,13 @@ export interface AvailabilityQuery {
 }
 
 /** Validates the five query parameters (case-insensitive values). */
-export function parseAvailabilityQuery(q: Record<string, string | undefined>): AvailabilityQuery {
-  const allowed = ['startDate', 'endDate', 'intersectionOutputMode', 'namespaces', 'travelTimeType'];
-  for (const k of Object.keys(q)) if (!allowed.includes(k)) throw invalid(k, `unknown query parameter (allowed: ${allowed.join(', ')})`);
+export function parseAvailabilityQuery(query: Record<string, string | string[] | undefined>): AvailabilityQuery {
+  const q: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (!(AVAILABILITY_PARAMS as readonly string[]).includes(k)) throw invalid(k, `unknown query parameter (allowed: ${AVAILABILITY_PARAMS.join(', ')})`);
+    if (typeof v !== 'string') throw invalid(k, 'given more than once');
+    q[k] = v;
+  }
   const out: AvailabilityQuery = { mode: 'none', namespaces: [], travelTimeType: 'historical' };
   if (q.startDate !== undefined) out.startDate = readDate(q.startDate, 'startDate');
   if (q.endDate !== undefined) out.endDate = readDate(q.endDate, 'endDate');
@@ -48,6 +52,11 @@ export function parseAvailabilityQuery(q: Record<string, string | undefined>): A
   }
   return out;
 }
+
+/** Query parameters of the availability request. */
+export const AVAILABILITY_PARAMS = ['startDate', 'endDate', 'intersectionOutputMode', 'namespaces', 'travelTimeType'] as const;
+/** Fields of the principal object of the availability request's body. */
+export const PRINCIPAL_FIELDS = ['accessToken', 'userId', 'appId', 'name', 'anonymous'] as const;
 
 /** Validates the principal object of the body (all fields optional; types per contract). */
 export function checkPrincipal(body: unknown, bearer: string): void {

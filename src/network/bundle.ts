@@ -19,7 +19,7 @@
  * Then each array of GRAPH_FIELDS in order, each starting at an 8-byte aligned offset, then the
  * names JSON. One line per field in GRAPH_FIELDS gives its element type and count.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync, readSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync, readSync, statSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join, dirname, basename } from 'node:path';
 import type { Graph } from './graph.js';
@@ -136,19 +136,63 @@ function writeFileDurable(path: string, data: string | Uint8Array): void {
   try { fsyncSync(fd); } finally { closeSync(fd); }
 }
 
+/** Name of a bundle being written: `.<region>.tmp-<pid>-<unix ms>` beside the bundle. */
+const TEMP_BUNDLE = /^\.(.+)\.tmp-(\d+)-(\d+)$/;
+
+/** True when a process with this id runs on this machine (EPERM: it runs as another user). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes temporary bundle directories in `regionsDir` left by imports that died while writing
+ * (killed, power loss): those whose writing process no longer runs. A write in progress in a live
+ * process is left alone. Called by `writeRegion` and `loadRegion`, so the next import or start
+ * cleans up. Returns the names removed.
+ */
+export function removeStaleTemporaryBundles(regionsDir: string): string[] {
+  let names: string[];
+  try { names = readdirSync(regionsDir); } catch { return []; }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = TEMP_BUNDLE.exec(name);
+    if (!m) continue;
+    const pid = Number(m[2]);
+    if (pid !== process.pid && processAlive(pid)) continue;
+    // this process writes one bundle at a time and removes its own temporary on failure:
+    // one of ours still present is a leftover too (a write interrupted by an uncaught signal)
+    if (pid === process.pid && activeTemporaries.has(join(regionsDir, name))) continue;
+    rmSync(join(regionsDir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** Temporary directories this process is writing right now. */
+const activeTemporaries = new Set<string>();
+
 /**
  * Writes a region bundle to `dir` atomically: everything goes to a sibling temporary directory,
  * then the previous bundle (if any) is moved aside to `<dir>.prev`, the new one renamed into place
  * and the old one deleted. An interruption before the final rename leaves the previous bundle;
  * `loadRegion` also falls back to `<dir>.prev` if the process died between the two renames.
+ * A temporary directory left by a writer that died is removed by the next write or load
+ * (`removeStaleTemporaryBundles`).
  */
 export function writeRegion(dir: string, region: Region): void {
   const parent = dirname(dir);
   mkdirSync(parent, { recursive: true });
   const tmp = join(parent, `.${basename(dir)}.tmp-${process.pid}-${Date.now()}`);
   const prev = `${dir}.prev`;
+  removeStaleTemporaryBundles(parent);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
+  activeTemporaries.add(tmp);
   try {
     writeFileDurable(join(tmp, 'graph.bin'), encodeGraph(region.graph));
     writeFileDurable(join(tmp, 'intersections.json'), JSON.stringify(region.intersections));
@@ -160,6 +204,8 @@ export function writeRegion(dir: string, region: Region): void {
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
     throw err;
+  } finally {
+    activeTemporaries.delete(tmp);
   }
   rmSync(prev, { recursive: true, force: true });
   if (existsSync(dir)) renameSync(dir, prev);
@@ -201,6 +247,7 @@ export function readGraphShared(dir: string): Uint8Array {
 
 /** Loads a region bundle written by `writeRegion`. The locate index is built lazily (`locatorOf`). */
 export function loadRegion(dir: string, opts: { graphBytes?: Uint8Array } = {}): Region {
+  removeStaleTemporaryBundles(dirname(dir));
   const base = bundleDir(dir);
   const metaPath = join(base, 'region.json');
   if (!existsSync(metaPath)) throw new Error(`no region bundle in ${dir}: run \`streetwise import <file.osm.pbf>\` first`);

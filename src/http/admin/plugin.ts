@@ -14,6 +14,7 @@ import { announceChange } from '../../store/changes.js';
 import { parseTimestampS } from '../../probes/ingest/records.js';
 import { bearerToken } from '../tokens.js';
 import { AdminHttpError } from './errors.js';
+import { clientProblemOf } from '../request-errors.js';
 
 const errorSchema = {
   type: 'object',
@@ -75,9 +76,11 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     if (err instanceof AdminHttpError) return reply.code(err.statusCode).send({ error: { code: err.code, statusId: err.statusCode, userMessage: err.message } });
     if (err instanceof IngestJobError) return reply.code(503).send({ error: { code: 'ADMIN_BUSY', statusId: 503, userMessage: err.message } });
     if (err.name === 'ParkingError') return reply.code(400).send({ error: { code: 'ADMIN_BAD_REQUEST', statusId: 400, userMessage: err.message } });
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    // edge errors (body, Content-Type, schema): our message (request-errors.ts), no framework code
+    const problem = clientProblemOf(err);
+    const status = problem?.status ?? 500;
     if (status === 500) req.log.error({ err }, 'admin operation failed');
-    return reply.code(status).send({ error: { code: status === 500 ? 'ADMIN_INTERNAL' : 'ADMIN_BAD_REQUEST', statusId: status, userMessage: status === 500 ? 'Internal server error' : err.message } });
+    return reply.code(status).send({ error: { code: status === 500 ? 'ADMIN_INTERNAL' : 'ADMIN_BAD_REQUEST', statusId: status, userMessage: problem?.message ?? 'Internal server error' } });
   });
 
   app.post('/v1/admin/apps', {
