@@ -7,7 +7,8 @@
  * 08:00 and 03:00 local time (the next ones):
  * - latency p50/p95/p99 with one request at a time, a new TCP connection per request
  *   (Connection: close) and over one keep-alive connection;
- * - throughput with 16 connections, new connections and keep-alive.
+ * - throughput with 16 connections, new connections and keep-alive (with wrk -t2 -c16 when the
+ *   `wrk` binary is installed, as OSRM's figures are taken; otherwise with the Node client).
  * Then the server's peak RSS. `BENCH_HTTP_WORKERS` sets the serving threads (default: the
  * server's own default), `BENCH_HTTP_REGION=grid` serves the generated 1M-edge grid instead.
  */
@@ -22,6 +23,7 @@ import { localParts, parseIsoToUnixS } from '../src/time/index.js';
 import { appToken, startServer, type ServerProcess } from '../test/helpers/processes.js';
 import { odPairs } from './routing.js';
 import { ensureBuilt } from './lib/built.js';
+import { hasWrk, runWrk } from './lib/wrk.js';
 import { quantile, runLoad, type LoadRequest, type LoadResult } from './lib/http-load.js';
 
 const PBF = '../shared/data/baltimore.osm.pbf';
@@ -46,7 +48,7 @@ function isoZ(s: number): string {
 
 function fmt(r: LoadResult): string {
   const bad = r.errors + [...r.statuses].filter(([s]) => s !== 200).reduce((n, [, c]) => n + c, 0);
-  return `p50 ${quantile(r.ms, 0.5).toFixed(2)}  p95 ${quantile(r.ms, 0.95).toFixed(2)}  p99 ${quantile(r.ms, 0.99).toFixed(2)} ms${bad ? `  (${bad} failed)` : ''}`;
+  return `p50 ${quantile(r.ms, 0.5).toFixed(2)}  p95 ${quantile(r.ms, 0.95).toFixed(2)}  p99 ${quantile(r.ms, 0.99).toFixed(2)} ms${bad ? `  (${bad} failed, e.g. ${r.sampleFailure})` : ''}`;
 }
 
 function rate(r: LoadResult): string {
@@ -83,6 +85,7 @@ export async function benchHttp(): Promise<void> {
     }));
     const latency = (reqs: LoadRequest[], newConnection: boolean) => runLoad({ host, port: p, requests: reqs, connections: 1, newConnection, total: LATENCY_REQUESTS });
     const throughput = (reqs: LoadRequest[], newConnection: boolean) => runLoad({ host, port: p, requests: reqs, connections: 16, newConnection, durationMs: THROUGHPUT_MS });
+    const wrk = hasWrk();
     // warm-up: JIT, window tables of both departures
     for (const hh of [8, 3]) await runLoad({ host, port: p, requests: find(nextMonday(tz, hh), '&Format=JSON'), connections: 4, newConnection: false, total: 1500 });
 
@@ -95,9 +98,15 @@ export async function benchHttp(): Promise<void> {
       console.log(`  FindRoute XML, new connection       ${fmt(await latency(find(depS, ''), true))}`);
       console.log(`  FindRoute MaxAlternates=1, new conn ${fmt(await latency(find(depS, '&Format=JSON&MaxAlternates=1'), true))}`);
       console.log(`  FindRoute MaxAlternates=2, new conn ${fmt(await latency(find(depS, '&Format=JSON&MaxAlternates=2'), true))}`);
-      const tNew = await throughput(json, true);
-      const tKeep = await throughput(json, false);
-      console.log(`  FindRoute JSON, 16 connections: new connections ${rate(tNew)} (${fmt(tNew)}), keep-alive ${rate(tKeep)} (${fmt(tKeep)})`);
+      if (wrk) {
+        const w = (newConnection: boolean) => runWrk(server!.url, json.map((r) => r.path), { connections: 16, threads: 2, seconds: THROUGHPUT_MS / 1000, newConnection });
+        const f = (r: ReturnType<typeof runWrk>) => `${Math.round(r.requestsPerS)} req/s (p50 ${r.p50Ms.toFixed(2)}, p99 ${r.p99Ms.toFixed(2)} ms${r.failed ? `, ${r.failed} failed` : ''})`;
+        console.log(`  FindRoute JSON, wrk -t2 -c16: new connections ${f(w(true))}, keep-alive ${f(w(false))}`);
+      } else {
+        const tNew = await throughput(json, true);
+        const tKeep = await throughput(json, false);
+        console.log(`  FindRoute JSON, 16 connections (Node client; install wrk for the C client): new connections ${rate(tNew)} (${fmt(tNew)}), keep-alive ${rate(tKeep)} (${fmt(tKeep)})`);
+      }
     }
 
     // route ids for GetRoute / GetRouteTravelTimes

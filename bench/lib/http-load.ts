@@ -23,6 +23,8 @@ export interface LoadResult {
   statuses: Map<number, number>;
   errors: number;
   durationMs: number;
+  /** one failed answer (status and the start of its body), for the report */
+  sampleFailure?: string;
 }
 
 function build(host: string, r: LoadRequest, keepAlive: boolean): Buffer {
@@ -39,6 +41,8 @@ class ResponseReader {
   private want = -1;
   private status = 0;
   private done: ((status: number) => void) | null = null;
+  /** the body of the last answer that was not 200 (first 300 bytes) */
+  lastErrorBody = '';
   private fail: ((err: Error) => void) | null = null;
 
   constructor(private readonly sock: Socket) {
@@ -70,6 +74,7 @@ class ResponseReader {
       this.want = end + 4 + Number(m[1]);
     }
     if (this.buf.length < this.want) return;
+    if (this.status !== 200) this.lastErrorBody = this.buf.subarray(0, Math.min(this.want, 600)).toString('latin1').split('\r\n\r\n')[1]?.slice(0, 300) ?? '';
     this.buf = this.buf.subarray(this.want);
     this.want = -1;
     const d = this.done;
@@ -132,8 +137,10 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
         const status = await reader!.next();
         res.ms.push(performance.now() - start);
         res.statuses.set(status, (res.statuses.get(status) ?? 0) + 1);
-      } catch {
+        if (status !== 200 && res.sampleFailure === undefined) res.sampleFailure = `HTTP ${status}: ${reader!.lastErrorBody}`;
+      } catch (err) {
         res.errors++;
+        res.sampleFailure ??= `error: ${(err as Error).message}`;
         sock?.destroy();
         sock = null;
       }
