@@ -6,7 +6,8 @@
  * after the bin ends ("coverage"). Its edge weight is the length at the fastest speed the traffic
  * model can produce for that edge anywhere in the coverage: the maximum of the predicted and
  * learned profile values of every bin the coverage touches (speeds are interpolated between bin
- * centres, so they never leave that range), and of the edge's live speed, clamped like the model
+ * centres, so they never leave that range), and of the edge's live speed — learned and live values
+ * with headroom (×1.2, ×1.5), so a feed's next values rarely exceed them — clamped like the model
  * clamps speeds; plus the cheapest turn into the edge. Incidents only slow edges or close them,
  * so they never break a lower bound.
  *
@@ -89,6 +90,11 @@ interface Pending {
 
 /** Set-up steps of a build before its customization slices or Dijkstras. */
 const SETUP_STEPS = 3;
+
+/** Factor above an edge's live speed its bound allows, so the next live values rarely exceed it. */
+const LIVE_HEADROOM = 1.5;
+/** Factor above an edge's learned speeds its bound allows (learned values move slowly). */
+const LEARNED_HEADROOM = 1.2;
 
 /** Triangle work (arc pairs) of one background customization slice: ~2 ms (requests interleave between slices). */
 const CUSTOMIZE_SLICE = 300_000;
@@ -314,15 +320,18 @@ export class WindowBounds {
     const minKph = m.cfg.minSpeedKph;
     for (let e = 0; e < g.edgeCount; e++) out[e] = this.clamp(e, m.freeFlowKph[e] * groupMax[m.profileGroup[e]], minKph);
     const feeds = this.feeds;
+    // Edges with probe speeds get headroom above what they show now (still clamped to the model's
+    // ceiling): a feed moves them every few seconds, and a bound one value exceeds makes the whole
+    // table unusable until it is rebuilt. Looser bounds on those edges only cost a few labels.
     if (feeds.learnedEdgeCount > 0) {
       for (let e = 0; e < g.edgeCount; e++) {
         if (!feeds.hasLearned(e)) continue;
-        const v = this.clamp(e, this.learnedMax(e, bins), minKph);
+        const v = this.clamp(e, this.learnedMax(e, bins) * LEARNED_HEADROOM, minKph);
         if (v > out[e]) out[e] = v;
       }
     }
     for (const [e, live] of feeds.liveEntries()) {
-      const v = this.clamp(e, live.speedKph, minKph);
+      const v = this.clamp(e, live.speedKph * LIVE_HEADROOM, minKph);
       if (v > out[e]) out[e] = v;
     }
     return out;
