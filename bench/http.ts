@@ -10,23 +10,16 @@
  * - throughput with 16 connections, new connections and keep-alive (with wrk -t2 -c16 when the
  *   `wrk` binary is installed, as OSRM's figures are taken; otherwise with the Node client).
  * Then the server's peak RSS. `BENCH_HTTP_WORKERS` sets the serving threads (default: the
- * server's own default), `BENCH_HTTP_REGION=grid` serves the generated 1M-edge grid instead.
+ * server's own default, one per core).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { importRegion, loadRegion } from '../src/network/index.js';
-import { allMigrations } from '../src/app/migrations.js';
-import { createApp, hashTokenFor } from '../src/auth/index.js';
-import { openDbFull, runMigrations } from '../src/store/index.js';
+import { readFileSync } from 'node:fs';
 import { localParts, parseIsoToUnixS } from '../src/time/index.js';
-import { appToken, startServer, type ServerProcess } from '../test/helpers/processes.js';
+import type { ServerProcess } from '../test/helpers/processes.js';
+import { BALTIMORE_PBF, baltimoreDataDir, startBaltimoreServer } from './lib/baltimore-server.js';
 import { odPairs } from './routing.js';
-import { ensureBuilt } from './lib/built.js';
 import { hasWrk, runWrk } from './lib/wrk.js';
 import { quantile, runLoad, type LoadRequest, type LoadResult } from './lib/http-load.js';
 
-const PBF = '../shared/data/baltimore.osm.pbf';
 const PAIRS = 1000;
 const LATENCY_REQUESTS = 1000;
 const THROUGHPUT_MS = 8000;
@@ -57,26 +50,21 @@ function rate(r: LoadResult): string {
 
 /** Runs the HTTP benchmark. */
 export async function benchHttp(): Promise<void> {
-  if (!existsSync(PBF)) {
-    console.log(`http: ${PBF} not found, skipped`);
+  const dir = await baltimoreDataDir('streetwise-bench-http-');
+  if (dir === undefined) {
+    console.log(`http: ${BALTIMORE_PBF} not found, skipped`);
     return;
   }
-  ensureBuilt();
-  const dataDir = mkdtempSync(join(tmpdir(), 'streetwise-bench-http-'));
+  const { dataDir, region } = dir;
   let server: ServerProcess | undefined;
   try {
-    await importRegion(PBF, join(dataDir, 'regions', 'baltimore'), { name: 'baltimore' });
-    const region = loadRegion(join(dataDir, 'regions', 'baltimore'));
-    const { db } = await openDbFull({ dataDir }, 'bench');
-    await runMigrations(db, allMigrations());
-    const app = await createApp(db, { name: 'bench' });
-    await db.close();
     const workers = process.env.BENCH_HTTP_WORKERS;
-    server = await startServer({ DATA_DIR: dataDir, REGION: 'baltimore', ...(workers ? { SERVING_THREADS: workers } : {}) }, 120_000, [], true);
+    const started = await startBaltimoreServer(dataDir, { env: workers ? { SERVING_THREADS: workers } : {} });
+    server = started.server;
+    const token = started.token;
     const { hostname, port } = new URL(server.url);
     const host = hostname;
     const p = Number(port);
-    const token = (await appToken(server.url, app.appId, hashTokenFor(app.appId, app.appKey))).token!;
     const pairs = odPairs(region.graph, PAIRS, 42);
     const tz = region.meta.timeZone || 'UTC';
     console.log(`server: ${server.url}, region baltimore (${region.graph.nodeCount} nodes, ${region.graph.edgeCount} edges), client: this process`);
@@ -127,6 +115,6 @@ export async function benchHttp(): Promise<void> {
     console.log(`\nserver peak RSS ${hwm ? (Number(hwm[1]) / 1024).toFixed(0) : '?'} MB`);
   } finally {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    dir.remove();
   }
 }

@@ -9,24 +9,18 @@
  * simulated traffic processed end to end — on the embedded database and, when BENCH_DATABASE_URL
  * or TEST_DATABASE_URL is set, on PostgreSQL (in a fresh schema).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { importRegion, loadRegion } from '../src/network/index.js';
 import type { Region } from '../src/network/region.js';
-import { allMigrations } from '../src/app/migrations.js';
-import { createApp, hashTokenFor } from '../src/auth/index.js';
-import { openDbFull, openPostgres, runMigrations, type Db } from '../src/store/index.js';
+import { openPostgres } from '../src/store/index.js';
 import { simulate } from '../src/sim/simulator.js';
 import type { ProbeRecord } from '../src/probes/ingest/records.js';
-import { appToken, startServer, type ServerProcess } from '../test/helpers/processes.js';
+import type { ServerProcess } from '../test/helpers/processes.js';
+import { BALTIMORE_PBF, baltimoreDataDir, startBaltimoreServer } from './lib/baltimore-server.js';
 import { odPairs } from './routing.js';
 import { probeBody } from '../test/helpers/probe-bodies.js';
-import { ensureBuilt } from './lib/built.js';
 import { quantile, runLoad, type LoadRequest } from './lib/http-load.js';
 
-const PBF = '../shared/data/baltimore.osm.pbf';
 /** FindRoute requests per second during both phases. */
 const RATE = 100;
 const PHASE_MS = 15_000;
@@ -133,26 +127,9 @@ async function bulk(server: ServerProcess, token: string, region: Region): Promi
   }
 }
 
-async function adminToken(db: Db): Promise<{ appId: string; appKey: string }> {
-  await runMigrations(db, allMigrations());
-  const a = await createApp(db, { name: 'bench', admin: true });
-  return { appId: a.appId, appKey: a.appKey };
-}
-
 async function runBackend(label: string, dataDir: string, region: Region, databaseUrl: string | undefined): Promise<void> {
-  let creds: { appId: string; appKey: string };
-  if (databaseUrl) {
-    const db = await openPostgres(databaseUrl);
-    creds = await adminToken(db);
-    await db.close();
-  } else {
-    const { db } = await openDbFull({ dataDir }, 'bench');
-    creds = await adminToken(db);
-    await db.close();
-  }
-  const server = await startServer({ DATA_DIR: dataDir, REGION: 'baltimore', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, 120_000, [], true);
+  const { server, token } = await startBaltimoreServer(dataDir, { databaseUrl, admin: true });
   try {
-    const token = (await appToken(server.url, creds.appId, hashTokenFor(creds.appId, creds.appKey))).token!;
     const pairs = odPairs(region.graph, 500, 42);
     const requests: LoadRequest[] = pairs.map(([a, b]) => ({ path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat},${a.lon}&WP_2=${b.lat},${b.lon}&Token=${token}` }));
     await runLoad({ host: '127.0.0.1', port: Number(new URL(server.url).port), requests, connections: 4, newConnection: false, total: 1000 }); // warm-up
@@ -175,15 +152,13 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
 
 /** Runs the live benchmark. */
 export async function benchLive(): Promise<void> {
-  if (!existsSync(PBF)) {
-    console.log(`live: ${PBF} not found, skipped`);
+  const dir = await baltimoreDataDir('streetwise-bench-live-');
+  if (dir === undefined) {
+    console.log(`live: ${BALTIMORE_PBF} not found, skipped`);
     return;
   }
-  ensureBuilt();
-  const dataDir = mkdtempSync(join(tmpdir(), 'streetwise-bench-live-'));
+  const { dataDir, region } = dir;
   try {
-    await importRegion(PBF, join(dataDir, 'regions', 'baltimore'), { name: 'baltimore' });
-    const region = loadRegion(join(dataDir, 'regions', 'baltimore'));
     await runBackend('PGlite (embedded)', dataDir, region, undefined);
     const pgUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
     if (pgUrl) {
@@ -201,6 +176,6 @@ export async function benchLive(): Promise<void> {
       console.log('PostgreSQL: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to measure it too');
     }
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    dir.remove();
   }
 }

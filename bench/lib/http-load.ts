@@ -45,7 +45,7 @@ class ResponseReader {
   lastErrorBody = '';
   private fail: ((err: Error) => void) | null = null;
 
-  constructor(private readonly sock: Socket) {
+  constructor(sock: Socket) {
     sock.on('data', (d: Buffer) => {
       this.buf = this.buf.length === 0 ? d : Buffer.concat([this.buf, d]);
       this.check();

@@ -2,7 +2,6 @@
  * `streetwise analytics refresh`: rebuild the intersection traversal facts from the matched
  * trajectories in the database (all of them, or those overlapping --since/--until).
  */
-import { join } from 'node:path';
 import type { Command } from 'commander';
 import { refreshFacts } from '../analytics/index.js';
 import { readTrajectories } from '../probes/traversal-store.js';
@@ -26,7 +25,6 @@ export function registerAnalytics(program: Command, deps: CliDeps): void {
       };
       const sinceS = parse(opts.since, '--since');
       const untilS = parse(opts.until, '--until');
-      const config = deps.config();
       const t0 = Date.now();
       const server = await deps.server();
       let r: { trajectories: number; facts: number };

@@ -6,11 +6,9 @@
  * (`nats-ingest.ts`). Progress with totals and time left on a terminal, log lines otherwise.
  */
 import { createReadStream, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { Transform, type Readable } from 'node:stream';
 import type { Command } from 'commander';
-import { loadRegion } from '../network/bundle.js';
 import { formatFromFileName, readProbes, type ReadProbesOptions } from '../probes/ingest/ingest.js';
 import { parseColumnMapping } from '../probes/ingest/csv-columns.js';
 import { parseTimestampS, probeFormatFromName, type ParseIssue } from '../probes/ingest/records.js';
@@ -82,7 +80,6 @@ async function ingestFile(deps: CliDeps, file: string, opts: IngestCliOptions): 
   const batchSize = Number(opts.batchSize);
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) throw new Error('--batch-size must be an integer in 1..100000');
   const readOpts = readOptions(opts);
-  const config = deps.config();
   const region = await chosenRegion(deps);
   const totalBytes = file === '-' ? undefined : statSync(file).size;
   let bytes = 0;

@@ -5,9 +5,7 @@
  * file. Progress: simulated time of the total, then traces matched of the total.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadRegion } from '../network/bundle.js';
 import { parseTimestampS, type ProbeRecord } from '../probes/ingest/records.js';
 import { defaultTripsPerDay } from '../sim/demo-simulation.js';
 import { newStats, simulate } from '../sim/simulator.js';
@@ -64,7 +62,6 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
       const seed = num('seed', opts.seed, 0, 2 ** 31, true);
       if (!opts.ingest && !opts.out) throw new Error('--no-ingest needs --out');
       if (opts.out && !/\.(csv|jsonl|ndjson)$/i.test(opts.out)) throw new Error('--out must end in .csv, .ndjson or .jsonl');
-      const config = deps.config();
       const region = await chosenRegion(deps);
       const tz = region.meta.timeZone || 'UTC';
       let startS: number;

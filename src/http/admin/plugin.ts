@@ -14,6 +14,7 @@ import { announceChange } from '../../store/changes.js';
 import { parseTimestampS } from '../../probes/ingest/records.js';
 import { bearerToken } from '../tokens.js';
 import { AdminHttpError } from './errors.js';
+import { processedProperties } from '../probes/plugin.js';
 import { clientProblemOf } from '../request-errors.js';
 
 const errorSchema = {
@@ -22,19 +23,7 @@ const errorSchema = {
 } as const;
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 503: errorSchema };
 const security = [{ bearer: [] }];
-const processedSchema = {
-  type: 'object',
-  properties: {
-    matched: {
-      type: 'object',
-      properties: {
-        traces: { type: 'integer' }, trajectories: { type: 'integer' }, traversals: { type: 'integer' },
-        unmatchedPings: { type: 'integer' }, edgesUpdated: { type: 'integer' }, liveEdges: { type: 'integer' },
-      },
-    },
-    intersectionFacts: { type: 'integer' },
-  },
-} as const;
+const processedSchema = { type: 'object', properties: processedProperties } as const;
 
 /** Checks the admin app token; throws AdminHttpError 401/403. */
 async function requireAdmin(ctx: AppContext, req: FastifyRequest): Promise<void> {

@@ -33,6 +33,18 @@ const pingSchema = {
   },
 } as const;
 
+/** What processing did, as `POST /v1/probes` and `POST /v1/admin/probes/process` report it. */
+export const processedProperties = {
+  matched: {
+    type: 'object',
+    properties: {
+      traces: { type: 'integer' }, trajectories: { type: 'integer' }, traversals: { type: 'integer' },
+      unmatchedPings: { type: 'integer' }, edgesUpdated: { type: 'integer' }, liveEdges: { type: 'integer' },
+    },
+  },
+  intersectionFacts: { type: 'integer' },
+} as const;
+
 const errorSchema = {
   type: 'object',
   properties: { error: { type: 'object', properties: { code: { type: 'string' }, statusId: { type: 'integer' }, userMessage: { type: 'string' } } } },
@@ -70,14 +82,7 @@ const routeSchema = {
         duplicates: { type: 'integer', description: 'pings already stored (same traceId and timestamp)' },
         malformed: { type: 'integer' },
         issues: { type: 'array', items: { type: 'object', properties: { index: { type: 'integer' }, line: { type: 'integer' }, message: { type: 'string' } } } },
-        matched: {
-          type: 'object',
-          properties: {
-            traces: { type: 'integer' }, trajectories: { type: 'integer' }, traversals: { type: 'integer' },
-            unmatchedPings: { type: 'integer' }, edgesUpdated: { type: 'integer' }, liveEdges: { type: 'integer' },
-          },
-        },
-        intersectionFacts: { type: 'integer' },
+        ...processedProperties,
       },
     },
     400: errorSchema, 401: errorSchema, 403: errorSchema, 413: errorSchema, 415: errorSchema, 503: errorSchema,
