@@ -164,6 +164,52 @@ describe('a dual-carriageway crossing', () => {
   });
 });
 
+describe('a crossing with an unsignalized node between its signals', () => {
+  //              AN    UN    BN
+  //              |     |     |
+  //   W --400--- A -12- U -12- B --276-- E     A, B: signals 24 m apart; U: a side street between
+  //              |           |
+  //              AS          BS
+  const fx = buildCorridor(
+    { W: { x: 0, y: 0 }, A: { x: 400, y: 0, signals: true }, U: { x: 412, y: 0 }, B: { x: 424, y: 0, signals: true }, E: { x: 700, y: 0 },
+      AN: { x: 400, y: 100 }, AS: { x: 400, y: -100 }, UN: { x: 412, y: 100 }, BN: { x: 424, y: 100 }, BS: { x: 424, y: -100 } },
+    [{ from: 'W', to: 'A', name: 'Main St' }, { from: 'A', to: 'U', name: 'Main St' }, { from: 'U', to: 'B', name: 'Main St' }, { from: 'B', to: 'E', name: 'Main St' },
+      { from: 'AN', to: 'A', name: '1st St' }, { from: 'A', to: 'AS', name: '1st St' }, { from: 'UN', to: 'U', name: 'Alley' },
+      { from: 'BN', to: 'B', name: '2nd St' }, { from: 'B', to: 'BS', name: '2nd St' }],
+  );
+  const { node: n } = fx;
+
+  it('takes the node between the signals into the intersection', () => {
+    const ci = catalogOf(fx.region).byNode.get(n.A)!;
+    expect(ci.nodes).toEqual([n.A, n.U, n.B]);
+    const traj = makeTrajectory(fx, 'u', [n.W, n.A, n.U, n.B, n.E], t0, [{ distanceM: 700, speedMps: 10 }]);
+    const facts = buildFacts(fx.region, [traj]);
+    expect(facts).toHaveLength(1);
+    expect(facts[0].zoneLengthM).toBeCloseTo(150 + SETBACK_M + 24 + SETBACK_M + 50, 5);
+  });
+});
+
+describe('a side street next to a signal', () => {
+  // W --- U --- S --- E: S signalized; U a side street 10 m (or 20 m) before S. Each junction's
+  // crossing area reaches 7.25 m from its node: at 10 m they overlap, at 20 m they do not.
+  const layout = (gapM: number) => buildCorridor(
+    { W: { x: 0, y: 0 }, U: { x: 400 - gapM, y: 0 }, S: { x: 400, y: 0, signals: true }, E: { x: 600, y: 0 },
+      UN: { x: 400 - gapM, y: 100 }, SN: { x: 400, y: 100 }, SS: { x: 400, y: -100 } },
+    [{ from: 'W', to: 'U', name: 'Main St' }, { from: 'U', to: 'S', name: 'Main St' }, { from: 'S', to: 'E', name: 'Main St' },
+      { from: 'UN', to: 'U', name: 'Alley' }, { from: 'SN', to: 'S', name: '2nd St' }, { from: 'S', to: 'SS', name: '2nd St' }],
+  );
+
+  it('belongs to the signalized junction when their crossing areas overlap', () => {
+    const fx = layout(10);
+    expect(catalogOf(fx.region).byNode.get(fx.node.S)!.nodes).toEqual([fx.node.U, fx.node.S]);
+  });
+
+  it('stays a junction of its own 20 m away', () => {
+    const fx = layout(20);
+    expect(catalogOf(fx.region).byNode.get(fx.node.S)!.nodes).toEqual([fx.node.S]);
+  });
+});
+
 describe('a signal mapped on the approach', () => {
   //                      JN
   //                      |

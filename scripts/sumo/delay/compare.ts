@@ -34,7 +34,7 @@ const MIN_MOVEMENT = Number(args['min-movement']);
 
 interface TruthCrossing { vehicle: string; tl: string; approachEdge: string; exitEdge: string; dir: string; entryS: number; delayS: number; stopped: boolean; onGreen: boolean | null }
 interface Truth { teleported: string[]; signals: Array<{ tl: string; junctions: Array<{ id: string; lon: number; lat: number }> }>; crossings: TruthCrossing[]; vehicles: number }
-interface Fact { vehicle: string; key: string; movementId: number; inWay: string; outWay: string; turn: string; entryS: number; delayS: number; stopped: boolean }
+interface Fact { vehicle: string; key: string; movementId: number; inWay: string; outWay: string; turn: string; entryS: number; delayS: number; stopped: boolean; onGreen: boolean | null }
 interface Facts { params: Record<string, number>; probeVehicles: string[]; intersections: Array<{ key: string; name: string; signalized: boolean; nodes: Array<{ osmId: number; lat: number; lon: number }> }>; facts: Fact[] }
 
 const truth = JSON.parse(readFileSync(join(args.dir, 'truth.json'), 'utf8')) as Truth;
@@ -91,8 +91,8 @@ const wayOfSumoEdge = (e: string): string => { const m = /^(-?)(\d+)/.exec(e); r
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 const los = (d: number): string => (d <= 10 ? 'A' : d <= 20 ? 'B' : d <= 35 ? 'C' : d <= 55 ? 'D' : d <= 80 ? 'E' : 'F');
 
-interface Cell { truthAll: number[]; truthProbe: number[]; est: number[]; onGreen: number[]; truthStopped: number[]; estStopped: number[] }
-const cell = (): Cell => ({ truthAll: [], truthProbe: [], est: [], onGreen: [], truthStopped: [], estStopped: [] });
+interface Cell { truthAll: number[]; truthProbe: number[]; est: number[]; onGreen: number[]; truthStopped: number[]; estStopped: number[]; estOnGreen: number[] }
+const cell = (): Cell => ({ truthAll: [], truthProbe: [], est: [], onGreen: [], truthStopped: [], estStopped: [], estOnGreen: [] });
 const bins = new Map<string, Cell>();
 const movements = new Map<string, Cell & { dir: string }>();
 for (const c of crossings) {
@@ -118,6 +118,7 @@ for (const f of facts) {
   const mk = `${g}|${f.inWay}|${f.outWay}`;
   const b = bins.get(bk) ?? cell(); bins.set(bk, b);
   b.est.push(f.delayS); b.estStopped.push(f.stopped ? 1 : 0);
+  if (f.onGreen !== null && f.onGreen !== undefined) b.estOnGreen.push(f.onGreen ? 1 : 0);
   const m = movements.get(mk);
   if (m) { m.est.push(f.delayS); m.estStopped.push(f.stopped ? 1 : 0); }
 }
@@ -139,6 +140,10 @@ const pog = {
   binMaeVsOnGreenPct: abs(pogRows.map(([, c]) => 100 * (1 - mean(c.estStopped)) - 100 * mean(c.onGreen))),
   binBiasVsOnGreenPct: mean(pogRows.map(([, c]) => 100 * (1 - mean(c.estStopped)) - 100 * mean(c.onGreen))),
   binMaeStopSharePct: abs(rows.map(([, c]) => 100 * mean(c.estStopped) - 100 * mean(c.truthStopped))),
+  ...(pogRows.some(([, c]) => c.estOnGreen.length > 0) ? {
+    binMaeWithTimingPct: abs(pogRows.filter(([, c]) => c.estOnGreen.length > 0).map(([, c]) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreen))),
+    binBiasWithTimingPct: mean(pogRows.filter(([, c]) => c.estOnGreen.length > 0).map(([, c]) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreen))),
+  } : {}),
 };
 
 // ---- movements pooled
@@ -160,6 +165,8 @@ const byVehicle = new Map<string, TruthCrossing[]>();
 for (const c of crossings) if (probeSet.has(c.vehicle)) { const a = byVehicle.get(c.vehicle) ?? []; a.push(c); byVehicle.set(c.vehicle, a); }
 const pairErr: number[] = [];
 let stopAgree = 0;
+let greenJudged = 0;
+let greenAgree = 0;
 for (const f of facts) {
   const g = groupOfKey.get(f.key);
   if (!g) continue;
@@ -171,6 +178,7 @@ for (const f of facts) {
   if (best) {
     pairErr.push(f.delayS - best.delayS);
     if (best.stopped === f.stopped) stopAgree++;
+    if (best.onGreen !== null && f.onGreen !== null && f.onGreen !== undefined) { greenJudged++; if (best.onGreen === f.onGreen) greenAgree++; }
   }
 }
 
@@ -190,7 +198,7 @@ const figures = {
     truthLos: losTruth,
   },
   movements: { maeS: r2(abs(merr)), biasS: r2(mean(merr)), sameProbes: { maeS: r2(abs(merrSame)), biasS: r2(mean(merrSame)) } },
-  crossings: { maeS: r2(abs(pairErr)), biasS: r2(mean(pairErr)), stopAgreementPct: r2((100 * stopAgree) / pairErr.length) },
+  crossings: { maeS: r2(abs(pairErr)), biasS: r2(mean(pairErr)), stopAgreementPct: r2((100 * stopAgree) / pairErr.length), ...(greenJudged > 0 ? { onGreenAgreementPct: r2((100 * greenAgree) / greenJudged) } : {}) },
   pog: Object.fromEntries(Object.entries(pog).map(([k, v]) => [k, r2(v)])),
   worstMovements: worst,
 };

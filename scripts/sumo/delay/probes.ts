@@ -6,8 +6,11 @@
  * the keys the comparison needs (OSM nodes of the intersection, OSM way and direction of the
  * inbound and outbound edges). See docs/sumo-validation.md.
  *
+ * With `--timing` the signal timing is known (as from a city's signal controllers): SUMO's record
+ * of every signal switch, read through the link of each movement, gives arrivals on green.
+ *
  *   npx tsx scripts/sumo/delay/probes.ts --dir <scenario dir> --pbf city.osm.pbf --out facts.json
- *       [--share 0.1] [--every 3] [--noise 0] [--seed 1]
+ *       [--share 0.1] [--every 3] [--noise 0] [--seed 1] [--timing]
  */
 import { createReadStream, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -23,14 +26,15 @@ import type { ProbeRecord } from '../../../src/probes/ingest/records.js';
 import { readTrajectories } from '../../../src/probes/traversal-store.js';
 import type { Trajectory } from '../../../src/probes/trajectory.js';
 import { SpeedFeeds } from '../../../src/traffic/feeds.js';
-import { buildFacts, catalogOf } from '../../../src/analytics/index.js';
+import { buildFacts, catalogOf, type SignalTiming } from '../../../src/analytics/index.js';
+import { haversineM } from '../../../src/geo/index.js';
 
 const { values: args } = parseArgs({
   options: {
     dir: { type: 'string' }, pbf: { type: 'string' }, out: { type: 'string' },
     share: { type: 'string', default: '0.1' }, every: { type: 'string', default: '3' },
     noise: { type: 'string', default: '0' }, seed: { type: 'string', default: '1' },
-    day: { type: 'string', default: '2026-11-16' },
+    day: { type: 'string', default: '2026-11-16' }, timing: { type: 'boolean', default: false },
   },
 });
 if (!args.dir || !args.pbf || !args.out) throw new Error('usage: probes.ts --dir <scenario dir> --pbf x.osm.pbf --out facts.json');
@@ -117,9 +121,6 @@ log(`ingested ${ingest.inserted} pings; ${proc.trajectories} trajectories, ${pro
 const trajectories: Trajectory[] = [];
 for await (const t of readTrajectories(db)) trajectories.push(t);
 await db.close();
-const facts = buildFacts(region, trajectories);
-log(`facts: ${facts.length}`);
-
 // ---- comparison keys: OSM way and direction of an edge ("<way>+" along the way's nodes, "<way>-" against)
 const wayRefs = new Map<number, number[]>();
 for (const w of extract.roadWays) wayRefs.set(w.id, w.refs);
@@ -131,6 +132,78 @@ function wayKey(e: number): string {
   return `${g.edgeWayId[e]}${b > a ? '+' : '-'}`;
 }
 const catalog = catalogOf(region);
+const timing = args.timing ? await signalTimingFromSumo() : undefined;
+const facts = buildFacts(region, trajectories, { signalTiming: timing });
+log(`facts: ${facts.length}`);
+
+/** Signal timing from SUMO's switch record, through the SUMO link of each movement. */
+async function signalTimingFromSumo(): Promise<SignalTiming> {
+  const eachTag = async (path: string, fn: (name: string, a: Record<string, string>) => void): Promise<void> => {
+    const p = new SaxesParser();
+    p.on('opentag', (t) => fn(t.name, t.attributes as Record<string, string>));
+    for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) p.write(chunk as string);
+    p.close();
+  };
+  const sumoWay = (e: string): string => { const m = /^(-?)(\d+)/.exec(e); return m ? `${m[2]}${m[1] === '-' ? '-' : '+'}` : e; };
+  const links = new Map<string, Array<{ toWay: string; dir: string; linkIndex: number }>>(); // by tl|fromWay
+  await eachTag(join(args.dir!, 'city.net.xml'), (name, a) => {
+    if (name !== 'connection' || a.tl === undefined || a.from.startsWith(':')) return;
+    const k = `${a.tl}|${sumoWay(a.from)}`;
+    const arr = links.get(k) ?? [];
+    arr.push({ toWay: sumoWay(a.to), dir: a.dir, linkIndex: Number(a.linkIndex) });
+    links.set(k, arr);
+  });
+  const states = new Map<string, { t: number[]; s: string[] }>();
+  await eachTag(join(args.dir!, 'tls-states.xml'), (name, a) => {
+    if (name !== 'tlsState') return;
+    let r = states.get(a.id);
+    if (!r) states.set(a.id, (r = { t: [], s: [] }));
+    r.t.push(Number(a.time)); r.s.push(a.state);
+  });
+  // pair our signalized intersections with SUMO's signals: shared OSM node, or a junction within 30 m
+  const tlJunctions = new Map<string, Array<{ ids: number[]; lat: number; lon: number }>>();
+  await eachTag(join(args.dir!, 'plain.nod.xml'), (name, a) => {
+    if (name !== 'node' || !a.tl) return;
+    const arr = tlJunctions.get(a.tl) ?? [];
+    arr.push({ ids: a.id.split('_').filter((x) => /^\d+$/.test(x)).map(Number), lat: Number(a.y), lon: Number(a.x) });
+    tlJunctions.set(a.tl, arr);
+  });
+  const tlOf = new Map<string, string>();
+  for (const ci of catalog.list) {
+    if (!ci.intersection.signalized) continue;
+    let best: { tl: string; d: number } | undefined;
+    for (const [tl, js] of tlJunctions) {
+      for (const j of js) {
+        for (const n of ci.nodes) {
+          const d = j.ids.includes(g.nodeOsmId[n]) ? 0 : haversineM(j.lat, j.lon, g.nodeLatE7[n] / 1e7, g.nodeLonE7[n] / 1e7);
+          if (d <= 30 && (!best || d < best.d)) best = { tl, d };
+        }
+      }
+    }
+    if (best) tlOf.set(ci.key, best.tl);
+  }
+  const DIR: Record<string, string[]> = { T: ['s'], L: ['l', 'L'], R: ['r', 'R'], U: ['t'] };
+  const linkCache = new Map<number, number>();
+  return (m, tS) => {
+    const tl = tlOf.get(m.intersectionKey);
+    if (tl === undefined) return undefined;
+    let li = linkCache.get(m.movement.id);
+    if (li === undefined) {
+      const cands = links.get(`${tl}|${wayKey(m.movement.inEdge)}`) ?? [];
+      const outWay = wayKey(m.movement.outEdge);
+      const pick = cands.find((c) => c.toWay === outWay) ?? cands.find((c) => DIR[m.turnManeuvers].includes(c.dir)) ?? cands[0];
+      li = pick ? pick.linkIndex : -1;
+      linkCache.set(m.movement.id, li);
+    }
+    const r = states.get(tl);
+    const simS = tS - midnightS;
+    if (li < 0 || !r || simS < r.t[0]) return undefined;
+    let lo = 0, hi = r.t.length - 1;
+    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (r.t[mid] <= simS) lo = mid; else hi = mid - 1; }
+    const c = r.s[lo][li];
+    return c === 'G' || c === 'g';
+  };
+}
 const intersections = catalog.list.map((ci) => ({
   key: ci.key, name: ci.name, signalized: ci.intersection.signalized,
   nodes: (ci.nodes ?? [ci.intersection.node]).map((n) => ({ osmId: g.nodeOsmId[n], lat: g.nodeLatE7[n] / 1e7, lon: g.nodeLonE7[n] / 1e7 })),
@@ -141,9 +214,10 @@ const out = facts.map((f) => ({
   turn: catalog.movementById.get(f.movementId)?.turnManeuvers ?? '',
   entryS: f.entryS - midnightS, exitS: f.exitS - midnightS, travelS: f.travelTimeS, freeFlowS: f.freeFlowS,
   delayS: f.controlDelayS, stopped: f.stopped, stopS: f.stopDurationS, approachKph: f.approachSpeedKph, zoneM: f.zoneLengthM,
+  onGreen: f.arrivedOnGreen ?? null,
 }));
 writeFileSync(args.out, JSON.stringify({
-  params: { share: SHARE, everyS: EVERY_S, noiseM: NOISE_M, seed },
+  params: { share: SHARE, everyS: EVERY_S, noiseM: NOISE_M, seed, timing: args.timing ? 1 : 0 },
   probeVehicles: [...tracks.keys()], pings: ingest.inserted, trajectories: proc.trajectories, intersections, facts: out,
 }));
 log(`wrote ${args.out}`);

@@ -50,7 +50,7 @@ echo "== netconvert"
 netconvert --osm-files city.osm -o city.net.xml \
   --type-files "$SUMO_HOME/data/typemap/osmNetconvert.typ.xml,urban-speeds.typ.xml" \
   --keep-edges.by-vclass passenger --remove-edges.isolated --ramps.guess \
-  --junctions.join --tls.guess-signals --tls.discard-simple --tls.join --tls.default-type static \
+  --junctions.join --tls.guess-signals --tls.discard-simple --tls.join --tls.join-dist 30 --tls.default-type static \
   --output.original-names --no-warnings --ignore-errors >netconvert.log 2>&1
 
 echo "== demand: morning peak ${PEAK_VPH} veh/h"
@@ -82,6 +82,6 @@ nice -n 10 sumo -n city.net.xml -r routes.rou.xml -a webster.add.xml,tls-states.
   --fcd-output fcd.xml --fcd-output.geo --device.fcd.period 1 \
   --fcd-output.attributes x,y,angle,speed,lane,pos \
   --tripinfo-output tripinfo.xml --vehroute-output vehroutes.xml --vehroute-output.exit-times \
-  --device.rerouting.probability 1 --device.rerouting.period 120 --device.rerouting.adaptation-steps 18 \
+  --device.rerouting.probability 1 --device.rerouting.period 300 --device.rerouting.adaptation-steps 18 \
   --time-to-teleport 300 --no-step-log --duration-log.statistics >sumo.log 2>&1
 tail -n 30 sumo.log

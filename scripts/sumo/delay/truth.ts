@@ -32,7 +32,7 @@ const { values: args } = parseArgs({
     dir: { type: 'string' },
     upstream: { type: 'string', default: '150' },
     downstream: { type: 'string', default: '50' },
-    join: { type: 'string', default: '60' },
+    join: { type: 'string', default: '30' },
     'stop-speed': { type: 'string', default: '2' },
     'stop-s': { type: 'string', default: '2' },
   },

@@ -122,7 +122,7 @@ export function catalogOf(region: Region): IntersectionCatalog {
   for (const ix of region.intersections) for (const m of ix.movements) nextMovementId = Math.max(nextMovementId, m.id + 1);
   for (const c of signalClusters(g)) {
     const parts = c.nodes.map((n) => byNodeIx.get(n)).filter((x): x is Intersection => x !== undefined);
-    if (parts.length !== c.nodes.length || c.junctions.length === 0) continue;
+    if (c.junctions.length === 0) continue;
     const ix = clusterIntersection(g, c, parts, nextMovementId);
     nextMovementId += ix.movements.length;
     for (const n of c.nodes) clustered.add(n);

@@ -12,11 +12,11 @@
  */
 import { haversineM } from '../../geo/index.js';
 import type { EdgeId, Graph, NodeId } from '../../network/graph.js';
+import { junctionSetbackM } from '../../network/intersections.js';
 import type { Region } from '../../network/region.js';
 import type { Trajectory } from '../../probes/trajectory.js';
 import { localParts } from '../../time/index.js';
 import { catalogOf, type CatalogMovement, type IntersectionCatalog } from '../catalog/catalog.js';
-import { junctionSetbackM } from './stop-line.js';
 
 /** Zone length before the stop line, metres (default of `FactOptions.upstreamM`). */
 export const ZONE_UPSTREAM_M = 150;
