@@ -9,7 +9,8 @@
  *    error of the average control delay against all vehicles' truth and against the truth of the
  *    same probe vehicles, LOS letter agreement, and the sampling error alone (truth of the probe
  *    vehicles against truth of all vehicles);
- *  - per movement pooled over the run (≥ `--min-movement` probe vehicles): MAE, bias, worst movements;
+ *  - per movement pooled over the run (≥ `--min-movement` probe vehicles): MAE, bias, the worst
+ *    movements against all vehicles and against the same probe vehicles;
  *  - per crossing, same vehicle: MAE and bias;
  *  - POG: share of arrivals on green from SUMO's signal states against the share of probe vehicles
  *    that did not stop (what the API reports without signal timing), and the stop shares.
@@ -32,9 +33,9 @@ const RADIUS_M = Number(args.radius);
 const MIN_PROBES = Number(args['min-probes']);
 const MIN_MOVEMENT = Number(args['min-movement']);
 
-interface TruthCrossing { vehicle: string; tl: string; approachEdge: string; exitEdge: string; dir: string; entryS: number; delayS: number; stopped: boolean; onGreen: boolean | null }
+interface TruthCrossing { vehicle: string; tl: string; approachEdge: string; exitEdge: string; dir: string; entryS: number; delayS: number; stopped: boolean; onGreen: boolean | null; approachKph: number }
 interface Truth { teleported: string[]; signals: Array<{ tl: string; junctions: Array<{ id: string; lon: number; lat: number }> }>; crossings: TruthCrossing[]; vehicles: number }
-interface Fact { vehicle: string; key: string; movementId: number; inWay: string; outWay: string; turn: string; entryS: number; delayS: number; stopped: boolean; onGreen: boolean | null }
+interface Fact { vehicle: string; key: string; movementId: number; inWay: string; outWay: string; turn: string; entryS: number; delayS: number; stopped: boolean; onGreen: boolean | null; approachKph: number | null }
 interface Facts { params: Record<string, number>; probeVehicles: string[]; intersections: Array<{ key: string; name: string; signalized: boolean; nodes: Array<{ osmId: number; lat: number; lon: number }> }>; facts: Fact[] }
 
 const truth = JSON.parse(readFileSync(join(args.dir, 'truth.json'), 'utf8')) as Truth;
@@ -150,7 +151,7 @@ const pog = {
 const mrows = [...movements.entries()].filter(([, m]) => m.est.length >= MIN_MOVEMENT);
 const merr = mrows.map(([, m]) => mean(m.est) - mean(m.truthAll));
 const merrSame = mrows.map(([, m]) => mean(m.est) - mean(m.truthProbe));
-const worst = mrows.map(([k, m]) => {
+const movementRows = mrows.map(([k, m]) => {
   const [g, inWay, outWay] = k.split('|');
   const grp = groups.get(g)!;
   return {
@@ -158,13 +159,16 @@ const worst = mrows.map(([k, m]) => {
     inWay, outWay, dir: m.dir, probes: m.est.length, vehicles: m.truthAll.length,
     estS: +mean(m.est).toFixed(1), truthAllS: +mean(m.truthAll).toFixed(1), truthProbesS: +mean(m.truthProbe).toFixed(1),
   };
-}).sort((a, b) => Math.abs(b.estS - b.truthAllS) - Math.abs(a.estS - a.truthAllS)).slice(0, 10);
+});
+const worst = [...movementRows].sort((a, b) => Math.abs(b.estS - b.truthAllS) - Math.abs(a.estS - a.truthAllS)).slice(0, 10);
+const worstMethod = [...movementRows].sort((a, b) => Math.abs(b.estS - b.truthProbesS) - Math.abs(a.estS - a.truthProbesS)).slice(0, 10);
 
 // ---- per crossing, same vehicle (nearest entry time within 60 s)
 const byVehicle = new Map<string, TruthCrossing[]>();
 for (const c of crossings) if (probeSet.has(c.vehicle)) { const a = byVehicle.get(c.vehicle) ?? []; a.push(c); byVehicle.set(c.vehicle, a); }
 const pairErr: number[] = [];
 let stopAgree = 0;
+const approachErr: number[] = [];
 let greenJudged = 0;
 let greenAgree = 0;
 for (const f of facts) {
@@ -178,6 +182,7 @@ for (const f of facts) {
   if (best) {
     pairErr.push(f.delayS - best.delayS);
     if (best.stopped === f.stopped) stopAgree++;
+    if (f.approachKph !== null) approachErr.push(f.approachKph - best.approachKph);
     if (best.onGreen !== null && f.onGreen !== null && f.onGreen !== undefined) { greenJudged++; if (best.onGreen === f.onGreen) greenAgree++; }
   }
 }
@@ -198,9 +203,10 @@ const figures = {
     truthLos: losTruth,
   },
   movements: { maeS: r2(abs(merr)), biasS: r2(mean(merr)), sameProbes: { maeS: r2(abs(merrSame)), biasS: r2(mean(merrSame)) } },
-  crossings: { maeS: r2(abs(pairErr)), biasS: r2(mean(pairErr)), stopAgreementPct: r2((100 * stopAgree) / pairErr.length), ...(greenJudged > 0 ? { onGreenAgreementPct: r2((100 * greenAgree) / greenJudged) } : {}) },
+  crossings: { maeS: r2(abs(pairErr)), biasS: r2(mean(pairErr)), stopAgreementPct: r2((100 * stopAgree) / pairErr.length), approachSpeedMaeKph: r2(abs(approachErr)), ...(greenJudged > 0 ? { onGreenAgreementPct: r2((100 * greenAgree) / greenJudged) } : {}) },
   pog: Object.fromEntries(Object.entries(pog).map(([k, v]) => [k, r2(v)])),
   worstMovements: worst,
+  worstMovementsMethod: worstMethod,
 };
 console.log(JSON.stringify(figures, null, 1));
 if (args.out) writeFileSync(args.out, JSON.stringify(figures, null, 1));

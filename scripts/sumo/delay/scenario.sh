@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds and runs the SUMO scenario of the control-delay validation (docs/sumo-validation.md):
-# the city's network from its OSM extract, a morning peak of random trips, fixed-time signals timed
-# by Webster's method for the peak hour (SUMO's tlsCycleAdaptation.py), and the outputs the truth is
-# derived from: 1 s FCD with lane and position, tripinfo, vehicle routes and every signal switch.
+# the city's network from its OSM extract, a morning peak of random trips (vehicles re-route on
+# current travel times), fixed-time signals timed by Webster's method for the peak hour (SUMO's
+# tlsCycleAdaptation.py, cycles of MIN_CYCLE_S–120 s), and the outputs the truth is derived from:
+# 1 s FCD with lane and position, tripinfo, driven routes, every signal switch, junction positions.
 #
-#   scripts/sumo/delay/scenario.sh <extract.osm.pbf> <work-dir> <country: us|mc> [peak-veh-per-hour]
+#   [SEED=42] [MIN_CYCLE_S=90] scripts/sumo/delay/scenario.sh <extract.osm.pbf> <work-dir> <country: us|mc> [peak-veh-per-hour]
 #
 # Needs the Debian packages sumo, sumo-tools, osmium-tool. Runs SUMO under `nice`.
 set -euo pipefail
@@ -14,7 +15,7 @@ SUMO_HOME="${SUMO_HOME:-/usr/share/sumo}"; export SUMO_HOME
 # Simulated clock: 06:30–09:30 local time of departures (seconds of the day), run until 10:00.
 BEGIN_S=23400; END_S=34200; RUN_END_S=36000; PEAK_BEGIN_S=27000
 SEED="${SEED:-42}"
-MIN_CYCLE_S="${MIN_CYCLE_S:-60}"
+MIN_CYCLE_S="${MIN_CYCLE_S:-90}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 
 for tool in osmium netconvert sumo python3; do

@@ -5,14 +5,16 @@
  */
 import { readFileSync } from 'node:fs';
 
+interface Movement { name: string; inWay: string; outWay: string; dir: string; probes: number; vehicles: number; estS: number; truthAllS: number; truthProbesS: number }
 interface Figures {
   label: string;
   counts: Record<string, number | Record<string, number>>;
   bins: { maeS: number; biasS: number; losAgreementPct: number; sameProbes: { maeS: number; biasS: number; losAgreementPct: number }; samplingOnly: { maeS: number; biasS: number }; truthLos: Record<string, number> };
   movements: { maeS: number; biasS: number; sameProbes: { maeS: number; biasS: number } };
-  crossings: { maeS: number; biasS: number; stopAgreementPct: number; onGreenAgreementPct?: number };
+  crossings: { maeS: number; biasS: number; stopAgreementPct: number; onGreenAgreementPct?: number; approachSpeedMaeKph: number };
   pog: Record<string, number>;
-  worstMovements: Array<{ name: string; inWay: string; outWay: string; dir: string; probes: number; vehicles: number; estS: number; truthAllS: number; truthProbesS: number }>;
+  worstMovements: Movement[];
+  worstMovementsMethod: Movement[];
 }
 
 const files = process.argv.slice(2);
@@ -34,13 +36,17 @@ const rows: Array<[string, (f: Figures) => string]> = [
   ['movement pooled MAE / bias vs all vehicles, s', (f) => `${f.movements.maeS} / ${f.movements.biasS}`],
   ['per crossing (same vehicle) MAE / bias, s', (f) => `${f.crossings.maeS} / ${f.crossings.biasS}`],
   ['per crossing: stopped agrees / on green agrees', (f) => `${f.crossings.stopAgreementPct} % / ${f.crossings.onGreenAgreementPct ?? '–'} %`],
+  ['per crossing: approach speed MAE, km/h', (f) => `${f.crossings.approachSpeedMaeKph}`],
   ['POG truth (arrivals on green, all vehicles) / share not stopped', (f) => `${f.pog.truthOnGreenPct} % / ${f.pog.truthNotStoppedPct} %`],
   ['POG bin MAE: with signal timing / without (not stopped), points', (f) => `${f.pog.binMaeWithTimingPct ?? '–'} / ${f.pog.binMaeVsOnGreenPct}`],
 ];
 console.log(`| figure | ${figs.map((f) => f.label).join(' | ')} |`);
 console.log(`|---|${figs.map(() => '---').join('|')}|`);
 for (const [name, fn] of rows) console.log(`| ${name} | ${figs.map(fn).join(' | ')} |`);
+const line = (w: Movement): string => `  ${w.name} ${w.inWay} → ${w.outWay} (${w.dir}), ${w.probes} probes of ${w.vehicles}: ${w.estS} / ${w.truthAllS} / ${w.truthProbesS}`;
 for (const f of figs) {
-  console.log(`\nworst movements (${f.label}): estimate / truth of all vehicles / truth of the probes, s`);
-  for (const w of f.worstMovements.slice(0, 5)) console.log(`  ${w.name} ${w.inWay} → ${w.outWay} (${w.dir}), ${w.probes} probes of ${w.vehicles}: ${w.estS} / ${w.truthAllS} / ${w.truthProbesS}`);
+  console.log(`\n${f.label}, worst movements against all vehicles: estimate / truth of all vehicles / truth of the probes, s`);
+  for (const w of f.worstMovements.slice(0, 5)) console.log(line(w));
+  console.log(`${f.label}, worst movements against the same probe vehicles:`);
+  for (const w of f.worstMovementsMethod.slice(0, 5)) console.log(line(w));
 }
