@@ -131,6 +131,7 @@ const errSame = rows.map(([, c]) => mean(c.est) - mean(c.truthProbe));
 const errSampling = rows.map(([, c]) => mean(c.truthProbe) - mean(c.truthAll));
 const losAll = rows.filter(([, c]) => los(mean(c.est)) === los(mean(c.truthAll))).length / rows.length;
 const losSame = rows.filter(([, c]) => los(mean(c.est)) === los(mean(c.truthProbe))).length / rows.length;
+const losSampling = rows.filter(([, c]) => los(mean(c.truthProbe)) === los(mean(c.truthAll))).length / rows.length;
 const losTruth: Record<string, number> = {};
 for (const [, c] of rows) { const l = los(mean(c.truthAll)); losTruth[l] = (losTruth[l] ?? 0) + 1; }
 const abs = (xs: number[]): number => mean(xs.map(Math.abs));
@@ -199,7 +200,7 @@ const figures = {
   bins: {
     maeS: r2(abs(errAll)), biasS: r2(mean(errAll)), losAgreementPct: r2(100 * losAll),
     sameProbes: { maeS: r2(abs(errSame)), biasS: r2(mean(errSame)), losAgreementPct: r2(100 * losSame) },
-    samplingOnly: { maeS: r2(abs(errSampling)), biasS: r2(mean(errSampling)) },
+    samplingOnly: { maeS: r2(abs(errSampling)), biasS: r2(mean(errSampling)), losAgreementPct: r2(100 * losSampling) },
     truthLos: losTruth,
   },
   movements: { maeS: r2(abs(merr)), biasS: r2(mean(merr)), sameProbes: { maeS: r2(abs(merrSame)), biasS: r2(mean(merrSame)) } },

@@ -9,7 +9,7 @@ interface Movement { name: string; inWay: string; outWay: string; dir: string; p
 interface Figures {
   label: string;
   counts: Record<string, number | Record<string, number>>;
-  bins: { maeS: number; biasS: number; losAgreementPct: number; sameProbes: { maeS: number; biasS: number; losAgreementPct: number }; samplingOnly: { maeS: number; biasS: number }; truthLos: Record<string, number> };
+  bins: { maeS: number; biasS: number; losAgreementPct: number; sameProbes: { maeS: number; biasS: number; losAgreementPct: number }; samplingOnly: { maeS: number; biasS: number; losAgreementPct: number }; truthLos: Record<string, number> };
   movements: { maeS: number; biasS: number; sameProbes: { maeS: number; biasS: number } };
   crossings: { maeS: number; biasS: number; stopAgreementPct: number; onGreenAgreementPct?: number; approachSpeedMaeKph: number };
   pog: Record<string, number>;
@@ -31,7 +31,7 @@ const rows: Array<[string, (f: Figures) => string]> = [
   ['bin LOS agreement vs the same probe vehicles', (f) => `${f.bins.sameProbes.losAgreementPct} %`],
   ['bin MAE / bias vs all vehicles, s', (f) => `${f.bins.maeS} / ${f.bins.biasS}`],
   ['bin LOS agreement vs all vehicles', (f) => `${f.bins.losAgreementPct} %`],
-  ['sampling alone (probes\' truth vs all vehicles\' truth): bin MAE / bias, s', (f) => `${f.bins.samplingOnly.maeS} / ${f.bins.samplingOnly.biasS}`],
+  ['sampling alone (probes\' truth vs all vehicles\' truth): bin MAE / bias, s; LOS agreement', (f) => `${f.bins.samplingOnly.maeS} / ${f.bins.samplingOnly.biasS}; ${f.bins.samplingOnly.losAgreementPct} %`],
   ['movement pooled MAE / bias vs the same probes, s', (f) => `${f.movements.sameProbes.maeS} / ${f.movements.sameProbes.biasS}`],
   ['movement pooled MAE / bias vs all vehicles, s', (f) => `${f.movements.maeS} / ${f.movements.biasS}`],
   ['per crossing (same vehicle) MAE / bias, s', (f) => `${f.crossings.maeS} / ${f.crossings.biasS}`],
