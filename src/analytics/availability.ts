@@ -25,9 +25,13 @@ export interface AvailabilityQuery {
 }
 
 /** Validates the five query parameters (case-insensitive values). */
-export function parseAvailabilityQuery(q: Record<string, string | undefined>): AvailabilityQuery {
-  const allowed = ['startDate', 'endDate', 'intersectionOutputMode', 'namespaces', 'travelTimeType'];
-  for (const k of Object.keys(q)) if (!allowed.includes(k)) throw invalid(k, `unknown query parameter (allowed: ${allowed.join(', ')})`);
+export function parseAvailabilityQuery(query: Record<string, string | string[] | undefined>): AvailabilityQuery {
+  const q: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (!(AVAILABILITY_PARAMS as readonly string[]).includes(k)) throw invalid(k, `unknown query parameter (allowed: ${AVAILABILITY_PARAMS.join(', ')})`);
+    if (typeof v !== 'string') throw invalid(k, 'given more than once');
+    q[k] = v;
+  }
   const out: AvailabilityQuery = { mode: 'none', namespaces: [], travelTimeType: 'historical' };
   if (q.startDate !== undefined) out.startDate = readDate(q.startDate, 'startDate');
   if (q.endDate !== undefined) out.endDate = readDate(q.endDate, 'endDate');
@@ -48,6 +52,11 @@ export function parseAvailabilityQuery(q: Record<string, string | undefined>): A
   }
   return out;
 }
+
+/** Query parameters of the availability request. */
+export const AVAILABILITY_PARAMS = ['startDate', 'endDate', 'intersectionOutputMode', 'namespaces', 'travelTimeType'] as const;
+/** Fields of the principal object of the availability request's body. */
+export const PRINCIPAL_FIELDS = ['accessToken', 'userId', 'appId', 'name', 'anonymous'] as const;
 
 /** Validates the principal object of the body (all fields optional; types per contract). */
 export function checkPrincipal(body: unknown, bearer: string): void {
@@ -78,7 +87,7 @@ export function checkPrincipal(body: unknown, bearer: string): void {
 
 interface WindowRow { start_day: string; end_day: string; map_version: string; keys: string | null }
 
-async function windows(db: Queryable, q: AvailabilityQuery, keys: string[] | undefined, withKeys: boolean): Promise<WindowRow[]> {
+async function windows(db: Queryable, q: AvailabilityQuery, keys: string[], withKeys: boolean): Promise<WindowRow[]> {
   const params: unknown[] = [];
   const where: string[] = [];
   if (q.startDate) { params.push(q.startDate); where.push(`local_day >= $${params.length}::date`); }
@@ -96,6 +105,11 @@ async function windows(db: Queryable, q: AvailabilityQuery, keys: string[] | und
   return (await db.query<WindowRow>(sql, params)).rows;
 }
 
+/** The served region's keys among `keys` (all of its keys when undefined): other regions' facts stay out. */
+function ofRegion(catalog: IntersectionCatalog, keys: string[] | undefined): string[] {
+  return keys ? keys.filter((k) => catalog.byKey.has(k)) : catalog.list.map((c) => c.key);
+}
+
 /** Answers an availability query. */
 export async function queryAvailability(db: Queryable, catalog: IntersectionCatalog, q: AvailabilityQuery): Promise<MetricData> {
   const dims = [{ name: 'startDate', type: 'DATE' }, { name: 'endDate', type: 'DATE' }, { name: 'mapVersion', type: 'STRING' }];
@@ -105,11 +119,11 @@ export async function queryAvailability(db: Queryable, catalog: IntersectionCata
   if (q.mode === 'namespace') {
     dims.push({ name: 'namespace', type: 'STRING' });
     for (const ns of q.namespaces) {
-      const keys = await provisionedKeys(db, [ns], 'namespaces');
+      const keys = ofRegion(catalog, await provisionedKeys(db, [ns], 'namespaces'));
       for (const r of await windows(db, q, keys, true)) rows.push([r.start_day, r.end_day, mv(r), ns, r.keys ?? '']);
     }
   } else {
-    const keys = q.namespaces.length > 0 ? await provisionedKeys(db, q.namespaces, 'namespaces') : undefined;
+    const keys = ofRegion(catalog, q.namespaces.length > 0 ? await provisionedKeys(db, q.namespaces, 'namespaces') : undefined);
     for (const r of await windows(db, q, keys, q.mode === 'all')) {
       rows.push(q.mode === 'all' ? [r.start_day, r.end_day, mv(r), r.keys ?? ''] : [r.start_day, r.end_day, mv(r)]);
     }

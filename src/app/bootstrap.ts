@@ -1,7 +1,9 @@
 /**
- * Start-up of a serving process: make sure the region exists (the demo city is generated on the
- * first start), load it, open and migrate the database, restore learned/live speeds, and on the
- * first start of the demo in a database load its parking data and run its traffic simulation.
+ * Start-up of a serving process: own and open the database, make sure the region exists (the demo
+ * city is generated on the first start) and load it, migrate, on the first start of the demo in a
+ * database load its parking data and run its traffic simulation, and start the ingestion thread.
+ * Requests are answered by serving threads (`serving/`), which load speeds and follow the change
+ * log themselves.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,26 +11,58 @@ import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
 import { loadRegion, regionExists } from '../network/index.js';
 import { createDemoRegion } from '../demo/create-demo-region.js';
-import { openDb, runMigrations, type Db } from '../store/index.js';
+import { openDbFull, runMigrations, type EmbeddedDb, type OpenedDb } from '../store/index.js';
+import { pruneChanges } from '../store/changes.js';
 import { allMigrations } from './migrations.js';
 import { DbAuthService } from '../auth/index.js';
 import { SpeedFeeds } from '../traffic/feeds.js';
-import { loadSpeedFeeds } from '../traffic/learned-speeds.js';
-import { refreshLiveSpeeds } from '../traffic/live-speeds.js';
+import { ensureOperatorApp, removeOperatorCredentials } from './operator.js';
+import { startIngestionThread, type IngestionThread } from './ingestion/ingestion-thread.js';
 import type { AppContext } from './context.js';
 import { ensureDemoApp, isDone, markDone, type DemoCredentials } from './demo-app.js';
 import { loadParkingDocument } from './parking-upload.js';
 import { runDemoTraffic } from './demo-traffic.js';
 
-/** The started context, the demo app's credentials when serving the demo, and a closer. */
+/**
+ * The started process: a context (used for the demo's first start; requests are served by the
+ * serving threads, which build their own), the demo app's credentials when serving the demo, what
+ * serving threads connect to, and a closer.
+ */
 export interface Started {
   ctx: AppContext;
   demoApp?: DemoCredentials;
+  regionDir: string;
+  /** the embedded database's owner handle (undefined with PostgreSQL) */
+  embedded?: EmbeddedDb;
+  ingestion: IngestionThread;
+  /** Tells other processes where this server answers (once it listens). */
+  listening: (url: string) => void;
   close: () => Promise<void>;
 }
 
-/** Brings up everything `serve` needs; `log` receives human-readable progress lines. */
+/**
+ * Brings up everything `serve` needs; `log` receives human-readable progress lines. With the
+ * embedded database it first takes the data directory's lock (DataDirBusyError when another
+ * process holds it), so nothing is written before this process owns the directory.
+ */
 export async function bootstrap(config: Config, log: (line: string) => void): Promise<Started> {
+  const databaseUrl = config.store.databaseUrl || undefined;
+  // the database thread runs below the serving thread's priority: under a feed it mostly writes for ingestion
+  const { db, embedded, lock } = await openDbFull({ databaseUrl, dataDir: config.store.dataDir }, 'serve', { nice: 5 });
+  const closers: Array<() => Promise<void>> = [() => db.close()];
+  const closeAll = async (): Promise<void> => {
+    for (const c of closers.reverse()) await c().catch((err: unknown) => log(`shutdown: ${String(err)}`));
+  };
+  try {
+    return await start(config, log, { db, embedded, lock, closers, closeAll });
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
+
+async function start(config: Config, log: (line: string) => void, opened: OpenedDb & { closers: Array<() => Promise<void>>; closeAll: () => Promise<void> }): Promise<Started> {
+  const { db, embedded, lock, closers } = opened;
   const regionDir = join(config.store.dataDir, 'regions', config.region.name);
   const isDemo = config.region.name === 'demo';
   if (!regionExists(regionDir)) {
@@ -43,7 +77,6 @@ export async function bootstrap(config: Config, log: (line: string) => void): Pr
   const region = loadRegion(regionDir);
   log(`region "${region.meta.name}" loaded in ${Date.now() - t0} ms (${region.graph.nodeCount} nodes, ${region.graph.edgeCount} edges)`);
 
-  const db: Db = await openDb({ databaseUrl: config.store.databaseUrl || undefined, dataDir: config.store.dataDir });
   await runMigrations(db, allMigrations());
   const auth = new DbAuthService(db);
   const speeds = new SpeedFeeds();
@@ -65,21 +98,26 @@ export async function bootstrap(config: Config, log: (line: string) => void): Pr
       await markDone(db, key, { at: new Date().toISOString() });
     }
   }
-  const fed = await loadSpeedFeeds(db, region.graph, speeds, { mapVersion: region.meta.mapVersion, nowS: Date.now() / 1000 });
-  if (fed.learnedEdges || fed.liveEdges) log(`speeds: ${fed.learnedEdges} edges with learned profiles, ${fed.liveEdges} with live speeds`);
-  // Several processes may share the database: pick up live speeds others ingested, and drop old ones.
-  const SPEED_REFRESH_MS = 60_000;
+  if (embedded) {
+    // CLI commands run while this server owns the database go through its admin API with these
+    await ensureOperatorApp(db, config.store.dataDir);
+    closers.push(async () => removeOperatorCredentials(config.store.dataDir));
+  }
+  const ingestion = await startIngestionThread({
+    regionDir, databaseUrl: config.store.databaseUrl || undefined, embedded, maxQueuedJobs: config.probes.maxQueuedJobs,
+    log: (_level, msg) => log(msg),
+  });
+  ctx.ingestion = ingestion;
+  closers.push(() => ingestion.close());
+  // old change log rows are pruned
   const timer = setInterval(() => {
-    const nowS = Date.now() / 1000;
-    speeds.expireLive(nowS - 3600);
-    refreshLiveSpeeds(db, speeds, region.meta.mapVersion, nowS).catch((err: unknown) => log(`live speed refresh failed: ${String(err)}`));
-  }, SPEED_REFRESH_MS);
+    pruneChanges(db).catch((err: unknown) => log(`change log prune failed: ${String(err)}`));
+  }, 60_000);
   timer.unref();
+  closers.push(async () => clearInterval(timer));
   return {
-    ctx, demoApp,
-    close: async () => {
-      clearInterval(timer);
-      await db.close();
-    },
+    ctx, demoApp, regionDir, embedded, ingestion,
+    listening: (url) => lock?.update({ url }),
+    close: opened.closeAll,
   };
 }

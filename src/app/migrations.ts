@@ -5,6 +5,7 @@
  */
 import type { Migration } from '../store/db.js';
 import { migrations as platform } from '../auth/migrations.js';
+import { migrations as store } from '../store/migrations.js';
 import { migrations as routing } from '../routing/migrations.js';
 import { migrations as parking } from '../parking/migrations.js';
 import { migrations as reservations } from '../parking/reservations/migrations.js';
@@ -13,7 +14,7 @@ import { migrations as analytics } from '../analytics/migrations.js';
 
 /** All migrations sorted by version; throws on a duplicate version. */
 export function allMigrations(): Migration[] {
-  const all = [...platform, ...routing, ...parking, ...reservations, ...probes, ...analytics].sort((a, b) => a.version - b.version);
+  const all = [...platform, ...store, ...routing, ...parking, ...reservations, ...probes, ...analytics].sort((a, b) => a.version - b.version);
   for (let i = 1; i < all.length; i++) {
     if (all[i].version === all[i - 1].version) throw new Error(`duplicate migration version ${all[i].version}: ${all[i - 1].name} and ${all[i].name}`);
   }

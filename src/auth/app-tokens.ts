@@ -53,6 +53,17 @@ export async function createApp(db: Queryable, opts: { name: string; admin?: boo
   return { appId, appKey, name: opts.name, admin: opts.admin ?? false };
 }
 
+/**
+ * Gives an existing application a new random key (the old one stops working at once) and
+ * returns it; undefined when the app does not exist.
+ */
+export async function resetAppKey(db: Queryable, appId: string): Promise<string | undefined> {
+  if (!UUID_RE.test(appId)) return undefined;
+  const appKey = randomBytes(24).toString('base64url');
+  const r = await db.query('UPDATE applications SET hash_token_lower = $2, hash_token_exact = $3, status = 2 WHERE app_id = $1', [appId, hashTokenFor(appId, appKey), sha1Hex(`${appId}|${appKey}`)]);
+  return r.rowCount > 0 ? appKey : undefined;
+}
+
 /** Lists applications (never their keys). */
 export async function listApps(db: Queryable): Promise<Array<{ appId: string; name: string; admin: boolean; status: number; createdAt: Date }>> {
   const r = await db.query<{ app_id: string; name: string; admin: boolean; status: number; created_at: Date }>(

@@ -5,10 +5,10 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { refreshFacts } from '../analytics/index.js';
-import { loadRegion } from '../network/bundle.js';
 import { readTrajectories } from '../probes/traversal-store.js';
 import { parseIsoToUnixS } from '../time/index.js';
 import type { CliDeps } from './deps.js';
+import { chosenRegion, chosenRegionName } from './region-choice.js';
 
 /** Adds `analytics refresh`. */
 export function registerAnalytics(program: Command, deps: CliDeps): void {
@@ -27,11 +27,18 @@ export function registerAnalytics(program: Command, deps: CliDeps): void {
       const sinceS = parse(opts.since, '--since');
       const untilS = parse(opts.until, '--until');
       const config = deps.config();
-      const region = loadRegion(join(config.store.dataDir, 'regions', config.region.name));
-      await deps.withDb(async (db) => {
-        const t0 = Date.now();
-        const r = await refreshFacts(db, region, (d) => readTrajectories(d, { sinceS, untilS }));
-        console.log(`analytics: ${r.facts} intersection facts from ${r.trajectories} trajectories in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      });
+      const t0 = Date.now();
+      const server = await deps.server();
+      let r: { trajectories: number; facts: number };
+      let region: string;
+      if (server) {
+        region = await chosenRegionName(deps);
+        r = await server.request('POST', '/v1/admin/analytics/refresh', { since: sinceS, until: untilS });
+      } else {
+        const loaded = await chosenRegion(deps);
+        region = loaded.meta.name;
+        r = await deps.withDb((db) => refreshFacts(db, loaded, (d) => readTrajectories(d, { sinceS, untilS, mapVersion: loaded.meta.mapVersion })));
+      }
+      console.log(`analytics (region "${region}"${server ? `, through the server at ${server.url}` : ''}): ${r.facts} intersection facts from ${r.trajectories} trajectories in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     });
 }

@@ -1,7 +1,9 @@
 /**
- * `streetwise ingest probes <file>`: stream a probe file (CSV, JSON lines or SUMO FCD XML; `.gz`
- * is decompressed; `-` reads stdin) into the database, then match the traces that got new pings
- * and update learned speeds. Progress bar on a terminal, log lines otherwise.
+ * `streetwise ingest probes <file>`: stream a probe file (JSON, NDJSON, CSV or SUMO FCD XML;
+ * `.gz` is decompressed; `-` reads stdin) into the probe sink, then process the traces that got
+ * new pings (map matching, learned and live speeds, intersection facts).
+ * `streetwise ingest probes --from nats://… --subject …`: consume a NATS JetStream subject instead
+ * (`nats-ingest.ts`). Progress with totals and time left on a terminal, log lines otherwise.
  */
 import { createReadStream, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,80 +11,113 @@ import { createGunzip } from 'node:zlib';
 import { Transform, type Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { loadRegion } from '../network/bundle.js';
-import { formatFromFileName, type IngestOptions } from '../probes/ingest/ingest.js';
-import type { ProbeFormat } from '../probes/ingest/records.js';
-import { parseTimestampS } from '../probes/ingest/records.js';
-import { ingestAndProcess } from '../probes/pipeline.js';
-import { refreshFactsAfterIngest } from '../app/facts-after-ingest.js';
-import { SpeedFeeds } from '../traffic/feeds.js';
+import { formatFromFileName, readProbes, type ReadProbesOptions } from '../probes/ingest/ingest.js';
+import { parseColumnMapping } from '../probes/ingest/csv-columns.js';
+import { parseTimestampS, probeFormatFromName, type ParseIssue } from '../probes/ingest/records.js';
 import type { CliDeps } from './deps.js';
+import { chosenRegion } from './region-choice.js';
 import { createProgress } from './progress.js';
+import { processWithProgress, storeAll, withProbeSink } from './probe-sink-cli.js';
+import { ingestFromNats, natsOptionsFrom, type NatsCliOptions } from './nats-ingest.js';
 
-interface IngestCliOptions { format?: string; fcdStart?: string; tracePrefix?: string; batchSize: string }
+interface IngestCliOptions extends NatsCliOptions {
+  format?: string; columns?: string; header?: boolean; fcdStart?: string; tracePrefix?: string; batchSize: string;
+}
+
+/** Most malformed rows listed (all are counted). */
+const ISSUES_SHOWN = 20;
 
 /** Adds `ingest probes`. */
 export function registerIngest(program: Command, deps: CliDeps): void {
   const ingest = program.command('ingest').description('ingest data into the database');
-  ingest.command('probes <file>')
-    .description('ingest GPS probe pings (CSV trace_id,timestamp,lat,lon[,speed,heading]; JSON lines; SUMO --fcd-output XML with --fcd-output.geo), map-match them and update learned speeds')
-    .option('--format <format>', 'csv | jsonl | fcd (default: from the file extension)')
+  ingest.command('probes [file]')
+    .description('ingest GPS probe pings from a file (JSON {"pings":[…]} or array, NDJSON, CSV with a header, SUMO --fcd-output XML with --fcd-output.geo) or from a NATS JetStream subject (--from), map-match them and update learned speeds and intersection facts')
+    .option('--format <format>', 'json | ndjson (or jsonl) | csv | fcd (default: from the file extension)')
+    .option('--columns <mapping>', 'CSV: field=column[:unit],… with fields trace,time,lat,lon,speed,heading; a column is a header name or a 1-based number; time units iso|s|ms, speed units mps|kph|mph|knots; speed=- skips a speed column (e.g. trace=vehicle,time=ts:ms,lat=y,lon=x,speed=v:mps,heading=dir)')
+    .option('--header', 'CSV: the first row is a header (default: detected)')
+    .option('--no-header', 'CSV: the first row is data')
     .option('--fcd-start <time>', 'FCD only: ISO 8601 or unix time of simulation second 0 (default 2026-01-05T00:00:00Z)')
     .option('--trace-prefix <prefix>', 'FCD only: prefix for vehicle ids (to keep runs apart)')
-    .option('--batch-size <n>', 'pings per database insert', '5000')
-    .action(async (file: string, opts: IngestCliOptions) => {
-      const format = (opts.format ?? (file === '-' ? undefined : formatFromFileName(file))) as ProbeFormat | undefined;
-      if (format === undefined || !['csv', 'jsonl', 'fcd'].includes(format)) {
-        throw new Error(`--format must be csv, jsonl or fcd${opts.format ? ` (got ${opts.format})` : ' (cannot tell from the file name)'}`);
+    .option('--batch-size <n>', 'pings per store call', '5000')
+    .option('--from <url>', 'consume a NATS JetStream subject instead of a file, e.g. nats://127.0.0.1:4222')
+    .option('--subject <subject>', 'NATS: subject the pings are published on (required with --from)')
+    .option('--stream <name>', 'NATS: JetStream stream (default: the stream capturing the subject; created as PROBES when none does)')
+    .option('--durable <name>', 'NATS: durable consumer name; a restart resumes where it stopped', 'streetwise-probes')
+    .option('--batch <n>', 'NATS: messages per pull', '100')
+    .option('--ack-wait <s>', 'NATS: seconds before an unacknowledged message is redelivered', '30')
+    .option('--flush-every <s>', 'NATS: process stored pings at least every this many seconds', '10')
+    .option('--flush-pings <n>', 'NATS: … or after this many new pings', '50000')
+    .option('--until-idle <s>', 'NATS: stop once no message arrived for this many seconds and none is pending')
+    .action(async (file: string | undefined, opts: IngestCliOptions) => {
+      if (opts.from !== undefined) {
+        if (file !== undefined) throw new Error('give either a file or --from, not both');
+        const nats = natsOptionsFrom(opts);
+        const region = await chosenRegion(deps);
+        await withProbeSink(deps, region, (sink) => ingestFromNats(sink, nats));
+        return;
       }
-      const batchSize = Number(opts.batchSize);
-      if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) throw new Error('--batch-size must be an integer in 1..100000');
-      const ingestOpts: IngestOptions = { format, batchSize, tracePrefix: opts.tracePrefix };
-      if (opts.fcdStart !== undefined) {
-        const s = parseTimestampS(opts.fcdStart);
-        if (!Number.isFinite(s)) throw new Error(`--fcd-start ${opts.fcdStart} is not ISO 8601 or unix time`);
-        ingestOpts.fcdStartS = s;
-      }
-      const config = deps.config();
-      const region = loadRegion(join(config.store.dataDir, 'regions', config.region.name));
-      const totalBytes = file === '-' ? undefined : statSync(file).size;
-      let bytes = 0;
-      const raw: Readable = file === '-' ? process.stdin : createReadStream(file);
-      // Count bytes as they pass (a 'data' listener would start the stream before the parser reads it).
-      const counted = raw.pipe(new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          bytes += chunk.length;
-          done(null, chunk);
-        },
-      }));
-      const input = file.endsWith('.gz') ? counted.pipe(createGunzip()) : counted;
-      const bar = createProgress('ingest', 'bytes');
-      ingestOpts.onProgress = () => bar.update(bytes, totalBytes);
-      await deps.withDb(async (db) => {
-        const t0 = Date.now();
-        let matchBar: ReturnType<typeof createProgress> | undefined;
-        const { ingest: rep, process: proc } = await ingestAndProcess({
-          db, graph: region.graph, mapVersion: region.meta.mapVersion, timeZone: region.meta.timeZone,
-          feeds: new SpeedFeeds(), nowS: Date.now() / 1000,
-          onMatchProgress: (done, total) => {
-            if (matchBar === undefined) {
-              bar.update(bytes, totalBytes);
-              bar.stop();
-              matchBar = createProgress('match', 'traces');
-            }
-            matchBar.update(done, total);
-          },
-        }, input, ingestOpts);
-        if (matchBar === undefined) {
-          bar.update(bytes, totalBytes);
-          bar.stop();
-        } else matchBar.stop();
-        console.log(`pings: ${rep.parsed} read, ${rep.inserted} new, ${rep.duplicates} already stored, ${rep.malformed} malformed`);
-        for (const i of rep.issues.slice(0, 20)) console.log(`  line ${i.line}: ${i.message}`);
-        if (rep.malformed > 20) console.log(`  … and ${rep.malformed - 20} more malformed rows`);
-        console.log(`matched: ${proc.traces} traces → ${proc.trajectories} trajectories, ${proc.traversals} edge traversals, ${proc.unmatchedPings} pings off-road`);
-        console.log(`learned speeds updated on ${proc.edgesUpdated} edges (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-        const facts = await refreshFactsAfterIngest(db, region, rep);
-        console.log(`intersection facts: ${facts.facts} from ${facts.trajectories} trajectories`);
-      });
+      if (file === undefined) throw new Error('give a probe file (or - for stdin), or --from nats://… --subject …');
+      await ingestFile(deps, file, opts);
     });
+}
+
+/** Reader options from the CLI flags, checked before anything is read. */
+function readOptions(opts: IngestCliOptions): ReadProbesOptions {
+  const o: ReadProbesOptions = { tracePrefix: opts.tracePrefix, header: opts.header };
+  if (opts.columns !== undefined) o.columns = parseColumnMapping(opts.columns);
+  if (opts.fcdStart !== undefined) {
+    const s = parseTimestampS(opts.fcdStart);
+    if (!Number.isFinite(s)) throw new Error(`--fcd-start ${opts.fcdStart} is not ISO 8601 or unix time`);
+    o.fcdStartS = s;
+  }
+  return o;
+}
+
+async function ingestFile(deps: CliDeps, file: string, opts: IngestCliOptions): Promise<void> {
+  const format = opts.format !== undefined ? probeFormatFromName(opts.format) : file === '-' ? undefined : formatFromFileName(file);
+  if (format === undefined) {
+    throw new Error(`--format must be json, ndjson (jsonl), csv or fcd${opts.format ? ` (got ${opts.format})` : ' (cannot tell from the file name)'}`);
+  }
+  if (format !== 'csv' && (opts.columns !== undefined || opts.header !== undefined)) throw new Error('--columns and --header apply to CSV files only');
+  const batchSize = Number(opts.batchSize);
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) throw new Error('--batch-size must be an integer in 1..100000');
+  const readOpts = readOptions(opts);
+  const config = deps.config();
+  const region = await chosenRegion(deps);
+  const totalBytes = file === '-' ? undefined : statSync(file).size;
+  let bytes = 0;
+  const raw: Readable = file === '-' ? process.stdin : createReadStream(file);
+  // Count bytes as they pass (a 'data' listener would start the stream before the parser reads it).
+  const counted = raw.pipe(new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  }));
+  const input = file.endsWith('.gz') ? counted.pipe(createGunzip()) : counted;
+  const issues: ParseIssue[] = [];
+  let malformed = 0;
+  const onIssue = (i: ParseIssue): void => {
+    malformed++;
+    if (issues.length < ISSUES_SHOWN) issues.push(i);
+  };
+  await withProbeSink(deps, region, async (sink) => {
+    const t0 = Date.now();
+    const bar = createProgress('read', 'bytes');
+    bar.update(0, totalBytes);
+    let stored;
+    try {
+      stored = await storeAll(sink, readProbes(input, format, onIssue, readOpts), batchSize, () => bar.update(bytes, totalBytes));
+      bar.update(bytes, totalBytes);
+    } finally {
+      bar.stop();
+    }
+    console.log(`pings: ${stored.read} read, ${stored.inserted} new, ${stored.duplicates} already stored, ${malformed} malformed (region ${region.meta.name}, into ${sink.via})`);
+    for (const i of issues) console.log(`  ${i.line !== undefined ? `line ${i.line}` : `ping ${i.index}`}: ${i.message}`);
+    if (malformed > ISSUES_SHOWN) console.log(`  … and ${malformed - ISSUES_SHOWN} more malformed rows`);
+    const proc = await processWithProgress(sink);
+    console.log(`matched: ${proc.traces} traces → ${proc.trajectories} trajectories, ${proc.traversals} edge traversals, ${proc.unmatchedPings} pings off-road`);
+    console.log(`learned speeds updated on ${proc.edgesUpdated} edges (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    console.log(`intersection facts: ${proc.facts} from ${proc.trajectories} trajectories`);
+  });
 }

@@ -6,8 +6,9 @@ import { Command, Option } from 'commander';
 import { loadConfig, ConfigError } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { allMigrations } from '../app/migrations.js';
-import { openDb, runMigrations, type Db } from '../store/index.js';
+import { DataDirBusyError, openDb, runMigrations, type Db } from '../store/index.js';
 import type { CliDeps } from './deps.js';
+import { owningServer } from './server-client.js';
 import { registerServe } from './serve.js';
 import { registerApps } from './apps.js';
 import { registerImport } from './import.js';
@@ -25,24 +26,33 @@ const program = new Command('streetwise')
   .addOption(new Option('--region <name>', 'region to serve / write (default demo) [env REGION]'))
   .addOption(new Option('--port <port>', 'HTTP port (default 8080) [env PORT]'))
   .addOption(new Option('--host <host>', 'interface to bind (default 127.0.0.1) [env HOST]'))
+  .addOption(new Option('--threads <n>', 'threads answering HTTP requests, 0 = one per CPU core (default 0) [env SERVING_THREADS]'))
   .addOption(new Option('--services <list>', 'APIs to serve: routing,parking,analytics [env SERVICES]'))
   .addOption(new Option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent [env LOG_LEVEL]'));
 
 let config: Config | undefined;
+let server: ReturnType<typeof owningServer> | undefined;
+/** the command being run ("apps create"), named in the data directory's lock */
+let commandPath = 'cli';
+program.hook('preAction', (_root, action) => {
+  const names: string[] = [];
+  for (let c: Command | null = action; c !== null && c !== program; c = c.parent) names.unshift(c.name());
+  commandPath = names.join(' ') || 'cli';
+});
 const deps: CliDeps = {
   config: () => {
     if (!config) {
       const o = program.opts<Record<string, string | undefined>>();
       config = loadConfig({
         'store.dataDir': o.dataDir, 'store.databaseUrl': o.databaseUrl, 'region.name': o.region,
-        'server.port': o.port, 'server.host': o.host, 'server.services': o.services, 'server.logLevel': o.logLevel,
+        'server.port': o.port, 'server.host': o.host, 'server.services': o.services, 'server.threads': o.threads, 'server.logLevel': o.logLevel,
       });
     }
     return config;
   },
   withDb: async <T>(fn: (db: Db) => Promise<T>): Promise<T> => {
     const c = deps.config();
-    const db = await openDb({ databaseUrl: c.store.databaseUrl || undefined, dataDir: c.store.dataDir });
+    const db = await openDb({ databaseUrl: c.store.databaseUrl || undefined, dataDir: c.store.dataDir }, commandPath);
     try {
       await runMigrations(db, allMigrations());
       return await fn(db);
@@ -50,6 +60,8 @@ const deps: CliDeps = {
       await db.close();
     }
   },
+  server: () => (server ??= owningServer(deps.config())),
+  regionGiven: () => program.opts<Record<string, string | undefined>>().region !== undefined || !!process.env.REGION,
 };
 
 registerServe(program, deps);
@@ -67,6 +79,13 @@ try {
   if (err instanceof ConfigError) {
     console.error(`configuration error: ${err.message}`);
     process.exit(2);
+  }
+  if (err instanceof DataDirBusyError) {
+    console.error(`error: ${err.message}.`);
+    console.error(err.owner.role === 'serve'
+      ? 'Stop that server first, or use another --data-dir (or DATABASE_URL for several processes on one database).'
+      : 'Wait until it has finished, or use another --data-dir.');
+    process.exit(3);
   }
   console.error(err instanceof Error ? `error: ${err.message}` : err);
   process.exit(1);

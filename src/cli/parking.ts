@@ -3,11 +3,13 @@
  * inventory uploads (uploaded fields win over OSM ones) and forwards `products` / `publishers` to the
  * reservations module. Accepts `{ lots, blocks, products, publishers }`, a bare array of lots, or a
  * GeoJSON FeatureCollection (Point/Polygon features = lots, LineString features with blockID = blocks).
+ * While a server owns the embedded database the document goes through its admin API.
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { CliDeps } from './deps.js';
-import { loadParkingDocument } from '../app/parking-upload.js';
+import { loadParkingDocument, type ParkingLoadResult } from '../app/parking-upload.js';
+import { announceChange } from '../store/changes.js';
 
 /** Registers `parking load` on the program. */
 export function registerParking(program: Command, deps: CliDeps): void {
@@ -22,11 +24,16 @@ export function registerParking(program: Command, deps: CliDeps): void {
       } catch (e) {
         throw new Error(`cannot read ${file}: ${(e as Error).message}`);
       }
-      await deps.withDb(async (db) => {
-        const res = await loadParkingDocument(db, doc);
-        console.log(`parking load: ${res.lots} lots and ${res.blocks} blocks stored (inventory version ${res.version})`);
-        if (res.ignoredFields.length > 0) console.log(`ignored fields: ${res.ignoredFields.slice(0, 20).join(', ')}${res.ignoredFields.length > 20 ? ', …' : ''}`);
-        if (res.products > 0 || res.publishers > 0) console.log(`parking load: ${res.products} products and ${res.publishers} publishers stored`);
-      });
+      const server = await deps.server();
+      const res = server
+        ? await server.request<ParkingLoadResult>('POST', '/v1/admin/parking/load', doc)
+        : await deps.withDb(async (db) => {
+          const r = await loadParkingDocument(db, doc);
+          await announceChange(db, 'parking', '');
+          return r;
+        });
+      console.log(`parking load: ${res.lots} lots and ${res.blocks} blocks stored (inventory version ${res.version})${server ? ` through the server at ${server.url}` : ''}`);
+      if (res.ignoredFields.length > 0) console.log(`ignored fields: ${res.ignoredFields.slice(0, 20).join(', ')}${res.ignoredFields.length > 20 ? ', …' : ''}`);
+      if (res.products > 0 || res.publishers > 0) console.log(`parking load: ${res.products} products and ${res.publishers} publishers stored`);
     });
 }

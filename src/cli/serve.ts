@@ -1,8 +1,8 @@
-/** `streetwise serve`: load the region, open the database, listen; print how to talk to it. */
+/** `streetwise serve`: own the database, load the region, start the ingestion and serving threads; print how to talk to it. */
 import type { Command } from 'commander';
 import { hashTokenFor } from '../auth/index.js';
 import { bootstrap } from '../app/bootstrap.js';
-import { buildApp } from '../http/app.js';
+import { startServingThreads, type ServingThreads } from '../app/serving/serving-threads.js';
 import type { CliDeps } from './deps.js';
 
 /** Adds `serve`. */
@@ -12,30 +12,43 @@ export function registerServe(program: Command, deps: CliDeps): void {
     .action(async () => {
       const config = deps.config();
       const t0 = Date.now();
-      const { ctx, demoApp, close } = await bootstrap(config, (msg) => console.error(msg));
-      const app = await buildApp(ctx, { logger: true, defaultMetrics: true });
+      const log = (msg: string): void => console.error(msg);
+      const started = await bootstrap(config, log);
+      const { ctx, demoApp, close, listening } = started;
       let closing = false;
-      const shutdown = async (signal: string) => {
+      let threads: ServingThreads | undefined;
+      const shutdown = async (why: string, code = 0): Promise<void> => {
         if (closing) return;
         closing = true;
-        app.log.info({ signal }, 'shutting down');
-        await app.close();
+        log(`shutting down (${why})`);
+        await threads?.close();
         await close();
-        process.exit(0);
+        process.exit(code);
       };
       process.on('SIGINT', () => void shutdown('SIGINT'));
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
-      await app.listen({ port: config.server.port, host: config.server.host });
+      try {
+        threads = await startServingThreads({ config, regionDir: started.regionDir, embedded: started.embedded, databaseUrl: config.store.databaseUrl || undefined, ingestion: started.ingestion });
+      } catch (err) {
+        await close();
+        throw err;
+      }
+      threads.onFailure((err) => void shutdown(`a serving thread failed: ${err.message}`, 1));
+      const port = threads.port;
       const shownHost = config.server.host === '0.0.0.0' || config.server.host === '::' ? 'localhost' : config.server.host;
-      const url = `http://${shownHost}:${config.server.port}`;
-      console.log(banner(url, ctx.region.meta.name, (Date.now() - t0) / 1000, demoApp, ctx.region.meta.bounds));
+      const url = `http://${shownHost}:${port}`;
+      // CLI commands reach this server on a loopback address when it listens on all interfaces
+      const loopback = config.server.host === '0.0.0.0' ? '127.0.0.1' : config.server.host === '::' ? '[::1]' : config.server.host;
+      listening(`http://${loopback}:${port}`);
+      console.log(banner(url, ctx.region.meta.name, (Date.now() - t0) / 1000, demoApp, ctx.region.meta.bounds, threads.count));
     });
 }
 
-function banner(url: string, region: string, startS: number, demo: { appId: string; appKey: string } | undefined, bounds: [number, number, number, number]): string {
+function banner(url: string, region: string, startS: number, demo: { appId: string; appKey: string } | undefined, bounds: [number, number, number, number], threadCount: number): string {
   const lines = [
     '',
-    `streetwise is serving region "${region}" at ${url}  (ready in ${startS.toFixed(1)} s)`,
+    `Console: ${url}/  (map, routes, parking, intersections)`,
+    `streetwise is serving region "${region}" at ${url}  (ready in ${startS.toFixed(1)} s, ${threadCount} serving thread${threadCount === 1 ? '' : 's'})`,
     `  API docs: ${url}/docs   OpenAPI: ${url}/openapi.json   health: ${url}/healthz`,
   ];
   if (demo) {

@@ -1,21 +1,21 @@
 /**
  * `streetwise simulate`: run the traffic simulator on the configured region and send the probe
- * pings through the normal ingestion path (matching, traversals, learned and live speeds), and/or
- * write them to a CSV or JSON-lines file.
+ * pings to the probe sink (then matching, traversals, learned and live speeds, intersection
+ * facts), and/or write them to a CSV (`trace_id,timestamp,lat,lon,speed_kph,heading`) or NDJSON
+ * file. Progress: simulated time of the total, then traces matched of the total.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadRegion } from '../network/bundle.js';
 import { parseTimestampS, type ProbeRecord } from '../probes/ingest/records.js';
-import { ingestRecordsAndProcess } from '../probes/pipeline.js';
-import { refreshFactsAfterIngest } from '../app/facts-after-ingest.js';
 import { defaultTripsPerDay } from '../sim/demo-simulation.js';
 import { newStats, simulate } from '../sim/simulator.js';
 import { localParts, parseIsoToUnixS } from '../time/index.js';
-import { SpeedFeeds } from '../traffic/feeds.js';
 import type { CliDeps } from './deps.js';
+import { chosenRegion } from './region-choice.js';
 import { createProgress } from './progress.js';
+import { processWithProgress, storeAll, withProbeSink } from './probe-sink-cli.js';
 
 interface SimulateCliOptions {
   days: string; hours?: string; penetration: string; interval: string; seed: string; noise: string;
@@ -29,12 +29,15 @@ function num(name: string, v: string, min: number, max: number, integer = false)
   return n;
 }
 
-/** Writes one record as a CSV or JSON line. */
+/** Header of the CSV the simulator writes (speed in km/h, named so). */
+export const SIMULATE_CSV_HEADER = 'trace_id,timestamp,lat,lon,speed_kph,heading';
+
+/** Writes one record as a CSV or NDJSON line. */
 function line(r: ProbeRecord, csv: boolean): string {
   const p = r.ping;
   return csv
     ? `${r.traceId},${p.tS},${p.lat.toFixed(7)},${p.lon.toFixed(7)},${p.speedKph ?? ''},${p.headingDeg ?? ''}\n`
-    : `${JSON.stringify({ trace_id: r.traceId, timestamp: p.tS, lat: +p.lat.toFixed(7), lon: +p.lon.toFixed(7), speed: p.speedKph, heading: p.headingDeg })}\n`;
+    : `${JSON.stringify({ trace_id: r.traceId, timestamp: p.tS, lat: +p.lat.toFixed(7), lon: +p.lon.toFixed(7), speed_kph: p.speedKph, heading: p.headingDeg })}\n`;
 }
 
 /** Adds `simulate`. */
@@ -49,7 +52,7 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
     .option('--seed <n>', 'random seed', '1')
     .option('--start <time>', 'start (ISO 8601 local to the region, or unix seconds); default: local midnight --days days ago')
     .option('--trips-per-day <n>', 'trips per day (default from the road length)')
-    .option('--out <file>', 'also write the pings to a .csv or .jsonl file')
+    .option('--out <file>', 'also write the pings to a .csv, .ndjson or .jsonl file')
     .option('--no-ingest', 'do not ingest (only write --out)')
     .action(async (opts: SimulateCliOptions) => {
       const days = num('days', opts.days, 0, 28);
@@ -60,9 +63,9 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
       const noiseM = num('noise', opts.noise, 0, 200);
       const seed = num('seed', opts.seed, 0, 2 ** 31, true);
       if (!opts.ingest && !opts.out) throw new Error('--no-ingest needs --out');
-      if (opts.out && !/\.(csv|jsonl)$/i.test(opts.out)) throw new Error('--out must end in .csv or .jsonl');
+      if (opts.out && !/\.(csv|jsonl|ndjson)$/i.test(opts.out)) throw new Error('--out must end in .csv, .ndjson or .jsonl');
       const config = deps.config();
-      const region = loadRegion(join(config.store.dataDir, 'regions', config.region.name));
+      const region = await chosenRegion(deps);
       const tz = region.meta.timeZone || 'UTC';
       let startS: number;
       if (opts.start !== undefined) {
@@ -75,33 +78,38 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
       }
       const tripsPerDay = opts.tripsPerDay !== undefined ? num('trips-per-day', opts.tripsPerDay, 1, 10_000_000, true) : defaultTripsPerDay(region);
       const stats = newStats();
-      const bar = createProgress('simulate', 'pings');
+      const bar = createProgress('simulate', 'sim min');
+      const simMinutes = (): number => Math.round(Math.max(0, Math.min(durationS, stats.nowS - startS)) / 60);
+      bar.update(0, Math.round(durationS / 60));
       let out: WriteStream | undefined;
       const csv = opts.out?.toLowerCase().endsWith('.csv') ?? false;
       if (opts.out) {
         out = createWriteStream(opts.out);
-        if (csv) out.write('trace_id,timestamp,lat,lon,speed,heading\n');
+        if (csv) out.write(`${SIMULATE_CSV_HEADER}\n`);
       }
       async function* records(): AsyncGenerator<ProbeRecord> {
-        for await (const batch of simulate(region, { startS, durationS, penetration, intervalS, noiseM, seed, tripsPerDay }, stats)) {
+        // Batches of 1000 pings: progress moves at least that often.
+        for await (const batch of simulate(region, { startS, durationS, penetration, intervalS, noiseM, seed, tripsPerDay, batchSize: 1000 }, stats)) {
           if (out) {
             const ok = out.write(batch.map((r) => line(r, csv)).join(''));
             if (!ok) await new Promise<void>((res) => out?.once('drain', () => res()));
           }
-          bar.update(stats.pings);
+          bar.update(simMinutes(), Math.round(durationS / 60));
           yield* batch;
         }
       }
       const t0 = Date.now();
       if (opts.ingest) {
-        await deps.withDb(async (db) => {
-          const { ingest, process: proc } = await ingestRecordsAndProcess({
-            db, graph: region.graph, mapVersion: region.meta.mapVersion, timeZone: tz, feeds: new SpeedFeeds(), nowS: Date.now() / 1000,
-          }, records());
-          bar.stop();
-          console.log(`ingested ${ingest.inserted} new pings (${ingest.duplicates} already stored); matched ${proc.trajectories} trajectories, ${proc.traversals} traversals; learned speeds on ${proc.edgesUpdated} edges`);
-          const facts = await refreshFactsAfterIngest(db, region, ingest);
-          console.log(`intersection facts: ${facts.facts} from ${facts.trajectories} trajectories`);
+        await withProbeSink(deps, region, async (sink) => {
+          let stored;
+          try {
+            stored = await storeAll(sink, records(), 5000);
+          } finally {
+            bar.stop();
+          }
+          const proc = await processWithProgress(sink);
+          console.log(`ingested ${stored.inserted} new pings (${stored.duplicates} already stored) into ${sink.via}; matched ${proc.trajectories} trajectories, ${proc.traversals} traversals; learned speeds on ${proc.edgesUpdated} edges`);
+          console.log(`intersection facts: ${proc.facts} from ${proc.trajectories} trajectories`);
         });
       } else {
         for await (const r of records()) void r;

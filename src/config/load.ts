@@ -74,9 +74,11 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
       services: services as ServiceName[],
       logLevel: logLevel as Config['server']['logLevel'],
       bodyLimitBytes: int('server.bodyLimitBytes', 1024, 1 << 30),
+      threads: int('server.threads', 0, 256),
     },
     store: { databaseUrl, dataDir: resolve(str('store.dataDir') || './data') },
     region: { name: region, demoIfMissing: bool('region.demoIfMissing'), demoSimulate: bool('region.demoSimulate'), demoSeed: int('region.demoSeed', 0, 2 ** 31 - 1) },
+    probes: { bodyLimitBytes: int('probes.bodyLimitBytes', 1024, 2 ** 40), maxQueuedJobs: int('probes.maxQueuedJobs', 0, 100_000) },
     routing: { routeTtlHours: int('routing.routeTtlHours', 1, 24 * 30), routeWriteDelayMs: int('routing.routeWriteDelayMs', 0, 1000) },
   };
   return deepFreeze(config);

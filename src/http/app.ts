@@ -16,41 +16,27 @@ import parkingInventoryPlugin from './parking/inventory-plugin.js';
 import parkingReservationsPlugin from './parking/reservations-plugin.js';
 import analyticsPlugin from './analytics/plugin.js';
 import probesPlugin from './probes/plugin.js';
+import adminPlugin from './admin/plugin.js';
+import consolePlugin from './console/plugin.js';
 import { registerMetrics } from './metrics.js';
-
-/** Query parameters whose values never reach the logs. */
-const SECRET_PARAMS = /^(token|accesstoken|access_token|hashtoken|appkey|chk|password|card|card_number|card-number|card-cvc|card-expiry|cvc|cvv)$/i;
-
-/** The request URL with secret query values replaced by `***` (for logs). */
-export function redactUrl(url: string): string {
-  const q = url.indexOf('?');
-  if (q < 0) return url;
-  const params = url.slice(q + 1).split('&').map((kv) => {
-    const i = kv.indexOf('=');
-    const k = i < 0 ? kv : kv.slice(0, i);
-    return i >= 0 && SECRET_PARAMS.test(decodeURIComponent(k)) ? `${k}=***` : kv;
-  });
-  return `${url.slice(0, q)}?${params.join('&')}`;
-}
+import { registerHealth } from './health.js';
+import { loggerOptions } from './request-log.js';
+import { registerJsonParser, registerNulCheck } from './request-errors.js';
+import { sendEdgeError } from './edge-errors.js';
+import { OPENAPI_DOCUMENT } from './openapi.js';
 
 export interface BuildAppOptions {
   /** log requests (false in tests) */
   logger?: boolean;
+  /** where log lines go (default stdout); tests capture them here */
+  logStream?: { write(line: string): void };
   /** collect process metrics (false in tests to keep them quick) */
   defaultMetrics?: boolean;
 }
 
 /** Creates the app with every plugin registered for the services in `ctx.config.server.services`. */
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
-  const logger: FastifyServerOptions['logger'] = opts.logger
-    ? {
-        level: ctx.config.server.logLevel,
-        redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.card_number', 'body["card-number"]', 'body["card-cvc"]', 'body["card-expiry"]', 'body.cvc'], censor: '***' },
-        serializers: {
-          req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
-        },
-      }
-    : false;
+  const logger: FastifyServerOptions['logger'] = opts.logger ? loggerOptions(ctx.config.server.logLevel, opts.logStream) : false;
   const app = Fastify({
     logger,
     bodyLimit: ctx.config.server.bodyLimitBytes,
@@ -59,7 +45,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       return typeof given === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
+    // a URL that does not decode or an over-long path segment: the owning API's error shape
+    frameworkErrors: (err, req, reply) => sendEdgeError(ctx, err, req, reply),
   });
+  registerJsonParser(app);
+  registerNulCheck(app);
   // callback style: no promise per request on this hot path
   app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
@@ -68,50 +58,34 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
 
   await app.register(cors, { origin: true, exposedHeaders: ['x-request-id'] });
   await app.register(compress, { global: true, encodings: ['gzip', 'deflate'], threshold: 1024 });
-  await app.register(formbody);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: { title: 'streetwise', version: '0.1.0', description: 'Routing, parking and intersection analytics APIs on your own OpenStreetMap region.' },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'app token from GET /v1/AppToken' },
-          // the same scheme under the name some plugins use
-          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'app token from GET /v1/AppToken' },
-        },
-      },
-    },
+  // A client that accepts no encoding gets nothing compressed: say so up front, so the compression
+  // hook stops at its first check instead of looking up the content type of every answer.
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (req.headers['accept-encoding'] === undefined) req.headers['x-no-compression'] = '1';
+    done();
   });
+  await app.register(formbody);
+  await app.register(swagger, { openapi: OPENAPI_DOCUMENT });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { tags: ['platform'], summary: 'Liveness and readiness' } }, async (_req, reply) => {
-    try {
-      await ctx.db.query('SELECT 1');
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: 'down' });
-    }
-    const g = ctx.region.graph;
-    return { status: 'ok', region: ctx.region.meta.name, mapVersion: ctx.region.meta.mapVersion, nodes: g.nodeCount, edges: g.edgeCount, services: ctx.config.server.services };
-  });
+  registerHealth(app, ctx);
   registerMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
 
-  // Unknown routes and unexpected errors outside any service plugin: generic JSON.
+  // Unknown routes: generic JSON. Errors outside any service plugin: the owning API's shape.
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: { statusId: 404, userMessage: `No such endpoint: ${req.method} ${req.url.split('?')[0]}` } }));
-  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, req, reply) => {
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) req.log.error({ err }, 'unhandled error');
-    return reply.code(status).send({ error: { statusId: status, userMessage: status === 500 ? 'Internal server error' : err.message } });
-  });
+  app.setErrorHandler((err, req, reply) => sendEdgeError(ctx, err, req, reply));
 
   await app.register(authPlugin, { ctx });
   const s = new Set(ctx.config.server.services);
   // Probe ingestion feeds both routing (speeds) and analytics (trajectories): always served.
   await app.register(probesPlugin, { ctx });
+  await app.register(adminPlugin, { ctx });
   if (s.has('routing')) await app.register(routingPlugin, { ctx });
   if (s.has('parking')) {
     await app.register(parkingInventoryPlugin, { ctx });
     await app.register(parkingReservationsPlugin, { ctx });
   }
   if (s.has('analytics')) await app.register(analyticsPlugin, { ctx });
+  await app.register(consolePlugin, { ctx });
   return app;
 }

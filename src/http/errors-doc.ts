@@ -11,6 +11,8 @@ import { PARKING_STATUS_OF_KIND } from './parking/inventory-errors.js';
 import { STATUS_OF_KIND as RESERVATION_STATUS_OF_KIND } from './parking/reservations-errors.js';
 import { STATUS_OF_KIND as ANALYTICS_STATUS_OF_KIND } from './analytics/errors.js';
 import { PROBES_ERROR_STATUS } from './probes/errors.js';
+import { ADMIN_ERROR_STATUS } from './admin/errors.js';
+import { TILES_ERROR_STATUS } from './console/errors.js';
 
 /** The markdown page listing every error code of every API. */
 export function renderErrorsDoc(): string {
@@ -20,6 +22,14 @@ export function renderErrorsDoc(): string {
     'Every API answers failures in its own shape (see each service\'s docs); this page lists every code',
     'each can raise and its HTTP status. Generated from the catalogs in the code (`src/http/errors-doc.ts`);',
     'a test fails when this page and the code disagree.',
+    '',
+    'Problems found before a handler runs are answered in the shape of the API that owns the path, with',
+    'a message naming what is wrong and never the framework\'s own codes: unparsable JSON, an unsupported',
+    '`Content-Type`, a body over the size limit, a path that does not decode, a path segment over',
+    '100 characters, a NUL character anywhere. Routing answers them as 1009, parking as',
+    '`PARKING_PARAM_INVALID`, probes as `PROBES_BAD_REQUEST`, analytics without a `code`. An empty body',
+    'with `Content-Type: application/json` is no body. A path no API serves answers 404',
+    '`{ "error": { "statusId": 404, "userMessage" } }`.',
     '',
     '## Accounts (`/v1/AppToken`)',
     '',
@@ -46,6 +56,10 @@ export function renderErrorsDoc(): string {
   for (const [code, v] of Object.entries(ANALYTICS_ERRORS)) out.push(`| ${code} | ${v.kind} | ${ANALYTICS_STATUS_OF_KIND[v.kind]} |`);
   out.push('', '## Probe ingestion (`POST /v1/probes`)', '', 'Body `{ "error": { code, statusId, userMessage } }`.', '', '| code | HTTP |', '|---|---|');
   for (const [code, http] of Object.entries(PROBES_ERROR_STATUS)) out.push(`| ${code} | ${http} |`);
+  out.push('', '## Operator admin API (`/v1/admin/apps…`, `/v1/admin/signing-keys`, `/v1/admin/parking/load`, `/v1/admin/probes/process`, `/v1/admin/analytics/refresh`)', '', 'Body `{ "error": { code, statusId, userMessage } }`.', '', '| code | HTTP |', '|---|---|');
+  for (const [code, http] of Object.entries(ADMIN_ERROR_STATUS)) out.push(`| ${code} | ${http} |`);
+  out.push('', '## Map tiles (`/tiles/…`)', '', 'Body `{ "error": { code, statusId, userMessage } }`. Basemap tiles are public; live tiles need an app token.', '', '| code | HTTP |', '|---|---|');
+  for (const [code, http] of Object.entries(TILES_ERROR_STATUS)) out.push(`| ${code} | ${http} |`);
   out.push('');
   return out.join('\n');
 }

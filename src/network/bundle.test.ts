@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, renameSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,26 @@ describe('writeRegion / loadRegion', () => {
     renameSync(dir, `${dir}.prev`);
     expect(existsSync(dir)).toBe(false);
     expect(loadRegion(dir).meta.name).toBe('kept');
+  });
+
+  it('removes temporary directories of imports that died while writing, at the next import and at load', () => {
+    const regions = join(tmp, 'regions');
+    const dir = join(regions, 'e');
+    writeRegion(dir, sampleRegion('e'));
+    // a writer that is gone (pid 2^22 + 1 is above Linux's pid_max), and one that still runs (this
+    // test's parent process)
+    const dead = join(regions, `.e.tmp-${2 ** 22 + 1}-1764000000000`);
+    const live = join(regions, `.other.tmp-${process.ppid}-1764000000000`);
+    for (const d of [dead, live]) { mkdirSync(d); writeFileSync(join(d, 'graph.bin'), 'partial'); }
+    writeFileSync(join(regions, '.notes.tmp'), 'not a bundle');
+    loadRegion(dir);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(join(regions, '.notes.tmp'))).toBe(true);
+    mkdirSync(dead);
+    writeRegion(join(regions, 'f'), sampleRegion('f'));
+    expect(existsSync(dead)).toBe(false);
+    expect(readdirSync(regions).sort()).toEqual(['.notes.tmp', `.other.tmp-${process.ppid}-1764000000000`, 'e', 'f']);
   });
 
   it('names the fix when no bundle exists or the format is unknown', () => {

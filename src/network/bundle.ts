@@ -5,6 +5,7 @@
  *   intersections.json  Intersection[] (with movements)
  *   blocks.json         Block[]
  *   lots.json           OsmLot[]
+ *   water.json          RegionWater (optional: bundles written before it load with no water)
  *
  * graph.bin layout (little-endian). Header, 64 bytes:
  *   0  u32 magic 0x42475753 ("SWGB")
@@ -18,11 +19,12 @@
  * Then each array of GRAPH_FIELDS in order, each starting at an 8-byte aligned offset, then the
  * names JSON. One line per field in GRAPH_FIELDS gives its element type and count.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync, readSync, statSync } from 'node:fs';
 import { endianness } from 'node:os';
 import { join, dirname, basename } from 'node:path';
 import type { Graph } from './graph.js';
 import type { Block, Intersection, OsmLot, Region, RegionMeta } from './region.js';
+import type { RegionWater } from './water.js';
 
 /** First four bytes of graph.bin ("SWGB" little-endian). */
 export const GRAPH_MAGIC = 0x42475753;
@@ -134,29 +136,76 @@ function writeFileDurable(path: string, data: string | Uint8Array): void {
   try { fsyncSync(fd); } finally { closeSync(fd); }
 }
 
+/** Name of a bundle being written: `.<region>.tmp-<pid>-<unix ms>` beside the bundle. */
+const TEMP_BUNDLE = /^\.(.+)\.tmp-(\d+)-(\d+)$/;
+
+/** True when a process with this id runs on this machine (EPERM: it runs as another user). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes temporary bundle directories in `regionsDir` left by imports that died while writing
+ * (killed, power loss): those whose writing process no longer runs. A write in progress in a live
+ * process is left alone. Called by `writeRegion` and `loadRegion`, so the next import or start
+ * cleans up. Returns the names removed.
+ */
+export function removeStaleTemporaryBundles(regionsDir: string): string[] {
+  let names: string[];
+  try { names = readdirSync(regionsDir); } catch { return []; }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = TEMP_BUNDLE.exec(name);
+    if (!m) continue;
+    const pid = Number(m[2]);
+    if (pid !== process.pid && processAlive(pid)) continue;
+    // this process writes one bundle at a time and removes its own temporary on failure:
+    // one of ours still present is a leftover too (a write interrupted by an uncaught signal)
+    if (pid === process.pid && activeTemporaries.has(join(regionsDir, name))) continue;
+    rmSync(join(regionsDir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** Temporary directories this process is writing right now. */
+const activeTemporaries = new Set<string>();
+
 /**
  * Writes a region bundle to `dir` atomically: everything goes to a sibling temporary directory,
  * then the previous bundle (if any) is moved aside to `<dir>.prev`, the new one renamed into place
  * and the old one deleted. An interruption before the final rename leaves the previous bundle;
  * `loadRegion` also falls back to `<dir>.prev` if the process died between the two renames.
+ * A temporary directory left by a writer that died is removed by the next write or load
+ * (`removeStaleTemporaryBundles`).
  */
 export function writeRegion(dir: string, region: Region): void {
   const parent = dirname(dir);
   mkdirSync(parent, { recursive: true });
   const tmp = join(parent, `.${basename(dir)}.tmp-${process.pid}-${Date.now()}`);
   const prev = `${dir}.prev`;
+  removeStaleTemporaryBundles(parent);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
+  activeTemporaries.add(tmp);
   try {
     writeFileDurable(join(tmp, 'graph.bin'), encodeGraph(region.graph));
     writeFileDurable(join(tmp, 'intersections.json'), JSON.stringify(region.intersections));
     writeFileDurable(join(tmp, 'blocks.json'), JSON.stringify(region.blocks));
     writeFileDurable(join(tmp, 'lots.json'), JSON.stringify(region.lots));
+    writeFileDurable(join(tmp, 'water.json'), JSON.stringify(region.water ?? { areas: [], lines: [] }));
     // region.json last: its presence marks a complete bundle
     writeFileDurable(join(tmp, 'region.json'), JSON.stringify({ formatVersion: REGION_FORMAT_VERSION, meta: region.meta }, null, 2));
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
     throw err;
+  } finally {
+    activeTemporaries.delete(tmp);
   }
   rmSync(prev, { recursive: true, force: true });
   if (existsSync(dir)) renameSync(dir, prev);
@@ -169,17 +218,46 @@ export function regionExists(dir: string): boolean {
   return existsSync(join(dir, 'region.json')) || existsSync(join(`${dir}.prev`, 'region.json'));
 }
 
+/** The directory holding the bundle (a replaced bundle's `.prev` while an import swaps it in). */
+function bundleDir(dir: string): string {
+  return !existsSync(join(dir, 'region.json')) && existsSync(join(`${dir}.prev`, 'region.json')) ? `${dir}.prev` : dir;
+}
+
+/**
+ * The graph file of a bundle read into a SharedArrayBuffer: threads given these bytes
+ * (`loadRegion(dir, { graphBytes })`) share one copy of the graph's typed arrays (read-only).
+ */
+export function readGraphShared(dir: string): Uint8Array {
+  const path = join(bundleDir(dir), 'graph.bin');
+  const size = statSync(path).size;
+  const bytes = new Uint8Array(new SharedArrayBuffer(size));
+  const fd = openSync(path, 'r');
+  try {
+    let off = 0;
+    while (off < size) {
+      const n = readSync(fd, bytes, off, size - off, off);
+      if (n === 0) throw new Error(`graph file ${path} ended early`);
+      off += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
+}
+
 /** Loads a region bundle written by `writeRegion`. The locate index is built lazily (`locatorOf`). */
-export function loadRegion(dir: string): Region {
-  let base = dir;
-  if (!existsSync(join(dir, 'region.json')) && existsSync(join(`${dir}.prev`, 'region.json'))) base = `${dir}.prev`;
+export function loadRegion(dir: string, opts: { graphBytes?: Uint8Array } = {}): Region {
+  removeStaleTemporaryBundles(dirname(dir));
+  const base = bundleDir(dir);
   const metaPath = join(base, 'region.json');
   if (!existsSync(metaPath)) throw new Error(`no region bundle in ${dir}: run \`streetwise import <file.osm.pbf>\` first`);
   const head = JSON.parse(readFileSync(metaPath, 'utf8')) as { formatVersion: number; meta: RegionMeta };
   if (head.formatVersion !== REGION_FORMAT_VERSION) throw new Error(`region format version ${head.formatVersion}, this build reads ${REGION_FORMAT_VERSION}: re-run \`streetwise import\``);
-  const graph = decodeGraph(readFileSync(join(base, 'graph.bin')));
+  const graph = decodeGraph(opts.graphBytes ?? readFileSync(join(base, 'graph.bin')));
   const intersections = JSON.parse(readFileSync(join(base, 'intersections.json'), 'utf8')) as Intersection[];
   const blocks = JSON.parse(readFileSync(join(base, 'blocks.json'), 'utf8')) as Block[];
   const lots = JSON.parse(readFileSync(join(base, 'lots.json'), 'utf8')) as OsmLot[];
-  return { meta: head.meta, graph, intersections, blocks, lots };
+  const waterPath = join(base, 'water.json');
+  const water = existsSync(waterPath) ? (JSON.parse(readFileSync(waterPath, 'utf8')) as RegionWater) : { areas: [], lines: [] };
+  return { meta: head.meta, graph, intersections, blocks, lots, water };
 }

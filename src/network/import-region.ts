@@ -12,6 +12,7 @@ import { buildNetwork } from './build-network.js';
 import { EdgeFlag } from './graph.js';
 import { buildIntersections } from './intersections.js';
 import { buildLots } from './lots.js';
+import { buildWater } from './water.js';
 import { writeRegion } from './bundle.js';
 import type { Region, RegionMeta } from './region.js';
 
@@ -67,6 +68,7 @@ export function buildRegion(ex: OsmExtract, opts: BuildRegionOptions): Region {
   progress('blocks', 1, 1);
   progress('lots', 0, 1);
   const lots = buildLots(ex, clip);
+  const water = buildWater(ex, clip ?? net.bounds);
   progress('lots', 1, 1);
   const [a, b, c, d] = net.bounds;
   let timeZone = 'UTC';
@@ -80,7 +82,7 @@ export function buildRegion(ex: OsmExtract, opts: BuildRegionOptions): Region {
     country: net.country,
     timeZone,
   };
-  return { meta, graph: net.graph, intersections, blocks, lots };
+  return { meta, graph: net.graph, intersections, blocks, lots, water };
 }
 
 /** SHA-1 of a file, read in 1 MiB chunks (hex). */

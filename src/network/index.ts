@@ -8,8 +8,10 @@ export { buildIntersections, turnTypeOf, THROUGH_MAX_DEG, UTURN_MIN_DEG } from '
 export { buildBlocks, estimateSpaces, stableId, SPACING_M } from './blocks.js';
 export type { BlockInput } from './blocks.js';
 export { buildLots, ringCentroid } from './lots.js';
+export { buildWater, isWaterArea, isWaterLine } from './water.js';
+export type { RegionWater, WaterArea, WaterLine, WaterRing } from './water.js';
 export { EdgeLocator, locate, locateCandidates, locatorOf } from './locate.js';
 export type { Snap, LocateOptions } from './locate.js';
-export { encodeGraph, decodeGraph, writeRegion, loadRegion, regionExists, GRAPH_FIELDS, GRAPH_MAGIC, GRAPH_FORMAT_VERSION, REGION_FORMAT_VERSION } from './bundle.js';
+export { encodeGraph, decodeGraph, writeRegion, loadRegion, readGraphShared, regionExists, GRAPH_FIELDS, GRAPH_MAGIC, GRAPH_FORMAT_VERSION, REGION_FORMAT_VERSION } from './bundle.js';
 export { importRegion, buildRegion, summarize } from './import-region.js';
 export type { ImportStage, ImportProgress, ImportSummary, BuildRegionOptions } from './import-region.js';

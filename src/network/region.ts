@@ -6,6 +6,7 @@
  * analytics uses `intersections`. All ids here are stable across re-imports of the same file.
  */
 import type { EdgeId, Graph, NodeId } from './graph.js';
+import type { RegionWater } from './water.js';
 
 /** Turn type of a movement, from the angle between inbound and outbound directions. */
 export type TurnType = 'through' | 'left' | 'right' | 'uturn';
@@ -127,4 +128,6 @@ export interface Region {
   intersections: Intersection[];
   blocks: Block[];
   lots: OsmLot[];
+  /** water areas and lines for the basemap (absent in hand-built regions and older bundles) */
+  water?: RegionWater;
 }

@@ -1,7 +1,7 @@
 /**
  * Stage 1 of import: read an OSM file (PBF or XML) and keep what the network stage needs —
  * coordinates of all nodes, tagged nodes of interest, candidate road and ferry ways, parking
- * lots, multipolygon member ways, and turn restrictions. Tag interpretation for cars happens in
+ * lots, water (for the basemap), multipolygon member ways, and turn restrictions. Tag interpretation for cars happens in
  * `road-tags.ts`; this module only filters.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
@@ -83,11 +83,21 @@ export interface OsmExtract {
   restrictions: OsmRelation[];
   /** amenity=parking multipolygon relations */
   parkingRelations: OsmRelation[];
+  /** water areas and waterway lines (natural=water, waterway=*, landuse=reservoir|basin) */
+  waterWays: OsmWay[];
+  /** water multipolygon relations */
+  waterRelations: OsmRelation[];
   /** data bounds [minLat, minLon, maxLat, maxLon] over all nodes */
   dataBounds: [number, number, number, number];
 }
 
 const NODE_HIGHWAY = new Set(['traffic_signals', 'stop', 'give_way']);
+const WATERWAYS = new Set(['riverbank', 'dock', 'river', 'stream', 'canal', 'drain', 'ditch']);
+
+/** Water the basemap draws (network/water.ts interprets which are areas and which lines). */
+function isWater(t: Tags): boolean {
+  return t.natural === 'water' || WATERWAYS.has(t.waterway ?? '') || t.landuse === 'reservoir' || t.landuse === 'basin';
+}
 
 /** An OsmHandler that fills an OsmExtract; call `finish()` after reading. */
 export function createExtractCollector(): { handler: OsmHandler; finish(): OsmExtract } {
@@ -101,6 +111,8 @@ export function createExtractCollector(): { handler: OsmHandler; finish(): OsmEx
     memberWayRefs: new Map(),
     restrictions: [],
     parkingRelations: [],
+    waterWays: [],
+    waterRelations: [],
     dataBounds: [90, 180, -90, -180],
   };
   const b = ex.dataBounds;
@@ -122,12 +134,14 @@ export function createExtractCollector(): { handler: OsmHandler; finish(): OsmEx
       const t = w.tags;
       if (t.highway !== undefined || t.route === 'ferry') ex.roadWays.push({ id: w.id, refs: w.refs.slice(), tags: t });
       if (t.amenity === 'parking') ex.parkingWays.push({ id: w.id, refs: w.refs.slice(), tags: t });
+      else if (isWater(t)) ex.waterWays.push({ id: w.id, refs: w.refs.slice(), tags: t });
       else if (t.highway === undefined && Object.keys(t).length === 0) ex.memberWayRefs.set(w.id, w.refs.slice());
     },
     relation(r) {
       const t = r.tags;
       if (t.type === 'restriction' || (t.type ?? '').startsWith('restriction:')) ex.restrictions.push(r);
       else if (t.amenity === 'parking' && t.type === 'multipolygon') ex.parkingRelations.push(r);
+      else if (t.type === 'multipolygon' && isWater(t)) ex.waterRelations.push(r);
     },
   };
   return {

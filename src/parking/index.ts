@@ -6,7 +6,7 @@ export { ParkingError, PARKING_ERRORS, type ParkingErrorCode, type ParkingErrorK
 export { migrations } from './migrations.js';
 export { InventoryService, type InventoryServiceOptions } from './inventory/service.js';
 export { Inventory, buildInventory } from './inventory/inventory.js';
-export { parseInventoryQuery, type InventoryQuery, type InventoryOperation, type LocationQuery, DEFAULT_LIMIT, MAX_LIMIT, MAX_RADIUS_M, DEFAULT_RADIUS_M, CORRIDOR_HALF_WIDTH_M } from './inventory/params.js';
+export { parseInventoryQuery, inventoryParameters, type InventoryQuery, type InventoryOperation, type LocationQuery, DEFAULT_LIMIT, MAX_LIMIT, MAX_RADIUS_M, DEFAULT_RADIUS_M, CORRIDOR_HALF_WIDTH_M } from './inventory/params.js';
 export { selectLots, selectBlocks, type Hit, type Page } from './inventory/select.js';
 export { storeUploads, readUploads, deleteLotUpload, inventoryVersion, parseUploadDocument, type UploadResult } from './inventory/store.js';
 export { validateLotUpload, validateBlockUpload, idFromAlias, type LotUpload, type BlockUpload } from './inventory/upload.js';

@@ -55,4 +55,24 @@ CREATE TABLE learned_speed_bins (
 );
 `,
   },
+  {
+    version: 301,
+    name: 'probe traces waiting to be processed',
+    sql: `
+-- One row per trace with stored pings not yet processed (matched, learned, turned into facts).
+-- Written in the same statement as the pings, deleted once everything derived from them is
+-- stored; a batch that failed half-way leaves its rows here to be processed again.
+CREATE TABLE probe_pending (
+  trace_id   text PRIMARY KEY,
+  -- earliest unprocessed ping, unix seconds (re-matching starts at the gap before it)
+  from_s     double precision NOT NULL,
+  -- bumped by every batch that adds pings: a processor deletes the row only if it is unchanged
+  n          integer NOT NULL DEFAULT 1,
+  -- the map version of the region that received the pings ('' = any region may process them)
+  map_version text NOT NULL DEFAULT '',
+  marked_at  timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX probe_pending_marked ON probe_pending (marked_at);
+`,
+  },
 ];

@@ -11,8 +11,9 @@ import { loadLearnedProfiles, recomputeLearnedBins, type LearnedSpeedConfig } fr
 import { refreshLiveSpeeds } from '../traffic/live-speeds.js';
 import { ingestProbeStream, ingestRecords, type IngestOptions, type IngestReport } from './ingest/ingest.js';
 import type { ProbeRecord } from './ingest/records.js';
-import { MapMatcher, type MatchOptions } from './match/matcher.js';
+import { MapMatcher, type MatchOptions, type MatchState } from './match/matcher.js';
 import { replaceTraversals } from './traversal-store.js';
+import { clearPending, readPending, type PendingMark } from './ingest/pending.js';
 import type { Ping, Trajectory } from './trajectory.js';
 
 /** What the pipeline works on. */
@@ -32,6 +33,36 @@ export interface ProbePipelineDeps {
   liveWindowS?: number;
   /** called after each chunk of traces is matched: (traces done, traces in total) */
   onMatchProgress?: (done: number, total: number) => void;
+  /**
+   * matching states of recently processed traces (a long-lived ingestion thread keeps one): a
+   * trace whose new pings extend what its state consumed is matched only over the new pings
+   */
+  matchStates?: MatchStateCache;
+}
+
+/**
+ * The matching states of recently processed traces, least recently used dropped beyond
+ * `maxTraces`. A state is taken out while its trace is processed and put back only after the
+ * result is stored, so a failed write never leaves a state ahead of the database.
+ */
+export class MatchStateCache {
+  private readonly states = new Map<string, MatchState>();
+  constructor(private readonly maxTraces = 20_000) {}
+
+  take(traceId: string): MatchState | undefined {
+    const s = this.states.get(traceId);
+    if (s !== undefined) this.states.delete(traceId);
+    return s;
+  }
+
+  put(state: MatchState): void {
+    this.states.set(state.traceId, state);
+    if (this.states.size > this.maxTraces) this.states.delete(this.states.keys().next().value as string);
+  }
+
+  get size(): number {
+    return this.states.size;
+  }
 }
 
 /** Result of processing traces. */
@@ -68,31 +99,78 @@ const TRACE_CHUNK = 200;
  * Without it, whole traces are re-matched.
  */
 export async function processTraces(deps: ProbePipelineDeps, traceIds: readonly string[], firstNewS?: ReadonlyMap<string, number>): Promise<ProcessReport> {
+  return (await processTracesMarked(deps, traceIds, firstNewS)).report;
+}
+
+/** What `processTracesMarked` did, with what the caller needs to finish the work. */
+export interface MarkedProcessResult {
+  report: ProcessReport;
+  /** pending marks read before the pings: clear them (`clearPending`) once everything derived is stored */
+  marks: PendingMark[];
+  /** edges whose traversals changed (their learned and live speeds were recomputed) */
+  edges: Set<number>;
+}
+
+/**
+ * `processTraces` that also honours the traces' pending marks (`probe_pending`): a mark's
+ * earliest unprocessed ping lowers where re-matching starts (pings a failed batch stored are
+ * matched now), and the marks read are returned for the caller to clear.
+ */
+export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: readonly string[], firstNewS?: ReadonlyMap<string, number>): Promise<MarkedProcessResult> {
   const matcher = matcherFor(deps.graph, deps.match);
   const report: ProcessReport = { traces: traceIds.length, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 };
   const touched = new Set<number>();
-  for (let i = 0; i < traceIds.length; i += TRACE_CHUNK) {
-    const chunk = traceIds.slice(i, i + TRACE_CHUNK);
-    const tails = firstNewS === undefined ? new Map<string, TraceTail>() : await findTails(deps, chunk, firstNewS, matcher.options.maxGapS);
-    const pings = await readPingsOf(deps.db, chunk, tails);
+  const marks: PendingMark[] = [];
+  /** Reads what matching a chunk needs: its pending marks (before its pings), tails and pings. */
+  const load = async (chunk: string[]): Promise<{ chunk: string[]; tails: Map<string, TraceTail>; pings: Map<string, Ping[]> }> => {
+    // the marks before the pings: a batch stored after this read keeps its trace pending
+    const chunkMarks = await readPending(deps.db, chunk);
+    marks.push(...chunkMarks);
+    let from = firstNewS;
+    if (from !== undefined && chunkMarks.length > 0) {
+      const merged = new Map(from);
+      for (const m of chunkMarks) merged.set(m.traceId, Math.min(m.fromS, merged.get(m.traceId) ?? Infinity));
+      from = merged;
+    }
+    const tails = from === undefined ? new Map<string, TraceTail>() : await findTails(deps, chunk, from, matcher.options.maxGapS);
+    return { chunk, tails, pings: await readPingsOf(deps.db, chunk, tails) };
+  };
+  const chunks: string[][] = [];
+  for (let i = 0; i < traceIds.length; i += TRACE_CHUNK) chunks.push(traceIds.slice(i, i + TRACE_CHUNK));
+  // Three stages overlap: the next chunk is read and the previous one written while this one is
+  // matched (different traces; one write in flight at a time).
+  const quiet = <T>(p: Promise<T>): Promise<T> => { p.catch(() => undefined); return p; };
+  let next = chunks.length > 0 ? quiet(load(chunks[0])) : undefined;
+  let writing: Promise<void> | undefined;
+  let done = 0;
+  for (let c = 0; c < chunks.length; c++) {
+    const { chunk, tails, pings } = await next!;
+    next = c + 1 < chunks.length ? quiet(load(chunks[c + 1])) : undefined;
     const trajectories: Trajectory[] = [];
+    const states: MatchState[] = [];
     for (const id of chunk) {
       const tail = tails.get(id);
-      const parts = matcher.match(id, pings.get(id) ?? [], tail?.keptParts ?? 0, tail?.pingsBefore ?? 0);
+      const { parts, state } = matcher.matchResumable(id, pings.get(id) ?? [], tail?.keptParts ?? 0, tail?.pingsBefore ?? 0, deps.matchStates?.take(id));
+      states.push(state);
       report.unmatchedPings += matcher.lastStats.unmatchedPings;
       for (const t of parts) { trajectories.push(t); report.traversals += t.traversals.length; }
     }
     report.trajectories += trajectories.length;
     const fromPart = new Map<string, number>();
     for (const id of chunk) fromPart.set(id, tails.get(id)?.keptParts ?? 0);
-    const edges = await deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart));
-    for (const e of edges) touched.add(e);
-    deps.onMatchProgress?.(Math.min(traceIds.length, i + TRACE_CHUNK), traceIds.length);
+    await writing;
+    writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart)).then((edges) => {
+      for (const e of edges) touched.add(e);
+      if (deps.matchStates) for (const st of states) deps.matchStates.put(st);
+      done += chunk.length;
+      deps.onMatchProgress?.(done, traceIds.length);
+    }));
   }
+  await writing;
   const upd = await updateSpeedsForEdges(deps, touched);
   report.edgesUpdated = upd.edgesUpdated;
   report.liveEdges = upd.liveEdges;
-  return report;
+  return { report, marks, edges: touched };
 }
 
 /** Where re-matching of a trace starts. */
@@ -170,16 +248,25 @@ async function readPingsOf(db: Db, traceIds: readonly string[], tails: ReadonlyM
   return out;
 }
 
+/**
+ * Processes the traces an ingestion touched and clears their pending marks: for callers that
+ * derive nothing else from the traversals. The server, the CLI and the demo also rebuild
+ * intersection facts before clearing (`app/ingestion/process-stored.ts`).
+ */
+async function processAndClear(deps: ProbePipelineDeps, ingest: IngestReport): Promise<ProcessReport> {
+  const r = await processTracesMarked(deps, ingest.touchedTraceIds, ingest.firstNewS);
+  await clearPending(deps.db, r.marks);
+  return r.report;
+}
+
 /** Ingests a stream and processes the traces that got new pings. */
 export async function ingestAndProcess(deps: ProbePipelineDeps, input: Readable, opts: IngestOptions): Promise<{ ingest: IngestReport; process: ProcessReport }> {
-  const ingest = await ingestProbeStream(deps.db, input, opts);
-  const process = await processTraces(deps, ingest.touchedTraceIds, ingest.firstNewS);
-  return { ingest, process };
+  const ingest = await ingestProbeStream(deps.db, input, { mapVersion: deps.mapVersion, ...opts });
+  return { ingest, process: await processAndClear(deps, ingest) };
 }
 
 /** Ingests records (request bodies, simulator output) and processes the traces that got new pings. */
 export async function ingestRecordsAndProcess(deps: ProbePipelineDeps, records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>, opts: Omit<IngestOptions, 'format'> = {}): Promise<{ ingest: IngestReport; process: ProcessReport }> {
-  const ingest = await ingestRecords(deps.db, records, opts);
-  const process = await processTraces(deps, ingest.touchedTraceIds, ingest.firstNewS);
-  return { ingest, process };
+  const ingest = await ingestRecords(deps.db, records, { mapVersion: deps.mapVersion, ...opts });
+  return { ingest, process: await processAndClear(deps, ingest) };
 }

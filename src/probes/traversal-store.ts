@@ -91,6 +91,8 @@ export interface TrajectoryQuery {
   untilS?: number;
   /** only this map version (default: all) */
   mapVersion?: string;
+  /** only these traces (default: all) */
+  traceIds?: readonly string[];
   /** trajectories per database round trip (default 500) */
   pageSize?: number;
 }
@@ -115,8 +117,9 @@ export async function* readTrajectories(db: Queryable, q: TrajectoryQuery = {}):
        WHERE (trace_id, part) > ($1, $2)
          AND ($3::float8 IS NULL OR exit_s >= $3) AND ($4::float8 IS NULL OR enter_s < $4)
          AND ($5::text IS NULL OR map_version = $5)
+         AND ($7::text[] IS NULL OR trace_id = ANY($7::text[]))
        GROUP BY trace_id, part ORDER BY trace_id, part LIMIT $6`,
-      [afterTrace, afterPart, q.sinceS ?? null, q.untilS ?? null, q.mapVersion ?? null, pageSize],
+      [afterTrace, afterPart, q.sinceS ?? null, q.untilS ?? null, q.mapVersion ?? null, pageSize, q.traceIds ?? null],
     );
     if (keys.rows.length === 0) return;
     const last = keys.rows[keys.rows.length - 1];

@@ -118,6 +118,8 @@ export interface PlanRequest {
   maxAlternates: number;
   /** true: ignore headings at the origin */
   ambiguousOrigin: boolean;
+  /** true for a past departure: typical speeds of that weekday and time, no live speeds or incidents */
+  typicalOnly?: boolean;
 }
 
 /** One planned route. */
@@ -226,9 +228,14 @@ export class RoutingEngine {
     return snaps;
   }
 
-  /** The speed selection a request implies. */
-  speedMode(shortest: boolean, useTraffic: boolean): (typeof SpeedMode)[keyof typeof SpeedMode] {
-    return shortest || !useTraffic ? SpeedMode.freeFlow : SpeedMode.current;
+  /**
+   * The speed selection a request implies: free flow for shortest routes or without traffic;
+   * typical speeds (predicted and learned, no live speeds or incidents) for a time in the past;
+   * otherwise current speeds.
+   */
+  speedMode(shortest: boolean, useTraffic: boolean, typicalOnly = false): (typeof SpeedMode)[keyof typeof SpeedMode] {
+    if (shortest || !useTraffic) return SpeedMode.freeFlow;
+    return typicalOnly ? SpeedMode.typical : SpeedMode.current;
   }
 
   /** Costs legs at a departure with the given mode (closures flagged, not fatal). */
@@ -307,7 +314,7 @@ export class RoutingEngine {
    */
   plan(req: PlanRequest): PlannedRoute[] {
     const snaps = req.waypoints.map((wp, i) => this.snap(wp, i, i === 0 ? !req.ambiguousOrigin : true));
-    const mode = this.speedMode(req.shortest, req.useTraffic);
+    const mode = this.speedMode(req.shortest, req.useTraffic, req.typicalOnly);
     let settled = 0;
     let viaClosure = false;
     let avoidRelaxed = false;
@@ -351,7 +358,7 @@ export class RoutingEngine {
     const af = this.altFactor;
     af.fill(0);
     const o: SearchOptions = { ...base, edgeFactor: af };
-    const mode = this.speedMode(req.shortest, req.useTraffic);
+    const mode = this.speedMode(req.shortest, req.useTraffic, req.typicalOnly);
     const bestCost = this.costPath([best], req.departS, req.nowS, mode);
     const accepted: Leg[] = [best];
     const arrivals: number[] = [req.departS + bestCost.totalS];

@@ -38,6 +38,9 @@ const RECENT_MAX = 2000;
 /** Default wait before a background INSERT, milliseconds: routes answered meanwhile share it. */
 export const DEFAULT_WRITE_DELAY_MS = 20;
 
+/** Routes written by one INSERT at most. */
+const ROWS_PER_INSERT = 2000;
+
 /**
  * Persistence of routes over the `Db` port. `saveBehind` answers at once and writes in the
  * background: the routes answered within `writeDelayMs` of the first queued one go in one INSERT
@@ -75,23 +78,14 @@ export class RouteStore {
   private async flush(): Promise<void> {
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue;
-        this.queue = [];
-        const groups = new Map<string, typeof batch>();
-        for (const b of batch) {
-          const k = `${b.nowS}|${b.ttlHours}`;
-          const arr = groups.get(k);
-          if (arr) arr.push(b);
-          else groups.set(k, [b]);
-        }
-        for (const items of groups.values()) {
-          try {
-            await this.save(items.map((i) => i.route), items[0].nowS, items[0].ttlHours);
-          } catch (err) {
-            this.lastError = err;
-            for (const i of items) if (++i.attempts < 3) this.queue.push(i);
-            if (this.queue.length > 0) await new Promise((r) => setTimeout(r, 50));
-          }
+        // at most ROWS_PER_INSERT a statement (7 parameters a row; PostgreSQL takes 65 535)
+        const batch = this.queue.splice(0, ROWS_PER_INSERT);
+        try {
+          await this.insert(batch);
+        } catch (err) {
+          this.lastError = err;
+          for (const i of batch) if (++i.attempts < 3) this.queue.push(i);
+          if (this.queue.length > 0) await new Promise((r) => setTimeout(r, 50));
         }
       }
     } finally {
@@ -110,15 +104,22 @@ export class RouteStore {
    * without holding up the caller.
    */
   async save(routes: StoredRoute[], nowS: number, ttlHours: number): Promise<void> {
-    if (routes.length > 0) {
+    await this.insert(routes.map((route) => ({ route, nowS, ttlHours })));
+  }
+
+  /** One INSERT for routes that may have been answered at different times; then the purge. */
+  private async insert(items: ReadonlyArray<{ route: StoredRoute; nowS: number; ttlHours: number }>): Promise<void> {
+    let nowS = -Infinity;
+    if (items.length > 0) {
       const values: string[] = [];
       const params: unknown[] = [];
-      for (const r of routes) {
+      for (const { route: r, nowS: at, ttlHours } of items) {
         const legs = r.legs.map((l) => ({ n: l.edges.length, startFraction: l.startFraction, endFraction: l.endFraction, offsetS: l.offsetS }));
         const path = { legs, waypoints: r.waypoints, shortest: r.shortest, useTraffic: r.useTraffic, criteria: r.criteria };
         const k = params.length;
         values.push(`($${k + 1}, $${k + 2}, $${k + 3}, $${k + 4}, $${k + 5}, to_timestamp($${k + 6}), to_timestamp($${k + 7}))`);
-        params.push(r.id, r.tripId, r.mapVersion, JSON.stringify(path), encodeEdges(r.legs), nowS, nowS + ttlHours * 3600);
+        params.push(r.id, r.tripId, r.mapVersion, JSON.stringify(path), encodeEdges(r.legs), at, at + ttlHours * 3600);
+        if (at > nowS) nowS = at;
       }
       await this.db.query(`INSERT INTO routes (id, trip_id, map_version, path, edges, created_at, expires_at) VALUES ${values.join(', ')}`, params);
     }

@@ -20,7 +20,7 @@ export interface RoutingServiceConfig {
   routeTtlHours: number;
   /** incidents are re-read from the database at most this often, milliseconds */
   incidentRefreshMs: number;
-  /** departures/arrivals this far in the past are still accepted (clock skew), seconds */
+  /** departures/arrivals up to this far before now count as now (clock skew), seconds; earlier ones are past times, planned with typical speeds */
   pastToleranceS: number;
   /** an unknown route id is looked up once more after this many ms plus `routeWriteDelayMs` (routes are written behind) */
   missRetryMs: number;
@@ -140,37 +140,56 @@ export class RoutingService {
     return this.nowMs() / 1000;
   }
 
-  /** Validates a departure/arrival instant against now and the nine-month horizon. */
+  /**
+   * Validates a departure/arrival instant against the nine-month horizon. Past times are accepted:
+   * they are planned with the typical speeds of that weekday and time (see `isPast`).
+   */
   private checkTime(t: number | undefined, which: 'DepartureTime' | 'ArrivalTime'): void {
     if (t === undefined) return;
-    const now = this.nowS();
     const code = which === 'DepartureTime' ? 'BAD_DEPARTURE_TIME' : 'BAD_ARRIVAL_TIME';
-    if (t < now - this.cfg.pastToleranceS) throw new RoutingError(code, `${which} must not be in the past`, which);
-    if (t > horizonS(now)) throw new RoutingError(code, `${which} must be within nine months`, which);
+    if (t > horizonS(this.nowS())) throw new RoutingError(code, `${which} must be within nine months`, which);
+  }
+
+  /**
+   * True for an instant before now (beyond the clock-skew tolerance). Live speeds describe now and
+   * incidents are kept only while they matter, so a past trip is planned and costed with the
+   * typical speeds of its weekday and time: predicted profiles and learned probe speeds
+   * (`trafficConsidered` false, abnormality 0).
+   */
+  private isPast(t: number): boolean {
+    return t < this.nowS() - this.cfg.pastToleranceS;
+  }
+
+  /** Speed mode of a request at instant `atS`. */
+  private modeAt(shortest: boolean, useTraffic: boolean, atS: number): (typeof SpeedMode)[keyof typeof SpeedMode] {
+    return this.engine.speedMode(shortest, useTraffic, this.isPast(atS));
   }
 
   /** Plans at a departure, or finds the latest departure that arrives by `arriveS` (returns that departure). */
   planTimed(req: FindRouteRequest): { routes: PlannedRoute[]; departS: number } {
     const nowS = this.nowS();
+    const typicalOnly = this.isPast(req.departS ?? req.arriveS ?? nowS);
     const base = {
       waypoints: req.waypoints, nowS, shortest: req.shortest, useTraffic: req.useTraffic,
-      criteria: req.criteria, maxAlternates: req.maxAlternates, ambiguousOrigin: req.ambiguousOrigin,
+      criteria: req.criteria, maxAlternates: req.maxAlternates, ambiguousOrigin: req.ambiguousOrigin, typicalOnly,
     };
-    const mode = this.engine.speedMode(req.shortest, req.useTraffic);
+    const mode = this.engine.speedMode(req.shortest, req.useTraffic, typicalOnly);
     if (req.departS !== undefined || req.arriveS === undefined) {
       const departS = req.departS ?? nowS;
       return { routes: this.engine.plan({ ...base, departS }), departS };
     }
     const arriveS = req.arriveS;
+    // a future arrival never departs before now (the trip then arrives late); a past one may
+    const earliest = typicalOnly ? -Infinity : nowS;
     // fixed-point iteration on the departure: dep = arrive − travelTime(dep), then back off
-    let dep = Math.max(nowS, arriveS - 900);
+    let dep = Math.max(earliest, arriveS - 900);
     let routes = this.engine.plan({ ...base, departS: dep });
     for (let i = 0; i < 8; i++) {
       const tt = this.engine.costPath(routes[0].legs, dep, nowS, mode).totalS;
       const slack = arriveS - (dep + tt);
       if (slack >= 0 && slack < 30) break;
       let next = dep + slack - (slack < 0 ? 5 : 0);
-      if (next < nowS) next = nowS;
+      if (next < earliest) next = earliest;
       if (next === dep) break;
       dep = next;
       routes = this.engine.plan({ ...base, departS: dep });
@@ -193,8 +212,8 @@ export class RoutingService {
     const nowS = this.nowS();
     // written in the background; this process serves them from memory meanwhile
     this.routes.saveBehind(stored, nowS, this.cfg.routeTtlHours);
-    const trafficConsidered = req.useTraffic && !req.shortest;
-    const views = stored.map((s) => assembleRoute(this.engine, s.id, s.legs, departS, nowS, trafficConsidered, this.incidents.all(), req.output));
+    const mode = this.modeAt(req.shortest, req.useTraffic, departS);
+    const views = stored.map((s) => assembleRoute(this.engine, s.id, s.legs, departS, nowS, mode, this.incidents.all(), req.output));
     // Closure rule of the contract: the best route is searched with closed edges impassable, so it
     // is navigable whenever any navigable route exists; only when none does is it the best route
     // through the closures (hasClosures). Alternatives are searched the same way.
@@ -214,9 +233,10 @@ export class RoutingService {
     return r;
   }
 
-  /** Departure that arrives by `arriveS` on a fixed path. */
-  private departureForArrival(legs: Leg[], arriveS: number, mode: (typeof SpeedMode)[keyof typeof SpeedMode]): number {
+  /** Departure that arrives by `arriveS` on a fixed path (not before now for a future arrival). */
+  private departureForArrival(legs: Leg[], arriveS: number, shortest: boolean, useTraffic: boolean): number {
     const nowS = this.nowS();
+    const mode = this.modeAt(shortest, useTraffic, arriveS);
     let dep = arriveS - this.engine.costPath(legs, arriveS, nowS, mode).totalS;
     for (let i = 0; i < 6; i++) {
       const tt = this.engine.costPath(legs, dep, nowS, mode).totalS;
@@ -224,7 +244,7 @@ export class RoutingService {
       if (Math.abs(next - dep) < 1) { dep = Math.min(dep, next); break; }
       dep = next;
     }
-    return Math.max(nowS, dep);
+    return this.isPast(arriveS) ? dep : Math.max(nowS, dep);
   }
 
   /** GetRoute: re-costs the stored path at the new departure (never re-optimises). */
@@ -235,10 +255,8 @@ export class RoutingService {
     await this.incidents.refresh(this.nowMs());
     const shortest = req.shortest ?? r.shortest;
     const useTraffic = req.useTraffic ?? r.useTraffic;
-    const trafficConsidered = useTraffic && !shortest;
-    const mode = trafficConsidered ? SpeedMode.current : SpeedMode.freeFlow;
-    const departS = req.departS ?? (req.arriveS !== undefined ? this.departureForArrival(r.legs, req.arriveS, mode) : this.nowS());
-    const view = assembleRoute(this.engine, r.id, r.legs, departS, this.nowS(), trafficConsidered, this.incidents.all(), req.output);
+    const departS = req.departS ?? (req.arriveS !== undefined ? this.departureForArrival(r.legs, req.arriveS, shortest, useTraffic) : this.nowS());
+    const view = assembleRoute(this.engine, r.id, r.legs, departS, this.nowS(), this.modeAt(shortest, useTraffic, departS), this.incidents.all(), req.output);
     return { tripId: r.tripId, wayPoints: tripWaypoints(r.waypoints, req.output), routes: [view] };
   }
 
@@ -249,8 +267,6 @@ export class RoutingService {
     const r = await this.load(req.routeId);
     await this.incidents.refresh(this.nowMs());
     const nowS = this.nowS();
-    const trafficConsidered = r.useTraffic && !r.shortest;
-    const mode = trafficConsidered ? SpeedMode.current : SpeedMode.freeFlow;
     const stepS = req.intervalMinutes * 60;
     let starts: number[];
     if (req.departS !== undefined || req.arriveS === undefined) {
@@ -258,14 +274,16 @@ export class RoutingService {
       starts = Array.from({ length: req.count }, (_, i) => first + i * stepS);
     } else {
       // arrivals counting back from ArrivalTime, reported in departure order
-      starts = Array.from({ length: req.count }, (_, i) => this.departureForArrival(r.legs, req.arriveS! - i * stepS, mode)).reverse();
+      starts = Array.from({ length: req.count }, (_, i) => this.departureForArrival(r.legs, req.arriveS! - i * stepS, r.shortest, r.useTraffic)).reverse();
     }
     if (starts[starts.length - 1] > horizonS(nowS)) {
       throw new RoutingError('BAD_TIME_RANGE', 'the series runs past the nine-month horizon', 'TravelTimeCount');
     }
     let uncongested = 0;
     const entries = starts.map((dep) => {
-      const t = routeTimes(this.engine, r.legs, dep, nowS, trafficConsidered);
+      // each departure on its own: past ones with typical speeds (abnormality 0), later ones current
+      const t = routeTimes(this.engine, r.legs, dep, nowS, this.modeAt(r.shortest, r.useTraffic, dep));
+      const trafficConsidered = t.trafficConsidered;
       uncongested = Math.round(t.freeFlowS / 60);
       const km = t.current.distanceM / 1000;
       const dist = req.units === 0 ? km / 1.609344 : km;
@@ -319,6 +337,11 @@ export class RoutingService {
     const created = await this.incidentStore.create(inc);
     this.incidents.invalidate();
     return created;
+  }
+
+  /** Re-reads incidents now (another process changed them). */
+  reloadIncidents(): Promise<void> {
+    return this.incidents.reload(this.nowMs());
   }
 
   /** Incidents not ended (or all). */

@@ -55,6 +55,8 @@ export interface SimulationStats {
   meanTripS: number;
   /** mean time spent waiting at signals and stop signs per completed trip, seconds */
   meanControlDelayS: number;
+  /** simulated clock: unix seconds of the latest event handled (progress of a run) */
+  nowS: number;
 }
 
 /** Saturation headway per lane at a signal stop line, seconds. */
@@ -197,6 +199,7 @@ export async function* simulate(region: Region, opts: SimulationOptions, stats: 
     const id = events.pop() as number;
     if (t > hardStopS) break;
     nowS = t;
+    stats.nowS = t;
     const v = vehicles[id];
     if (v.i === -1) {
       const route = router.route(v.from, v.to, timeOf, expectedNodeDelayS);
@@ -241,7 +244,7 @@ export async function* simulate(region: Region, opts: SimulationOptions, stats: 
 
 /** Fresh zeroed statistics. */
 export function newStats(): SimulationStats {
-  return { trips: 0, routedTrips: 0, completedTrips: 0, probeVehicles: 0, pings: 0, signalizedNodes: 0, meanTripS: 0, meanControlDelayS: 0 };
+  return { trips: 0, routedTrips: 0, completedTrips: 0, probeVehicles: 0, pings: 0, signalizedNodes: 0, meanTripS: 0, meanControlDelayS: 0, nowS: 0 };
 }
 
 /** Poisson-distributed count with mean `lambda` (normal approximation above 50). */

@@ -25,6 +25,12 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Executes several statements separated by semicolons (no parameters): migrations. */
   exec(sql: string): Promise<void>;
+  /**
+   * Calls `onNotify` with the payload of every `NOTIFY channel` (`pg_notify`) committed by any
+   * process on this database; returns an unsubscribe function. Notifications may be lost when a
+   * connection drops: callers that must not miss a change also re-read periodically.
+   */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -28,6 +28,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     async exec(sql: string): Promise<void> {
       await pg.exec(sql);
     },
+    async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+      const unlisten = await pg.listen(channel, onNotify);
+      return async () => { await unlisten(); };
+    },
     async close(): Promise<void> {
       await pg.close();
     },

@@ -13,6 +13,7 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
   });
   const client = await pool.connect();
   client.release();
+  const listener = new Listener(url);
   const run = async <T>(c: Pick<pg.Pool, 'query'>, sql: string, params?: unknown[]): Promise<QueryResult<T>> => {
     const r = await c.query(sql, params as unknown[] | undefined);
     return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
@@ -37,8 +38,73 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
     async exec(sql: string): Promise<void> {
       await pool.query(sql);
     },
+    listen: (channel, onNotify) => listener.add(channel, onNotify),
     async close(): Promise<void> {
+      await listener.close();
       await pool.end();
     },
   };
+}
+
+/** Delay before a dropped LISTEN connection is opened again, ms. */
+const RELISTEN_DELAY_MS = 500;
+
+/**
+ * One dedicated connection that LISTENs on every subscribed channel and reconnects when it drops
+ * (notifications sent meanwhile are lost: subscribers re-read periodically anyway). Opened on the
+ * first subscription only, so processes that never listen hold no extra connection.
+ */
+class Listener {
+  private client: pg.Client | null = null;
+  private connecting: Promise<void> | null = null;
+  private readonly channels = new Map<string, Set<(payload: string) => void>>();
+  private closed = false;
+
+  constructor(private readonly url: string) {}
+
+  async add(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    let set = this.channels.get(channel);
+    const isNew = set === undefined;
+    if (set === undefined) this.channels.set(channel, (set = new Set()));
+    set.add(onNotify);
+    await this.ensureConnected();
+    if (isNew && this.client) await this.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    return async () => { set.delete(onNotify); };
+  }
+
+  private ensureConnected(): Promise<void> {
+    if (this.client || this.closed) return Promise.resolve();
+    this.connecting ??= (async () => {
+      const c = new pg.Client({ connectionString: this.url });
+      c.on('notification', (n) => {
+        for (const fn of this.channels.get(n.channel) ?? []) fn(n.payload ?? '');
+      });
+      c.on('error', () => this.dropped(c));
+      c.on('end', () => this.dropped(c));
+      await c.connect();
+      for (const ch of this.channels.keys()) await c.query(`LISTEN ${pg.escapeIdentifier(ch)}`);
+      this.client = c;
+    })().finally(() => { this.connecting = null; });
+    return this.connecting;
+  }
+
+  private dropped(c: pg.Client): void {
+    if (this.client !== c) return;
+    this.client = null;
+    c.end().catch(() => undefined);
+    if (this.closed) return;
+    const retry = (): void => {
+      if (this.closed) return;
+      this.ensureConnected().catch(() => setTimeout(retry, RELISTEN_DELAY_MS).unref());
+    };
+    setTimeout(retry, RELISTEN_DELAY_MS).unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const c = this.client;
+    this.client = null;
+    await this.connecting?.catch(() => undefined);
+    await (c ?? this.client)?.end().catch(() => undefined);
+  }
 }

@@ -133,28 +133,41 @@ export interface IncidentEffect {
 }
 
 /**
- * In-memory cache of current incidents, re-read from the database when older than `ttlMs` (other
- * processes may have changed them) and immediately after a change made through this process.
+ * In-memory cache of current incidents: read at first use, again at once after a change made
+ * through this process or announced by another, and in the background when older than `ttlMs`.
  */
 export class IncidentCache {
   private incidents: Incident[] = [];
   private byEdge = new Map<number, IncidentEffect[]>();
   private loadedAtMs = -Infinity;
   private loading: Promise<void> | null = null;
+  private everLoaded = false;
   /** incremented whenever the cached set changes */
   version = 0;
 
   /** `store` null: an in-memory cache fed only through `setIncidents` (tests, benchmarks). */
   constructor(private readonly store: IncidentStore | null, private readonly ttlMs = 5000) {}
 
-  /** Forces the next `refresh` to re-read. */
+  /** Forces the next `refresh` to re-read before it returns (after a write through this process). */
   invalidate(): void {
     this.loadedAtMs = -Infinity;
   }
 
-  /** Re-reads the incidents when the cache is stale (`nowMs` = clock, unix ms). */
+  /**
+   * Makes the cache current for a request at `nowMs` (clock, unix ms): waits for a read when the
+   * cache was never loaded or was invalidated; when it is merely older than the TTL, the read
+   * runs in the background and the request goes on with what is cached (changes made by other
+   * processes arrive through the change log and `reload`; the TTL is only a fallback).
+   */
   async refresh(nowMs: number): Promise<void> {
     if (this.store === null || nowMs - this.loadedAtMs < this.ttlMs) return;
+    if (this.loadedAtMs === -Infinity || !this.everLoaded) return this.reload(nowMs);
+    this.reload(nowMs).catch(() => undefined);
+  }
+
+  /** Re-reads the incidents now (`nowMs` = clock, unix ms); concurrent calls share one read. */
+  async reload(nowMs: number): Promise<void> {
+    if (this.store === null) return;
     const store = this.store;
     if (!this.loading) {
       this.loading = (async () => {
@@ -163,6 +176,7 @@ export class IncidentCache {
           const list = await store.listCurrent(nowMs / 1000 - 3600);
           this.setIncidents(list);
           this.loadedAtMs = nowMs;
+          this.everLoaded = true;
         } finally {
           this.loading = null;
         }

@@ -11,12 +11,16 @@ import { createRng } from '../../src/sim/prng.js';
 // Rollups (15-minute, hour, month) against a direct GROUP BY over the facts, on seeded random facts
 // stored in several transactions, with replaced and overwritten trace parts.
 
-const CATALOG: IntersectionCatalog = { list: [], byKey: new Map(), byNode: new Map(), movementById: new Map(), mapVersion: '20261101' };
 
 /** Seeded uniform numbers in [0, 1) (mulberry32, the simulator's generator). */
 const mulberry32 = (seed: number): (() => number) => createRng(seed).next;
 
 const INTERSECTIONS = ['39.00001_-76.00001', '39.00002_-76.00002', '39.00003_-76.00003'];
+/** A catalog that knows the three intersections (queries see only the served region's). */
+const CATALOG = {
+  list: INTERSECTIONS.map((key) => ({ key })), byKey: new Map(INTERSECTIONS.map((key) => [key, { key }])),
+  byNode: new Map(), movementById: new Map(), mapVersion: '20261101',
+} as unknown as IntersectionCatalog;
 const FIRST_DAY_MS = Date.UTC(2026, 9, 27); // 2026-10-27 … 2026-12-04: October's end, all November, December's start
 
 /** Values on a 1/8 grid: float4-exact, so float8 sums do not depend on the summation order. */

@@ -22,6 +22,8 @@ function program(dataDir: string, stream: NodeJS.WriteStream): Command {
   const deps: CliDeps = {
     config: () => loadConfig({ 'store.dataDir': dataDir }, {}),
     withDb: () => { throw new Error('streetwise demo needs no database'); },
+    server: async () => undefined,
+    regionGiven: () => false,
   };
   const p = new Command('streetwise').exitOverride();
   registerDemo(p, deps, stream);

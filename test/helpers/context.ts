@@ -35,6 +35,8 @@ export interface TestContextOptions {
   db?: Db;
   /** config overrides as flag keys, e.g. { 'server.services': 'routing' } */
   config?: Record<string, string>;
+  /** log to this stream (level from `server.logLevel`); default: no logging */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds a fresh context and app. Call `close()` in afterAll. */
@@ -45,7 +47,7 @@ export async function makeTestContext(opts: TestContextOptions = {}): Promise<Te
   const config = loadConfig({ 'store.dataDir': '/tmp/streetwise-test', ...opts.config }, {});
   const auth = new DbAuthService(db, now);
   const ctx: AppContext = { config, db, region: opts.region ?? tinyRegion(), speeds: new SpeedFeeds(), auth, now };
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(ctx, { logger: opts.logStream !== undefined, logStream: opts.logStream });
   await app.ready();
   const normal = await createApp(db, { name: 'test app' });
   const admin = await createApp(db, { name: 'test admin', admin: true });

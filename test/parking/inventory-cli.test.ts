@@ -22,7 +22,7 @@ describe('streetwise parking load', () => {
 
   const run = async (file: string) => {
     const program = new Command().exitOverride();
-    const deps = { config: () => { throw new Error('not needed'); }, withDb: async <T>(fn: (d: Db) => Promise<T>) => fn(db) } as unknown as CliDeps;
+    const deps = { config: () => { throw new Error('not needed'); }, withDb: async <T>(fn: (d: Db) => Promise<T>) => fn(db), server: async () => undefined, regionGiven: () => true } as unknown as CliDeps;
     registerParking(program, deps);
     await program.parseAsync(['node', 'streetwise', 'parking', 'load', file]);
   };

@@ -67,13 +67,28 @@ describe('operator uploads and occupancy counts (admin API)', () => {
     expect(found[0].id).toBeGreaterThan(2 ** 40);
   });
 
+  it('rolls back an upload the inventory cannot be built from, so it never blocks later uploads', async () => {
+    // a new lot (an OSM reference the region does not have) without a location
+    const bad = await put('lots', [{ osm_type: 'node', osm_id: 987654, alias: 'acme|nowhere', name: 'Nowhere' }]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'PARKING_UPLOAD_INVALID' });
+    const good = await put('lots', [{ alias: 'acme|after', name: 'After Lot', point: { type: 'Point', coordinates: [-76.6, 39.2903] } }]);
+    expect(good.statusCode, good.body).toBe(200);
+    expect((await lots('alias=acme|after'))[0]).toMatchObject({ name: 'After Lot' });
+    expect((await t.app.inject({ url: `/lots?alias=acme|nowhere`, headers: { authorization: `Bearer ${t.token}` } })).statusCode).toBe(404);
+  });
+
   it('opens and closes an uploaded lot by its hrs lines', async () => {
     await put('lots', [{ alias: 'acme|88', name: 'Office Lot', point: { type: 'Point', coordinates: [-76.6, 39.2902] }, hrs: ['Mon-Fri: 8:00 AM - 6:00 PM', 'Sat-Sun: Closed'],
       structured_rates: [{ dow_start: 1, dow_end: 7, rate: 2, increment: 60, repeats: true }] }]);
     const at = async (e: string) => (await lots(`alias=acme|88&entry_time=${e}&duration=60`))[0];
     expect(await at('2026-11-23T10:00')).toMatchObject({ isOpen: true, calculatedRates: [{ rate_cost: 2, quoted_duration: '01:00:00', rate_type: 'B' }] });
     expect(await at('2026-11-23T19:00')).toMatchObject({ isOpen: false, calculatedRates: [] });
-    expect(await at('2026-11-28T10:00')).toMatchObject({ isOpen: false, occupancy: expect.objectContaining({ probability: 0, bucket: 1 }) });
+    // no capacity known: occupancy is null, open or closed
+    expect(await at('2026-11-28T10:00')).toMatchObject({ isOpen: false, spacesTotal: null, occupancy: null });
+    expect(await at('2026-11-23T10:00')).toMatchObject({ isOpen: true, spacesTotal: null, occupancy: null });
+    await put('lots', [{ alias: 'acme|88', spacesTotal: 40 }]);
+    expect(await at('2026-11-28T10:00')).toMatchObject({ isOpen: false, occupancy: { available: 0, probability: 0, bucket: 1 } });
   });
 
   it('replaces the segments of a block and creates a new block from GeoJSON', async () => {

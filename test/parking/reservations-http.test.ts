@@ -9,6 +9,7 @@ import { XMLParser } from 'fast-xml-parser';
 import Fastify from 'fastify';
 import swagger from '@fastify/swagger';
 import reservationsPlugin from '../../src/http/parking/reservations-plugin.js';
+import { OPENAPI_DOCUMENT } from '../../src/http/openapi.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeChk, loadParkingFile, lotUuidOf } from '../../src/parking/reservations/index.js';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
@@ -305,7 +306,7 @@ describe('reservations: JSON bodies and OpenAPI', () => {
     expect(arrayBody.json().ErrorCode).toBe(1);
     // the plugin alone under swagger (the whole document depends on every service's schemas)
     const solo = Fastify();
-    await solo.register(swagger, { openapi: { openapi: '3.0.3', info: { title: 't', version: '0' } } });
+    await solo.register(swagger, { openapi: OPENAPI_DOCUMENT });
     await solo.register(reservationsPlugin, { ctx: t.ctx });
     await solo.ready();
     const doc = solo.swagger() as { paths: Record<string, { get: { parameters: Array<{ name: string }> } }> };

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
 import { hashTokenFor } from '../../src/auth/index.js';
-import { redactUrl } from '../../src/http/app.js';
+import { redactUrl } from '../../src/http/request-log.js';
 
 describe('platform HTTP', () => {
   let t: TestContext;
@@ -62,5 +62,9 @@ describe('platform HTTP', () => {
   it('redacts secrets from logged URLs', () => {
     expect(redactUrl('/traffic/x.ashx?Action=FindRoute&Token=abc&WP_1=1,2')).toBe('/traffic/x.ashx?Action=FindRoute&Token=***&WP_1=1,2');
     expect(redactUrl('/v1/AppToken?appId=a&hashToken=b')).toBe('/v1/AppToken?appId=a&hashToken=***');
+    // an allowlist: names nobody listed are hidden too, and so are names that look like data
+    expect(redactUrl('/user/?pass=p1&pwd=p2&cardNumber=4000&point=1|2')).toBe('/user/?pass=***&pwd=***&cardNumber=***&point=1|2');
+    expect(redactUrl('/lots?WP_1description=home&wp_2=1,2&4000777319552134')).toBe('/lots?WP_1description=***&wp_2=1,2&***=***');
+    expect(redactUrl('/lots?')).toBe('/lots');
   });
 });

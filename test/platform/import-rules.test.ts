@@ -46,6 +46,7 @@ const ALLOWED: Record<string, string[]> = {
   auth: ['auth', 'store'],
   demo: ['demo', 'network', 'osm', 'geo', 'time'],
   sim: ['sim', 'network', 'traffic', 'probes', 'geo', 'time', 'store'],
+  tiles: ['tiles', 'network', 'traffic', 'geo', 'time'],
 };
 
 describe('import rules', () => {

@@ -57,3 +57,53 @@ describe.skipIf(!present)('map matching on Baltimore: synthetic drives with 10 m
     expect(r.precision).toBeGreaterThan(0.88);
   });
 });
+
+describe.skipIf(!present)('resumable matching on Baltimore: the same trajectories however the pings arrive', () => {
+  const region = present ? buildRegion(readOsmExtract(PBF), { name: 'baltimore' }) : undefined;
+
+  it('matching pings in random batches, resuming each time, equals matching them all at once (40 seeded drives)', () => {
+    const g = region!.graph;
+    const turns = new TurnRestrictions(g);
+    const rng = createRng(20261125);
+    let batches = 0;
+    let settledSteps = 0;
+    for (let d = 0; d < 40; d++) {
+      const route = randomDrive(g, rng, 2500, turns);
+      const interval = [1, 3, 10][d % 3];
+      const trace = samplePings(g, route, rng, { intervalS: interval, noiseM: 10, startS: 1_767_600_000 });
+      // a gap in some drives so a piece closes in the middle
+      const pings = trace.pings.map((p, i) => (d % 4 === 0 && i >= trace.pings.length / 2 ? { ...p, tS: p.tS + 600 } : p));
+      const whole = new MapMatcher(g).match(`d${d}`, pings);
+      const m = new MapMatcher(g);
+      let state: ReturnType<MapMatcher['matchResumable']>['state'] | undefined;
+      let parts: ReturnType<MapMatcher['match']> = [];
+      for (let n = 0; n < pings.length;) {
+        n = Math.min(pings.length, n + 1 + Math.floor(rng.next() * 12));
+        const r = m.matchResumable(`d${d}`, pings.slice(0, n), 0, 0, state);
+        state = r.state;
+        parts = r.parts;
+        batches++;
+      }
+      settledSteps += state!.fixed.length;
+      expect(parts).toEqual(whole);
+      const fresh = new MapMatcher(g);
+      fresh.match(`d${d}`, pings);
+      expect(m.lastStats).toEqual(fresh.lastStats);
+    }
+    expect(batches).toBeGreaterThan(400);
+    // the decided prefix left the lattice (memory stays bounded by the undecided window)
+    expect(settledSteps).toBeGreaterThan(0);
+  });
+
+  it('starts over when the pings do not extend what the state consumed (a late ping)', () => {
+    const g = region!.graph;
+    const rng = createRng(7);
+    const route = randomDrive(g, rng, 2000, new TurnRestrictions(g));
+    const { pings } = samplePings(g, route, rng, { intervalS: 3, noiseM: 10, startS: 1_767_600_000 });
+    const m = new MapMatcher(g);
+    const half = pings.filter((_, i) => i % 2 === 0);
+    const first = m.matchResumable('late', half);
+    const all = m.matchResumable('late', pings, 0, 0, first.state);
+    expect(all.parts).toEqual(new MapMatcher(g).match('late', pings));
+  });
+});

@@ -37,7 +37,7 @@ describe('POST /v1/probes', () => {
   it('names the missing parameter when pings is absent', async () => {
     const r = await t.app.inject({ method: 'POST', url: '/v1/probes', payload: { points: [] }, headers: { authorization: `Bearer ${t.adminToken}` } });
     expect(r.statusCode).toBe(400);
-    expect(r.json().error.userMessage).toMatch(/^pings/);
+    expect(r.json().error).toMatchObject({ code: 'PROBES_JSON_SHAPE', userMessage: expect.stringMatching(/no "pings" key/) });
   });
 
   it('stores, matches and reports malformed pings by index; a repeat inserts nothing', async () => {
@@ -68,5 +68,57 @@ describe('POST /v1/probes', () => {
     expect(op.security).toEqual([{ bearer: [] }]);
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403']));
     await app.close();
+  });
+});
+
+describe('POST /v1/probes body types', () => {
+  let t: TestContext;
+  const nowMs = Date.UTC(2026, 0, 5, 8, 10);
+  beforeAll(async () => { t = await makeTestContext({ now: () => nowMs }); });
+  afterAll(async () => { await t.close(); });
+  const post = (contentType: string | undefined, payload: string, query = '') => t.app.inject({
+    method: 'POST', url: `/v1/probes${query}`, payload,
+    headers: { authorization: `Bearer ${t.adminToken}`, ...(contentType ? { 'content-type': contentType } : {}) },
+  });
+  const t0 = nowMs / 1000 - 100;
+
+  it('answers 415 naming the accepted types for another Content-Type', async () => {
+    const r = await post('text/plain', 'trace_id,timestamp,lat,lon\n');
+    expect(r.statusCode).toBe(415);
+    expect(r.json().error).toMatchObject({ code: 'PROBES_UNSUPPORTED_TYPE', statusId: 415 });
+    expect(r.json().error.userMessage).toMatch(/application\/json.*application\/x-ndjson.*text\/csv.*application\/xml/);
+  });
+
+  it('reads CSV with a speed column in m/s and answers 400 naming a speed column without a unit', async () => {
+    const ok = await post('text/csv', `vehicle_id,timestamp_iso_utc,latitude,longitude,speed_mps\nv1,${new Date(t0 * 1000).toISOString()},39.29,-76.61,10\n`);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ received: 1, inserted: 1, malformed: 0 });
+    const bad = await post('text/csv', `trace_id,timestamp,lat,lon,speed\nv2,${t0},39.29,-76.61,10\n`);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.code).toBe('PROBES_CSV_UNKNOWN_UNIT');
+    expect(bad.json().error.userMessage).toMatch(/"speed"/);
+  });
+
+  it('takes an explicit column mapping with units from the query', async () => {
+    const csv = `v,ts,y,x,kmh\nv3,${t0 * 1000},39.29,-76.61,36\nv3,${(t0 + 5) * 1000},39.2901,-76.61,36\n`;
+    const r = await post('text/csv', csv, `?columns=${encodeURIComponent('trace=v,time=ts:ms,lat=y,lon=x,speed=kmh:kph')}`);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ received: 2, inserted: 2 });
+    const stored = await t.ctx.db.query<{ t_s: number; speed_kph: number }>("SELECT t_s, speed_kph FROM probe_pings WHERE trace_id = 'v3' ORDER BY t_s");
+    expect(stored.rows.map((x) => [Number(x.t_s), Number(x.speed_kph)])).toEqual([[t0, 36], [t0 + 5, 36]]);
+    const wrong = await post('application/x-ndjson', '{}', `?columns=${encodeURIComponent('trace=v')}`);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.userMessage).toMatch(/^columns/);
+  });
+
+  it('reads NDJSON, reporting malformed lines by number', async () => {
+    const body = [
+      JSON.stringify({ traceId: 'n1', timestamp: t0, lat: 39.29, lon: -76.61 }),
+      'not json',
+      JSON.stringify({ traceId: 'n1', timestamp: t0 + 3, lat: 39.2901, lon: -76.61 }),
+    ].join('\n');
+    const r = await post('application/x-ndjson', body);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ received: 3, inserted: 2, malformed: 1, issues: [{ line: 2 }] });
   });
 });

@@ -189,6 +189,75 @@ describe('GetRouteTravelTimes', () => {
   });
 });
 
+describe('times in the past: typical speeds, no live speeds', () => {
+  // its own context: "now" is Monday 03:00 and a fresh live speed of 20 km/h sits on the motorway
+  let p: TestContext;
+  let pf: TwoRoutes;
+  beforeAll(async () => {
+    pf = twoRoutes();
+    p = await makeTestContext({ region: pf.region, now: () => monday(3) * 1000 });
+    twoRoutes({}, p.ctx.speeds);
+    p.ctx.speeds.setLive(pf.edgeIdOf[E.motorway], { speedKph: 20, observedAtS: monday(3), samples: 5 });
+  });
+  afterAll(async () => p.close());
+  const find = async (extra: string) => {
+    const r = await p.app.inject({ url: `/traffic/api.ashx?Action=FindRoute&Token=${p.token}&${WP}&Format=JSON&RouteOutputFields=S&${extra}` });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json().result.trip.routes[0];
+  };
+  const roads = (r: { summary: { roads: Array<{ name: string }> } }) => r.summary.roads.map((x) => x.name);
+
+  it('DepartureTime now meets the live jam; a week earlier at the same time gets the typical motorway trip', async () => {
+    const now = await find('DepartureTime=2026-11-23T03:00:00Z');
+    expect(now.trafficConsidered).toBe(true);
+    expect(roads(now)).toContain('Main St'); // the live 20 km/h on the motorway sends it round
+    const lastWeek = await find('DepartureTime=2026-11-16T03:00:00Z');
+    expect(lastWeek.trafficConsidered).toBe(false);
+    expect(lastWeek.abnormalityMinutes).toBe(0);
+    expect(roads(lastWeek)).toContain('I-95 E');
+    expect(lastWeek.travelTimeMinutes).toBe(10); // the 03:00 typical figure of the tests above
+    // an hour ago is past too (only a minute of clock skew counts as now)
+    expect((await find('DepartureTime=2026-11-23T02:00:00Z')).trafficConsidered).toBe(false);
+    expect((await find('DepartureTime=2026-11-23T02:59:30Z')).trafficConsidered).toBe(true);
+  });
+
+  it('the 08:00 peak of a past Monday is the typical peak (34 min on the motorway, so the primary route)', async () => {
+    const peak = await find('DepartureTime=2026-11-16T08:00:00Z&MaxAlternates=1');
+    expect(peak.trafficConsidered).toBe(false);
+    expect(roads(peak)).toContain('Main St');
+  });
+
+  it('ArrivalTime in the past departs before it, with typical speeds', async () => {
+    const r = await find('ArrivalTime=2026-11-16T03:30:00Z');
+    expect(r.trafficConsidered).toBe(false);
+    expect(roads(r)).toContain('I-95 E');
+    const svc = routingServiceFor(p.ctx);
+    const arriveS = monday(3, 30) - 7 * 86400;
+    const plan = svc.planTimed({
+      waypoints: [ORIGIN, DESTINATION], arriveS, maxAlternates: 0, useTraffic: true, shortest: false,
+      criteria: NO_CRITERIA, ambiguousOrigin: false, output: { fields: new Set(), incidentFields: new Set(), units: 0, toleranceM: 0, speedBucketId: 1, collapseManeuvers: true },
+    });
+    // typical speeds (mode 1): the trip of about 10 minutes leaves about 10 minutes before the arrival, a week ago
+    const tt = svc.engine.costPath(plan.routes[0].legs, plan.departS, monday(3), 1).totalS;
+    expect(plan.departS + tt).toBeLessThanOrEqual(arriveS + 1e-6);
+    expect(plan.departS + tt).toBeGreaterThan(arriveS - 60);
+    expect(plan.departS).toBeLessThan(monday(3) - 6 * 86400);
+  });
+
+  it('GetRouteTravelTimes costs past departures typically and later ones with traffic', async () => {
+    const id = (await find('DepartureTime=2026-11-23T03:00:00Z')).id;
+    const r = await p.app.inject({ url: `/traffic/api.ashx?Action=GetRouteTravelTimes&Token=${p.token}&RouteId=${id}&DepartureTime=2026-11-16T02:00:00Z&TravelTimeCount=2&TravelTimeInterval=60&Format=JSON` });
+    expect(r.statusCode, r.body).toBe(200);
+    const tts = r.json().result.trip.route.travelTimes;
+    expect(tts.map((x: { departureTime: string }) => x.departureTime)).toEqual(['2026-11-16T02:00:00Z', '2026-11-16T03:00:00Z']);
+    expect(tts.every((x: { abnormalityMinutes: number }) => x.abnormalityMinutes === 0)).toBe(true);
+    // GetRoute at a past departure: typical speeds too
+    const g = await p.app.inject({ url: `/traffic/api.ashx?Action=GetRoute&Token=${p.token}&RouteId=${id}&DepartureTime=2026-11-16T03:00:00Z&Format=JSON&RouteOutputFields=S` });
+    expect(g.statusCode, g.body).toBe(200);
+    expect(g.json().result.trip.routes[0].trafficConsidered).toBe(false);
+  });
+});
+
 describe('errors: envelope with the reference status ids', () => {
   const cases: Array<[string, string, number, number, string]> = [
     ['missing Action', `Token=T&${WP}`, 400, 4, 'no action'],
@@ -204,7 +273,6 @@ describe('errors: envelope with the reference status ids', () => {
     ['unsnappable waypoint', `Action=FindRoute&Token=T&WP_1=10,10&WP_2=0,0.101&DepartureTime=2026-11-23T03:00:00Z`, 400, 121, 'Unroutable Waypoint'],
     ['Units 2', `Action=FindRoute&Token=T&${WP}&Units=2`, 400, 440, 'bad units'],
     ['UseTraffic yes', `Action=FindRoute&Token=T&${WP}&UseTraffic=yes`, 400, 510, 'bad use traffic'],
-    ['DepartureTime in the past', `Action=FindRoute&Token=T&${WP}&DepartureTime=2026-11-22T03:00:00Z`, 400, 511, 'bad departure time'],
     ['DepartureTime beyond nine months', `Action=FindRoute&Token=T&${WP}&DepartureTime=2027-09-01T03:00:00Z`, 400, 511, 'bad departure time'],
     ['ArrivalTime malformed', `Action=FindRoute&Token=T&${WP}&ArrivalTime=tomorrow`, 400, 512, 'bad arrival time'],
     ['RouteType 2', `Action=FindRoute&Token=T&${WP}&RouteType=2`, 400, 513, 'bad route type'],

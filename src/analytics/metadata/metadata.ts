@@ -47,10 +47,13 @@ export interface MetadataRequest {
   paging: Paging;
 }
 
+/** Top-level fields of an IntersectionMetadataRequest body. */
+export const METADATA_REQUEST_FIELDS = ['nextCursor', 'offset', 'pageSize', 'dateRanges', 'geometry', 'fields', 'fieldFilters', 'metadata', 'locations', 'includeGeometry', 'includeMovements', 'maxRank'] as const;
+
 /** Validates a metadata request body against the catalog's map version. */
 export function parseMetadataRequest(body: unknown, mapVersion: string): MetadataRequest {
   if (!isObj(body)) throw invalid('body', 'a JSON object IntersectionMetadataRequest is required');
-  checkKeys(body, ['nextCursor', 'offset', 'pageSize', 'dateRanges', 'geometry', 'fields', 'fieldFilters', 'metadata', 'locations', 'includeGeometry', 'includeMovements', 'maxRank'], '');
+  checkKeys(body, METADATA_REQUEST_FIELDS, '');
   let fields: string[] | undefined;
   if (body.fields !== undefined && body.fields !== null) {
     if (!Array.isArray(body.fields)) throw invalid('fields', 'must be an array of { name }');

@@ -92,10 +92,13 @@ export function readMetricMetadata(v: unknown, param = 'metadata'): MetricMetada
   return out;
 }
 
+/** Top-level fields of a MetricRequest body. */
+export const METRIC_REQUEST_FIELDS = ['nextCursor', 'offset', 'pageSize', 'dateRanges', 'geometry', 'dimensions', 'metrics', 'dimensionFilters', 'metadata', 'orderBys', 'noPaging'] as const;
+
 /** Validates a MetricRequest body (every field of the contract; unknown fields rejected). */
 export function parseMetricRequest(body: unknown): MetricRequest {
   if (!isObj(body)) throw invalid('body', 'a JSON object MetricRequest is required');
-  checkKeys(body, ['nextCursor', 'offset', 'pageSize', 'dateRanges', 'geometry', 'dimensions', 'metrics', 'dimensionFilters', 'metadata', 'orderBys', 'noPaging'], '');
+  checkKeys(body, METRIC_REQUEST_FIELDS, '');
   const dateRanges = readDateRanges(body.dateRanges, 'dateRanges', true);
   if (!Array.isArray(body.dimensions)) throw invalid('dimensions', 'is required: an array of { name, ranges? }');
   let timeRanges: TimeRange[] | undefined;

@@ -98,10 +98,15 @@ function readMapVersion(v: unknown, param: string): string {
   return v;
 }
 
+/** Top-level fields of a NamespaceUpdateRequest body (PATCH). */
+export const NAMESPACE_UPDATE_FIELDS = ['mapVersion', 'region', 'namespace', ...NAMESPACE_LISTS] as const;
+/** Top-level fields of a NamespaceSearchRequest body. */
+export const NAMESPACE_SEARCH_FIELDS = ['namespaces', 'mapVersion', 'region'] as const;
+
 /** Validates a PATCH body. */
 export function parseNamespaceUpdate(body: unknown, pathName: string): NamespaceUpdate {
   if (!isObj(body)) throw invalid('body', 'a JSON object NamespaceUpdateRequest is required');
-  checkKeys(body, ['mapVersion', 'region', 'namespace', ...NAMESPACE_LISTS], '');
+  checkKeys(body, NAMESPACE_UPDATE_FIELDS, '');
   if (body.namespace !== undefined && body.namespace !== pathName) throw invalid('namespace', 'must match the path parameter when given');
   const out: NamespaceUpdate = {};
   if (body.mapVersion !== undefined) out.mapVersion = readMapVersion(body.mapVersion, 'mapVersion');
@@ -230,7 +235,7 @@ export interface NamespaceSearch {
 /** Validates a search body. */
 export function parseNamespaceSearch(body: unknown): NamespaceSearch {
   if (!isObj(body)) throw invalid('body', 'a JSON object NamespaceSearchRequest is required');
-  checkKeys(body, ['namespaces', 'mapVersion', 'region'], '');
+  checkKeys(body, NAMESPACE_SEARCH_FIELDS, '');
   const out: NamespaceSearch = { namespaces: [] };
   if (body.namespaces !== undefined) {
     if (!Array.isArray(body.namespaces)) throw invalid('namespaces', 'must be an array of names');

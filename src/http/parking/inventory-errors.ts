@@ -3,10 +3,11 @@
  * `code`, `message` and `parameter` (reference §9: bad location parameters 400, bad token 401,
  * unknown id 404). Anything that is not a ParkingError is logged and answered with a generic 500.
  */
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthError } from '../../auth/auth-service.js';
 import { ParkingError, type ParkingErrorKind } from '../../parking/index.js';
 import { parkingEnvelope } from './inventory-envelope.js';
+import { clientProblemOf } from '../request-errors.js';
 
 /** HTTP status of each kind of parking inventory error. */
 export const PARKING_STATUS_OF_KIND: Record<ParkingErrorKind, number> = { invalid: 400, limit: 400, unauthorized: 401, forbidden: 403, not_found: 404 };
@@ -26,11 +27,12 @@ export function sendParkingError(err: unknown, req: FastifyRequest, reply: Fasti
     status = err.code === 'AUTH_FORBIDDEN' ? 403 : 401;
     code = 'PARKING_TOKEN_INVALID';
     message = err.code === 'AUTH_TOKEN_EXPIRED' ? 'expired token' : err.code === 'AUTH_TOKEN_MISSING' ? 'missing token' : 'invalid or expired token';
-  } else if ((err as FastifyError)?.validation || (err as FastifyError)?.statusCode === 400 || (err as FastifyError)?.statusCode === 415 || (err as FastifyError)?.statusCode === 413) {
-    const fe = err as FastifyError;
-    status = fe.statusCode ?? 400;
+  } else if (clientProblemOf(err)) {
+    const problem = clientProblemOf(err)!;
+    status = problem.status;
     code = 'PARKING_PARAM_INVALID';
-    message = fe.message;
+    message = problem.message;
+    parameter = problem.parameter;
   } else {
     req.log.error({ err, reqId: req.id }, 'parking inventory request failed');
   }

@@ -6,30 +6,39 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
-import { InventoryService, ParkingError, deleteLotUpload, type InventoryOperation, type ObservationInput } from '../../parking/index.js';
+import { announceChange } from '../../store/changes.js';
+import { InventoryService, ParkingError, deleteLotUpload, inventoryParameters, type InventoryOperation, type ObservationInput } from '../../parking/index.js';
+import { DOCUMENTATION_ONLY, documentedStrings } from '../openapi.js';
 import { bearerToken, hasMalformedAuthorization, queryParam } from '../tokens.js';
 import { parkingEnvelope } from './inventory-envelope.js';
 import { sendParkingError } from './inventory-errors.js';
 import { inventoryServiceOf } from './inventory-service.js';
 
 const str = { type: 'string' } as const;
-const LOCATION_DOC = 'Exactly one location parameter. radius only with point (default 1000 m, max 10 000 m).';
-const commonQuery = {
-  accesstoken: { ...str, description: 'app token (or Authorization: Bearer)' },
-  id: { ...str, description: 'id or pipe list of ids (location parameter)' },
-  alias: { ...str, description: '<data_source_key>|<id> (location parameter)' },
-  box: { ...str, description: '<lat1>|<lon1>,<lat2>|<lon2>: north-west then south-east corner (location parameter)' },
-  point: { ...str, description: '<lat>|<lon> (location parameter)' },
-  radius: { ...str, description: 'metres, only with point' },
-  entry_time: { ...str, description: 'yyyy-mm-ddTHH:MM; trailing Z = UTC, else local time of each lot/block; default now' },
-  duration: { ...str, description: 'minutes, or a pipe list: one calculatedRates item each' },
-  limit: { ...str, description: 'hard stop on the number of items (1–1000, default 100)' },
-  offset: { ...str, description: '0-based start index' },
-  outputfields: { ...str, description: 'comma-separated top-level fields to keep (the id is always kept)' },
-  locale: { ...str, description: 'ISO 15897 locale of texts (en, fr, de, es; default en-US)' },
-  sort: { ...str, description: '"distance": ascending from the point or area centre; absent: unsorted' },
-  operator: { ...str, description: 'operator pre-filter: operator name or pipe list (case-insensitive exact match)' },
+const LOCATION_DOC = 'Exactly one location parameter. radius only with point (default 1000 m, max 10 000 m). Parameter names are case-insensitive; names no operation knows are ignored.';
+/** Descriptions of the query parameters of /lots, /blocks and /blocks/v3 (the parser's lists pick per operation). */
+const QUERY_DOCS: Record<string, string> = {
+  accesstoken: 'app token (or Authorization: Bearer)',
+  id: 'id or pipe list of ids (location parameter)',
+  alias: '<data_source_key>|<id> (location parameter)',
+  box: '<lat1>|<lon1>,<lat2>|<lon2>: north-west then south-east corner (location parameter)',
+  point: '<lat>|<lon> (location parameter)',
+  polygon: '>= 3 <lat>|<lon> pairs, comma-separated (location parameter)',
+  polyline: '>= 2 <lat>|<lon> pairs or an encoded polyline: lots within 100 m of the route (location parameter)',
+  geoId: 'not supported: no geography table (400)',
+  radius: 'metres, only with point',
+  entry_time: 'yyyy-mm-ddTHH:MM; trailing Z = UTC, else local time of each lot/block; default now',
+  duration: 'minutes, or a pipe list: one calculatedRates item each',
+  limit: 'hard stop on the number of items (1–1000, default 100)',
+  offset: '0-based start index',
+  outputfields: 'comma-separated top-level fields to keep (the id is always kept)',
+  restrictions: 'comma-separated permits held (D, R, C, E): keeps blocks with such rules and prices them for the holder',
+  locale: 'ISO 15897 locale of texts (en, fr, de, es; default en-US)',
+  sort: '"distance": ascending from the point or area centre; absent: unsorted',
+  operator: 'operator pre-filter: operator name or pipe list (case-insensitive exact match)',
+  units: '1 (metric) only',
 };
+const queryOf = (op: InventoryOperation) => documentedStrings(`GET ${op}`, inventoryParameters(op), QUERY_DOCS);
 
 /** Lower-cased single-valued query parameters; a repeated parameter is an error. */
 function lowerParams(req: FastifyRequest): Record<string, string> {
@@ -52,6 +61,13 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
 
   app.setErrorHandler((err, req, reply) => sendParkingError(err, req, reply, ctx.now()));
 
+  // Other processes rebuild their inventory as soon as an upload here succeeds, and this one
+  // as soon as another's does (the version check each second stays as a fallback).
+  ctx.changes?.on('parking', async () => { await service.refresh(); });
+  const announce = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (reply.statusCode < 300) await announceChange(ctx.db, 'parking', '').catch((err: unknown) => req.log.warn({ err }, 'parking change not announced'));
+  };
+
   /** Checks the app token: header (preferred) or `accesstoken` query unless `headerOnly`. */
   async function authorize(req: FastifyRequest, headerOnly: boolean): Promise<{ admin: boolean }> {
     if (req.headers.authorization && hasMalformedAuthorization(req)) throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
@@ -63,6 +79,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     return ctx.auth.verifyAppToken(token);
   }
 
+  /** Admin routes authenticate first (onRequest): no body is read or validated for an unauthorized caller. */
   async function requireAdmin(req: FastifyRequest): Promise<void> {
     if (req.headers.authorization && hasMalformedAuthorization(req)) throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
     const token = bearerToken(req);
@@ -78,28 +95,24 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     return reply.send({ ...parkingEnvelope(nowMs), result });
   };
 
+  // the query schemas document (generated from the parser's lists); parsing is the service's
   app.get('/lots', {
-    schema: {
-      tags: ['parking'], summary: 'Off-street lots by id, alias, box, circle, polygon or route corridor', description: `${LOCATION_DOC} polyline = lots within 100 m of the route.`,
-      querystring: { type: 'object', properties: { ...commonQuery, polygon: { ...str, description: '>= 3 <lat>|<lon> pairs, comma-separated (location parameter)' },
-        polyline: { ...str, description: '>= 2 <lat>|<lon> pairs or an encoded polyline: lots within 100 m of the route (location parameter)' }, units: { ...str, description: '1 (metric) only' } } },
-    },
+    ...DOCUMENTATION_ONLY,
+    schema: { tags: ['parking'], summary: 'Off-street lots by id, alias, box, circle, polygon or route corridor', description: `${LOCATION_DOC} polyline = lots within 100 m of the route.`,
+      querystring: queryOf('lots'), security: [{ bearer: [] }] },
   }, query('lots', false));
 
   app.get('/blocks', {
-    schema: {
-      tags: ['parking'], summary: 'On-street blocks with segments by id, alias, box or circle', description: LOCATION_DOC,
-      querystring: { type: 'object', properties: { ...commonQuery, restrictions: { ...str, description: 'comma-separated permits held (D, R, C, E): keeps blocks with such rules and prices them for the holder' } } },
-    },
+    ...DOCUMENTATION_ONLY,
+    schema: { tags: ['parking'], summary: 'On-street blocks with segments by id, alias, box or circle', description: LOCATION_DOC, querystring: queryOf('blocks'), security: [{ bearer: [] }] },
   }, query('blocks', false));
 
   app.get('/blocks/v3', {
+    ...DOCUMENTATION_ONLY,
     schema: {
       tags: ['parking'], summary: 'On-street blocks in a circle (token in the Authorization header only)',
       description: 'point + radius (or box). geoId is rejected: no geography table. entry_time from 15 min ago to 24 h ahead.',
-      querystring: { type: 'object', properties: { point: commonQuery.point, radius: commonQuery.radius, box: commonQuery.box, geoId: { ...str, description: 'not supported (400)' },
-        entry_time: commonQuery.entry_time, duration: commonQuery.duration, limit: commonQuery.limit, locale: commonQuery.locale, operator: commonQuery.operator } },
-      security: [{ bearer: [] }],
+      querystring: queryOf('blocks-v3'), security: [{ bearer: [] }],
     },
   }, query('blocks-v3', true));
 
@@ -115,28 +128,31 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
   };
 
   app.put('/v1/admin/parking/lots', {
+    onRequest: requireAdmin,
+    onResponse: announce,
     bodyLimit: 64 * 1024 * 1024,
     schema: { tags: ['parking admin'], summary: 'Add or update lots (uploaded fields win over OSM ones). Identify each lot by id, alias or osm_id (+ osm_type).', body: uploadBody('lots'), security: [{ bearer: [] }] },
   }, async (req, reply) => {
-    await requireAdmin(req);
     const res = await service.upload(items(req.body, 'lots'), []);
     return reply.send({ ...parkingEnvelope(ctx.now()), result: res });
   });
 
   app.put('/v1/admin/parking/blocks', {
+    onRequest: requireAdmin,
+    onResponse: announce,
     bodyLimit: 64 * 1024 * 1024,
     schema: { tags: ['parking admin'], summary: 'Add or update blocks by blockID; given segments replace the imported ones.', body: uploadBody('blocks'), security: [{ bearer: [] }] },
   }, async (req, reply) => {
-    await requireAdmin(req);
     const res = await service.upload([], items(req.body, 'blocks'));
     return reply.send({ ...parkingEnvelope(ctx.now()), result: res });
   });
 
   app.delete('/v1/admin/parking/lots/:key', {
+    onRequest: requireAdmin,
+    onResponse: announce,
     schema: { tags: ['parking admin'], summary: 'Remove the upload of a lot (key: lot id, "osm:w123" or "alias:<source>|<id>"); OSM data shows again',
       params: { type: 'object', properties: { key: str }, required: ['key'] }, security: [{ bearer: [] }] },
   }, async (req, reply) => {
-    await requireAdmin(req);
     const { key } = req.params as { key: string };
     const full = /^\d+$/.test(key) ? `id:${key}` : key;
     if (!(await deleteLotUpload(ctx.db, full))) throw new ParkingError('PARKING_NOT_FOUND', `no uploaded lot ${key}`, 'key');
@@ -145,6 +161,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
   });
 
   app.post('/v1/admin/parking/occupancy', {
+    onRequest: requireAdmin,
     schema: {
       tags: ['parking admin'], summary: 'Record occupancy counts of lots or block segments',
       body: { type: 'array', items: { type: 'object', additionalProperties: false, properties: {
@@ -153,7 +170,6 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
       security: [{ bearer: [] }],
     },
   }, async (req, reply) => {
-    await requireAdmin(req);
     const nowS = Math.floor(ctx.now() / 1000);
     const obs: ObservationInput[] = (req.body as Array<Record<string, unknown>>).map((o, i) => {
       const hasLot = o.lotId !== undefined, hasSeg = o.segmentId !== undefined;

@@ -7,11 +7,12 @@
  * 3 credentials, 1004 email exists, 1005 login error, 2 server error, -1 other.
  * Open spots: the open-spot envelope with `status: "0"`, `message`, `code`.
  */
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthError } from '../../auth/auth-service.js';
 import { ReservationsError, type ReservationsErrorKind } from '../../parking/reservations/index.js';
 import { envelope } from '../envelope.js';
 import { toXml } from '../xml.js';
+import { clientProblemOf } from '../request-errors.js';
 
 /** HTTP status of each error kind. */
 export const STATUS_OF_KIND: Record<ReservationsErrorKind, number> = {
@@ -50,17 +51,14 @@ function asDomainError(err: unknown): ReservationsError | undefined {
     if (err.code === 'AUTH_FORBIDDEN') return new ReservationsError('PARKING_FORBIDDEN', err.message);
     return new ReservationsError('PARKING_TOKEN_INVALID', `invalid or expired token: ${err.message}`);
   }
-  const fe = err as FastifyError & { validation?: unknown };
-  if (fe && typeof fe === 'object' && (fe.validation || (fe.statusCode !== undefined && fe.statusCode >= 400 && fe.statusCode < 500))) {
-    if (fe.statusCode === 413) return new ReservationsError('PARKING_PARAM_INVALID', 'request body too large', { parameter: 'body' });
-    return new ReservationsError('PARKING_PARAM_INVALID', fe.message);
-  }
+  const problem = clientProblemOf(err);
+  if (problem) return new ReservationsError('PARKING_PARAM_INVALID', problem.message, problem.parameter ? { parameter: problem.parameter } : {});
   return undefined;
 }
 
 /** The plugin's error handler: domain errors in the family's shape, anything else a logged generic 500. */
-export function handleReservationsError(err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const family = ((req.routeOptions?.config as { family?: ErrorFamily } | undefined)?.family ?? 'api') as ErrorFamily;
+export function handleReservationsError(err: unknown, req: FastifyRequest, reply: FastifyReply, familyOverride?: ErrorFamily): FastifyReply {
+  const family = familyOverride ?? ((req.routeOptions?.config as { family?: ErrorFamily } | undefined)?.family ?? 'api') as ErrorFamily;
   const e = asDomainError(err);
   const status = e ? STATUS_OF_KIND[e.kind] : 500;
   if (!e) req.log.error({ err }, 'unhandled error');

@@ -23,7 +23,8 @@ import {
   type ProductView,
 } from '../../parking/reservations/index.js';
 import { isValidCallback, sendJsonp } from '../xml.js';
-import { adminCaller, appCaller, fieldsOf, rejectUnknown, sendJsonOrXml, stringField, stringParams } from './reservations-support.js';
+import { adminCaller, appCaller, fieldsOf, rejectUnknown, sendJsonOrXml, stringField } from './reservations-support.js';
+import { documentedStrings } from '../openapi.js';
 
 /** Query parameters of `GET /product/`. */
 const PRODUCT_PARAMS = ['f_id', 'lot', 'entry_dt', 'entry', 'duration', 'callback', 'pub_id', 'chk', 'pt', 'accesstoken', '_'] as const;
@@ -76,7 +77,7 @@ function regionLots(ctx: AppContext): LotRef[] {
 
 /** Registers the product routes on the reservations plugin. */
 export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const productQuery = stringParams({
+  const productQuery = documentedStrings('GET /product/', PRODUCT_PARAMS, {
     f_id: 'lot id (this or lot)',
     lot: 'lot UUID, pk_lot (this or f_id)',
     entry_dt: 'yyyy-mm-ddTHH:MM; trailing Z = UTC, else lot-local time',
@@ -87,8 +88,10 @@ export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): vo
     chk: 'hex MD5 of the sorted parameter values and the private key (docs/reservations.md)',
     pt: 'request time, unix seconds (hashed request; within 900 s)',
     accesstoken: 'app token (or Authorization: Bearer)',
+    _: 'cache buster (ignored)',
   });
-  app.get('/product/', { schema: { tags: ['parking'], summary: 'Reservation products of a lot (JSONP with callback; pub_id + chk hashed requests)', querystring: productQuery } }, async (req, reply) => {
+  const ADMIN = [{ bearer: [] as string[] }];
+  app.get('/product/', { schema: { tags: ['parking'], summary: 'Reservation products of a lot (JSONP with callback; pub_id + chk hashed requests)', querystring: productQuery, security: [{ bearer: [] }, {}] } }, async (req, reply) => {
     const q = flatQuery(req);
     const lower: Record<string, string> = {};
     for (const [k, v] of Object.entries(q)) lower[k.toLowerCase()] = v;
@@ -121,7 +124,7 @@ export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): vo
     return sendJsonOrXml(req, reply, 'ProductResponse', body as unknown as Record<string, unknown>, productXml);
   });
 
-  app.put('/v1/admin/parking/products', { schema: { tags: ['parking admin'], summary: 'Add or replace reservation products (admin app token)' } }, async (req, reply) => {
+  app.put('/v1/admin/parking/products', { schema: { tags: ['parking admin'], summary: 'Add or replace reservation products (admin app token)', body: { description: 'an array of products, or { products: [...], lots?: [...] } (docs/reservations.md)' }, security: ADMIN } }, async (req, reply) => {
     await adminCaller(ctx, req);
     const body = req.body as unknown;
     const products = Array.isArray(body) ? body : (body as { products?: unknown })?.products;
@@ -134,7 +137,7 @@ export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): vo
     return reply.send(await viewProducts(ctx.db, stored, { nowMs: ctx.now() }));
   });
 
-  app.get('/v1/admin/parking/products', { schema: { tags: ['parking admin'], summary: 'List every product, optionally of one lot (f_id)' } }, async (req, reply) => {
+  app.get('/v1/admin/parking/products', { schema: { tags: ['parking admin'], summary: 'List every product, optionally of one lot (f_id)', querystring: documentedStrings('GET /v1/admin/parking/products', ['f_id'], { f_id: 'lot id' }), security: ADMIN } }, async (req, reply) => {
     await adminCaller(ctx, req);
     const fields = fieldsOf(req);
     rejectUnknown(fields, ['f_id']);
@@ -144,7 +147,7 @@ export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): vo
     return reply.send({ ProductCount: products.length, Products: products });
   });
 
-  app.delete('/v1/admin/parking/products/:productId', { schema: { tags: ['parking admin'], summary: 'Withdraw a product (existing reservations stay valid)' } }, async (req, reply) => {
+  app.delete('/v1/admin/parking/products/:productId', { schema: { tags: ['parking admin'], summary: 'Withdraw a product (existing reservations stay valid)', security: ADMIN } }, async (req, reply) => {
     await adminCaller(ctx, req);
     const { productId } = req.params as { productId: string };
     if (!/^[0-9a-f-]{36}$/i.test(productId)) throw invalidParam('productId', 'must be a UUID');
@@ -152,7 +155,7 @@ export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): vo
     return reply.send({ pk_reservation_product: productId, active: false });
   });
 
-  app.put('/v1/admin/parking/publishers', { schema: { tags: ['parking admin'], summary: 'Add or replace publishers of hashed product requests (pub_id, private_key)' } }, async (req, reply) => {
+  app.put('/v1/admin/parking/publishers', { schema: { tags: ['parking admin'], summary: 'Add or replace publishers of hashed product requests (pub_id, private_key)', body: { description: 'an array of { pub_id, private_key }, or { publishers: [...] }' }, security: ADMIN } }, async (req, reply) => {
     await adminCaller(ctx, req);
     const body = req.body as { publishers?: unknown } | unknown[];
     const publishers = Array.isArray(body) ? body : body?.publishers;

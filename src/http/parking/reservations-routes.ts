@@ -19,7 +19,7 @@ import {
   type Reservation,
 } from '../../parking/reservations/index.js';
 import { parseDurations } from './reservations-products.js';
-import { fieldsOf, paymentProcessor, publicBaseUrl, rejectUnknown, reservationCaller, sendJsonOrXml, stringField, stringParams } from './reservations-support.js';
+import { BODY_ONLY_FIELD, fieldsOf, paymentProcessor, publicBaseUrl, rejectUnknown, reservationCaller, sendJsonOrXml, stringField, fieldSchemas } from './reservations-support.js';
 
 /** Header carrying the idempotency key of `POST /reservation/`. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -55,7 +55,7 @@ function paymentOf(fields: Record<string, unknown>): PaymentInput | undefined {
 function rejectCardInQuery(req: FastifyRequest): void {
   const q = (req.query ?? {}) as Record<string, unknown>;
   for (const k of Object.keys(q)) {
-    if (/^(card|token)/i.test(k)) throw invalidParam(k, 'payment data must be sent in the request body, never in the URL');
+    if (BODY_ONLY_FIELD.test(k)) throw invalidParam(k, 'payment data must be sent in the request body, never in the URL');
   }
 }
 
@@ -77,7 +77,7 @@ const PAYMENT_DOCS = {
   'card-expiry': 'MM/YY, MM YYYY or MM-YY',
   'card-cvc': '3 digits (never stored)',
 };
-const POST_BODY = stringParams({
+const POST_DOCS: Record<string, string> = {
   pk_reservation_product: 'product UUID',
   f_id: 'lot id (optional; must be the product lot)',
   id: 'lot id (same as f_id)',
@@ -92,11 +92,14 @@ const POST_BODY = stringParams({
   phone: 'required by products with phone_required',
   str_license_plate: 'required by products with license_required',
   cpf: 'required by products with cpf_required',
-});
+};
+const PUT_DOCS: Record<string, string> = { action: 'Cancel, Scan, Redeem or Reserve', ...PAYMENT_DOCS };
+/** Security of the reservation routes: an app token, or the user's Basic credentials. */
+const CALLER: Array<Record<string, string[]>> = [{ bearer: [] }, { basic: [] }];
 
 /** Registers the reservation routes on the reservations plugin. */
 export function registerReservationRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/reservation/', { schema: { tags: ['parking'], summary: 'Reserve (and pay) or quote a product; Idempotency-Key header or idempotency_key field', body: POST_BODY } }, async (req, reply) => {
+  app.post('/reservation/', { schema: { tags: ['parking'], summary: 'Reserve (and pay) or quote a product; Idempotency-Key header or idempotency_key field', description: 'Fields as form fields or a JSON object; all but payment data may also come in the query string.', ...fieldSchemas('POST /reservation/', POST_FIELDS, POST_DOCS), security: CALLER } }, async (req, reply) => {
     rejectCardInQuery(req);
     const fields = fieldsOf(req);
     rejectUnknown(fields, POST_FIELDS);
@@ -153,20 +156,20 @@ export function registerReservationRoutes(app: FastifyInstance, ctx: AppContext)
     return send(req, reply, ctx, token, [result.reservation]);
   });
 
-  app.get('/reservation/', { schema: { tags: ['parking'], summary: 'Reservations the caller may see (own; staff users and admin apps see all)' } }, async (req, reply) => {
+  app.get('/reservation/', { schema: { tags: ['parking'], summary: 'Reservations the caller may see (own; staff users and admin apps see all)', security: CALLER } }, async (req, reply) => {
     rejectUnknown(fieldsOf(req), []);
     const { caller, token } = await reservationCaller(ctx, req);
     return send(req, reply, ctx, token, await listReservations(ctx.db, caller));
   });
 
-  app.get('/reservation/:reservationId', { schema: { tags: ['parking'], summary: 'One reservation' } }, async (req, reply) => {
+  app.get('/reservation/:reservationId', { schema: { tags: ['parking'], summary: 'One reservation', security: CALLER } }, async (req, reply) => {
     rejectUnknown(fieldsOf(req), []);
     const { caller, token } = await reservationCaller(ctx, req);
     const { reservationId } = req.params as { reservationId: string };
     return send(req, reply, ctx, token, [await getReservation(ctx.db, caller, reservationId)]);
   });
 
-  app.put('/reservation/:reservationId', { schema: { tags: ['parking'], summary: 'Cancel, Scan or Redeem a reservation (Reserve pays a quote)', body: stringParams({ action: 'Cancel, Scan, Redeem or Reserve', ...PAYMENT_DOCS }) } }, async (req, reply) => {
+  app.put('/reservation/:reservationId', { schema: { tags: ['parking'], summary: 'Cancel, Scan or Redeem a reservation (Reserve pays a quote)', ...fieldSchemas('PUT /reservation/{id}', PUT_FIELDS, PUT_DOCS), security: CALLER } }, async (req, reply) => {
     rejectCardInQuery(req);
     const fields = fieldsOf(req);
     rejectUnknown(fields, PUT_FIELDS);

@@ -17,6 +17,7 @@ import {
 } from '../../parking/reservations/index.js';
 import { basicCredentials, bearerToken, queryParam } from '../tokens.js';
 import { toXml } from '../xml.js';
+import { documentedStrings } from '../openapi.js';
 import { wantsXml } from './reservations-errors.js';
 
 /** Password hashing used for parking users (scrypt from `auth/password.ts`). */
@@ -101,12 +102,17 @@ export function sendJsonOrXml(req: FastifyRequest, reply: FastifyReply, rootName
   return reply.send(body);
 }
 
+/** Fields refused in the query string (they would end up in logs and caches): payment data and secrets. */
+export const BODY_ONLY_FIELD = /^(card|token|password)/i;
+
 /**
- * An OpenAPI object schema of string parameters (`{ name: description }`). Unknown parameters are
- * not rejected by the schema but by `rejectUnknown`, so that the error names them in our shape.
+ * OpenAPI body and query schemas of a route whose handler reads `fields` (the parser's list) from
+ * the body and the query string together (`fieldsOf`); payment data and passwords only from the
+ * body. Descriptions from `docs`; start-up fails when a field has none.
  */
-export function stringParams(props: Record<string, string>, required: string[] = []): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
-  for (const [name, description] of Object.entries(props)) properties[name] = { type: 'string', description };
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+export function fieldSchemas(where: string, fields: readonly string[], docs: Record<string, string>): { body: Record<string, unknown>; querystring: Record<string, unknown> } {
+  return {
+    body: documentedStrings(`${where} body`, fields, docs),
+    querystring: documentedStrings(`${where} query`, fields.filter((f) => !BODY_ONLY_FIELD.test(f)), docs),
+  };
 }

@@ -9,7 +9,8 @@ import type { AppContext } from '../../app/context.js';
 import { findOpenSpots, invalidParam, isoUtc, missingParam, parseParkEvent, ReservationsError, storeParkEvents } from '../../parking/reservations/index.js';
 import { envelope } from '../envelope.js';
 import { inventoryServiceOf } from './inventory-service.js';
-import { appCaller, fieldsOf, rejectUnknown, stringField, stringParams } from './reservations-support.js';
+import { appCaller, fieldsOf, rejectUnknown, stringField } from './reservations-support.js';
+import { documentedStrings } from '../openapi.js';
 
 /** Version reported by the open-spot envelope (reference: 5.2). */
 export const USS_VERSION = '5.2';
@@ -37,7 +38,7 @@ function lookup(fields: Record<string, unknown>, name: string): string | undefin
 
 /** Registers the open-spot routes on the reservations plugin. */
 export function registerUssRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const ussQuery = stringParams({
+  const ussQuery = documentedStrings('GET /USS', GET_PARAMS, {
     Type: 'ParkingSpots',
     accesstoken: 'app token (or Authorization: Bearer)',
     Clat: 'current latitude, degrees × 10^7 (or decimal degrees)',
@@ -47,7 +48,8 @@ export function registerUssRoutes(app: FastifyInstance, ctx: AppContext): void {
     Bearing: 'heading, degrees 0–359',
     Velocity: 'speed, km/h',
   });
-  app.get('/USS', { config: { family: 'uss' }, schema: { tags: ['parking'], summary: 'Open parking spots ahead of a vehicle', querystring: ussQuery } }, async (req, reply) => {
+  const APP = [{ bearer: [] as string[] }];
+  app.get('/USS', { config: { family: 'uss' }, schema: { tags: ['parking'], summary: 'Open parking spots ahead of a vehicle', querystring: ussQuery, security: APP } }, async (req, reply) => {
     const fields = fieldsOf(req);
     rejectUnknown(fields, GET_PARAMS);
     await appCaller(ctx, req, true);
@@ -76,7 +78,7 @@ export function registerUssRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
   });
 
-  app.post('/USS', { config: { family: 'uss' }, schema: { tags: ['parking'], summary: 'Send park events (ParkEvent in the form field data, or a JSON body)' } }, async (req, reply) => {
+  app.post('/USS', { config: { family: 'uss' }, schema: { tags: ['parking'], summary: 'Send park events (ParkEvent in the form field data, or a JSON body)', querystring: documentedStrings('POST /USS', ['accesstoken'], { accesstoken: 'app token (or Authorization: Bearer)' }), security: APP } }, async (req, reply) => {
     await appCaller(ctx, req, true);
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (typeof body !== 'object' || Array.isArray(body)) throw invalidParam('data', 'must be a ParkEvent');

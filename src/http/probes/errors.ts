@@ -11,10 +11,28 @@ export const PROBES_ERROR_STATUS = {
   PROBES_FORBIDDEN: 403,
   /** the body is not a JSON object with a `pings` array */
   PROBES_BAD_REQUEST: 400,
-  /** more pings than one request may carry */
-  PROBES_TOO_MANY_PINGS: 413,
   /** the body exceeds the size limit */
   PROBES_BODY_TOO_LARGE: 413,
+  /** a required CSV column (trace id, time, lat, lon) is missing (the message names it) */
+  PROBES_CSV_MISSING_COLUMN: 400,
+  /** a CSV speed column has no unit, or a mapping names an unknown unit (the message names the column) */
+  PROBES_CSV_UNKNOWN_UNIT: 400,
+  /** the column mapping names a column the CSV does not have */
+  PROBES_CSV_UNKNOWN_COLUMN: 400,
+  /** a headerless CSV has columns beyond trace_id,timestamp,lat,lon that no mapping explains */
+  PROBES_CSV_AMBIGUOUS_COLUMNS: 400,
+  /** the column mapping does not parse */
+  PROBES_CSV_BAD_MAPPING: 400,
+  /** a JSON body is neither an object with a `pings` array nor an array of pings */
+  PROBES_JSON_SHAPE: 400,
+  /** a JSON body does not parse */
+  PROBES_JSON_SYNTAX: 400,
+  /** a format option (e.g. fcdStart) is invalid */
+  PROBES_FORMAT_OPTION: 400,
+  /** the Content-Type is not one of the accepted probe formats */
+  PROBES_UNSUPPORTED_TYPE: 415,
+  /** too many probe requests are waiting for the ingestion thread */
+  PROBES_BUSY: 503,
   /** an unexpected failure (logged with the request id) */
   PROBES_INTERNAL: 500,
 } as const;

@@ -1,22 +1,24 @@
 /**
- * Probe ingestion API: `POST /v1/probes` accepts a batch of GPS pings (admin app token), stores
- * them idempotently, matches the traces that got new pings and updates learned and live speeds.
- * Malformed pings are reported by index and never reject the rest of the batch.
+ * Probe ingestion API: `POST /v1/probes` (admin app token) takes a body of GPS pings as JSON
+ * (`{ "pings": [ … ] }`), NDJSON, CSV or SUMO FCD XML, streamed: the body goes to the ingestion
+ * thread as it arrives (memory stays bounded), where pings are stored idempotently, the traces
+ * that got new pings are map-matched and learned and live speeds and intersection facts updated.
+ * The answer comes when that is done, and this process's routing already uses the new speeds.
+ * Malformed pings are reported by index (JSON) or line and never reject the rest of the body.
  * Errors: `{ error: { code, statusId, userMessage } }` (codes PROBES_*, see docs/probes.md).
  */
+import { Transform, type Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
-import { ingestRecordsAndProcess } from '../../probes/pipeline.js';
-import { refreshFactsAfterIngest } from '../../app/facts-after-ingest.js';
-import { ProbesHttpError } from './errors.js';
-import { recordFromObject } from '../../probes/ingest/jsonl.js';
-import type { ProbeRecord } from '../../probes/ingest/records.js';
+import { inThreadIngestion, type Ingestion } from '../../app/ingestion/ingestion.js';
+import { IngestJobError, type IngestJobSpec } from '../../app/ingestion/ingest-job.js';
+import { probeFormatFromRequest } from '../../probes/ingest/request-format.js';
+import { ProbesHttpError, type ProbesErrorCode } from './errors.js';
 import { bearerToken } from '../tokens.js';
 
-/** Most pings accepted in one request. */
-export const MAX_PINGS_PER_REQUEST = 10_000;
-
+/** Query parameters of the formats (see `probeFormatFromRequest`). */
+const KNOWN_PARAMS = new Set(['columns', 'header', 'fcdStart', 'tracePrefix']);
 
 const pingSchema = {
   type: 'object',
@@ -38,23 +40,36 @@ const errorSchema = {
 
 const routeSchema = {
   tags: ['probes'],
-  summary: 'Ingest a batch of probe (GPS) pings',
-  description: 'Stores pings idempotently by (traceId, timestamp), map-matches the traces that received new pings, and updates learned and live edge speeds. Requires an admin app token (Authorization: Bearer). Malformed pings are listed in `issues` by array index and do not reject the batch.',
+  summary: 'Ingest probe (GPS) pings: JSON, NDJSON, CSV or SUMO FCD, streamed',
+  description: 'Stores pings idempotently by (traceId, timestamp), map-matches the traces that received new pings (and any a failed earlier batch left unprocessed), and updates learned and live edge speeds and intersection facts. Requires an admin app token (Authorization: Bearer). The body type is chosen by Content-Type: application/json (`{"pings":[…]}` or an array of pings), application/x-ndjson, text/csv (header names or a `columns` mapping with units), application/xml (SUMO FCD); any other type is answered 415. Every format is read as a stream: memory stays bounded whatever the body size. Malformed pings are listed in `issues` (by array index for JSON, by line otherwise) and do not reject the rest.',
   security: [{ bearer: [] }],
-  body: {
+  querystring: {
     type: 'object',
-    required: ['pings'],
-    properties: { pings: { type: 'array', maxItems: MAX_PINGS_PER_REQUEST, items: pingSchema } },
+    properties: {
+      defer: { type: 'string', enum: ['true', 'false'], description: 'true: answer once the pings are stored (safe to acknowledge); they are processed by POST /v1/admin/probes/process or within about 30 s by the ingestion thread. Default false: answer after processing' },
+      columns: { type: 'string', description: 'CSV only: column mapping `field=column[:unit]`, e.g. `trace=vehicle,time=ts:ms,lat=y,lon=x,speed=v:mps` (see docs/probes.md)' },
+      header: { type: 'string', enum: ['true', 'false'], description: 'CSV only: whether the first row is a header (default: detected)' },
+      fcdStart: { type: 'string', description: 'FCD only: ISO 8601 or unix time of simulation second 0 (default 2026-01-05T00:00:00Z)' },
+      tracePrefix: { type: 'string', description: 'FCD only: prefix for vehicle ids' },
+    },
+  },
+  body: {
+    content: {
+      'application/json': { schema: { type: 'object', required: ['pings'], properties: { pings: { type: 'array', items: pingSchema } } } },
+      'application/x-ndjson': { schema: { type: 'string', description: 'one ping object per line' } },
+      'text/csv': { schema: { type: 'string', description: 'a header line, then one ping per line (see docs/probes.md for the columns)' } },
+      'application/xml': { schema: { type: 'string', description: 'SUMO --fcd-output with --fcd-output.geo' } },
+    },
   },
   response: {
     200: {
       type: 'object',
       properties: {
-        received: { type: 'integer', description: 'pings in the request' },
+        received: { type: 'integer', description: 'pings in the body, well-formed or not' },
         inserted: { type: 'integer', description: 'pings newly stored' },
         duplicates: { type: 'integer', description: 'pings already stored (same traceId and timestamp)' },
         malformed: { type: 'integer' },
-        issues: { type: 'array', items: { type: 'object', properties: { index: { type: 'integer' }, message: { type: 'string' } } } },
+        issues: { type: 'array', items: { type: 'object', properties: { index: { type: 'integer' }, line: { type: 'integer' }, message: { type: 'string' } } } },
         matched: {
           type: 'object',
           properties: {
@@ -62,9 +77,10 @@ const routeSchema = {
             unmatchedPings: { type: 'integer' }, edgesUpdated: { type: 'integer' }, liveEdges: { type: 'integer' },
           },
         },
+        intersectionFacts: { type: 'integer' },
       },
     },
-    400: errorSchema, 401: errorSchema, 403: errorSchema, 413: errorSchema,
+    400: errorSchema, 401: errorSchema, 403: errorSchema, 413: errorSchema, 415: errorSchema, 503: errorSchema,
   },
 };
 
@@ -81,11 +97,53 @@ async function requireAdmin(ctx: AppContext, req: FastifyRequest): Promise<void>
   }
 }
 
+/** The job a request asks for: its format from Content-Type, options from the query. */
+function jobSpec(req: FastifyRequest): IngestJobSpec {
+  const q = (req.query ?? {}) as Record<string, unknown>;
+  const f = probeFormatFromRequest(req.headers['content-type'], q);
+  if ('status' in f) throw new ProbesHttpError(f.status, f.status === 415 ? 'PROBES_UNSUPPORTED_TYPE' : 'PROBES_BAD_REQUEST', f.message);
+  const spec: IngestJobSpec = { format: f.format, ...f.options };
+  for (const [k, v] of Object.entries(q)) {
+    if (KNOWN_PARAMS.has(k)) continue;
+    if (k !== 'defer') throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', `${k}: unknown parameter (accepted: ${[...KNOWN_PARAMS, 'defer'].join(', ')})`);
+    if (v !== 'true' && v !== 'false') throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', `defer: true or false, got ${String(v)}`);
+    spec.defer = v === 'true';
+  }
+  return spec;
+}
+
+/** Passes `body` through, failing it with PROBES_BODY_TOO_LARGE beyond `limit` bytes. */
+function limited(body: Readable, limit: number): Readable {
+  let n = 0;
+  const t = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      n += chunk.length;
+      if (n > limit) done(new IngestJobError(413, 'PROBES_BODY_TOO_LARGE', `the body exceeds ${limit} bytes (PROBES_BODY_LIMIT_BYTES)`));
+      else done(null, chunk);
+    },
+  });
+  body.on('error', (err) => t.destroy(err));
+  body.on('aborted', () => t.destroy(new Error('the client closed the connection')));
+  return body.pipe(t);
+}
+
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
   const { ctx } = opts;
+  const local: Ingestion | undefined = ctx.ingestion ? undefined : inThreadIngestion(() => ({ db: ctx.db, region: ctx.region, feeds: ctx.speeds, nowS: ctx.now() / 1000 }));
+  const ingestion = ctx.ingestion ?? local!;
+  if (local) app.addHook('onClose', async () => local.close());
+
+  // Bodies are streamed to the ingestion thread as they arrive, whatever their type; the
+  // handler picks the format (or answers 415).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply: FastifyReply) => {
     if (err instanceof ProbesHttpError) {
       return reply.code(err.statusCode).send({ error: { code: err.code, statusId: err.statusCode, userMessage: err.message } });
+    }
+    if (err instanceof IngestJobError) {
+      return reply.code(err.status).send({ error: { code: err.code as ProbesErrorCode, statusId: err.status, userMessage: err.message } });
     }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) req.log.error({ err }, 'probe ingestion failed');
@@ -95,34 +153,20 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
 
   app.post('/v1/probes', {
     schema: routeSchema,
-    bodyLimit: 16 * 1024 * 1024,
-    // The schema documents the body; rows are validated one by one below so that one bad ping
-    // is reported by index instead of rejecting the batch.
+    // The schema documents the body; pings are validated one by one as they are read so that
+    // one bad ping is reported by index or line instead of rejecting the rest.
     validatorCompiler: () => () => true,
   }, async (req) => {
     await requireAdmin(ctx, req);
-    const body = req.body as { pings?: unknown } | null;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', 'body must be a JSON object with a "pings" array');
-    if (!Array.isArray(body.pings)) throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', 'pings: required, must be an array of ping objects');
-    if (body.pings.length > MAX_PINGS_PER_REQUEST) throw new ProbesHttpError(413, 'PROBES_TOO_MANY_PINGS', `pings: at most ${MAX_PINGS_PER_REQUEST} per request, got ${body.pings.length}`);
-    const records: ProbeRecord[] = [];
-    const issues: Array<{ index: number; message: string }> = [];
-    body.pings.forEach((p, index) => {
-      const r = recordFromObject(p);
-      if (typeof r === 'string') issues.push({ index, message: r });
-      else records.push(r);
-    });
-    const nowS = ctx.now() / 1000;
-    const { ingest, process } = await ingestRecordsAndProcess({
-      db: ctx.db, graph: ctx.region.graph, mapVersion: ctx.region.meta.mapVersion, timeZone: ctx.region.meta.timeZone,
-      feeds: ctx.speeds, nowS,
-    }, records);
-    // intersection analytics sees the new trajectories at once
-    const facts = await refreshFactsAfterIngest(ctx.db, ctx.region, ingest);
-    return {
-      received: body.pings.length, inserted: ingest.inserted, duplicates: ingest.duplicates, malformed: issues.length,
-      issues: issues.slice(0, 1000), matched: process, intersectionFacts: facts.facts,
-    };
+    const spec = jobSpec(req);
+    const body = req.body as Readable | undefined | null;
+    if (body === undefined || body === null || typeof (body as Readable).pipe !== 'function') {
+      throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', 'the body is empty: send pings');
+    }
+    const { changeSeq, ...report } = await ingestion.submit(spec, limited(body, ctx.config.probes.bodyLimitBytes));
+    // this process's routing sees the new speeds before the client hears back
+    if (ctx.changes && changeSeq > 0) await ctx.changes.catchUp(changeSeq);
+    return report;
   });
 };
 

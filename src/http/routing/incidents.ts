@@ -4,10 +4,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
+import { announceChange } from '../../store/changes.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { RoutingError, type RoutingService } from '../../routing/index.js';
 import { INCIDENT_TYPE_NAMES, type Incident } from '../../traffic/incidents.js';
 import { parseDateTime } from './params.js';
+import { clientProblemOf } from '../request-errors.js';
 
 const TYPE_NAME: Record<number, string> = { 1: 'construction', 2: 'event', 3: 'congestion', 4: 'crash' };
 
@@ -90,8 +92,14 @@ interface CreateBody {
 
 /** Registers the incident admin routes. */
 export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, service: RoutingService): void {
+  // Other processes use an incident created or deleted here at once, and this one theirs.
+  ctx.changes?.on('incidents', () => service.reloadIncidents());
+  const announce = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (reply.statusCode < 300) await announceChange(ctx.db, 'incidents', ctx.region.meta.mapVersion).catch((err: unknown) => req.log.warn({ err }, 'incident change not announced'));
+  };
   const security = [{ bearer: [] }];
   app.post('/v1/incidents', {
+    onResponse: announce,
     schema: {
       summary: 'Create a traffic incident (admin)', tags: ['incidents'], security, body: createBody,
       response: { 201: { type: 'object', properties: { incident: incidentSchema } }, 400: errorSchema, 401: errorSchema, 403: errorSchema },
@@ -99,7 +107,7 @@ export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, se
     attachValidation: true,
   }, async (req, reply) => {
     if (!(await requireAdmin(req, reply, ctx))) return reply;
-    if (req.validationError) return fail(reply, 400, 'ROUTING_BAD_INCIDENT', req.validationError.message);
+    if (req.validationError) return fail(reply, 400, 'ROUTING_BAD_INCIDENT', clientProblemOf(req.validationError)?.message ?? 'invalid incident');
     const b = req.body as CreateBody;
     const startS = parseDateTime(b.startTime);
     if (startS === undefined) return fail(reply, 400, 'ROUTING_BAD_INCIDENT', 'startTime must be an ISO 8601 date-time');
@@ -128,13 +136,13 @@ export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, se
   app.get('/v1/incidents', {
     schema: {
       summary: 'List incidents (admin): current ones, or all with all=true', tags: ['incidents'], security,
-      querystring: { type: 'object', properties: { all: { type: 'boolean' }, accessToken: { type: 'string' } } },
+      querystring: { type: 'object', additionalProperties: false, properties: { all: { type: 'boolean', description: 'true: also ended incidents' }, accessToken: { type: 'string', description: 'admin app token (or Authorization: Bearer)' } } },
       response: { 200: { type: 'object', properties: { incidents: { type: 'array', items: incidentSchema } } }, 400: errorSchema, 401: errorSchema, 403: errorSchema },
     },
     attachValidation: true,
   }, async (req, reply) => {
     if (!(await requireAdmin(req, reply, ctx))) return reply;
-    if (req.validationError) return fail(reply, 400, 'ROUTING_BAD_QUERY', req.validationError.message);
+    if (req.validationError) return fail(reply, 400, 'ROUTING_BAD_QUERY', clientProblemOf(req.validationError)?.message ?? 'invalid query');
     const all = (req.query as { all?: boolean }).all === true;
     return reply.send({ incidents: (await service.listIncidents(all)).map(incidentJson) });
   });
@@ -153,6 +161,7 @@ export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, se
   });
 
   app.delete('/v1/incidents/:id', {
+    onResponse: announce,
     schema: { summary: 'Delete an incident (admin)', tags: ['incidents'], security, params: idParams,
       response: { 204: { type: 'null' }, 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema } },
     attachValidation: true,

@@ -12,9 +12,10 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { RoutingError, RoutingService, type RoutingServiceConfig } from '../../routing/index.js';
-import { ACTIONS, checkKnown, parseFindRoute, parseGetRoute, parseTravelTimes, readParams, type ActionName } from './params.js';
+import { ACTIONS, checkKnown, parseFindRoute, parseGetRoute, parseTravelTimes, readParams, ROUTING_PARAMETERS, type ActionName } from './params.js';
 import { envelope, errorToXml, travelTimesToJson, travelTimesToXml, tripToJson, tripToXml } from './render.js';
 import { registerIncidentRoutes } from './incidents.js';
+import { clientProblemOf } from '../request-errors.js';
 
 const services = new WeakMap<object, RoutingService>();
 
@@ -110,24 +111,21 @@ async function handleTraffic(req: FastifyRequest, reply: FastifyReply, ctx: AppC
 
 const trafficSchema = {
   summary: 'Routing actions: FindRoute, GetRoute, GetRouteTravelTimes',
-  description: 'Every parameter is in the query string; names are case-insensitive. See docs/api/routing/.',
+  description: 'Every parameter is in the query string; names are case-insensitive; a parameter the action does not take is refused (1009). Answers the routing envelope in XML (default) or JSON, also for errors. See docs/api/routing/.',
   tags: ['routing'],
   params: { type: 'object', properties: { handler: { type: 'string', description: 'any name ending in .ashx' } } },
+  // generated from the parser's own table (params.ts), so the document lists exactly what is accepted
   querystring: {
     type: 'object',
-    additionalProperties: true,
-    properties: {
-      Action: { type: 'string', enum: ['FindRoute', 'GetRoute', 'GetRouteTravelTimes'] },
-      Token: { type: 'string' },
-      Format: { type: 'string', enum: ['XML', 'JSON'] },
-      WP_1: { type: 'string', description: 'lat,lon[,heading]' },
-      WP_2: { type: 'string' },
-      RouteId: { type: 'string' },
-      DepartureTime: { type: 'string', description: 'YYYY-MM-DDTHH:MM:SSZ' },
-      ArrivalTime: { type: 'string' },
-    },
+    additionalProperties: false,
+    properties: Object.fromEntries(ROUTING_PARAMETERS.map((p) => [p.name, {
+      type: 'string',
+      description: `${p.actions.length === 3 ? '' : `${p.actions.join(', ')}: `}${p.description}`,
+      ...(p.name === 'Action' ? { enum: ['FindRoute', 'GetRoute', 'GetRouteTravelTimes'] } : p.name === 'Format' ? { enum: ['XML', 'JSON'] } : {}),
+    }])),
   },
-} as const;
+  security: [{ bearer: [] as string[] }],
+};
 
 /** Registers the routing routes on `app`. */
 export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -151,19 +149,25 @@ export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContex
   registerIncidentRoutes(app, ctx, service);
 }
 
+/**
+ * Answers an error raised before a routing handler ran (unparsable body, bad URL, …) or an
+ * unexpected failure: the routing envelope (XML) on the .ashx address, the admin error shape
+ * `{ error: { code, message } }` elsewhere; no internals leak.
+ */
+export function sendRoutingEdgeError(ctx: AppContext, err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const problem = clientProblemOf(err);
+  if (!problem) req.log.error({ err }, 'routing plugin error');
+  if (/^\/traffic\//i.test(req.url)) {
+    const e = problem ? new RoutingError('PARSE_FAILED', problem.message, problem.parameter) : new RoutingError('SERVICE_ERROR', 'internal error');
+    return sendError(reply, ctx, 'xml', 'FindRoute', e);
+  }
+  if (!problem) return reply.code(500).send({ error: { code: 'ROUTING_INTERNAL', message: 'internal error' } });
+  return reply.code(problem.status).send({ error: { code: 'ROUTING_BAD_REQUEST', message: problem.message } });
+}
+
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
   const ctx = opts.ctx;
-  // Errors Fastify raises before a handler runs (unparsable body, …) or unexpected failures:
-  // the routing envelope on the .ashx address, the admin error shape elsewhere; no internals leak.
-  app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
-    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) req.log.error({ err }, 'routing plugin error');
-    if (/^\/traffic\//i.test(req.url)) {
-      const e = status === 500 ? new RoutingError('SERVICE_ERROR', 'internal error') : new RoutingError('PARSE_FAILED', err.message ?? 'bad request');
-      return sendError(reply, ctx, 'xml', 'FindRoute', e);
-    }
-    return reply.code(status).send({ error: { code: status === 500 ? 'ROUTING_INTERNAL' : 'ROUTING_BAD_REQUEST', message: status === 500 ? 'internal error' : err.message ?? 'bad request' } });
-  });
+  app.setErrorHandler((err, req, reply) => sendRoutingEdgeError(ctx, err, req, reply));
   await registerRoutingRoutes(app, ctx);
 };
 /** The routing plugin (registered by http/app.ts). */

@@ -72,6 +72,11 @@ const OTHER_PARAMS: Record<InventoryOperation, string[]> = {
   blocks: ['accesstoken', 'radius', 'entry_time', 'duration', 'limit', 'offset', 'outputfields', 'restrictions', 'locale', 'sort', 'operator'],
   'blocks-v3': ['radius', 'entry_time', 'duration', 'limit', 'locale', 'operator'],
 };
+/** Query parameters (lower-cased) an operation accepts: its location parameters, then the others. */
+export function inventoryParameters(op: InventoryOperation): string[] {
+  return [...LOCATION_PARAMS[op], ...OTHER_PARAMS[op]];
+}
+
 /** Parameter names any of the three operations knows: others are ignored, these are rejected where they do not belong. */
 const KNOWN = new Set(['id', 'alias', 'box', 'point', 'polygon', 'polyline', 'geoid', 'accesstoken', 'radius', 'entry_time', 'duration', 'limit', 'offset',
   'outputfields', 'restrictions', 'locale', 'sort', 'operator', 'units', 'entry_dt']);

@@ -118,8 +118,16 @@ export class InventoryService {
 
   /** Validates and stores uploaded lots and blocks (all or nothing), then rebuilds the index. */
   async upload(lots: unknown[], blocks: unknown[]): Promise<UploadResult> {
-    const res = await storeUploads(this.db, lots, blocks);
-    await this.refresh();
+    let built: Inventory | null = null;
+    const res = await storeUploads(this.db, lots, blocks, async (tx) => {
+      built = buildInventory(this.region, await readUploads(tx), this.currencyIso);
+    });
+    if (built) {
+      this.inventory = built;
+      this.version = res.version;
+      this.checkedAtMs = Date.now();
+      this.seenWrites = localUploadWrites(this.db);
+    }
     return res;
   }
 

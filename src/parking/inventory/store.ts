@@ -19,7 +19,7 @@ export interface UploadResult {
 }
 
 /** Validates every lot and block first (nothing is written when one is bad), then upserts them. */
-export async function storeUploads(db: Db, lots: unknown[], blocks: unknown[]): Promise<UploadResult> {
+export async function storeUploads(db: Db, lots: unknown[], blocks: unknown[], check?: (tx: Queryable) => Promise<void>): Promise<UploadResult> {
   const lotUps = lots.map((l, i) => validateLotUpload(l, `lots[${i}]`));
   const blockUps = blocks.map((b, i) => validateBlockUpload(b, `blocks[${i}]`));
   const ignoredFields = [
@@ -43,6 +43,9 @@ export async function storeUploads(db: Db, lots: unknown[], blocks: unknown[]): 
         [u.blockID, JSON.stringify(u.data)],
       );
     }
+    // the stored uploads as a whole must still make an inventory (e.g. a new lot needs a location):
+    // a check that throws rolls the write back, so one bad upload never blocks the next ones
+    if (check) await check(tx);
     return bumpVersion(tx);
   });
   noteLocalWrite(db);

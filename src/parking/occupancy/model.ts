@@ -87,8 +87,8 @@ export interface OccupancyObservation {
 export interface OccupancyEstimate {
   /** percent occupied, 0..100 */
   pct: number;
-  /** free spaces (null when the capacity is unknown) */
-  available: number | null;
+  /** free spaces */
+  available: number;
   /** percent chance of at least one free space */
   probability: number;
   bucket: 1 | 2 | 3;
@@ -139,11 +139,7 @@ export function weekBin(unixS: number, offsetS: number): number {
 export function occupancyPctAt(category: string, capacity: number | null, atS: number, offsetS: number, observations: readonly OccupancyObservation[]): { pct: number; rank: number } {
   let pct = expectedPct(category, weekBin(atS, offsetS));
   let rank = 2;
-  let latest: OccupancyObservation | null = null;
-  for (const o of observations) {
-    if (o.observedAtS > atS || atS - o.observedAtS > OBSERVATION_MAX_AGE_MIN * 60) continue;
-    if (!latest || o.observedAtS >= latest.observedAtS) latest = o;
-  }
+  const latest = latestObservation(atS, observations);
   if (latest) {
     const cap = latest.capacity ?? capacity;
     if (cap && cap > 0) {
@@ -156,19 +152,33 @@ export function occupancyPctAt(category: string, capacity: number | null, atS: n
   return { pct: Math.min(100, Math.max(0, pct)), rank };
 }
 
+/** The latest observation at or before `atS` and at most 3 h old (on equal times the one listed last), or null. */
+function latestObservation(atS: number, observations: readonly OccupancyObservation[]): OccupancyObservation | null {
+  let latest: OccupancyObservation | null = null;
+  for (const o of observations) {
+    if (o.observedAtS > atS || atS - o.observedAtS > OBSERVATION_MAX_AGE_MIN * 60) continue;
+    if (!latest || o.observedAtS >= latest.observedAtS) latest = o;
+  }
+  return latest;
+}
+
 /**
  * Occupancy of a facility at `entryS` (unix seconds) with UTC offset `offsetS` (seconds), corrected by
  * observations (any order; only the latest at or before the entry and at most 3 h old is used), and
  * never below `minOccupied` spaces (reservations holding a space at the entry time).
+ * Null when the capacity is unknown (`capacity` null and no recent observation carrying one): a
+ * percentage, a count of free spaces or a probability would be computed from nothing.
  * @example estimateOccupancy('Public Parking', 420, 1767110400, -18000, [])
  */
-export function estimateOccupancy(category: string, capacity: number | null, entryS: number, offsetS: number, observations: readonly OccupancyObservation[], minOccupied = 0): OccupancyEstimate {
-  const at = occupancyPctAt(category, capacity, entryS, offsetS, observations);
+export function estimateOccupancy(category: string, capacity: number | null, entryS: number, offsetS: number, observations: readonly OccupancyObservation[], minOccupied = 0): OccupancyEstimate | null {
+  const cap = capacity ?? latestObservation(entryS, observations)?.capacity ?? null;
+  if (cap === null || cap <= 0) return null;
+  const at = occupancyPctAt(category, cap, entryS, offsetS, observations);
   let pct = at.pct;
   // spaces held by reservations at the entry time are occupied for sure: a floor under the estimate
-  if (minOccupied > 0 && capacity) pct = Math.max(pct, (100 * minOccupied) / capacity);
+  if (minOccupied > 0) pct = Math.max(pct, (100 * minOccupied) / cap);
   pct = Math.round(Math.min(100, Math.max(0, pct)));
-  const available = capacity === null ? null : Math.max(0, Math.round(capacity * (1 - pct / 100)));
-  const probability = freeSpaceProbability(pct, capacity ?? 50);
+  const available = Math.max(0, Math.round(cap * (1 - pct / 100)));
+  const probability = freeSpaceProbability(pct, cap);
   return { pct, available, probability, bucket: bucketOf(probability), rank: at.rank };
 }

@@ -101,7 +101,8 @@ export function renderLots(hits: Hit<LotRecord>[], rc: RenderContext): Record<st
     let calculatedRates = calculateRates(rec.frames, entryS, q.durationsMin, opts);
     if (isOpen === false && calculatedRates !== null) calculatedRates = [];
     const occ = estimateOccupancy(rec.category, rec.spacesTotal, entryS, offsetAt(rec.tz, entryS), rc.lotObservations.get(String(rec.id)) ?? [], rc.lotReserved?.get(rec.id) ?? 0);
-    const occupancy = isOpen === false ? { ...occ, available: 0, probability: 0, bucket: 1 } : occ;
+    // unknown capacity: null (see estimateOccupancy); a lot closed at the entry time has no free space
+    const occupancy = occ === null ? null : isOpen === false ? { ...occ, available: 0, probability: 0, bucket: 1 } : occ;
     const f = rec.fields;
     const out: Record<string, unknown> = {
       id: rec.id,
@@ -155,8 +156,8 @@ function renderSegment(s: SegmentRecord, b: BlockRecord, entryS: number, rc: Ren
   let bucket: number | null = null;
   if (!s.neverOpen && s.spacesTotal > 0) {
     const occ = estimateOccupancy('On-street', s.spacesTotal, entryS, offsetS, rc.segmentObservations.get(s.segmentID) ?? []);
-    probability = occ.probability;
-    bucket = occ.bucket;
+    probability = occ?.probability ?? null;
+    bucket = occ?.bucket ?? null;
   }
   const out: Record<string, unknown> = {
     segmentID: s.segmentID,

@@ -26,7 +26,7 @@ describe('ingestProbeStream', () => {
 
   it('ingests CSV with a header in any column order, reports malformed rows by line, and is idempotent', async () => {
     const csv = [
-      'lat,lon,timestamp,trace_id,speed',
+      'lat,lon,timestamp,trace_id,speed_kph',
       '39.29,-76.61,1700000000,a,30',
       '39.291,-76.611,1700000010,a,',
       'abc,-76.61,1700000020,a,30',
@@ -48,13 +48,19 @@ describe('ingestProbeStream', () => {
     expect(rows[0].n).toBe(3);
   });
 
-  it('reads headerless positional CSV with speed and heading', async () => {
-    const r = await ingestProbeStream(db, stream('t1,1700000000000,39.29,-76.61,42.5,370\n'), { format: 'csv' });
+  it('reads headerless CSV with speed and heading mapped by position', async () => {
+    const r = await ingestProbeStream(db, stream('t1,1700000000000,39.29,-76.61,42.5,370\n'), { format: 'csv', columns: 'speed=5:kph,heading=6' });
     expect(r.inserted).toBe(1);
     const row = (await db.query<{ t_s: number; speed_kph: number; heading_deg: number }>('SELECT t_s, speed_kph, heading_deg FROM probe_pings')).rows[0];
     expect(row.t_s).toBe(1700000000);
     expect(row.speed_kph).toBeCloseTo(42.5, 3);
     expect(row.heading_deg).toBeCloseTo(10, 3);
+  });
+
+  it('stores nothing of a CSV whose header cannot be read', async () => {
+    await expect(ingestProbeStream(db, stream('trace_id,timestamp,lat,lon,speed\na,1700000000,39.29,-76.61,30\n'), { format: 'csv' }))
+      .rejects.toMatchObject({ name: 'ProbeFormatError', code: 'PROBES_CSV_UNKNOWN_UNIT', column: 'speed' });
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows[0].n).toBe(0);
   });
 
   it('ingests JSON lines and counts a broken line without aborting', async () => {

@@ -1,24 +1,32 @@
 /**
  * The ingestion path shared by the CLI, the HTTP endpoint and the simulator: parse a stream in
- * the given format, persist pings in batches (idempotent), count and report malformed rows.
+ * the given format (`readProbes`), persist pings in batches (idempotent), count and report
+ * malformed rows.
  */
 import type { Readable } from 'node:stream';
 import type { Db } from '../../store/db.js';
-import { readCsvProbes } from './csv.js';
+import { readCsvProbes, type CsvOptions } from './csv.js';
 import { readFcdProbes } from './fcd.js';
-import { readJsonlProbes } from './jsonl.js';
+import { readJsonProbes } from './json.js';
+import { readNdjsonProbes } from './ndjson.js';
 import { insertPings } from './ping-store.js';
-import type { ParseIssue, ProbeFormat, ProbeRecord } from './records.js';
+import { probeFormatFromName, type ParseIssue, type ProbeFormat, type ProbeFormatName, type ProbeRecord } from './records.js';
 
-/** Options of `ingestProbeStream`. */
-export interface IngestOptions {
-  format: ProbeFormat;
-  /** pings per INSERT (default 5000) */
-  batchSize?: number;
+/** Options of the readers (each format reads its own). */
+export interface ReadProbesOptions extends CsvOptions {
   /** unix seconds of SUMO simulation time 0 (FCD only; default 2026-01-05T00:00:00Z, a Monday) */
   fcdStartS?: number;
   /** prefix for FCD vehicle ids */
   tracePrefix?: string;
+}
+
+/** Options of `ingestProbeStream`. */
+export interface IngestOptions extends ReadProbesOptions {
+  format: ProbeFormatName;
+  /** pings per INSERT (default 5000) */
+  batchSize?: number;
+  /** map version of the region that processes the pings (their pending marks; default '' = any) */
+  mapVersion?: string;
   /** at most this many issues are kept in the report (all are counted; default 1000) */
   maxIssues?: number;
   /** called after each batch with running totals */
@@ -45,20 +53,31 @@ export interface IngestReport {
 /** Default unix time of SUMO simulation second 0: Monday 2026-01-05 00:00 UTC. */
 export const DEFAULT_FCD_START_S = Date.UTC(2026, 0, 5) / 1000;
 
-/** Reads probe records of any supported format from a stream. */
-export function readProbes(input: Readable, format: ProbeFormat, onIssue: (i: ParseIssue) => void, opts: { fcdStartS?: number; tracePrefix?: string } = {}): AsyncGenerator<ProbeRecord> {
-  switch (format) {
-    case 'csv': return readCsvProbes(input, onIssue);
-    case 'jsonl': return readJsonlProbes(input, onIssue);
+/**
+ * Reads probe records of any supported format from a stream, one at a time (memory stays bounded
+ * whatever the input size). Keeps no state outside the generator, so it runs on any thread.
+ * Malformed rows go to `onIssue`; an input that cannot be read as a whole (CSV header, column
+ * mapping, JSON shape) throws `ProbeFormatError` before the first record.
+ * @example
+ * for await (const r of readProbes(createReadStream('pings.csv'), 'csv', console.warn, { columns: 'speed=v:mps' })) batch.push(r);
+ */
+export function readProbes(input: Readable, format: ProbeFormatName, onIssue: (i: ParseIssue) => void, opts: ReadProbesOptions = {}): AsyncGenerator<ProbeRecord> {
+  const f = probeFormatFromName(format);
+  switch (f) {
+    case 'csv': return readCsvProbes(input, onIssue, opts);
+    case 'json': return readJsonProbes(input, onIssue);
+    case 'ndjson': return readNdjsonProbes(input, onIssue);
     case 'fcd': return readFcdProbes(input, onIssue, { startS: opts.fcdStartS ?? DEFAULT_FCD_START_S, tracePrefix: opts.tracePrefix });
+    case undefined: throw new Error(`unknown probe format "${format}" (json, ndjson, csv, fcd)`);
   }
 }
 
-/** Guesses the format from a file name (.csv, .jsonl/.ndjson/.json, .xml → fcd). */
+/** Guesses the format from a file name: .csv, .json, .ndjson/.jsonl, .xml (SUMO FCD); a trailing .gz is ignored. */
 export function formatFromFileName(name: string): ProbeFormat | undefined {
   const n = name.toLowerCase().replace(/\.gz$/, '');
   if (n.endsWith('.csv')) return 'csv';
-  if (n.endsWith('.jsonl') || n.endsWith('.ndjson') || n.endsWith('.json')) return 'jsonl';
+  if (n.endsWith('.json')) return 'json';
+  if (n.endsWith('.jsonl') || n.endsWith('.ndjson')) return 'ndjson';
   if (n.endsWith('.xml')) return 'fcd';
   return undefined;
 }
@@ -76,7 +95,7 @@ export async function ingestRecords(db: Db, records: AsyncIterable<ProbeRecord> 
   let batch: ProbeRecord[] = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const n = await insertPings(db, batch, firstNewS);
+    const n = await insertPings(db, batch, firstNewS, opts.mapVersion ?? '');
     inserted += n;
     batch = [];
     opts.onProgress?.({ parsed, inserted, malformed: issues.count });

@@ -1,6 +1,7 @@
 /**
  * Persistence of raw pings in `probe_pings`, idempotent by (trace_id, t_s): re-ingesting the same
- * data inserts nothing. Batches use one multi-row INSERT over unnest'ed arrays.
+ * data inserts nothing. Batches use one multi-row INSERT over unnest'ed arrays. Every trace that
+ * receives new pings is marked in `probe_pending` by the same statement (see `pending.ts`).
  */
 import type { Queryable } from '../../store/db.js';
 import type { Ping } from '../trajectory.js';
@@ -10,8 +11,9 @@ import type { ProbeRecord } from './records.js';
  * Inserts a batch of pings, skipping those already stored (same trace id and timestamp).
  * Returns the number of rows actually inserted; when `firstNewS` is given, lowers each trace's
  * entry to the earliest newly inserted timestamp (what re-matching has to start from).
+ * `mapVersion` names the region that will process the pings (its pending marks), '' = any.
  */
-export async function insertPings(db: Queryable, records: readonly ProbeRecord[], firstNewS?: Map<string, number>): Promise<number> {
+export async function insertPings(db: Queryable, records: readonly ProbeRecord[], firstNewS?: Map<string, number>, mapVersion = ''): Promise<number> {
   if (records.length === 0) return 0;
   const n = records.length;
   const ids: string[] = new Array(n);
@@ -29,12 +31,21 @@ export async function insertPings(db: Queryable, records: readonly ProbeRecord[]
     speeds[i] = r.ping.speedKph ?? null;
     headings[i] = r.ping.headingDeg ?? null;
   }
+  // The pings and their traces' pending marks in one statement: both are stored or neither.
   const res = await db.query<{ trace_id: string; t_s: number }>(
-    `INSERT INTO probe_pings (trace_id, t_s, lat, lon, speed_kph, heading_deg)
-     SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::real[], $6::real[])
-     ON CONFLICT (trace_id, t_s) DO NOTHING
-     RETURNING trace_id, t_s`,
-    [ids, ts, lats, lons, speeds, headings],
+    `WITH ins AS (
+       INSERT INTO probe_pings (trace_id, t_s, lat, lon, speed_kph, heading_deg)
+       SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::real[], $6::real[])
+       ON CONFLICT (trace_id, t_s) DO NOTHING
+       RETURNING trace_id, t_s),
+     pend AS (
+       INSERT INTO probe_pending (trace_id, from_s, map_version)
+       SELECT trace_id, min(t_s), $7 FROM ins GROUP BY trace_id
+       ON CONFLICT (trace_id) DO UPDATE
+         SET from_s = least(probe_pending.from_s, EXCLUDED.from_s), n = probe_pending.n + 1, marked_at = now(),
+             map_version = EXCLUDED.map_version)
+     SELECT trace_id, t_s FROM ins`,
+    [ids, ts, lats, lons, speeds, headings, mapVersion],
   );
   if (firstNewS !== undefined) {
     for (const r of res.rows) {

@@ -97,28 +97,37 @@ export class MapMatcher {
    * is re-matched, the parts and pings before it keep their numbers).
    */
   match(traceId: string, pingsIn: readonly Ping[], firstPart = 0, firstIndex = 0): Trajectory[] {
+    return this.matchResumable(traceId, pingsIn, firstPart, firstIndex).parts;
+  }
+
+  /**
+   * `match` that can resume: given the state a previous call returned for the same trace, tail
+   * start and a prefix of the same pings, it runs the Viterbi recursion only over the pings added
+   * since, and returns exactly what `match` would for all of them (the recursion depends only on
+   * the previous layer and the next ping; the path is backtracked again from the new end). The
+   * state is updated in place and returned; pass it back next time.
+   */
+  matchResumable(traceId: string, pingsIn: readonly Ping[], firstPart = 0, firstIndex = 0, prior?: MatchState): { parts: Trajectory[]; state: MatchState } {
     const o = this.options;
     const pings = [...pingsIn].sort((a, b) => a.tS - b.tS);
-    const out: Trajectory[] = [];
-    const stats: MatchStats = { pings: pings.length, unmatchedPings: 0, parts: 0 };
-    // Layers of the Viterbi lattice for the current piece.
-    let layers: Layer[] = [];
+    const st = prior !== undefined && continues(prior, traceId, firstPart, firstIndex, pings) ? prior : newState(traceId, firstPart, firstIndex);
+    st.stats.pings = pings.length;
     const finish = (): void => {
-      if (layers.length > 0) {
-        const steps = backtrack(layers);
-        const t = buildTrajectory(this.graph, traceId, firstPart + out.length, steps);
-        if (t.traversals.length > 0) out.push(t);
+      if (st.layers.length > 0) {
+        const t = buildTrajectory(this.graph, traceId, firstPart + st.out.length, openSteps(st));
+        if (t.traversals.length > 0) st.out.push(t);
       }
-      layers = [];
+      st.layers = [];
+      st.fixed = [];
     };
     const sigma2 = 2 * o.gpsSigmaM * o.gpsSigmaM;
-    let outliers = 0;
-    for (let k = 0; k < pings.length; k++) {
+    for (let k = st.consumed.length; k < pings.length; k++) {
       const p = pings[k];
+      st.consumed.push(p.tS);
       if (k > 0 && p.tS === pings[k - 1].tS) continue;
       this.index.candidatesInto(p.lat, p.lon, o.searchRadiusM, o.maxCandidates, this.candBuf);
       if (this.candBuf.length === 0) {
-        stats.unmatchedPings++;
+        st.stats.unmatchedPings++;
         continue;
       }
       const cands = this.candBuf.map((c) => ({ ...c }));
@@ -130,38 +139,44 @@ export class MapMatcher {
         if (useHeading) e -= (o.headingPenalty * (1 - Math.cos(((p.headingDeg as number) - c.bearingDeg) * (Math.PI / 180)))) / 2;
         return e;
       });
-      const prev = layers.length > 0 ? layers[layers.length - 1] : undefined;
+      const prev = st.layers.length > 0 ? st.layers[st.layers.length - 1] : undefined;
       if (prev !== undefined) {
         const dtS = p.tS - prev.ping.tS;
         const gcM = haversineM(prev.ping.lat, prev.ping.lon, p.lat, p.lon);
         // Impossible jump: faster than maxSpeed even after allowing 4 σ of GPS error.
         const jumpM = Math.max(0, gcM - 4 * o.gpsSigmaM);
-        if (dtS > o.maxGapS || (jumpM / Math.max(dtS, 1e-3)) * 3.6 > o.maxSpeedKph) { finish(); outliers = 0; }
+        if (dtS > o.maxGapS || (jumpM / Math.max(dtS, 1e-3)) * 3.6 > o.maxSpeedKph) { finish(); st.outliers = 0; }
       }
-      const last = layers.length > 0 ? layers[layers.length - 1] : undefined;
+      const last = st.layers.length > 0 ? st.layers[st.layers.length - 1] : undefined;
       if (last === undefined) {
-        layers.push({ ping: p, index: firstIndex + k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
+        st.layers.push({ ping: p, index: firstIndex + k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
         continue;
       }
       const layer = this.transition(last, p, firstIndex + k, cands, emission);
       if (layer !== undefined) {
-        layers.push(layer);
-        outliers = 0;
-      } else if (outliers < o.maxOutliers) {
+        st.layers.push(layer);
+        st.outliers = 0;
+        if (st.layers.length % CONVERGENCE_CHECK_LAYERS === 0) settle(st);
+      } else if (st.outliers < o.maxOutliers) {
         // HMM break: no candidate reachable. Treat a lone ping as an outlier first (skip it) …
-        outliers++;
-        stats.unmatchedPings++;
+        st.outliers++;
+        st.stats.unmatchedPings++;
       } else {
         // … and when breaks persist, close the piece and restart at this ping.
         finish();
-        outliers = 0;
-        layers.push({ ping: p, index: firstIndex + k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
+        st.outliers = 0;
+        st.layers.push({ ping: p, index: firstIndex + k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
       }
     }
-    finish();
-    stats.parts = out.length;
-    this.lastStats = stats;
-    return out;
+    // The open piece is backtracked from its current end without closing it: more pings may come.
+    const parts = [...st.out];
+    if (st.layers.length > 0) {
+      const t = buildTrajectory(this.graph, traceId, firstPart + st.out.length, openSteps(st));
+      if (t.traversals.length > 0) parts.push(t);
+    }
+    st.stats.parts = parts.length;
+    this.lastStats = { ...st.stats };
+    return { parts, state: st };
   }
 
   /** One Viterbi step from `prev` to the candidates of ping `p`; undefined on an HMM break. */
@@ -214,16 +229,85 @@ interface Layer {
   paths: Array<number[] | null>;
 }
 
-/** Follows back-pointers from the best final candidate. */
-function backtrack(layers: Layer[]): MatchStep[] {
-  const lastLayer = layers[layers.length - 1];
+/**
+ * Where a trace's matching stands after a call, so that the next call with more pings of the same
+ * trace can go on from here (`matchResumable`). Not reentrant; one per trace.
+ */
+export interface MatchState {
+  traceId: string;
+  firstPart: number;
+  firstIndex: number;
+  /** time of every ping consumed so far, in order */
+  consumed: number[];
+  /** closed pieces */
+  out: Trajectory[];
+  /** steps of the open piece already decided (every surviving path passes through them) */
+  fixed: MatchStep[];
+  /** the open piece's undecided lattice layers, after `fixed` */
+  layers: Layer[];
+  outliers: number;
+  stats: MatchStats;
+}
+
+/** Layers between checks for a decided prefix. */
+const CONVERGENCE_CHECK_LAYERS = 8;
+
+function newState(traceId: string, firstPart: number, firstIndex: number): MatchState {
+  return { traceId, firstPart, firstIndex, consumed: [], out: [], fixed: [], layers: [], outliers: 0, stats: { pings: 0, unmatchedPings: 0, parts: 0 } };
+}
+
+/** True when `pings` (sorted) extend exactly the pings `st` consumed, for the same trace and tail. */
+function continues(st: MatchState, traceId: string, firstPart: number, firstIndex: number, pings: readonly Ping[]): boolean {
+  if (st.traceId !== traceId || st.firstPart !== firstPart || st.firstIndex !== firstIndex) return false;
+  const n = st.consumed.length;
+  if (pings.length < n) return false;
+  for (let i = 0; i < n; i++) if (pings[i].tS !== st.consumed[i]) return false;
+  return true;
+}
+
+/**
+ * Moves the decided prefix of the open piece out of the lattice: when every candidate still alive
+ * in the last layer traces back to one candidate of an earlier layer, the best path passes through
+ * it whatever comes next, so the steps up to it are fixed and their layers can go.
+ */
+function settle(st: MatchState): void {
+  const layers = st.layers;
+  const lastL = layers[layers.length - 1];
+  let alive = new Set<number>();
+  for (let b = 0; b < lastL.cands.length; b++) if (lastL.score[b] > -Infinity) alive.add(b);
+  for (let i = layers.length - 1; i >= 1; i--) {
+    const up = new Set<number>();
+    for (const b of alive) up.add(layers[i].back[b]);
+    alive = up;
+    if (alive.size === 1) {
+      const j = i - 1;
+      const [c] = alive;
+      const steps = backtrackFrom(layers.slice(0, j + 1), c, st.fixed.length > 0);
+      st.fixed.push(...steps);
+      st.layers = layers.slice(j + 1);
+      return;
+    }
+  }
+}
+
+/** The steps of the open piece: decided ones, then the lattice backtracked from its best end. */
+function openSteps(st: MatchState): MatchStep[] {
+  const lastLayer = st.layers[st.layers.length - 1];
   let best = 0;
   for (let b = 1; b < lastLayer.cands.length; b++) if (lastLayer.score[b] > lastLayer.score[best]) best = b;
+  return [...st.fixed, ...backtrackFrom(st.layers, best, st.fixed.length > 0)];
+}
+
+/**
+ * Follows back-pointers from candidate `best` of the last of `layers`. `hasPrev`: the first layer
+ * has a predecessor among the decided steps (its paths from there are kept).
+ */
+function backtrackFrom(layers: readonly Layer[], best: number, hasPrev: boolean): MatchStep[] {
   const steps: MatchStep[] = new Array(layers.length);
   for (let i = layers.length - 1; i >= 0; i--) {
     const L = layers[i];
     const c = L.cands[best];
-    steps[i] = { ping: L.ping, index: L.index, edge: c.edge, offsetM: c.offsetM, pathFromPrev: i === 0 ? null : L.paths[best] };
+    steps[i] = { ping: L.ping, index: L.index, edge: c.edge, offsetM: c.offsetM, pathFromPrev: i === 0 && !hasPrev ? null : L.paths[best] };
     best = L.back[best];
   }
   return steps;

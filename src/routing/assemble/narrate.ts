@@ -77,8 +77,8 @@ function runDirection(g: Graph, timings: EdgeTiming[], run: RoadRun): string {
   return CARDINAL[Math.round(br / 90) % 4];
 }
 
-/** Summary: the (up to 3) longest named runs in route order; refs get a cardinal direction. */
-export function summarize(g: Graph, timings: EdgeTiming[]): { text: string; roads: Array<{ roadClass: number; name: string }> } {
+/** The major roads of a route: the (up to 3) longest named runs (merged by name) in route order. */
+export function majorRuns(g: Graph, timings: EdgeTiming[]): RoadRun[] {
   const runs = roadRuns(g, timings).filter((r) => r.name !== '');
   const merged = new Map<string, RoadRun>();
   for (const r of runs) {
@@ -89,9 +89,13 @@ export function summarize(g: Graph, timings: EdgeTiming[]): { text: string; road
   // major roads: the longest runs, ignoring short pieces under 10 % of the route (the longest always counts)
   // and roads more than two classes below the route's most important one
   const bestClass = runs.reduce((a, r) => Math.min(a, r.roadClass), 99);
-  const top = [...merged.values()].sort((x, y) => y.lengthM - x.lengthM)
+  return [...merged.values()].sort((x, y) => y.lengthM - x.lengthM)
     .filter((r, i) => i === 0 || (r.lengthM >= 0.1 * total && r.roadClass <= bestClass + 2)).slice(0, 3).sort((x, y) => x.from - y.from);
-  const roads = top.map((r) => {
+}
+
+/** Summary: the major roads (`majorRuns`); refs of primary and more important roads get a cardinal direction. */
+export function summarize(g: Graph, timings: EdgeTiming[]): { text: string; roads: Array<{ roadClass: number; name: string }> } {
+  const roads = majorRuns(g, timings).map((r) => {
     const isRef = /\d/.test(r.name) && r.roadClass <= RoadClass.primary;
     return { roadClass: r.roadClass, name: isRef ? `${r.name} ${runDirection(g, timings, r)}` : r.name };
   });
@@ -124,27 +128,59 @@ function turnTypeOf(angle: number): string {
   return 'uturn';
 }
 
+/** What an unnamed road without a ref is called, by road class. */
+const CLASS_LABEL = ['motorway', 'trunk road', 'primary road', 'secondary road', 'tertiary road', 'minor road', 'residential street', 'living street', 'service road', 'ferry'];
+
+/** Name of an edge in maneuvers: its display name (name or ref), else its class ("service road", "ramp"). */
+export function maneuverRoadName(g: Graph, e: number): string {
+  const name = displayName(g, e);
+  if (name !== '') return name;
+  if (g.edgeFlags[e] & EdgeFlag.link) return 'ramp';
+  return CLASS_LABEL[g.edgeRoadClass[e]] ?? 'road';
+}
+
+/** True when the edge has neither name nor ref (its maneuver name is a class label). */
+function unnamed(g: Graph, e: number): boolean {
+  return displayName(g, e) === '';
+}
+
+const ORDINAL = ['1st', '2nd', '3rd'];
+const ordinal = (n: number) => ORDINAL[n - 1] ?? `${n}th`;
+
+/** Tunnels shorter than this get no maneuver of their own (underpasses), metres. */
+export const TUNNEL_MANEUVER_MIN_M = 50;
+
 const VERB: Record<string, string> = {
   straight: 'Continue onto', 'slight left': 'Bear left onto', 'slight right': 'Bear right onto',
   left: 'Turn left onto', right: 'Turn right onto', 'sharp left': 'Turn sharp left onto', 'sharp right': 'Turn sharp right onto',
-  uturn: 'Make a U-turn onto', ramp: 'Take ramp onto', roundabout: 'Enter the roundabout and exit onto',
+  uturn: 'Make a U-turn onto', ramp: 'Take the ramp onto',
 };
 
 /**
  * Turn-by-turn maneuvers. A maneuver starts at the origin, at each change of road name or turn of
- * at least 45° at a junction (20° when not collapsing), at ramps and roundabouts; each waypoint
- * adds an arrival. `collapse` merges minor maneuvers (name changes that go straight on, steps
- * under 30 m) into their neighbour.
+ * at least 45° at a junction (20° when not collapsing), at ramps; roundabouts (one maneuver naming
+ * the exit number and the road taken), ferries (boarding and leaving) and tunnels of at least
+ * 50 m get their own; each waypoint adds an arrival. `collapse` merges minor maneuvers (name changes
+ * that go straight on, steps under 30 m) into their neighbour — never one onto a road of
+ * `keepNames` (the summary's roads), so every road the summary names appears in the steps.
+ * Unnamed roads are called by their ref, else their class ("service road").
  */
 export function maneuvers(
   g: Graph, timings: EdgeTiming[], geometryPoints: Array<[number, number]>, edgeStart: number[],
-  units: Units, collapse: boolean, legCount: number,
+  units: Units, collapse: boolean, legCount: number, keepNames: ReadonlySet<string> = new Set(),
 ): Maneuver[] {
   const toUnits = (m: number) => Math.round((units === 0 ? m / 1609.344 : m / 1000) * 100) / 100;
-  type Step = { type: string; name: string; at: number; lengthM: number; leg: number };
+  type Step = { type: string; name: string; generic: boolean; at: number; lengthM: number; leg: number; keep: boolean; exit?: number };
   const steps: Step[] = [];
   if (timings.length === 0) return [];
-  steps.push({ type: 'depart', name: displayName(g, timings[0].edge), at: 0, lengthM: 0, leg: 0 });
+  const first = timings[0].edge;
+  steps.push({ type: 'depart', name: maneuverRoadName(g, first), generic: unnamed(g, first), at: 0, lengthM: 0, leg: 0, keep: true });
+  /** length of the tunnel starting at timing i, metres */
+  const tunnelLengthFrom = (i: number) => {
+    let m = 0;
+    for (let k = i; k < timings.length && g.edgeFlags[timings[k].edge] & EdgeFlag.tunnel; k++) m += timings[k].lengthM;
+    return m;
+  };
   for (let i = 0; i < timings.length; i++) {
     const t = timings[i];
     if (i > 0) {
@@ -158,24 +194,43 @@ export function maneuvers(
       const turn = turnTypeOf(angle);
       const junction = degree > 2 || g.edgeTwin[prev] === e;
       const threshold = collapse ? 45 : 20;
-      let type: string | null = null;
       const ef = g.edgeFlags[e];
       const pf = g.edgeFlags[prev];
-      if (t.leg !== timings[i - 1].leg) type = turn === 'uturn' || g.edgeTwin[prev] === e ? 'uturn' : turn;
+      const label = maneuverRoadName(g, e);
+      let type: string | null = null;
+      let keep = false;
+      if (pf & EdgeFlag.roundabout && ef & EdgeFlag.roundabout) {
+        // still on the roundabout: count the exits passed at this node
+        if (cur.type === 'roundabout') {
+          for (let k = g.firstOut[node]; k < g.firstOut[node + 1]; k++) {
+            const f = g.edgeFlags[k];
+            if (f & EdgeFlag.routable && !(f & EdgeFlag.roundabout)) cur.exit = (cur.exit ?? 0) + 1;
+          }
+        }
+      } else if (pf & EdgeFlag.roundabout && cur.type === 'roundabout') {
+        // leaving it: the roundabout maneuver names the exit taken and the road beyond
+        cur.exit = (cur.exit ?? 0) + 1;
+        cur.name = label;
+        cur.generic = unnamed(g, e);
+      } else if (t.leg !== timings[i - 1].leg) type = turn === 'uturn' || g.edgeTwin[prev] === e ? 'uturn' : turn;
       else if (g.edgeTwin[prev] === e) type = 'uturn';
-      else if (ef & EdgeFlag.roundabout && !(pf & EdgeFlag.roundabout)) type = 'roundabout';
-      else if (ef & EdgeFlag.roundabout) type = null;
+      else if (ef & EdgeFlag.roundabout) { type = 'roundabout'; keep = true; }
+      else if (ef & EdgeFlag.ferry && !(pf & EdgeFlag.ferry)) { type = 'ferry'; keep = true; }
+      else if (pf & EdgeFlag.ferry && !(ef & EdgeFlag.ferry)) { type = 'leave ferry'; keep = true; }
       else if (ef & EdgeFlag.link && !(pf & EdgeFlag.link)) type = 'ramp';
       else if (junction && Math.abs(angle) >= threshold) type = turn;
-      else if (name !== cur.name && !(pf & EdgeFlag.roundabout)) type = 'straight';
-      else if (pf & EdgeFlag.roundabout) type = name !== cur.name ? 'straight' : null;
-      if (type !== null) steps.push({ type, name, at: edgeStart[i], lengthM: 0, leg: t.leg });
+      else if (ef & EdgeFlag.tunnel && !(pf & EdgeFlag.tunnel) && tunnelLengthFrom(i) >= TUNNEL_MANEUVER_MIN_M) { type = 'tunnel'; keep = true; }
+      else if (name !== (cur.generic ? '' : cur.name)) type = 'straight';
+      if (type !== null) {
+        if (keepNames.has(name)) keep = true;
+        steps.push({ type, name: label, generic: unnamed(g, e), at: edgeStart[i], lengthM: 0, leg: t.leg, keep, ...(type === 'roundabout' ? { exit: 0 } : {}) });
+      }
     }
     steps[steps.length - 1].lengthM += t.lengthM;
     const lastOfLeg = i === timings.length - 1 || timings[i + 1].leg !== t.leg;
     if (lastOfLeg && t.leg < legCount - 1) {
       // arrival at an intermediate waypoint
-      steps.push({ type: 'waypoint', name: displayName(g, t.edge), at: edgeStart[i + 1] ?? geometryPoints.length - 1, lengthM: 0, leg: t.leg });
+      steps.push({ type: 'waypoint', name: maneuverRoadName(g, t.edge), generic: unnamed(g, t.edge), at: edgeStart[i + 1] ?? geometryPoints.length - 1, lengthM: 0, leg: t.leg, keep: true });
     }
   }
   let list = steps;
@@ -183,8 +238,7 @@ export function maneuvers(
     const out: Step[] = [];
     for (const s of list) {
       const prev = out[out.length - 1];
-      if (prev && prev.type !== 'waypoint' && s.type !== 'waypoint' && s.type !== 'uturn' &&
-          (s.type === 'straight' || s.lengthM < 30) && s.type !== 'depart') {
+      if (prev && prev.type !== 'waypoint' && !s.keep && s.type !== 'uturn' && (s.type === 'straight' || s.lengthM < 30)) {
         prev.lengthM += s.lengthM;
         continue;
       }
@@ -193,7 +247,7 @@ export function maneuvers(
     list = out;
   }
   const result: Maneuver[] = list.map((s) => {
-    const road = s.name || 'unnamed road';
+    const road = s.generic ? `the ${s.name}` : s.name;
     const dist = formatDistance(s.lengthM, units);
     let text: string;
     if (s.type === 'depart') {
@@ -203,10 +257,18 @@ export function maneuvers(
       text = `Start on ${road} heading ${dir} and go ${dist}`;
     } else if (s.type === 'waypoint') {
       text = `Arrive at waypoint ${s.leg + 2}, then continue on ${road} and go ${dist}`;
+    } else if (s.type === 'roundabout') {
+      text = `At the roundabout take the ${ordinal(Math.max(1, s.exit ?? 1))} exit onto ${road} and go ${dist}`;
+    } else if (s.type === 'ferry') {
+      text = s.generic ? `Take the ferry and go ${dist}` : /ferry/i.test(s.name) ? `Take the ${s.name} and go ${dist}` : `Take the ${s.name} ferry and go ${dist}`;
+    } else if (s.type === 'leave ferry') {
+      text = `Leave the ferry onto ${road} and go ${dist}`;
+    } else if (s.type === 'tunnel') {
+      text = `Continue into the tunnel on ${road} and go ${dist}`;
     } else text = `${VERB[s.type]} ${road} and go ${dist}`;
     return { text, turnType: s.type, distance: toUnits(s.lengthM), roadName: s.name, point: geometryPoints[Math.min(s.at, geometryPoints.length - 1)] };
   });
   const end = geometryPoints[geometryPoints.length - 1];
-  result.push({ text: 'Arrive at destination', turnType: 'arrive', distance: 0, roadName: displayName(g, timings[timings.length - 1].edge), point: end });
+  result.push({ text: 'Arrive at destination', turnType: 'arrive', distance: 0, roadName: maneuverRoadName(g, timings[timings.length - 1].edge), point: end });
   return result;
 }

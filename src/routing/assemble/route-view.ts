@@ -4,13 +4,13 @@
  * bounding box, simplified points and speed buckets. Renderers (JSON, XML) only reshape it.
  */
 import { EdgeFlag, type Graph } from '../../network/graph.js';
-import { SpeedMode } from '../../traffic/model.js';
+import { SpeedMode, type SpeedModeId } from '../../traffic/model.js';
 import type { Incident } from '../../traffic/incidents.js';
 import { DEFAULT_EVENT_CODE } from '../../traffic/incidents.js';
 import type { RoutingEngine } from '../engine.js';
 import type { Leg, PathCost } from '../path-cost.js';
 import { bboxOf, routeGeometry, simplifyIndices } from './geometry.js';
-import { describe, maneuvers, summarize, type Maneuver, type Units } from './narrate.js';
+import { describe, majorRuns, maneuvers, summarize, type Maneuver, type Units } from './narrate.js';
 
 /** RouteOutputFields letters. */
 export type RouteField = 'D' | 'S' | 'W' | 'B' | 'P' | 'I' | 'U';
@@ -106,12 +106,14 @@ export interface RouteTimes {
 }
 
 /**
- * Costs a path three ways: current (or free flow, per request) with per-edge records; typical as
- * a plain sum (reusing the current figure when traffic is not considered); free flow from the
- * same records (free-flow speeds do not depend on time, turn delays are the same).
+ * Costs a path three ways: in `mode` (current, typical for a past time, or free flow, per
+ * request) with per-edge records; typical as a plain sum (reusing the first figure unless the mode
+ * is current); free flow from the same records (free-flow speeds do not depend on time, turn
+ * delays are the same). Traffic is considered only in current mode.
  */
-export function routeTimes(engine: RoutingEngine, legs: Leg[], departS: number, nowS: number, trafficConsidered: boolean): RouteTimes {
-  const current = engine.costPath(legs, departS, nowS, trafficConsidered ? SpeedMode.current : SpeedMode.freeFlow);
+export function routeTimes(engine: RoutingEngine, legs: Leg[], departS: number, nowS: number, mode: SpeedModeId): RouteTimes {
+  const trafficConsidered = mode === SpeedMode.current;
+  const current = engine.costPath(legs, departS, nowS, mode);
   const typicalS = trafficConsidered ? engine.pathTimeS(legs, departS, nowS, SpeedMode.typical) : current.totalS;
   const g = engine.graph;
   // access-restricted edges strictly inside the route (not where it starts or ends)
@@ -167,11 +169,12 @@ export function isoUtc(unixS: number): string {
 
 /** Builds the view of a route leaving at `departS`. */
 export function assembleRoute(
-  engine: RoutingEngine, id: string, legs: Leg[], departS: number, nowS: number, trafficConsidered: boolean,
+  engine: RoutingEngine, id: string, legs: Leg[], departS: number, nowS: number, mode: SpeedModeId,
   incidents: readonly Incident[], opt: OutputOptions,
 ): RouteView {
   const g: Graph = engine.graph;
-  const times = routeTimes(engine, legs, departS, nowS, trafficConsidered);
+  const times = routeTimes(engine, legs, departS, nowS, mode);
+  const trafficConsidered = times.trafficConsidered;
   const cur = times.current;
   const distanceM = cur.distanceM;
   const units = opt.units;
@@ -203,7 +206,8 @@ export function assembleRoute(
     if (fields.has('S')) view.summary = summary;
     if (fields.has('D')) {
       view.description = describe(summary);
-      view.maneuvers = maneuvers(g, cur.timings, geom.points, geom.edgeStart, units, opt.collapseManeuvers, legs.length);
+      const keep = new Set(majorRuns(g, cur.timings).map((r) => r.name));
+      view.maneuvers = maneuvers(g, cur.timings, geom.points, geom.edgeStart, units, opt.collapseManeuvers, legs.length, keep);
     }
   }
   if (fields.has('B')) {

@@ -1,0 +1,206 @@
+/**
+ * Serving while a probe feed arrives, measured as users meet it: the server runs in its own
+ * process on loopback (Baltimore), this process sends FindRoute at a fixed rate over keep-alive
+ * connections and polls `/healthz`, first quiet, then while a feeder posts simulated probe pings
+ * back to back (NDJSON, 600 a request, current timestamps, several requests in flight). Prints
+ * FindRoute p50/p99 quiet vs during the feed, the slowest `/healthz`, and the pings ingested per
+ * second end to end (stored, matched, speeds and facts updated); then 1 M-ping CSV and NDJSON
+ * bodies streamed in (stored, processing deferred) with the server's peak RSS, and one body of
+ * simulated traffic processed end to end — on the embedded database and, when BENCH_DATABASE_URL
+ * or TEST_DATABASE_URL is set, on PostgreSQL (in a fresh schema).
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importRegion, loadRegion } from '../src/network/index.js';
+import type { Region } from '../src/network/region.js';
+import { allMigrations } from '../src/app/migrations.js';
+import { createApp, hashTokenFor } from '../src/auth/index.js';
+import { openDbFull, openPostgres, runMigrations, type Db } from '../src/store/index.js';
+import { simulate } from '../src/sim/simulator.js';
+import type { ProbeRecord } from '../src/probes/ingest/records.js';
+import { appToken, startServer, type ServerProcess } from '../test/helpers/processes.js';
+import { odPairs } from './routing.js';
+import { probeBody } from '../test/helpers/probe-bodies.js';
+import { ensureBuilt } from './lib/built.js';
+import { quantile, runLoad, type LoadRequest } from './lib/http-load.js';
+
+const PBF = '../shared/data/baltimore.osm.pbf';
+/** FindRoute requests per second during both phases. */
+const RATE = 100;
+const PHASE_MS = 15_000;
+const PINGS_PER_POST = 600;
+/** Feed requests in flight at once. */
+const FEED_CONCURRENCY = 4;
+/** Pings of each large body. */
+const BULK_PINGS = 1_000_000;
+
+interface PhaseFigures { p50: number; p99: number; errors: number; healthMaxMs: number; healthStates: Set<string> }
+
+/** FindRoute at RATE/s and /healthz every 100 ms for PHASE_MS. */
+async function phase(server: ServerProcess, requests: LoadRequest[]): Promise<PhaseFigures> {
+  const { hostname, port } = new URL(server.url);
+  let healthMaxMs = 0;
+  const healthStates = new Set<string>();
+  let stop = false;
+  const health = (async () => {
+    while (!stop) {
+      const t0 = performance.now();
+      const r = await fetch(`${server.url}/healthz`);
+      const body = (await r.json()) as { status: string };
+      healthMaxMs = Math.max(healthMaxMs, performance.now() - t0);
+      healthStates.add(body.status);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  })();
+  const load = await runLoad({ host: hostname, port: Number(port), requests, connections: 4, newConnection: false, rate: RATE, durationMs: PHASE_MS });
+  stop = true;
+  await health;
+  return { p50: quantile(load.ms, 0.5), p99: quantile(load.ms, 0.99), errors: load.errors + [...load.statuses].filter(([s]) => s !== 200).reduce((n, [, c]) => n + c, 0), healthMaxMs, healthStates };
+}
+
+/** Simulated pings of Baltimore over the last `minutes`, in time order, as NDJSON bodies of PINGS_PER_POST (or `parts` bodies). */
+async function feedBodies(region: Region, minutes: number, parts?: number): Promise<string[]> {
+  const nowS = Math.floor(Date.now() / 1000);
+  const all: ProbeRecord[] = [];
+  for await (const batch of simulate(region, { startS: nowS - minutes * 60, durationS: minutes * 60, penetration: 0.5, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
+  all.sort((a, b) => a.ping.tS - b.ping.tS);
+  const bodies: string[] = [];
+  const size = parts ? Math.ceil(all.length / parts) : PINGS_PER_POST;
+  for (let i = 0; i < all.length; i += size) {
+    bodies.push(all.slice(i, i + size).map((r) => JSON.stringify({ traceId: r.traceId, timestamp: r.ping.tS, lat: r.ping.lat, lon: r.ping.lon })).join('\n'));
+  }
+  return bodies;
+}
+
+/** Posts bodies back to back (FEED_CONCURRENCY in flight) until `stop()`; counts pings acknowledged. */
+function feeder(server: ServerProcess, token: string, bodies: string[]): { stop: () => Promise<{ pings: number; seconds: number; posts: number }> } {
+  let stopped = false;
+  let pings = 0;
+  let posts = 0;
+  let next = 0;
+  const t0 = performance.now();
+  const lane = async (): Promise<void> => {
+    while (!stopped && next < bodies.length) {
+      const body = bodies[next++];
+      const r = await fetch(`${server.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
+      const rep = (await r.json()) as { received?: number };
+      if (r.status === 200) { pings += rep.received ?? 0; posts++; }
+    }
+  };
+  const lanes = Array.from({ length: FEED_CONCURRENCY }, () => lane());
+  return {
+    stop: async () => {
+      stopped = true;
+      await Promise.all(lanes);
+      return { pings, seconds: (performance.now() - t0) / 1000, posts };
+    },
+  };
+}
+
+/** Peak resident memory of a process so far, MB (Linux). */
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/**
+ * Large bodies: 1 M generated pings as CSV and as NDJSON, stored with `defer=true` (streamed; the
+ * server's peak RSS shows what it held), then one body of simulated Baltimore traffic processed
+ * end to end in one request.
+ */
+async function bulk(server: ServerProcess, token: string, region: Region): Promise<void> {
+  const pid = server.child.pid!;
+  const bodies = await feedBodies(region, 60, 1);
+  const body = bodies[0];
+  const n = body.split('\n').length;
+  const t0 = performance.now();
+  const r = await fetch(`${server.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
+  const rep = (await r.json()) as { matched?: { traces: number; traversals: number }; intersectionFacts?: number };
+  const s = (performance.now() - t0) / 1000;
+  console.log(`  one body of ${n} simulated pings (${rep.matched?.traces} traces), processed end to end: ${s.toFixed(1)} s = ${Math.round(n / s)} pings/s (${rep.matched?.traversals} traversals, ${rep.intersectionFacts} facts)`);
+  for (const format of ['csv', 'ndjson'] as const) {
+    const before = peakRssMb(pid);
+    const t0 = performance.now();
+    const r = await fetch(`${server.url}/v1/probes?defer=true`, {
+      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': format === 'csv' ? 'text/csv' : 'application/x-ndjson' },
+      body: Readable.from(probeBody(format, BULK_PINGS, `bulk-${format}-`)) as unknown as ReadableStream, duplex: 'half',
+    } as RequestInit);
+    const rep = (await r.json()) as { received?: number; inserted?: number };
+    const s = (performance.now() - t0) / 1000;
+    console.log(`  1 M pings as ${format.toUpperCase()} over HTTP (stored, processing deferred): HTTP ${r.status}, ${rep.received} received, ${rep.inserted} new in ${s.toFixed(1)} s = ${Math.round((rep.received ?? 0) / s)} pings/s; server peak RSS ${before.toFixed(0)} → ${peakRssMb(pid).toFixed(0)} MB`);
+  }
+}
+
+async function adminToken(db: Db): Promise<{ appId: string; appKey: string }> {
+  await runMigrations(db, allMigrations());
+  const a = await createApp(db, { name: 'bench', admin: true });
+  return { appId: a.appId, appKey: a.appKey };
+}
+
+async function runBackend(label: string, dataDir: string, region: Region, databaseUrl: string | undefined): Promise<void> {
+  let creds: { appId: string; appKey: string };
+  if (databaseUrl) {
+    const db = await openPostgres(databaseUrl);
+    creds = await adminToken(db);
+    await db.close();
+  } else {
+    const { db } = await openDbFull({ dataDir }, 'bench');
+    creds = await adminToken(db);
+    await db.close();
+  }
+  const server = await startServer({ DATA_DIR: dataDir, REGION: 'baltimore', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }, 120_000, [], true);
+  try {
+    const token = (await appToken(server.url, creds.appId, hashTokenFor(creds.appId, creds.appKey))).token!;
+    const pairs = odPairs(region.graph, 500, 42);
+    const requests: LoadRequest[] = pairs.map(([a, b]) => ({ path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat},${a.lon}&WP_2=${b.lat},${b.lon}&Token=${token}` }));
+    await runLoad({ host: '127.0.0.1', port: Number(new URL(server.url).port), requests, connections: 4, newConnection: false, total: 1000 }); // warm-up
+    const bodies = await feedBodies(region, 30);
+    const quiet = await phase(server, requests);
+    const feed = feeder(server, token, bodies);
+    const during = await phase(server, requests);
+    const fed = await feed.stop();
+    const f = (x: number) => x.toFixed(2);
+    console.log(`${label}: FindRoute at ${RATE}/s, keep-alive, ${PHASE_MS / 1000} s per phase`);
+    console.log(`  quiet        p50 ${f(quiet.p50)} ms  p99 ${f(quiet.p99)} ms  /healthz max ${f(quiet.healthMaxMs)} ms (${[...quiet.healthStates].join(', ')})  errors ${quiet.errors}`);
+    console.log(`  during feed  p50 ${f(during.p50)} ms  p99 ${f(during.p99)} ms  /healthz max ${f(during.healthMaxMs)} ms (${[...during.healthStates].join(', ')})  errors ${during.errors}`);
+    console.log(`  p99 during / quiet ${(during.p99 / quiet.p99).toFixed(2)}  (target ≤ 2)`);
+    console.log(`  feed: ${fed.posts} posts of ${PINGS_PER_POST} pings, ${FEED_CONCURRENCY} in flight: ${Math.round(fed.pings / fed.seconds)} pings/s ingested end to end (stored, matched, speeds, facts) over ${fed.seconds.toFixed(1)} s`);
+    await bulk(server, token, region);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Runs the live benchmark. */
+export async function benchLive(): Promise<void> {
+  if (!existsSync(PBF)) {
+    console.log(`live: ${PBF} not found, skipped`);
+    return;
+  }
+  ensureBuilt();
+  const dataDir = mkdtempSync(join(tmpdir(), 'streetwise-bench-live-'));
+  try {
+    await importRegion(PBF, join(dataDir, 'regions', 'baltimore'), { name: 'baltimore' });
+    const region = loadRegion(join(dataDir, 'regions', 'baltimore'));
+    await runBackend('PGlite (embedded)', dataDir, region, undefined);
+    const pgUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+    if (pgUrl) {
+      const schema = `bench_live_${process.pid}`;
+      const admin = await openPostgres(pgUrl);
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      try {
+        const url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+        await runBackend('PostgreSQL', dataDir, region, url);
+      } finally {
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.close();
+      }
+    } else {
+      console.log('PostgreSQL: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to measure it too');
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * What this process keeps in memory and other processes (or this process's ingestion thread)
+ * change through the database: it follows the change log (`store/changes.ts`) and reloads exactly
+ * what changed. Speeds are handled here; the HTTP plugins register their own topics
+ * (`incidents`, `parking`) on `ctx.changes`. Applications and signing keys need nothing: they are
+ * read from the database when a token is issued or carries an unknown key id.
+ */
+import type { Db } from '../store/db.js';
+import type { Region } from '../network/region.js';
+import type { SpeedFeeds } from '../traffic/feeds.js';
+import { ChangeFeed, type Change } from '../store/changes.js';
+import { loadLearnedProfiles } from '../traffic/learned-speeds.js';
+import { refreshLiveSpeeds } from '../traffic/live-speeds.js';
+
+/** How often the change log is re-read without a notification, ms. */
+export const CHANGE_POLL_MS = 5000;
+
+/** Edges named by `speeds` changes of this map version. */
+export function changedEdges(changes: readonly Change[], mapVersion: string): Set<number> {
+  const edges = new Set<number>();
+  for (const c of changes) {
+    if (c.scope !== mapVersion) continue;
+    const list = c.payload.edges;
+    if (Array.isArray(list)) for (const e of list) if (Number.isInteger(e)) edges.add(e as number);
+  }
+  return edges;
+}
+
+/**
+ * Starts following the change log from `fromSeq` (read before the state was loaded, so nothing
+ * falls between): `speeds` changes reload the learned profiles and live speeds of their edges.
+ */
+export async function followChanges(deps: { db: Db; region: Region; speeds: SpeedFeeds; now: () => number }, fromSeq: number, onError: (err: unknown) => void): Promise<ChangeFeed> {
+  const { db, region, speeds } = deps;
+  const mapVersion = region.meta.mapVersion;
+  const feed = new ChangeFeed(db, fromSeq, { pollMs: CHANGE_POLL_MS, onError });
+  feed.on('speeds', async (changes) => {
+    const edges = changedEdges(changes, mapVersion);
+    if (edges.size === 0) return;
+    await loadLearnedProfiles(db, region.graph, speeds, mapVersion, edges);
+    await refreshLiveSpeeds(db, speeds, mapVersion, deps.now() / 1000, edges);
+  });
+  await feed.start();
+  return feed;
+}

@@ -1,0 +1,69 @@
+/**
+ * Everything that follows stored pings, in order: map matching and traversals, learned and live
+ * speeds (probes/), intersection facts of the same traces (analytics/), a `speeds` change for the
+ * other processes and threads, and finally the pending marks (only now is the work done).
+ * Used by every ingestion path: the ingestion thread, the CLI, the simulator, the demo.
+ */
+import type { Db } from '../../store/db.js';
+import type { Region } from '../../network/region.js';
+import { announceChange } from '../../store/changes.js';
+import { clearPending } from '../../probes/ingest/pending.js';
+import { processTracesMarked, type MatchStateCache, type ProcessReport } from '../../probes/pipeline.js';
+import { readTrajectories } from '../../probes/traversal-store.js';
+import { refreshFacts } from '../../analytics/index.js';
+import { SpeedFeeds } from '../../traffic/feeds.js';
+
+/** What processing needs. */
+export interface ProcessStoredDeps {
+  db: Db;
+  region: Region;
+  /** wall clock, unix seconds (live speeds) */
+  nowS: number;
+  /** feeds to update in this thread (a scratch set when omitted: other threads follow the change) */
+  feeds?: SpeedFeeds;
+  onMatchProgress?: (done: number, total: number) => void;
+  /** matching states kept between calls (the ingestion thread's), so growing traces are matched incrementally */
+  matchStates?: MatchStateCache;
+}
+
+/** What processing did. */
+export interface ProcessStoredReport {
+  process: ProcessReport;
+  /** intersection facts rebuilt, and from how many trajectories */
+  facts: { trajectories: number; facts: number };
+  /** the `speeds` change announced (0 when no edge changed) */
+  changeSeq: number;
+}
+
+/** A trajectory part may start before its first new ping: facts are rebuilt from this much earlier, s. */
+const FACTS_LOOKBACK_S = 3600;
+
+/**
+ * Processes `traceIds` (the traces that got new pings, plus any with pending marks): matches
+ * them from `firstNewS` (or their pending marks) on, rebuilds their facts, announces the changed
+ * edges and clears the marks it read.
+ */
+export async function processStored(deps: ProcessStoredDeps, traceIds: readonly string[], firstNewS?: ReadonlyMap<string, number>): Promise<ProcessStoredReport> {
+  const { db, region } = deps;
+  const mapVersion = region.meta.mapVersion;
+  const res = await processTracesMarked({
+    db, graph: region.graph, mapVersion, timeZone: region.meta.timeZone,
+    feeds: deps.feeds ?? new SpeedFeeds(), nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates,
+  }, traceIds, firstNewS);
+  let facts = { trajectories: 0, facts: 0 };
+  if (traceIds.length > 0) {
+    let fromS = Infinity;
+    if (firstNewS === undefined) fromS = -Infinity;
+    else {
+      for (const s of firstNewS.values()) fromS = Math.min(fromS, s);
+      for (const m of res.marks) fromS = Math.min(fromS, m.fromS);
+    }
+    if (fromS < Infinity) {
+      const sinceS = Number.isFinite(fromS) ? fromS - FACTS_LOOKBACK_S : undefined;
+      facts = await refreshFacts(db, region, (d) => readTrajectories(d, { sinceS, mapVersion, traceIds }));
+    }
+  }
+  const changeSeq = res.edges.size > 0 ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges] }) : 0;
+  await clearPending(db, res.marks);
+  return { process: res.report, facts, changeSeq };
+}

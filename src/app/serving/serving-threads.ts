@@ -1,0 +1,106 @@
+/**
+ * The serving threads of a server (`serving-worker.ts`): started by the main thread with the
+ * region's graph in shared memory (one copy however many threads), a database port or URL each
+ * and an ingestion port each. The first thread opens the listening socket; the others accept on
+ * the same descriptor, so the kernel spreads connections over all of them.
+ */
+import { availableParallelism } from 'node:os';
+import type { MessagePort, Worker } from 'node:worker_threads';
+import type { Config } from '../../config/schema.js';
+import { readGraphShared } from '../../network/bundle.js';
+import type { EmbeddedDb } from '../../store/remote-db.js';
+import { siblingModule, startThread } from '../../store/thread.js';
+import type { IngestionThread } from '../ingestion/ingestion-thread.js';
+import type { ServingWorkerData } from './serving-worker.js';
+
+/** The running serving threads. */
+export interface ServingThreads {
+  /** the TCP port they answer on */
+  port: number;
+  count: number;
+  /** Lets every thread finish its queued writes; the socket closes when the process exits. */
+  close(): Promise<void>;
+  /** Called once when a serving thread dies unexpectedly (the server must then stop). */
+  onFailure(fn: (err: Error) => void): void;
+}
+
+/** How many serving threads `config` asks for (0 = one per CPU core). */
+export function servingThreadCount(config: Config): number {
+  return config.server.threads > 0 ? config.server.threads : availableParallelism();
+}
+
+type FromWorker = { t: 'ready' } | { t: 'listening'; fd?: number; port?: number } | { t: 'closed' };
+
+/** Starts the threads and resolves once all of them listen. */
+export async function startServingThreads(opts: {
+  config: Config; regionDir: string; embedded?: EmbeddedDb; databaseUrl?: string; ingestion: IngestionThread;
+}): Promise<ServingThreads> {
+  const count = servingThreadCount(opts.config);
+  const graphBytes = readGraphShared(opts.regionDir);
+  const workers: Worker[] = [];
+  const failures: Array<(err: Error) => void> = [];
+  let closing = false;
+  let failed = false;
+  const fail = (err: Error): void => {
+    if (closing || failed) return;
+    failed = true;
+    for (const fn of failures) fn(err);
+  };
+  const next = (w: Worker, want: FromWorker['t']): Promise<FromWorker> => new Promise((resolve, reject) => {
+    const onMessage = (m: FromWorker): void => {
+      if (m.t !== want) return;
+      w.off('message', onMessage);
+      w.off('exit', onExit);
+      resolve(m);
+    };
+    const onExit = (code: number): void => reject(new Error(`serving thread exited with code ${code}`));
+    w.on('message', onMessage);
+    w.once('exit', onExit);
+  });
+  for (let i = 0; i < count; i++) {
+    const transfer: MessagePort[] = [];
+    const data: ServingWorkerData = {
+      index: i, config: opts.config, regionDir: opts.regionDir, graphBytes, databaseUrl: opts.databaseUrl,
+      ingestionPort: opts.ingestion.connect(),
+    };
+    transfer.push(data.ingestionPort);
+    if (opts.embedded) {
+      data.dbPort = opts.embedded.connect();
+      transfer.push(data.dbPort);
+    }
+    const w = startThread(siblingModule(import.meta.url, 'serving-worker'), data, transfer);
+    w.on('error', (err) => fail(err));
+    w.on('exit', (code) => fail(new Error(`serving thread ${i} exited with code ${code}`)));
+    workers.push(w);
+  }
+  // every thread builds its routing engine at once; the first then opens the socket
+  await Promise.all(workers.map((w) => next(w, 'ready')));
+  const first = next(workers[0], 'listening');
+  workers[0].postMessage({ t: 'listen' });
+  const opened = (await first) as { fd: number; port: number };
+  await Promise.all(workers.slice(1).map((w) => {
+    const p = next(w, 'listening');
+    w.postMessage({ t: 'listen', fd: opened.fd });
+    return p;
+  }));
+  opts.ingestion.onRestart(() => {
+    for (const w of workers) {
+      const port = opts.ingestion.connect();
+      w.postMessage({ t: 'ingestion', port }, [port]);
+    }
+  });
+  return {
+    port: opened.port, count,
+    async close() {
+      closing = true;
+      await Promise.all(workers.map((w) => {
+        const p = next(w, 'closed').catch(() => undefined);
+        w.postMessage({ t: 'close' });
+        return p;
+      }));
+    },
+    onFailure(fn) {
+      failures.push(fn);
+    },
+  };
+}
