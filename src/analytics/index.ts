@@ -2,7 +2,7 @@
 export { migrations } from './migrations.js';
 export { AnalyticsError, ANALYTICS_ERRORS, type AnalyticsErrorCode, type AnalyticsErrorKind } from './errors.js';
 export { catalogOf, mapVersionOf, type IntersectionCatalog, type CatalogIntersection, type CatalogMovement } from './catalog/catalog.js';
-export { buildFacts, ZONE_UPSTREAM_M, ZONE_DOWNSTREAM_M, STOP_SPEED_KPH, STOP_MIN_DURATION_S, APPROACH_WINDOW_M, type Fact } from './facts/build-facts.js';
+export { buildFacts, ZONE_UPSTREAM_M, ZONE_DOWNSTREAM_M, STOP_SPEED_KPH, STOP_MIN_DURATION_S, type Fact, type FactOptions, type SignalTiming } from './facts/build-facts.js';
 export { storeFacts, refreshFacts, type StoreFactsOptions, type TrajectorySource } from './facts/store-facts.js';
 export { rebuildRollups, rebuildRollupSlices, type RollupSlice } from './facts/rollup.js';
 export {

@@ -1,10 +1,11 @@
 /**
  * The intersection catalog for analytics: every graph node flagged `intersection` (≥ 3 distinct
- * road neighbours, or a traffic signal) with all its movements (inbound edge → outbound edge).
+ * road neighbours, or a traffic signal) with all its movements (inbound edge → outbound edge),
+ * and the clusters of signal nodes that form one signalized intersection (`signalClusters`).
  */
 import { turnAngleDeg } from '../geo/index.js';
-import { NodeFlag, ROAD_CLASS_NAMES, TurnRestrictions } from './graph.js';
-import type { EdgeId, Graph } from './graph.js';
+import { NodeFlag, RoadClass, ROAD_CLASS_NAMES, TurnRestrictions } from './graph.js';
+import type { EdgeId, Graph, NodeId } from './graph.js';
 import type { Intersection, Movement, TurnType } from './region.js';
 
 /** |turn angle| up to this (degrees) is "through". */
@@ -92,4 +93,201 @@ function roundDeg(d: number): number {
 /** Road class name of an edge (for docs and debugging). */
 export function roadClassName(g: Graph, e: EdgeId): string {
   return ROAD_CLASS_NAMES[g.edgeRoadClass[e]];
+}
+
+/**
+ * A traffic signal on a node that is not a junction (two road neighbours at most) and lies this
+ * close to a junction along the road is that junction's approach signal: its stop line. Metres.
+ */
+export const APPROACH_SIGNAL_M = 30;
+/**
+ * Signalized junctions this close to each other along the road (through no other junction) are
+ * one intersection: the two crossings of a dual carriageway, clustered signal nodes. Metres.
+ */
+export const SIGNAL_CLUSTER_M = 30;
+
+/** Nodes that form one signalized intersection. */
+export interface SignalCluster {
+  /** every node of the cluster (junctions and approach signals), ascending */
+  nodes: NodeId[];
+  /** the cluster's junction nodes (≥ 3 distinct road neighbours), ascending */
+  junctions: NodeId[];
+}
+
+function neighbourCount(g: Graph, n: NodeId): number {
+  const seen: number[] = [];
+  for (let e = g.firstOut[n]; e < g.firstOut[n + 1]; e++) {
+    const t = g.edgeTarget[e];
+    if (t !== n && !seen.includes(t)) seen.push(t);
+  }
+  for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) {
+    const t = g.edgeSource[g.inEdges[k]];
+    if (t !== n && !seen.includes(t)) seen.push(t);
+  }
+  return seen.length;
+}
+
+/**
+ * Nodes reachable from `start` along the road (either direction of travel) within `maxM` metres,
+ * nearest first (ties by node id), each with the node it was reached from. With `throughJunctions`
+ * false the search does not continue past a junction (it is reported, not expanded).
+ */
+function reachable(g: Graph, start: NodeId, maxM: number, isJunction: (n: NodeId) => boolean, throughJunctions: boolean): Array<{ node: NodeId; distM: number; via: NodeId }> {
+  const dist = new Map<NodeId, number>([[start, 0]]);
+  const via = new Map<NodeId, NodeId>([[start, start]]);
+  const queue: NodeId[] = [start];
+  const found: Array<{ node: NodeId; distM: number; via: NodeId }> = [];
+  while (queue.length > 0) {
+    // the search is tiny (a few nodes within tens of metres): a linear pick of the nearest is enough
+    let bi = 0;
+    for (let i = 1; i < queue.length; i++) {
+      const di = dist.get(queue[i])!, db = dist.get(queue[bi])!;
+      if (di < db || (di === db && queue[i] < queue[bi])) bi = i;
+    }
+    const n = queue.splice(bi, 1)[0];
+    const d = dist.get(n)!;
+    if (n !== start) found.push({ node: n, distM: d, via: via.get(n)! });
+    if (n !== start && !throughJunctions && isJunction(n)) continue;
+    const relax = (m: NodeId, len: number): void => {
+      const nd = d + len;
+      if (nd > maxM || nd >= (dist.get(m) ?? Infinity)) return;
+      if (!dist.has(m)) queue.push(m);
+      dist.set(m, nd);
+      via.set(m, n);
+    };
+    for (let e = g.firstOut[n]; e < g.firstOut[n + 1]; e++) relax(g.edgeTarget[e], g.edgeLengthM[e]);
+    for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) relax(g.edgeSource[g.inEdges[k]], g.edgeLengthM[g.inEdges[k]]);
+  }
+  return found;
+}
+
+/**
+ * Groups signal nodes into signalized intersections: an approach signal (a signal node that is
+ * not a junction) joins the nearest junction within `APPROACH_SIGNAL_M`; signalized junctions
+ * (signal on the junction node or on one of its approaches) within `SIGNAL_CLUSTER_M` of each
+ * other along the road join one cluster, with the nodes on the road between them (an unsignalized
+ * node inside a crossing belongs to it), and so does a junction node whose crossing area touches
+ * a signalized junction's (the road between them no longer than the two stop-line setbacks,
+ * `junctionSetbackM`). Returns the clusters of two or more nodes, ordered by their first node.
+ */
+export function signalClusters(g: Graph, approachM = APPROACH_SIGNAL_M, clusterM = SIGNAL_CLUSTER_M): SignalCluster[] {
+  const parent = new Int32Array(g.nodeCount).map((_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) { parent[x] = parent[parent[x]]; x = parent[x]; }
+    return x;
+  };
+  const union = (a: number, b: number): void => {
+    const ra = find(a), rb = find(b);
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  };
+  const junction = new Uint8Array(g.nodeCount);
+  const signalized = new Uint8Array(g.nodeCount);
+  for (let n = 0; n < g.nodeCount; n++) {
+    if ((g.nodeFlags[n] & NodeFlag.intersection) === 0) continue;
+    if (neighbourCount(g, n) >= 3) junction[n] = 1;
+  }
+  const isJunction = (n: NodeId): boolean => junction[n] === 1;
+  for (let n = 0; n < g.nodeCount; n++) {
+    if ((g.nodeFlags[n] & NodeFlag.trafficSignals) === 0) continue;
+    if (junction[n]) { signalized[n] = 1; continue; }
+    const near = reachable(g, n, approachM, isJunction, false).find((r) => isJunction(r.node));
+    if (near === undefined) continue; // a signal away from junctions (e.g. a pedestrian crossing) stays alone
+    union(n, near.node);
+    signalized[near.node] = 1;
+  }
+  for (let n = 0; n < g.nodeCount; n++) {
+    if (!signalized[n]) continue;
+    const found = reachable(g, n, clusterM, isJunction, true);
+    const viaOf = new Map(found.map((r) => [r.node, r.via]));
+    for (const r of found) {
+      if (!signalized[r.node]) continue;
+      // the other signalized junction and every node on the road between
+      for (let m = r.node; m !== n; m = viaOf.get(m)!) union(n, m);
+    }
+  }
+  // a junction node whose crossing area touches a signalized junction's — the road between them
+  // is no longer than the two stop-line setbacks — is part of that junction (OSM maps complex
+  // junctions with several nodes a few metres apart)
+  for (let n = 0; n < g.nodeCount; n++) {
+    if (!signalized[n] || !junction[n]) continue;
+    for (let e = g.firstOut[n]; e < g.firstOut[n + 1]; e++) {
+      const t = g.edgeTarget[e];
+      if (t === n || !junction[t]) continue;
+      if (g.edgeLengthM[e] <= junctionSetbackM(g, n, e, false) + junctionSetbackM(g, t, e, true)) union(n, t);
+    }
+    for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) {
+      const e = g.inEdges[k];
+      const s = g.edgeSource[e];
+      if (s === n || !junction[s]) continue;
+      if (g.edgeLengthM[e] <= junctionSetbackM(g, n, e, true) + junctionSetbackM(g, s, e, false)) union(n, s);
+    }
+  }
+  const members = new Map<number, NodeId[]>();
+  for (let n = 0; n < g.nodeCount; n++) {
+    const r = find(n);
+    if (r === n) continue; // roots are the smallest node of their set: they open the list below
+    let arr = members.get(r);
+    if (!arr) members.set(r, (arr = [r]));
+    arr.push(n);
+  }
+  const out: SignalCluster[] = [];
+  for (const nodes of members.values()) {
+    out.push({ nodes, junctions: nodes.filter(isJunction) });
+  }
+  return out.sort((a, b) => a.nodes[0] - b.nodes[0]);
+}
+
+// ---- stop lines
+//
+// OSM maps a junction as one node at the centre of the crossing; vehicles stop before the crossing
+// roadway and a crosswalk, so an approach's stop line lies half the width of the widest road
+// crossing it, plus `STOP_LINE_MARGIN_M`, before the node. The far side of the junction on the way
+// out is measured the same way from the road crossing the outbound edge.
+
+/** Width of one traffic lane, metres (a typical urban lane). */
+export const LANE_WIDTH_M = 3.25;
+/** Between the crossing roadway's edge and the stop line (crosswalk, corner), metres. */
+export const STOP_LINE_MARGIN_M = 4;
+/** Roads within this angle of the approach's own axis continue it rather than cross it, degrees. */
+const COLLINEAR_DEG = 30;
+
+/** Lanes of edge `e` in its direction; when the way has no lane tags, 2 on motorway to primary, else 1. */
+function lanesOf(g: Graph, e: EdgeId): number {
+  const n = g.edgeLanes[e];
+  if (n > 0) return n;
+  return g.edgeRoadClass[e] <= RoadClass.primary ? 2 : 1;
+}
+
+/** Width of the road of edge `e` (both directions when it has a twin), metres. */
+function roadWidthM(g: Graph, e: EdgeId): number {
+  const t = g.edgeTwin[e];
+  return (lanesOf(g, e) + (t >= 0 ? lanesOf(g, t) : 0)) * LANE_WIDTH_M;
+}
+
+/** Acute angle between two axes (bearings, degrees), 0–90. */
+function axisAngleDeg(a: number, b: number): number {
+  const d = Math.abs((((a - b) % 180) + 180) % 180);
+  return Math.min(d, 180 - d);
+}
+
+/**
+ * Distance from junction node `node` back to the stop line of inbound edge `edge` (`inbound`
+ * true), or forward to the far side of the junction on outbound edge `edge` (`inbound` false),
+ * metres: half the width of the widest road crossing that edge's axis at the node plus
+ * `STOP_LINE_MARGIN_M`; 0 where no road crosses it (a signal or way joint on a plain road).
+ */
+export function junctionSetbackM(g: Graph, node: NodeId, edge: EdgeId, inbound: boolean): number {
+  const axis = inbound ? g.edgeBearingIn[edge] : g.edgeBearingOut[edge];
+  const twin = g.edgeTwin[edge];
+  let crossing = 0;
+  const consider = (e: EdgeId, bearing: number): void => {
+    if (e === edge || e === twin) return;
+    if (axisAngleDeg(bearing, axis) > COLLINEAR_DEG) crossing = Math.max(crossing, roadWidthM(g, e));
+  };
+  for (let e = g.firstOut[node]; e < g.firstOut[node + 1]; e++) if (g.edgeTarget[e] !== node) consider(e, g.edgeBearingOut[e]);
+  for (let k = g.firstIn[node]; k < g.firstIn[node + 1]; k++) {
+    const e = g.inEdges[k];
+    if (g.edgeSource[e] !== node) consider(e, g.edgeBearingIn[e]);
+  }
+  return crossing > 0 ? crossing / 2 + STOP_LINE_MARGIN_M : 0;
 }

@@ -55,14 +55,14 @@ for (const backend of ['pglite', 'postgres'] as const) {
         const data = await run({ dateRanges: NOV, dimensions: [{ name: 'intersectionId' }], metrics: all.map((name) => ({ name })), metadata: [{ key: 'units', value: 'metric' }] });
         expect(data.columnHeader.dimensionHeaderEntries).toEqual([{ name: 'intersectionId', type: 'STRING' }]);
         expect(data.columnHeader.metricHeaderEntries.map((e) => e.type)).toEqual(['INTEGER', 'INTEGER', 'INTEGER', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'INTEGER', 'DOUBLE', 'DOUBLE', 'STRING', 'BOOLEAN']);
-        // 5 vehicles: delays 40, 0, 20, 0, 200 → avg 52 → LOS D; travel 60, 20, 40, 20, 220
+        // 5 vehicles: delays 40, 0, 20, 0, 200 → avg 52 → LOS D; travel 61.45, 21.45, 41.45, 21.45, 221.45
         // approach speeds 36, 36, 18, 36, 36 km/h; through (B, C, F) 36, 18, 36
-        expect(data.rows).toEqual([[KEY_C, '5', '3', '2', '72', '220', '32.4', '36', '30', '36', '52', '200', '1', '20', '60', 'D', 'false']]);
+        expect(data.rows).toEqual([[KEY_C, '5', '3', '2', '73.45', '221.45', '32.49', '36', '30.15', '36', '52', '200', '1', '20', '60', 'D', 'false']]);
         expect(data.nextCursor).toEqual({});
       });
 
       it('reports approach speeds in mph by default', async () => {
-        expect(await rows({ dateRanges: NOV, dimensions: [], metrics: [{ name: 'avgApproachSpeed' }, { name: 'maxApproachSpeed' }] })).toEqual([['20.13', '22.37']]);
+        expect(await rows({ dateRanges: NOV, dimensions: [], metrics: [{ name: 'avgApproachSpeed' }, { name: 'maxApproachSpeed' }] })).toEqual([['20.19', '22.37']]);
       });
 
       it('gives each movement its LOS letter with the HCM bands (20 s is still B)', async () => {

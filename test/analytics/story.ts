@@ -1,15 +1,18 @@
 /**
  * The vehicles of the analytics tests, on the fixture of `fixture.ts`, with their exact numbers.
  *
- * November 2026 at C (1001), all 36 km/h limits, zone 150 m up / 50 m down = 20 s free flow:
- *   A Mon 16 08:00  W→C→E through, stops 40 s at red      travel 60  delay 40  stopped
- *   B Mon 16 08:20  W→C→E through at 10 m/s               travel 20  delay 0
- *   C Mon 16 09:05  W→C→E through crawling at 5 m/s       travel 40  delay 20  (not a stop)
- *   F Mon 16 08:50  W→C→S right turn at 10 m/s            travel 20  delay 0
- *   D Sat 21 17:40  N→C→E left turn, stops 200 s          travel 220 delay 200 stopped (≥ 3 min)
+ * November 2026 at C (1001), all 36 km/h limits. Every zone runs from 150 m before the stop line
+ * (7.25 m before C: half of the 6.5 m crossing road plus 4 m) to 50 m past the far side (7.25 m
+ * past C): 214.5 m = 21.45 s of free flow.
+ *   A Mon 16 08:00  W→C→E through, stops 40 s at red      travel 61.45  delay 40  stopped
+ *   B Mon 16 08:20  W→C→E through at 10 m/s               travel 21.45  delay 0
+ *   C Mon 16 09:05  W→C→E through, crawls 200 m at 5 m/s  travel 41.45  delay 20  (not a stop)
+ *   F Mon 16 08:50  W→C→S right turn at 10 m/s            travel 21.45  delay 0
+ *   D Sat 21 17:40  N→C→E left turn, stops 200 s          travel 221.45 delay 200 stopped (≥ 3 min)
  * January 2027:
  *   E Tue 5 12:00   W→C→E→D→DS at 10 m/s: one fact at C and one at D (1002), no delay
- * Zone entry is 25 s after the start (15 s... for C: 50 s), which sets the time bins.
+ * Zone entry is 24.275 s after the start, which sets the time bins. Approach speeds (the 150 m
+ * before the stop line): 36 km/h, except C's 150 m / 29.275 s = 18.45 km/h.
  */
 import type { Trajectory } from '../../src/probes/trajectory.js';
 import { buildFixture, makeTrajectory, N, nyS, type Fixture } from './fixture.js';
@@ -21,7 +24,7 @@ export function buildStory(): { fx: Fixture; trajectories: Trajectory[] } {
   const trajectories = [
     makeTrajectory(fx, 'A', [N.W, N.C, N.E], nyS('2026-11-16T08:00:00'), [go(400), { stopS: 40 }, go(120)]),
     makeTrajectory(fx, 'B', [N.W, N.C, N.E], nyS('2026-11-16T08:20:00'), [go(520)], { withSpeed: true }),
-    makeTrajectory(fx, 'C', [N.W, N.C, N.E], nyS('2026-11-16T09:05:00'), [{ distanceM: 520, speedMps: 5 }]),
+    makeTrajectory(fx, 'C', [N.W, N.C, N.E], nyS('2026-11-16T09:05:00'), [go(250), { distanceM: 200, speedMps: 5 }, go(70)]),
     makeTrajectory(fx, 'F', [N.W, N.C, N.S], nyS('2026-11-16T08:50:00'), [go(800)]),
     makeTrajectory(fx, 'D', [N.N, N.C, N.E], nyS('2026-11-21T17:40:00'), [go(400), { stopS: 200 }, go(120)]),
     makeTrajectory(fx, 'E', [N.W, N.C, N.E, N.D, N.DS], nyS('2027-01-05T12:00:00'), [go(640)]),

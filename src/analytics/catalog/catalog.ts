@@ -1,11 +1,15 @@
 /**
  * The intersection catalog of the analytics service: the region's intersections and movements
  * with their public ids (`"<lat>_<lon>"`), names, ranks, compass directions and turn codes.
- * Built once per region (cached) and shared by facts, metrics and metadata.
+ * Clustered signal nodes (a dual carriageway's crossings, signals on a junction's approaches) are
+ * one intersection whose movements run from the edge entering the cluster to the edge leaving it
+ * (`clusterIntersection`). Built once per region (cached) and shared by facts, metrics and metadata.
  */
 import type { Graph, NodeId } from '../../network/graph.js';
 import { EdgeFlag, edgeGeometry } from '../../network/graph.js';
+import { signalClusters } from '../../network/intersections.js';
 import type { Intersection, Movement, Region } from '../../network/region.js';
+import { clusterIntersection } from './cluster.js';
 
 /** Compass points used for `Direction.direction` (direction of travel). */
 export const COMPASS_POINTS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
@@ -46,6 +50,13 @@ export interface CatalogIntersection {
   /** public id `"<lat>_<lon>"` (5 decimals; 7 when two intersections would collide) */
   key: string;
   intersection: Intersection;
+  /** graph nodes of the intersection: its node, or every node of a cluster (ascending) */
+  nodes: NodeId[];
+  /**
+   * the junction nodes among `nodes` (a single intersection's own node): a crossing's far side is
+   * the last of them on the vehicle's path; approach-signal nodes only mark stop lines
+   */
+  junctionNodes: NodeId[];
   name: string;
   movements: CatalogMovement[];
 }
@@ -55,6 +66,7 @@ export interface IntersectionCatalog {
   /** intersections sorted by key */
   list: CatalogIntersection[];
   byKey: Map<string, CatalogIntersection>;
+  /** intersection by each of its nodes */
   byNode: Map<NodeId, CatalogIntersection>;
   /** movement by its region id */
   movementById: Map<number, CatalogMovement>;
@@ -101,15 +113,32 @@ export function catalogOf(region: Region): IntersectionCatalog {
   const cached = cache.get(region);
   if (cached) return cached;
   const g = region.graph;
+  // Intersections as the API shows them: the clusters, then every region intersection outside one.
+  const entries: Array<{ ix: Intersection; nodes: NodeId[]; junctionNodes: NodeId[] }> = [];
+  const byNodeIx = new Map<NodeId, Intersection>();
+  for (const ix of region.intersections) byNodeIx.set(ix.node, ix);
+  const clustered = new Set<NodeId>();
+  let nextMovementId = 0;
+  for (const ix of region.intersections) for (const m of ix.movements) nextMovementId = Math.max(nextMovementId, m.id + 1);
+  for (const c of signalClusters(g)) {
+    const parts = c.nodes.map((n) => byNodeIx.get(n)).filter((x): x is Intersection => x !== undefined);
+    if (c.junctions.length === 0) continue;
+    const ix = clusterIntersection(g, c, parts, nextMovementId);
+    nextMovementId += ix.movements.length;
+    for (const n of c.nodes) clustered.add(n);
+    entries.push({ ix, nodes: c.nodes, junctionNodes: c.junctions });
+  }
+  for (const ix of region.intersections) if (!clustered.has(ix.node)) entries.push({ ix, nodes: [ix.node], junctionNodes: [ix.node] });
+
   const counts = new Map<string, number>();
-  for (const ix of region.intersections) {
+  for (const { ix } of entries) {
     const k = intersectionKeyOf(ix.lat, ix.lon);
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   const seen = new Set<string>();
   const list: CatalogIntersection[] = [];
   const movementById = new Map<number, CatalogMovement>();
-  for (const ix of region.intersections) {
+  for (const { ix, nodes, junctionNodes } of entries) {
     let key = intersectionKeyOf(ix.lat, ix.lon);
     if ((counts.get(key) ?? 0) > 1) key = intersectionKeyOf(ix.lat, ix.lon, 7);
     if (seen.has(key)) key = `${key}_${ix.id}`;
@@ -146,13 +175,15 @@ export function catalogOf(region: Region): IntersectionCatalog {
       movementById.set(m.id, cm);
     }
     const name = ix.name || ix.streetNames.filter(Boolean).join(' & ') || key;
-    list.push({ key, intersection: ix, name, movements });
+    list.push({ key, intersection: ix, nodes, junctionNodes, name, movements });
   }
   list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const byNode = new Map<NodeId, CatalogIntersection>();
+  for (const c of list) for (const n of c.nodes) byNode.set(n, c);
   const catalog: IntersectionCatalog = {
     list,
     byKey: new Map(list.map((c) => [c.key, c])),
-    byNode: new Map(list.map((c) => [c.intersection.node, c])),
+    byNode,
     movementById,
     mapVersion: mapVersionOf(region),
   };

@@ -3,8 +3,10 @@ import { buildFacts, ZONE_DOWNSTREAM_M, ZONE_UPSTREAM_M } from './build-facts.js
 import { buildFixture, makeTrajectory, N, nyS } from '../../../test/analytics/fixture.js';
 
 // Fixture: W --400-- C --120-- E --20-- D ; C (1001) signalized, D (1002) 140 m east of C.
+// 1st Ave crosses C with one lane each way (6.5 m): C's stop lines and far sides lie 7.25 m from C.
 const fx = buildFixture();
 const t0 = nyS('2026-11-16T08:00:00'); // a Monday
+const SETBACK_M = 7.25;
 
 describe('buildFacts', () => {
   it('gives a vehicle stopped 40 s at red a control delay of 40 s', () => {
@@ -16,12 +18,12 @@ describe('buildFacts', () => {
     expect(f.intersectionKey).toBe('39.29000_-76.61000');
     const mv = fx.region.intersections[0].movements.find((m) => m.id === f.movementId)!;
     expect([mv.inEdge, mv.outEdge, mv.turnType]).toEqual([fx.edge(N.W, N.C), fx.edge(N.C, N.E), 'through']);
-    expect(f.zoneLengthM).toBeCloseTo(ZONE_UPSTREAM_M + ZONE_DOWNSTREAM_M, 6);
-    expect(f.entryS).toBeCloseTo(t0 + 25, 6);
-    expect(f.exitS).toBeCloseTo(t0 + 85, 6);
-    expect(f.travelTimeS).toBeCloseTo(60, 6);
-    expect(f.freeFlowS).toBeCloseTo(20, 6);
-    expect(f.controlDelayS).toBeCloseTo(40, 6);
+    expect(f.zoneLengthM).toBeCloseTo(ZONE_UPSTREAM_M + 2 * SETBACK_M + ZONE_DOWNSTREAM_M, 5);
+    expect(f.entryS).toBeCloseTo(t0 + 24.275, 5);
+    expect(f.exitS).toBeCloseTo(t0 + 85.725, 5);
+    expect(f.travelTimeS).toBeCloseTo(61.45, 5);
+    expect(f.freeFlowS).toBeCloseTo(21.45, 5);
+    expect(f.controlDelayS).toBeCloseTo(40, 5);
     expect(f.stopped).toBe(true);
     expect(f.stopDurationS).toBeCloseTo(40, 6);
     expect(f.approachSpeedKph).toBeCloseTo(36, 6);
@@ -39,35 +41,36 @@ describe('buildFacts', () => {
   it('does not count a slow crawl as a stop but charges its delay', () => {
     const traj = makeTrajectory(fx, 'c', [N.W, N.C, N.E], t0, [{ distanceM: 520, speedMps: 5 }]);
     const [f] = buildFacts(fx.region, [traj]);
-    expect(f.travelTimeS).toBeCloseTo(40, 6);
-    expect(f.controlDelayS).toBeCloseTo(20, 6);
+    expect(f.travelTimeS).toBeCloseTo(42.9, 5);
+    expect(f.controlDelayS).toBeCloseTo(21.45, 5);
     expect(f.stopped).toBe(false);
-    expect(f.approachSpeedKph).toBeCloseTo(18, 6);
+    expect(f.approachSpeedKph).toBeCloseTo(18, 5);
   });
 
-  it('ignores a pause shorter than 2 s and counts one of 3 s (reported speeds)', () => {
+  it('ignores a pause shorter than 2 s and counts one of 3 s (reported speeds at 1 s pings)', () => {
     const short = makeTrajectory(fx, 's', [N.W, N.C, N.E], t0, [{ distanceM: 350, speedMps: 10 }, { stopS: 1 }, { distanceM: 170, speedMps: 10 }], { withSpeed: true });
     const long = makeTrajectory(fx, 'l', [N.W, N.C, N.E], t0, [{ distanceM: 350, speedMps: 10 }, { stopS: 3 }, { distanceM: 170, speedMps: 10 }], { withSpeed: true });
     expect(buildFacts(fx.region, [short])[0].stopped).toBe(false);
     const [f] = buildFacts(fx.region, [long]);
     expect(f.stopped).toBe(true);
-    expect(f.stopDurationS).toBeCloseTo(3, 6);
-    expect(f.controlDelayS).toBeCloseTo(3, 6);
+    // the pings at 36, 37 and 38 s report 0; the one at 35 s still reports the speed it stopped from
+    expect(f.stopDurationS).toBeCloseTo(2, 5);
+    expect(f.controlDelayS).toBeCloseTo(3, 5);
   });
 
-  it('clips the upstream zone at the neighbouring intersection', () => {
-    // W → C → E → D → DS: at D the 150 m upstream would reach back past C (140 m away).
+  it('does not clip a zone at the neighbouring intersection', () => {
+    // W → C → E → D → DS: D's zone reaches back past C (140 m away); C's zone runs past E
     const traj = makeTrajectory(fx, 'd', [N.W, N.C, N.E, N.D, N.DS], t0, [{ distanceM: 640, speedMps: 10 }]);
     const facts = buildFacts(fx.region, [traj]);
     expect(facts.map((f) => f.intersectionId)).toEqual([1001, 1002]);
-    // C: downstream 50 m (D is 140 m away: not clipped); D: upstream clipped to 140 m + 50 m down
-    expect(facts[0].zoneLengthM).toBeCloseTo(200, 6);
-    expect(facts[1].zoneLengthM).toBeCloseTo(190, 6);
-    expect(facts[1].entryS).toBeCloseTo(t0 + 40, 6);
+    expect(facts[0].zoneLengthM).toBeCloseTo(214.5, 5);
+    // D: 2nd Ave crosses Main St: stop line 7.25 m before D (540 m), entry 150 m before that
+    expect(facts[1].zoneLengthM).toBeCloseTo(214.5, 5);
+    expect(facts[1].entryS).toBeCloseTo(t0 + 38.275, 5);
   });
 
   it('skips a crossing whose zone the trace does not cover', () => {
-    // starts 100 m before C: the 150 m upstream zone is not covered
+    // starts 100 m before C: the zone (157.25 m before C) is not covered
     const traj = makeTrajectory(fx, 'e', [N.W, N.C, N.E], t0, [{ distanceM: 520, speedMps: 10 }]);
     traj.traversals[0].coveredFraction = 0.25;
     for (const p of traj.traversals[0].pings) p.offsetM = Math.max(p.offsetM, 300);
@@ -84,14 +87,14 @@ describe('buildFacts', () => {
 });
 
 describe('zone end points', () => {
-  it('places the zone entry 150 m before and the exit 50 m after the intersection node', () => {
+  it('places the zone entry 150 m before the stop line and the exit 50 m past the far side', () => {
     const traj = makeTrajectory(fx, 'z', [N.W, N.C, N.E], t0, [{ distanceM: 520, speedMps: 10 }]);
     const [f] = buildFacts(fx.region, [traj]);
     const c = fx.region.intersections[0];
-    // Main St runs due east: entry 150 m west of C, exit 50 m east of C
+    // Main St runs due east: entry 157.25 m west of C, exit 57.25 m east of C
     const mPerDegLon = 111_195 * Math.cos((c.lat * Math.PI) / 180);
-    expect((c.lon - f.zoneStart[1]) * mPerDegLon).toBeCloseTo(150, 0);
-    expect((f.zoneEnd[1] - c.lon) * mPerDegLon).toBeCloseTo(50, 0);
+    expect((c.lon - f.zoneStart[1]) * mPerDegLon).toBeCloseTo(150 + SETBACK_M, 0);
+    expect((f.zoneEnd[1] - c.lon) * mPerDegLon).toBeCloseTo(50 + SETBACK_M, 0);
     expect(f.zoneStart[0]).toBeCloseTo(c.lat, 6);
   });
 });

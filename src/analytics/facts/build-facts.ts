@@ -1,30 +1,47 @@
 /**
- * Trajectories → intersection traversal facts.
+ * Trajectories → intersection traversal facts, by the standard definition of control delay.
  *
- * For every crossing of a catalogued intersection by a matched trajectory (inbound edge → outbound
- * edge = a movement), the influence zone runs from `ZONE_UPSTREAM_M` before the intersection node
- * to `ZONE_DOWNSTREAM_M` after it, clipped at the neighbouring intersections on the vehicle's path.
- * Times at the zone ends come from a distance–time profile of the trajectory (matched pings and
- * interpolated edge boundaries). A crossing is kept only when the trajectory covers the whole zone.
- * See docs/analytics.md.
+ * A crossing of a catalogued intersection (one node, or a cluster of signal nodes) runs from the
+ * edge entering it to the edge leaving it: that pair is the movement. Its zone is measured along
+ * the vehicle's own path from `upstreamM` before the stop line (the first node of the intersection
+ * on the path) to `downstreamM` past the far side (the last junction node on the path). Zones are
+ * never clipped: unsignalized nodes inside a zone belong to it, and where the zones of two
+ * intersections overlap each crossing keeps its own full zone. Times at the zone ends come from a
+ * distance–time profile of the trajectory (matched pings and interpolated edge boundaries). A
+ * crossing is kept only when the trajectory covers the whole zone. See docs/analytics.md.
  */
 import { haversineM } from '../../geo/index.js';
-import type { EdgeId, Graph } from '../../network/graph.js';
+import type { EdgeId, Graph, NodeId } from '../../network/graph.js';
+import { junctionSetbackM } from '../../network/intersections.js';
 import type { Region } from '../../network/region.js';
 import type { Trajectory } from '../../probes/trajectory.js';
 import { localParts } from '../../time/index.js';
-import { catalogOf } from '../catalog/catalog.js';
+import { catalogOf, type CatalogMovement, type IntersectionCatalog } from '../catalog/catalog.js';
 
-/** Zone length before the intersection node, metres. */
+/** Zone length before the stop line, metres (default of `FactOptions.upstreamM`). */
 export const ZONE_UPSTREAM_M = 150;
-/** Zone length after the intersection node, metres. */
+/** Zone length past the far side of the intersection, metres (default of `FactOptions.downstreamM`). */
 export const ZONE_DOWNSTREAM_M = 50;
-/** A vehicle slower than this is considered stopped, km/h. */
-export const STOP_SPEED_KPH = 5;
+/** A vehicle slower than this is stopped: 2 m/s, km/h. */
+export const STOP_SPEED_KPH = 7.2;
 /** A stop counts when the vehicle stays below `STOP_SPEED_KPH` at least this long, seconds. */
 export const STOP_MIN_DURATION_S = 2;
-/** Approach speed is the mean speed over the first metres of the zone (before the node). */
-export const APPROACH_WINDOW_M = 50;
+
+/**
+ * Signal timing, when known: whether the signal of `movement` shows green at `tS` (unix seconds),
+ * or undefined when the timing does not cover that moment.
+ */
+export type SignalTiming = (movement: CatalogMovement, tS: number) => boolean | undefined;
+
+/** Options of `buildFacts`. */
+export interface FactOptions {
+  /** zone length before the stop line, metres (default `ZONE_UPSTREAM_M`) */
+  upstreamM?: number;
+  /** zone length past the far side, metres (default `ZONE_DOWNSTREAM_M`) */
+  downstreamM?: number;
+  /** signal timing of signalized intersections, for arrivals on green */
+  signalTiming?: SignalTiming;
+}
 
 /** One vehicle's crossing of one intersection. */
 export interface Fact {
@@ -34,9 +51,10 @@ export interface Fact {
   intersectionKey: string;
   /** 0 for the first crossing of this intersection in the trajectory, 1 for the second, … */
   occurrence: number;
-  /** region intersection id (OSM node id) */
+  /** region intersection id (OSM node id; a cluster's smallest junction node id) */
   intersectionId: number;
   movementId: number;
+  /** edge entering and edge leaving the intersection */
   inEdge: EdgeId;
   outEdge: EdgeId;
   /** unix seconds at the zone entry and exit */
@@ -50,16 +68,33 @@ export interface Fact {
   localDow: number;
   zoneLengthM: number;
   travelTimeS: number;
+  /** Σ zone piece length / speed limit of its edge, seconds */
   freeFlowS: number;
   /** max(0, travel − free flow), seconds */
   controlDelayS: number;
   stopped: boolean;
   stopDurationS: number;
-  /** mean speed over the first `APPROACH_WINDOW_M` of the zone, km/h (null when not measurable) */
+  /** mean speed from the zone entry to the stop line, km/h (null when not measurable) */
   approachSpeedKph: number | null;
+  /** unix seconds the vehicle would reach the stop line at free flow from the zone entry (not stored) */
+  arrivalS?: number;
+  /** signal green at `arrivalS`; null without signal timing (not stored) */
+  arrivedOnGreen?: boolean | null;
   /** [lat, lon] of the zone entry and exit on the vehicle's path (not stored; for validation) */
   zoneStart: [number, number];
   zoneEnd: [number, number];
+}
+
+const movementIndexes = new WeakMap<IntersectionCatalog, Map<number, CatalogMovement>>();
+
+/** Catalog movements by `inEdge * edgeCount + outEdge` (built once per catalog). */
+function movementIndex(catalog: IntersectionCatalog, edgeCount: number): Map<number, CatalogMovement> {
+  let idx = movementIndexes.get(catalog);
+  if (idx) return idx;
+  idx = new Map();
+  for (const c of catalog.list) for (const m of c.movements) idx.set(m.movement.inEdge * edgeCount + m.movement.outEdge, m);
+  movementIndexes.set(catalog, idx);
+  return idx;
 }
 
 /** [lat, lon] at `offsetM` along edge `e` (offsets scaled to the edge's stored length). */
@@ -108,7 +143,12 @@ function timeAt(pts: ProfilePoint[], s: number): number | undefined {
   return a.t + ((s - a.d) / (b.d - a.d)) * (b.t - a.t);
 }
 
-/** Total duration of slow runs (≥ STOP_MIN_DURATION_S) between tEntry and tExit. */
+/**
+ * Total duration of slow runs (≥ STOP_MIN_DURATION_S) between tEntry and tExit. A stretch between
+ * two profile points is slow when both ends report a speed below STOP_SPEED_KPH, or, without
+ * reported speeds at both ends, when the distance covered gives a speed below it (reported speeds
+ * are steadier than positions, which jitter while standing).
+ */
 function stopDuration(pts: ProfilePoint[], sEntry: number, tEntry: number, sExit: number, tExit: number): number {
   const seq: ProfilePoint[] = [{ d: sEntry, t: tEntry, v: NaN }];
   for (const p of pts) if (p.t > tEntry && p.t < tExit) seq.push(p);
@@ -120,10 +160,9 @@ function stopDuration(pts: ProfilePoint[], sEntry: number, tEntry: number, sExit
     const b = seq[k];
     const dt = b.t - a.t;
     if (dt <= 0) continue;
-    const derivedKph = ((b.d - a.d) / dt) * 3.6;
-    // Reported speeds win when both ends have one (GPS jitter makes small position steps noisy).
-    const reportedSlow = !Number.isNaN(a.v) && !Number.isNaN(b.v) && a.v < STOP_SPEED_KPH && b.v < STOP_SPEED_KPH;
-    if (derivedKph < STOP_SPEED_KPH || reportedSlow) {
+    const reported = !Number.isNaN(a.v) && !Number.isNaN(b.v);
+    const slow = reported ? a.v < STOP_SPEED_KPH && b.v < STOP_SPEED_KPH : ((b.d - a.d) / dt) * 3.6 < STOP_SPEED_KPH;
+    if (slow) {
       run += dt;
     } else {
       if (run >= STOP_MIN_DURATION_S) total += run;
@@ -141,10 +180,20 @@ function stopDuration(pts: ProfilePoint[], sEntry: number, tEntry: number, sExit
  * const facts = buildFacts(region, trajectories);
  * await storeFacts(db, facts);
  */
-export function buildFacts(region: Region, trajectories: readonly Trajectory[]): Fact[] {
+export function buildFacts(region: Region, trajectories: readonly Trajectory[], opts: FactOptions = {}): Fact[] {
   const g = region.graph;
   const catalog = catalogOf(region);
+  const movements = movementIndex(catalog, g.edgeCount);
   const tz = region.meta.timeZone || 'UTC';
+  const setbacks = new Map<number, number>();
+  const setbackOf = (node: NodeId, edge: EdgeId, inbound: boolean): number => {
+    const k = inbound ? edge : -1 - edge;
+    let m = setbacks.get(k);
+    if (m === undefined) setbacks.set(k, (m = junctionSetbackM(g, node, edge, inbound)));
+    return m;
+  };
+  const upstreamM = opts.upstreamM ?? ZONE_UPSTREAM_M;
+  const downstreamM = opts.downstreamM ?? ZONE_DOWNSTREAM_M;
   const out: Fact[] = [];
   for (const traj of trajectories) {
     const occurrences = new Map<string, number>();
@@ -162,67 +211,57 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[]):
       if (n < 2) return;
       const cum = new Float64Array(n + 1);
       for (let k = 0; k < n; k++) cum[k + 1] = cum[k] + g.edgeLengthM[trs[from + k].edge];
-      const pts: ProfilePoint[] = [];
-      const first = trs[from];
-      const last = trs[to - 1];
-      const cf0 = Math.min(1, Math.max(0, first.coveredFraction));
-      const cfN = Math.min(1, Math.max(0, last.coveredFraction));
-      pts.push({ d: cum[0] + (1 - cf0) * (cum[1] - cum[0]), t: first.enterS, v: NaN });
-      for (let k = 0; k < n; k++) {
-        const tr = trs[from + k];
-        const len = cum[k + 1] - cum[k];
-        for (const p of tr.pings) {
-          pts.push({ d: cum[k] + Math.min(len, Math.max(0, p.offsetM)), t: p.tS, v: p.speedKph ?? NaN });
+      const pts = profileOf(g, trs, from, to, cum);
+      const freeFlow = (a: number, b: number): number => {
+        let s = 0;
+        for (let e = 0; e < n; e++) {
+          const overlap = Math.min(cum[e + 1], b) - Math.max(cum[e], a);
+          if (overlap <= 0) continue;
+          const kph = g.edgeSpeedKph[trs[from + e].edge];
+          if (!(kph > 0)) return NaN;
+          s += overlap / (kph / 3.6);
         }
-        if (k < n - 1) pts.push({ d: cum[k + 1], t: tr.exitS, v: NaN });
-      }
-      pts.push({ d: cum[n - 1] + cfN * (cum[n] - cum[n - 1]), t: last.exitS, v: NaN });
-      pts.sort((a, b) => a.t - b.t || a.d - b.d);
-      // Distance along a path never decreases: flatten matching jitter.
-      for (let k = 1; k < pts.length; k++) if (pts[k].d < pts[k - 1].d) pts[k].d = pts[k - 1].d;
+        return s;
+      };
+      const at = (sAt: number): [number, number] => {
+        let e = 0;
+        while (e < n - 1 && cum[e + 1] < sAt) e++;
+        return pointAlong(g, trs[from + e].edge, sAt - cum[e]);
+      };
 
-      // Positions of intersection nodes along the run (node between edge k and k+1 sits at cum[k+1]).
-      const ixAt: number[] = [];
-      for (let k = 0; k < n - 1; k++) if (catalog.byNode.has(g.edgeTarget[trs[from + k].edge])) ixAt.push(k);
-
-      for (let j = 0; j < ixAt.length; j++) {
-        const k = ixAt[j];
-        const inEdge = trs[from + k].edge;
-        const outEdge = trs[from + k + 1].edge;
-        const ci = catalog.byNode.get(g.edgeTarget[inEdge])!;
-        const movement = ci.intersection.movements.find((m) => m.inEdge === inEdge && m.outEdge === outEdge);
+      // Node k (k = 0 … n − 2) joins edge k and edge k + 1 and sits at cum[k + 1]. A crossing is a
+      // maximal run of consecutive nodes of one catalogued intersection.
+      let k = 0;
+      while (k < n - 1) {
+        const ci = catalog.byNode.get(g.edgeTarget[trs[from + k].edge]);
+        if (ci === undefined) { k++; continue; }
+        let last = k;
+        while (last + 1 < n - 1 && catalog.byNode.get(g.edgeTarget[trs[from + last + 1].edge]) === ci) last++;
+        const first = k;
+        k = last + 1;
+        const inEdge = trs[from + first].edge;
+        const outEdge = trs[from + last + 1].edge;
+        const movement = movements.get(inEdge * g.edgeCount + outEdge);
         if (!movement) continue;
-        const s0 = cum[k + 1];
-        const prevS = j > 0 ? cum[ixAt[j - 1] + 1] : -Infinity;
-        const nextS = j + 1 < ixAt.length ? cum[ixAt[j + 1] + 1] : Infinity;
-        const sEntry = Math.max(s0 - ZONE_UPSTREAM_M, prevS);
-        const sExit = Math.min(s0 + ZONE_DOWNSTREAM_M, nextS);
+        // stop line: the first node of the intersection on the path; far side: the last junction node
+        let far = last;
+        while (far > first && !ci.junctionNodes.includes(g.edgeTarget[trs[from + far].edge])) far--;
+        const entryNode = g.edgeTarget[inEdge];
+        const farNode = g.edgeTarget[trs[from + far].edge];
+        const sStop = cum[first + 1] - (ci.junctionNodes.includes(entryNode) ? setbackOf(entryNode, inEdge, true) : 0);
+        const sEntry = sStop - upstreamM;
+        const sExit = cum[far + 1] + (ci.junctionNodes.includes(farNode) ? setbackOf(farNode, trs[from + far + 1].edge, false) : 0) + downstreamM;
         const tEntry = timeAt(pts, sEntry);
         const tExit = timeAt(pts, sExit);
         if (tEntry === undefined || tExit === undefined || tExit < tEntry) continue;
-        // Free-flow time: each overlapped edge piece at its speed limit.
-        let freeFlowS = 0;
-        let ok = true;
-        for (let e = 0; e < n; e++) {
-          const overlap = Math.min(cum[e + 1], sExit) - Math.max(cum[e], sEntry);
-          if (overlap <= 0) continue;
-          const kph = g.edgeSpeedKph[trs[from + e].edge];
-          if (!(kph > 0)) { ok = false; break; }
-          freeFlowS += overlap / (kph / 3.6);
-        }
-        if (!ok) continue;
+        const freeFlowS = freeFlow(sEntry, sExit);
+        if (Number.isNaN(freeFlowS)) continue;
         const travelTimeS = tExit - tEntry;
         const stopS = stopDuration(pts, sEntry, tEntry, sExit, tExit);
-        const approachEnd = Math.min(sEntry + APPROACH_WINDOW_M, s0);
-        const tApproach = timeAt(pts, approachEnd);
-        const approachSpeedKph = tApproach !== undefined && tApproach > tEntry && approachEnd > sEntry
-          ? ((approachEnd - sEntry) / (tApproach - tEntry)) * 3.6
-          : null;
-        const at = (sAt: number): [number, number] => {
-          let e = 0;
-          while (e < n - 1 && cum[e + 1] < sAt) e++;
-          return pointAlong(g, trs[from + e].edge, sAt - cum[e]);
-        };
+        const tStop = timeAt(pts, sStop);
+        const approachSpeedKph = tStop !== undefined && tStop > tEntry ? (upstreamM / (tStop - tEntry)) * 3.6 : null;
+        const arrivalS = tEntry + freeFlow(sEntry, sStop);
+        const arrivedOnGreen = opts.signalTiming?.(movement, arrivalS) ?? null;
         const occurrence = occurrences.get(ci.key) ?? 0;
         occurrences.set(ci.key, occurrence + 1);
         const lp = localParts(tEntry, tz);
@@ -232,7 +271,7 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[]):
           intersectionKey: ci.key,
           occurrence,
           intersectionId: ci.intersection.id,
-          movementId: movement.id,
+          movementId: movement.movement.id,
           inEdge,
           outEdge,
           entryS: tEntry,
@@ -247,6 +286,8 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[]):
           stopped: stopS > 0,
           stopDurationS: stopS,
           approachSpeedKph,
+          arrivalS,
+          arrivedOnGreen,
           zoneStart: at(sEntry),
           zoneEnd: at(sExit),
         });
@@ -254,4 +295,56 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[]):
     }
   }
   return out;
+}
+
+/**
+ * Distance–time profile of the run trs[from, to): every matched ping (edge start + offset, time,
+ * reported speed) and the interpolated edge boundaries, in time order, distance made
+ * non-decreasing (`monotoneFit`).
+ */
+function profileOf(g: Graph, trs: Trajectory['traversals'], from: number, to: number, cum: Float64Array): ProfilePoint[] {
+  const n = to - from;
+  const pts: ProfilePoint[] = [];
+  const first = trs[from];
+  const last = trs[to - 1];
+  const cf0 = Math.min(1, Math.max(0, first.coveredFraction));
+  const cfN = Math.min(1, Math.max(0, last.coveredFraction));
+  pts.push({ d: cum[0] + (1 - cf0) * (cum[1] - cum[0]), t: first.enterS, v: NaN });
+  for (let k = 0; k < n; k++) {
+    const tr = trs[from + k];
+    const len = cum[k + 1] - cum[k];
+    for (const p of tr.pings) {
+      pts.push({ d: cum[k] + Math.min(len, Math.max(0, p.offsetM)), t: p.tS, v: p.speedKph ?? NaN });
+    }
+    if (k < n - 1) pts.push({ d: cum[k + 1], t: tr.exitS, v: NaN });
+  }
+  pts.push({ d: cum[n - 1] + cfN * (cum[n] - cum[n - 1]), t: last.exitS, v: NaN });
+  pts.sort((a, b) => a.t - b.t || a.d - b.d);
+  monotoneFit(pts);
+  return pts;
+}
+
+/**
+ * Least-squares non-decreasing fit of the distances in time order (pool adjacent violators): a
+ * vehicle never moves back along its path, and the positions of a standing vehicle, which jitter
+ * back and forth, are replaced by their mean rather than by their running maximum (which would
+ * move it forward by the size of the noise).
+ */
+function monotoneFit(pts: ProfilePoint[]): void {
+  const mean: number[] = [];
+  const size: number[] = [];
+  for (const p of pts) {
+    let m = p.d;
+    let w = 1;
+    while (mean.length > 0 && mean[mean.length - 1] > m) {
+      const pm = mean.pop()!;
+      const pw = size.pop()!;
+      m = (pm * pw + m * w) / (pw + w);
+      w += pw;
+    }
+    mean.push(m);
+    size.push(w);
+  }
+  let k = 0;
+  for (let b = 0; b < mean.length; b++) for (let i = 0; i < size[b]; i++) pts[k++].d = mean[b];
 }

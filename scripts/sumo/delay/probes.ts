@@ -1,0 +1,223 @@
+/**
+ * Probe side of the control-delay validation: a share of SUMO's vehicles become probes pinging
+ * every few seconds (optionally with position noise), fed through streetwise's normal path — the
+ * importer's region from the same OSM extract, ping ingestion, HMM map matching, stored
+ * trajectories, `buildFacts` — exactly as `streetwise ingest probes` does. Writes the facts with
+ * the keys the comparison needs (OSM nodes of the intersection, OSM way and direction of the
+ * inbound and outbound edges). See docs/sumo-validation.md.
+ *
+ * With `--timing` the signal timing is known (as from a city's signal controllers): SUMO's record
+ * of every signal switch, read through the link of each movement, gives arrivals on green.
+ *
+ *   npx tsx scripts/sumo/delay/probes.ts --dir <scenario dir> --pbf city.osm.pbf --out facts.json
+ *       [--share 0.1] [--every 3] [--noise 0] [--seed 1] [--timing]
+ */
+import { createReadStream, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { SaxesParser } from 'saxes';
+import { DateTime } from 'luxon';
+import { readOsmExtract } from '../../../src/osm/index.js';
+import { buildRegion } from '../../../src/network/index.js';
+import { openPglite, runMigrations } from '../../../src/store/index.js';
+import { migrations as probeMigrations } from '../../../src/probes/migrations.js';
+import { ingestRecordsAndProcess } from '../../../src/probes/pipeline.js';
+import type { ProbeRecord } from '../../../src/probes/ingest/records.js';
+import { readTrajectories } from '../../../src/probes/traversal-store.js';
+import type { Trajectory } from '../../../src/probes/trajectory.js';
+import { SpeedFeeds } from '../../../src/traffic/feeds.js';
+import { buildFacts, catalogOf, type SignalTiming } from '../../../src/analytics/index.js';
+import { haversineM } from '../../../src/geo/index.js';
+
+const { values: args } = parseArgs({
+  options: {
+    dir: { type: 'string' }, pbf: { type: 'string' }, out: { type: 'string' },
+    share: { type: 'string', default: '0.1' }, every: { type: 'string', default: '3' },
+    noise: { type: 'string', default: '0' }, seed: { type: 'string', default: '1' },
+    day: { type: 'string', default: '2026-11-16' }, timing: { type: 'boolean', default: false },
+  },
+});
+if (!args.dir || !args.pbf || !args.out) throw new Error('usage: probes.ts --dir <scenario dir> --pbf x.osm.pbf --out facts.json');
+const SHARE = Number(args.share);
+const EVERY_S = Number(args.every);
+const NOISE_M = Number(args.noise);
+const t0 = Date.now();
+const log = (m: string): void => console.log(`[probes ${((Date.now() - t0) / 1000).toFixed(0)} s] ${m}`);
+
+/** Seeded PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+/** FNV-1a hash of a string, for per-vehicle choices independent of the reading order. */
+function hash(s: string, seed: number): number {
+  let h = (2166136261 ^ seed) >>> 0;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) >>> 0;
+  return h;
+}
+const seed = Number(args.seed);
+const isProbe = (id: string): boolean => hash(id, seed) / 4294967296 < SHARE;
+
+const extract = readOsmExtract(args.pbf);
+const region = buildRegion(extract, { name: 'sumo-delay', mapVersion: 'sumo-delay-20261116' });
+const g = region.graph;
+const tz = region.meta.timeZone;
+// SUMO's clock is seconds of the local day; the probes' day is a Monday in the region's time zone.
+const midnightS = DateTime.fromISO(args.day!, { zone: tz }).toSeconds();
+log(`region: ${g.edgeCount} edges, ${region.intersections.length} intersections, time zone ${tz}`);
+
+// ---- pings of the probe vehicles
+interface Track { t: number[]; lat: number[]; lon: number[]; v: number[]; h: number[] }
+const tracks = new Map<string, Track>();
+{
+  const p = new SaxesParser();
+  let time = 0;
+  p.on('opentag', (tag) => {
+    const a = tag.attributes as Record<string, string>;
+    if (tag.name === 'timestep') time = Number(a.time);
+    else if (tag.name === 'vehicle' && isProbe(a.id)) {
+      let tr = tracks.get(a.id);
+      if (!tr) tracks.set(a.id, (tr = { t: [], lat: [], lon: [], v: [], h: [] }));
+      tr.t.push(time); tr.lat.push(Number(a.y)); tr.lon.push(Number(a.x)); tr.v.push(Number(a.speed)); tr.h.push(Number(a.angle));
+    }
+  });
+  for await (const chunk of createReadStream(join(args.dir, 'fcd.xml'), { encoding: 'utf8', highWaterMark: 1 << 20 })) p.write(chunk as string);
+  p.close();
+}
+log(`probe vehicles: ${tracks.size}`);
+
+function* records(): Generator<ProbeRecord> {
+  for (const [id, tr] of tracks) {
+    const rnd = prng(hash(id, seed + 1));
+    const phase = Math.floor(rnd() * EVERY_S);
+    const gauss = (): number => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+    for (let i = 0; i < tr.t.length; i++) {
+      if ((Math.round(tr.t[i]) - phase) % EVERY_S !== 0) continue;
+      let lat = tr.lat[i];
+      let lon = tr.lon[i];
+      let v = tr.v[i];
+      if (NOISE_M > 0) {
+        lat += (gauss() * NOISE_M) / 111_195;
+        lon += (gauss() * NOISE_M) / (111_195 * Math.cos((lat * Math.PI) / 180));
+        v = Math.max(0, v + gauss() * 0.3); // GPS Doppler speed: a few tenths of a m/s
+      }
+      yield { traceId: id, ping: { tS: midnightS + tr.t[i], lat, lon, speedKph: v * 3.6, headingDeg: tr.h[i] } };
+    }
+  }
+}
+
+const db = await openPglite();
+await runMigrations(db, probeMigrations);
+const { ingest, process: proc } = await ingestRecordsAndProcess({
+  db, graph: g, mapVersion: region.meta.mapVersion, timeZone: tz, feeds: new SpeedFeeds(), nowS: midnightS + 86_400,
+}, records(), {});
+log(`ingested ${ingest.inserted} pings; ${proc.trajectories} trajectories, ${proc.traversals} traversals`);
+const trajectories: Trajectory[] = [];
+for await (const t of readTrajectories(db)) trajectories.push(t);
+await db.close();
+// ---- comparison keys: OSM way and direction of an edge ("<way>+" along the way's nodes, "<way>-" against)
+const wayRefs = new Map<number, number[]>();
+for (const w of extract.roadWays) wayRefs.set(w.id, w.refs);
+function wayKey(e: number): string {
+  const refs = wayRefs.get(g.edgeWayId[e]);
+  if (!refs) return '';
+  const a = refs.indexOf(g.nodeOsmId[g.edgeSource[e]]);
+  const b = refs.lastIndexOf(g.nodeOsmId[g.edgeTarget[e]]);
+  return `${g.edgeWayId[e]}${b > a ? '+' : '-'}`;
+}
+const catalog = catalogOf(region);
+const timing = args.timing ? await signalTimingFromSumo() : undefined;
+const facts = buildFacts(region, trajectories, { signalTiming: timing });
+log(`facts: ${facts.length}`);
+
+/** Signal timing from SUMO's switch record, through the SUMO link of each movement. */
+async function signalTimingFromSumo(): Promise<SignalTiming> {
+  const eachTag = async (path: string, fn: (name: string, a: Record<string, string>) => void): Promise<void> => {
+    const p = new SaxesParser();
+    p.on('opentag', (t) => fn(t.name, t.attributes as Record<string, string>));
+    for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) p.write(chunk as string);
+    p.close();
+  };
+  const sumoWay = (e: string): string => { const m = /^(-?)(\d+)/.exec(e); return m ? `${m[2]}${m[1] === '-' ? '-' : '+'}` : e; };
+  const links = new Map<string, Array<{ toWay: string; dir: string; linkIndex: number }>>(); // by tl|fromWay
+  await eachTag(join(args.dir!, 'city.net.xml'), (name, a) => {
+    if (name !== 'connection' || a.tl === undefined || a.from.startsWith(':')) return;
+    const k = `${a.tl}|${sumoWay(a.from)}`;
+    const arr = links.get(k) ?? [];
+    arr.push({ toWay: sumoWay(a.to), dir: a.dir, linkIndex: Number(a.linkIndex) });
+    links.set(k, arr);
+  });
+  const states = new Map<string, { t: number[]; s: string[] }>();
+  await eachTag(join(args.dir!, 'tls-states.xml'), (name, a) => {
+    if (name !== 'tlsState') return;
+    let r = states.get(a.id);
+    if (!r) states.set(a.id, (r = { t: [], s: [] }));
+    r.t.push(Number(a.time)); r.s.push(a.state);
+  });
+  // pair our signalized intersections with SUMO's signals: shared OSM node, or a junction within 30 m
+  const tlJunctions = new Map<string, Array<{ ids: number[]; lat: number; lon: number }>>();
+  await eachTag(join(args.dir!, 'plain.nod.xml'), (name, a) => {
+    if (name !== 'node' || !a.tl) return;
+    const arr = tlJunctions.get(a.tl) ?? [];
+    arr.push({ ids: a.id.split('_').filter((x) => /^\d+$/.test(x)).map(Number), lat: Number(a.y), lon: Number(a.x) });
+    tlJunctions.set(a.tl, arr);
+  });
+  const tlOf = new Map<string, string>();
+  for (const ci of catalog.list) {
+    if (!ci.intersection.signalized) continue;
+    let best: { tl: string; d: number } | undefined;
+    for (const [tl, js] of tlJunctions) {
+      for (const j of js) {
+        for (const n of ci.nodes) {
+          const d = j.ids.includes(g.nodeOsmId[n]) ? 0 : haversineM(j.lat, j.lon, g.nodeLatE7[n] / 1e7, g.nodeLonE7[n] / 1e7);
+          if (d <= 30 && (!best || d < best.d)) best = { tl, d };
+        }
+      }
+    }
+    if (best) tlOf.set(ci.key, best.tl);
+  }
+  const DIR: Record<string, string[]> = { T: ['s'], L: ['l', 'L'], R: ['r', 'R'], U: ['t'] };
+  const linkCache = new Map<number, number>();
+  return (m, tS) => {
+    const tl = tlOf.get(m.intersectionKey);
+    if (tl === undefined) return undefined;
+    let li = linkCache.get(m.movement.id);
+    if (li === undefined) {
+      const cands = links.get(`${tl}|${wayKey(m.movement.inEdge)}`) ?? [];
+      const outWay = wayKey(m.movement.outEdge);
+      const pick = cands.find((c) => c.toWay === outWay) ?? cands.find((c) => DIR[m.turnManeuvers].includes(c.dir)) ?? cands[0];
+      li = pick ? pick.linkIndex : -1;
+      linkCache.set(m.movement.id, li);
+    }
+    const r = states.get(tl);
+    const simS = tS - midnightS;
+    if (li < 0 || !r || simS < r.t[0]) return undefined;
+    let lo = 0, hi = r.t.length - 1;
+    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (r.t[mid] <= simS) lo = mid; else hi = mid - 1; }
+    const c = r.s[lo][li];
+    return c === 'G' || c === 'g';
+  };
+}
+const intersections = catalog.list.map((ci) => ({
+  key: ci.key, name: ci.name, signalized: ci.intersection.signalized,
+  nodes: (ci.nodes ?? [ci.intersection.node]).map((n) => ({ osmId: g.nodeOsmId[n], lat: g.nodeLatE7[n] / 1e7, lon: g.nodeLonE7[n] / 1e7 })),
+}));
+const out = facts.map((f) => ({
+  vehicle: f.traceId, key: f.intersectionKey, movementId: f.movementId,
+  inWay: wayKey(f.inEdge), outWay: wayKey(f.outEdge),
+  turn: catalog.movementById.get(f.movementId)?.turnManeuvers ?? '',
+  entryS: f.entryS - midnightS, exitS: f.exitS - midnightS, travelS: f.travelTimeS, freeFlowS: f.freeFlowS,
+  delayS: f.controlDelayS, stopped: f.stopped, stopS: f.stopDurationS, approachKph: f.approachSpeedKph, zoneM: f.zoneLengthM,
+  onGreen: f.arrivedOnGreen ?? null,
+}));
+writeFileSync(args.out, JSON.stringify({
+  params: { share: SHARE, everyS: EVERY_S, noiseM: NOISE_M, seed, timing: args.timing ? 1 : 0 },
+  probeVehicles: [...tracks.keys()], pings: ingest.inserted, trajectories: proc.trajectories, intersections, facts: out,
+}));
+log(`wrote ${args.out}`);
