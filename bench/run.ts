@@ -10,6 +10,7 @@ const BENCHES: Record<string, { file: string; fn: string; what: string }> = {
   parking: { file: './parking.js', fn: 'benchParking', what: 'lots/blocks query latency with 10k and 1M lots' },
   reservations: { file: './reservations.js', fn: 'benchReservations', what: 'reservation throughput on PGlite and PostgreSQL' },
   http: { file: './http.js', fn: 'benchHttp', what: 'routing over real TCP from another process: latency (new connection, keep-alive) and throughput' },
+  memory: { file: './memory.js', fn: 'benchMemory', what: 'server peak RSS by serving threads on Baltimore and the 1M-edge grid' },
   live: { file: './live.js', fn: 'benchLive', what: 'FindRoute over TCP quiet vs during a probe feed, /healthz, ingestion throughput' },
   analytics: { file: './analytics.js', fn: 'benchAnalytics', what: 'metric query latency over 1M (PGlite) / 10M (PostgreSQL) facts' },
   tiles: { file: './tiles.js', fn: 'benchTiles', what: 'basemap vector tiles of Baltimore over real HTTP (cold and cached)' },

@@ -32,7 +32,7 @@ export async function startBaltimoreServer(dataDir: string, opts: { databaseUrl?
   await runMigrations(db, allMigrations());
   const app = await createApp(db, { name: 'bench', admin: opts.admin ?? false });
   await db.close();
-  const server = await startServer({ DATA_DIR: dataDir, REGION: 'baltimore', ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}), ...opts.env }, 120_000, [], true);
+  const server = await startServer({ DATA_DIR: dataDir, REGION: 'baltimore', ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}), ...opts.env }, 600_000, [], true);
   const token = (await appToken(server.url, app.appId, hashTokenFor(app.appId, app.appKey))).token!;
   return { server, token };
 }
