@@ -116,7 +116,7 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
     const g = region!.graph;
     const feeds = new SpeedFeeds();
     const dep = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 local, AM peak
-    const eng = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { potentials });
+    const eng = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { potentials, windowBounds: { minRebuildMs: 0 } });
     const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap', deadEnds: false });
     eng.prepareWindows(dep);
     const routable = routableOf(g);
@@ -149,6 +149,18 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
     await eng.windows!.idle();
     const rebuilt = check('fast live speeds, after rebuild');
     expect(rebuilt.filter((u) => u === 'window').length).toBeGreaterThan(10);
+    // with rebuilds spaced (the default), a table a feed value broke waits: free-flow bounds serve, answers stay exact
+    const spaced = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { potentials, windowBounds: { minRebuildMs: 60_000 } });
+    spaced.prepareWindows(dep);
+    const [r2] = plain.plan({ waypoints: [...pairs[1]], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false });
+    for (const e of r2.legs[0].edges) feeds.setLive(e, { speedKph: eng.model.upperKph[e], observedAtS: dep, samples: 5 });
+    const base1 = { waypoints: [...pairs[1]], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false };
+    expect(spaced.plan(base1)[0].searchArrivalS).toBeCloseTo(plain.plan(base1)[0].searchArrivalS, 6);
+    expect(spaced.lastBounds).toBe('freeFlow');
+    await spaced.windows!.idle();
+    expect(spaced.windows!.busy).toBe(false);
+    spaced.plan(base1);
+    expect(spaced.lastBounds).toBe('freeFlow');
   });
 
   it.each(['cch', 'landmarks'] as const)('randomized, %s: window-bounded A* equals plain TD-Dijkstra across departures with learned and live speeds (seeded)', (potentials) => {

@@ -62,10 +62,16 @@ export interface WindowBoundsConfig {
   maxTables: number;
   /** CCH mode: time-warped metrics (bounds follow the speeds over the window) instead of static ones */
   warp: boolean;
+  /**
+   * a table a feed value made unusable is built again at the earliest this long after its last
+   * build started, ms: under a probe feed tables would otherwise be rebuilt back to back on the
+   * serving thread (seconds of CPU each on a large graph); free-flow bounds serve meanwhile
+   */
+  minRebuildMs: number;
 }
 
-/** Default settings: 5 min … 160 min horizons, 12 tables (two departure bins). */
-export const DEFAULT_WINDOW_BOUNDS_CONFIG: WindowBoundsConfig = { horizonsS: [300, 600, 1200, 2400, 4800, 9600], maxTables: 12, warp: true };
+/** Default settings: 5 min … 160 min horizons, 12 tables (two departure bins), a rebuild at most every 30 s. */
+export const DEFAULT_WINDOW_BOUNDS_CONFIG: WindowBoundsConfig = { horizonsS: [300, 600, 1200, 2400, 4800, 9600], maxTables: 12, warp: true, minRebuildMs: 30_000 };
 
 /** Builds waiting at most (more requests for missing tables are not queued). */
 const MAX_QUEUED = 3;
@@ -102,6 +108,8 @@ const CUSTOMIZE_SLICE = 300_000;
 /** Lazily built, validated window tables over the landmark nodes of the free-flow table. */
 export class WindowBounds {
   private readonly tables = new Map<string, WindowTable>();
+  /** when each table's last build started (performance.now(), ms): rebuilds are spaced by `minRebuildMs` */
+  private readonly buildStartedMs = new Map<string, number>();
   /** builds waiting or running (a build's set-up runs in its own event-loop turns, not in the request that asked) */
   private readonly queue: Pending[] = [];
   private running = false;
@@ -167,14 +175,14 @@ export class WindowBounds {
     const key = `${bin}:${horizonS}`;
     const t = this.tables.get(key);
     if (t === undefined) {
-      if (schedule) this.schedule(key, bin, horizonS);
+      if (schedule && this.mayBuild(key)) this.schedule(key, bin, horizonS);
       return null;
     }
     if (t.feedsVersion !== this.feeds.version) {
       if (!this.stillBounds(t)) {
         this.tables.delete(key);
         this.invalidated++;
-        if (schedule) this.schedule(key, bin, horizonS);
+        if (schedule && this.mayBuild(key)) this.schedule(key, bin, horizonS);
         return null;
       }
       t.feedsVersion = this.feeds.version;
@@ -204,6 +212,12 @@ export class WindowBounds {
     while (this.running || this.queue.length > 0) await new Promise((r) => setImmediate(r));
   }
 
+  /** True unless the table's last build started less than `minRebuildMs` ago. */
+  private mayBuild(key: string): boolean {
+    const at = this.buildStartedMs.get(key);
+    return at === undefined || performance.now() - at >= this.cfg.minRebuildMs;
+  }
+
   private schedule(key: string, bin: number, horizonS: number): void {
     // bounded: departures spread over many bins must not keep the builder busy for ever
     if (this.queue.length >= MAX_QUEUED || this.queue.some((p) => p.key === key)) return;
@@ -226,6 +240,8 @@ export class WindowBounds {
   }
 
   private start(key: string, bin: number, horizonS: number): Pending {
+    if (this.buildStartedMs.size > 4 * BINS_PER_WEEK) this.buildStartedMs.clear();
+    this.buildStartedMs.set(key, performance.now());
     return {
       key, bin, horizonS, versionAtStart: this.feeds.version, setup: 0, boundKph: new Float64Array(0), weight: new Float32Array(0), turnScale: 1,
       fromL: [], toL: [], step: 0, customization: null, warp: null,
