@@ -58,7 +58,7 @@ async function phase(server: ServerProcess, requests: LoadRequest[]): Promise<Ph
 async function feedBodies(region: Region, minutes: number, parts?: number): Promise<string[]> {
   const nowS = Math.floor(Date.now() / 1000);
   const all: ProbeRecord[] = [];
-  for await (const batch of simulate(region, { startS: nowS - minutes * 60, durationS: minutes * 60, penetration: 0.5, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
+  for await (const batch of simulate(region, { startS: nowS - minutes * 60, durationS: minutes * 60, penetration: parts ? 0.5 : 1, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
   all.sort((a, b) => a.ping.tS - b.ping.tS);
   const bodies: string[] = [];
   const size = parts ? Math.ceil(all.length / parts) : PINGS_PER_POST;
@@ -75,12 +75,14 @@ function feeder(server: ServerProcess, token: string, bodies: string[]): { stop:
   let posts = 0;
   let next = 0;
   const t0 = performance.now();
+  let lastDone = t0;
   const lane = async (): Promise<void> => {
     while (!stopped && next < bodies.length) {
       const body = bodies[next++];
       const r = await fetch(`${server.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
       const rep = (await r.json()) as { received?: number };
       if (r.status === 200) { pings += rep.received ?? 0; posts++; }
+      lastDone = performance.now();
     }
   };
   const lanes = Array.from({ length: FEED_CONCURRENCY }, () => lane());
@@ -88,7 +90,8 @@ function feeder(server: ServerProcess, token: string, bodies: string[]): { stop:
     stop: async () => {
       stopped = true;
       await Promise.all(lanes);
-      return { pings, seconds: (performance.now() - t0) / 1000, posts };
+      if (next >= bodies.length) console.log(`  (the feed ran out of bodies after ${((lastDone - t0) / 1000).toFixed(1)} s)`);
+      return { pings, seconds: (lastDone - t0) / 1000, posts };
     },
   };
 }
@@ -133,7 +136,8 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
     const pairs = odPairs(region.graph, 500, 42);
     const requests: LoadRequest[] = pairs.map(([a, b]) => ({ path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat},${a.lon}&WP_2=${b.lat},${b.lon}&Token=${token}` }));
     await runLoad({ host: '127.0.0.1', port: Number(new URL(server.url).port), requests, connections: 4, newConnection: false, total: 1000 }); // warm-up
-    const bodies = await feedBodies(region, 30);
+    // three hours of every simulated vehicle: more bodies than the feed can take in one phase
+    const bodies = await feedBodies(region, 180);
     const quiet = await phase(server, requests);
     const feed = feeder(server, token, bodies);
     const during = await phase(server, requests);
