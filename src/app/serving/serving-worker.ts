@@ -67,19 +67,24 @@ port.on('message', (m: { t: 'listen'; fd?: number } | { t: 'ingestion'; port: Me
 });
 port.postMessage({ t: 'ready' });
 
-/** Listens on the configured port (first thread) or on the socket another thread opened. */
+/**
+ * Listens on the configured port (first thread) or on the socket another thread opened. The
+ * server is started directly (not with `app.listen`): the process prints one banner for all
+ * threads, not a log line per thread.
+ */
 async function listen(fd: number | undefined): Promise<void> {
-  if (fd === undefined) {
-    await app.listen({ port: config.server.port, host: config.server.host });
-    const handle = (app.server as unknown as { _handle: { fd: number } })._handle;
-    port.postMessage({ t: 'listening', fd: handle.fd, port: (app.server.address() as { port: number }).port });
-    return;
-  }
+  const server = app.server as unknown as Server;
   await new Promise<void>((resolve, reject) => {
-    (app.server as unknown as Server).once('error', reject);
-    (app.server as unknown as Server).listen({ fd }, () => resolve());
+    server.once('error', reject);
+    if (fd === undefined) server.listen({ port: config.server.port, host: config.server.host }, () => resolve());
+    else server.listen({ fd }, () => resolve());
   });
-  port.postMessage({ t: 'listening' });
+  if (fd === undefined) {
+    const handle = (server as unknown as { _handle: { fd: number } })._handle;
+    port.postMessage({ t: 'listening', fd: handle.fd, port: (server.address() as { port: number }).port });
+  } else {
+    port.postMessage({ t: 'listening' });
+  }
 }
 
 /**
