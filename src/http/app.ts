@@ -25,6 +25,18 @@ import { registerJsonParser, registerNulCheck } from './request-errors.js';
 import { sendEdgeError } from './edge-errors.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 
+/** Answers a request the HTTP parser rejected with `{ error: { statusId, userMessage } }` and closes. */
+export function answerMalformedHttp(err: Error & { code?: string }, socket: import('node:net').Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({ error: { statusId: status, userMessage: tooLarge ? 'the request headers are too large' : 'the request is not well-formed HTTP/1.1' } });
+  socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 export interface BuildAppOptions {
   /** log requests (false in tests) */
   logger?: boolean;
@@ -47,6 +59,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     ajv: { customOptions: { coerceTypes: 'array', allErrors: false, removeAdditional: false } },
     // a URL that does not decode or an over-long path segment: the owning API's error shape
     frameworkErrors: (err, req, reply) => sendEdgeError(ctx, err, req, reply),
+    // bytes that are not HTTP at all (no path, so no API to own the answer): the platform's shape
+    clientErrorHandler: answerMalformedHttp,
   });
   registerJsonParser(app);
   registerNulCheck(app);

@@ -68,3 +68,29 @@ describe('platform HTTP', () => {
     expect(redactUrl('/lots?')).toBe('/lots');
   });
 });
+
+describe('bytes that are not HTTP', () => {
+  it('are answered 400 in the platform error shape (never Node\'s default body), headers too large 431', async () => {
+    const t = await makeTestContext();
+    try {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (t.app.server.address() as { port: number }).port;
+      const { connect } = await import('node:net');
+      const send = (bytes: string): Promise<string> => new Promise((resolve, reject) => {
+        const s = connect({ port, host: '127.0.0.1' }, () => s.write(bytes));
+        let out = '';
+        s.on('data', (d) => (out += d));
+        s.on('end', () => resolve(out));
+        s.on('error', reject);
+      });
+      const garbage = await send('HELLO THERE\r\n\r\n');
+      expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(JSON.parse(garbage.split('\r\n\r\n')[1])).toEqual({ error: { statusId: 400, userMessage: 'the request is not well-formed HTTP/1.1' } });
+      const huge = await send(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+      expect(JSON.parse(huge.split('\r\n\r\n')[1]).error.statusId).toBe(431);
+    } finally {
+      await t.close();
+    }
+  });
+});
