@@ -27,12 +27,12 @@ export async function baltimoreDataDir(prefix: string): Promise<{ dataDir: strin
 }
 
 /** Creates an app in the database (embedded in `dataDir`, or `databaseUrl`), starts the server, returns it and a token. */
-export async function startBaltimoreServer(dataDir: string, opts: { databaseUrl?: string; admin?: boolean; env?: Record<string, string> } = {}): Promise<{ server: ServerProcess; token: string }> {
+export async function startBaltimoreServer(dataDir: string, opts: { databaseUrl?: string; admin?: boolean; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<{ server: ServerProcess; token: string }> {
   const db: Db = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : (await openDbFull({ dataDir }, 'bench')).db;
   await runMigrations(db, allMigrations());
   const app = await createApp(db, { name: 'bench', admin: opts.admin ?? false });
   await db.close();
-  const server = await startServer({ DATA_DIR: dataDir, REGION: 'baltimore', ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}), ...opts.env }, 600_000, [], true);
+  const server = await startServer({ DATA_DIR: dataDir, REGION: 'baltimore', ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}), ...opts.env }, 600_000, opts.nodeArgs ?? [], true);
   const token = (await appToken(server.url, app.appId, hashTokenFor(app.appId, app.appKey))).token!;
   return { server, token };
 }

@@ -375,12 +375,16 @@ export class TurnRestrictions {
   private readonly banned = new Set<number>();
   private readonly onlyTo = new Map<number, Set<number>>();
   private readonly edgeCount: number;
+  /** 1 for edges some restriction starts from: every other turn is answered without a lookup */
+  private readonly restrictedFrom: Uint8Array;
 
   constructor(g: Graph) {
     this.edgeCount = g.edgeCount;
+    this.restrictedFrom = new Uint8Array(g.edgeCount);
     for (let i = 0; i < g.restrictionFrom.length; i++) {
       const from = g.restrictionFrom[i];
       const to = g.restrictionTo[i];
+      this.restrictedFrom[from] = 1;
       if (g.restrictionKind[i] === RestrictionKind.no) {
         this.banned.add(from * g.edgeCount + to);
       } else {
@@ -393,6 +397,7 @@ export class TurnRestrictions {
 
   /** true when a vehicle on edge `from` may continue onto edge `to` (which leaves from's target). */
   isTurnAllowed(from: EdgeId, to: EdgeId): boolean {
+    if (this.restrictedFrom[from] === 0) return true;
     if (this.banned.size > 0 && this.banned.has(from * this.edgeCount + to)) return false;
     if (this.onlyTo.size > 0) {
       const only = this.onlyTo.get(from);

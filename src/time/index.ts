@@ -30,13 +30,56 @@ export interface LocalParts {
   offsetMinutes: number;
 }
 
-/** Local calendar parts of `unixS` (seconds) in time zone `tz`. Throws on an unknown zone. */
+/** Offsets are looked up once per zone and 15-minute stretch of UTC (time zone changes fall on them). */
+const OFFSET_BUCKET_MS = 15 * 60 * 1000;
+/** Offsets remembered at most (then the memo starts over). */
+const OFFSET_MEMO_MAX = 200_000;
+/** zone → bucket → offset in minutes, or NaN when the offset changes inside the bucket */
+const offsetMemo = new Map<string, Map<number, number>>();
+let offsetMemoSize = 0;
+
+/** The UTC offset of `tz` throughout the 15-minute bucket holding `ms`, minutes; NaN when it changes inside. */
+function bucketOffset(ms: number, tz: string): number {
+  let byBucket = offsetMemo.get(tz);
+  if (byBucket === undefined) offsetMemo.set(tz, (byBucket = new Map()));
+  const bucket = Math.floor(ms / OFFSET_BUCKET_MS);
+  let off = byBucket.get(bucket);
+  if (off === undefined) {
+    const a = DateTime.fromMillis(bucket * OFFSET_BUCKET_MS, { zone: tz });
+    if (!a.isValid) throw new Error(`unknown time zone ${tz}`);
+    const b = DateTime.fromMillis((bucket + 1) * OFFSET_BUCKET_MS - 1, { zone: tz });
+    off = a.offset === b.offset ? a.offset : NaN;
+    if (++offsetMemoSize > OFFSET_MEMO_MAX) {
+      offsetMemo.clear();
+      offsetMemoSize = 1;
+      offsetMemo.set(tz, (byBucket = new Map()));
+    }
+    byBucket.set(bucket, off);
+  }
+  return off;
+}
+
+/**
+ * Local calendar parts of `unixS` (seconds) in time zone `tz`. Throws on an unknown zone. The
+ * zone's offset is looked up once per 15-minute stretch and the parts computed from it (the same
+ * as a full time-zone conversion; a stretch in which the offset changes is converted in full).
+ */
 export function localParts(unixS: number, tz: string): LocalParts {
-  const dt = DateTime.fromMillis(unixS * 1000, { zone: tz });
-  if (!dt.isValid) throw new Error(`unknown time zone ${tz}`);
+  const ms = unixS * 1000;
+  const off = bucketOffset(ms, tz);
+  if (Number.isNaN(off)) {
+    const dt = DateTime.fromMillis(ms, { zone: tz });
+    return {
+      year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second,
+      dayOfWeek: dt.weekday, offsetMinutes: dt.offset,
+    };
+  }
+  // luxon works in whole milliseconds
+  const d = new Date(Math.floor(ms) + off * 60_000);
+  const wd = d.getUTCDay();
   return {
-    year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second,
-    dayOfWeek: dt.weekday, offsetMinutes: dt.offset,
+    year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(),
+    dayOfWeek: wd === 0 ? 7 : wd, offsetMinutes: off,
   };
 }
 
