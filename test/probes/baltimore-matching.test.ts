@@ -107,3 +107,21 @@ describe.skipIf(!present)('resumable matching on Baltimore: the same trajectorie
     expect(all.parts).toEqual(new MapMatcher(g).match('late', pings));
   });
 });
+
+describe.skipIf(!present)('pruned Viterbi steps on Baltimore', () => {
+  const region = present ? buildRegion(readOsmExtract(PBF), { name: 'baltimore' }) : undefined;
+
+  it('give exactly the trajectories of the exhaustive step (120 seeded drives, 1–30 s sampling, 5–20 m noise)', () => {
+    const g = region!.graph;
+    const turns = new TurnRestrictions(g);
+    const pruned = new MapMatcher(g);
+    const exhaustive = new MapMatcher(g, {}, pruned.index, true);
+    const rng = createRng(20261126);
+    for (let d = 0; d < 120; d++) {
+      const route = randomDrive(g, rng, 3000, turns);
+      const trace = samplePings(g, route, rng, { intervalS: [1, 3, 5, 10, 30][d % 5], noiseM: [5, 10, 20][d % 3], startS: 1_767_600_000 });
+      expect(pruned.match(`d${d}`, trace.pings), `drive ${d}`).toEqual(exhaustive.match(`d${d}`, trace.pings));
+      expect(pruned.lastStats).toEqual(exhaustive.lastStats);
+    }
+  });
+});

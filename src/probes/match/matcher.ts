@@ -82,10 +82,17 @@ export class MapMatcher {
   readonly index: SegmentIndex;
   private readonly search: RouteSearch;
   private readonly candBuf: Candidate[] = [];
+  /** scratch of `transition`: route distances to the candidates, sources in visiting order */
+  private dist = new Float64Array(16);
+  private readonly order: number[] = [];
   /** statistics of the last `match` call */
   lastStats: MatchStats = { pings: 0, unmatchedPings: 0, parts: 0 };
 
-  constructor(private readonly graph: Graph, options: Partial<MatchOptions> = {}, index?: SegmentIndex) {
+  /**
+   * `exhaustive`: search every source to the full bound in index order (the plain Viterbi step;
+   * tests compare the pruned step with it)
+   */
+  constructor(private readonly graph: Graph, options: Partial<MatchOptions> = {}, index?: SegmentIndex, private readonly exhaustive = false) {
     this.options = { ...DEFAULT_MATCH_OPTIONS, ...options };
     this.index = index ?? new SegmentIndex(graph);
     this.search = new RouteSearch(graph, this.options.uTurnPenaltyM);
@@ -191,14 +198,32 @@ export class MapMatcher {
     const score = new Array<number>(n).fill(-Infinity);
     const back = new Array<number>(n).fill(-1);
     const paths: Array<number[] | null> = new Array(n).fill(null);
-    const dist = new Float64Array(n);
-    for (let a = 0; a < prev.cands.length; a++) {
-      if (prev.score[a] === -Infinity) continue;
-      this.search.distancesInto(prev.cands[a], cands, boundM, o.backwardToleranceM, dist);
+    const dist = this.dist.length >= n ? this.dist : (this.dist = new Float64Array(n));
+    // Sources best first: a transition never adds to a score (it is ≤ 0), so once the targets hold
+    // scores, a later source's search only needs to run as far as a route that could still beat
+    // one of them, and is skipped when none can. Each target keeps the best score and, among
+    // equal ones, the lowest source index — what taking the sources in index order gives — so the
+    // lattice is the same whatever the order.
+    const order = this.order;
+    order.length = 0;
+    for (let a = 0; a < prev.cands.length; a++) if (prev.score[a] !== -Infinity) order.push(a);
+    if (!this.exhaustive) order.sort((x, y) => prev.score[y] - prev.score[x] || x - y);
+    for (const a of order) {
+      const sa = prev.score[a];
+      // How far a route from `a` may run and still win some target: s = sa − |d − gc| / β ≥ score[b]
+      // needs d ≤ gc + (sa − score[b]) β (a target without a score yet needs the full bound).
+      let reachM = this.exhaustive ? Infinity : -Infinity;
+      for (let b = 0; b < n && reachM !== Infinity; b++) {
+        if (score[b] === -Infinity) { reachM = Infinity; break; }
+        if (sa > score[b] || (sa === score[b] && a < back[b])) reachM = Math.max(reachM, gcM + (sa - score[b]) * beta);
+      }
+      if (reachM === -Infinity) continue;
+      // (a metre of margin: a longer search finds more, never less)
+      this.search.distancesInto(prev.cands[a], cands, Math.min(boundM, reachM + 1), o.backwardToleranceM, dist);
       for (let b = 0; b < n; b++) {
         if (dist[b] === Infinity) continue;
-        const s = prev.score[a] - Math.abs(dist[b] - gcM) / beta;
-        if (s > score[b]) {
+        const s = sa - Math.abs(dist[b] - gcM) / beta;
+        if (s > score[b] || (s === score[b] && a < back[b])) {
           score[b] = s;
           back[b] = a;
           // Along the same edge (no search) or via the searched path.
