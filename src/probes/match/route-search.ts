@@ -19,6 +19,8 @@ export class RouteSearch {
   private readonly pred: Int32Array;
   private readonly seen: Uint32Array;
   private readonly done: Uint32Array;
+  /** generation in which an edge holds a target still to reach (so settled edges skip the target scan) */
+  private readonly targetGen: Uint32Array;
   private generation = 0;
   private readonly queue = new FlatQueue<number>();
   private readonly turns: TurnRestrictions;
@@ -34,6 +36,7 @@ export class RouteSearch {
     this.pred = new Int32Array(graph.edgeCount);
     this.seen = new Uint32Array(graph.edgeCount);
     this.done = new Uint32Array(graph.edgeCount);
+    this.targetGen = new Uint32Array(graph.edgeCount);
     this.turns = new TurnRestrictions(graph);
   }
 
@@ -53,8 +56,9 @@ export class RouteSearch {
     }
     this.settled = 0;
     if (remaining === 0) return;
-    const gen = ++this.generation;
-    if (gen === 0xffffffff) { this.seen.fill(0); this.done.fill(0); this.generation = 1; }
+    let gen = ++this.generation;
+    if (gen === 0xffffffff) { this.seen.fill(0); this.done.fill(0); this.targetGen.fill(0); this.generation = gen = 1; }
+    for (let i = 0; i < targets.length; i++) if (out[i] === Infinity) this.targetGen[targets[i].edge] = gen;
     const q = this.queue;
     q.clear();
     const start = g.edgeLengthM[from.edge] - from.offsetM;
@@ -67,7 +71,7 @@ export class RouteSearch {
       this.settled++;
       if (d > boundM) break;
       // Targets on this edge: entering it at distance d.
-      for (let i = 0; i < targets.length; i++) {
+      if (this.targetGen[e] === gen) for (let i = 0; i < targets.length; i++) {
         if (targets[i].edge === e && out[i] === Infinity) {
           const total = d + targets[i].offsetM;
           if (total <= boundM) out[i] = total;
