@@ -55,11 +55,12 @@ async function phase(server: ServerProcess, requests: LoadRequest[]): Promise<Ph
 }
 
 /** Simulated pings of Baltimore over the last `minutes`, in time order, as NDJSON bodies of PINGS_PER_POST (or `parts` bodies). */
-async function feedBodies(region: Region, minutes: number, parts?: number): Promise<string[]> {
+async function feedBodies(region: Region, minutes: number, parts?: number, daysAgo = 0): Promise<string[]> {
   const nowS = Math.floor(Date.now() / 1000);
   const all: ProbeRecord[] = [];
-  for await (const batch of simulate(region, { startS: nowS - minutes * 60, durationS: minutes * 60, penetration: parts ? 0.5 : 1, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
-  all.sort((a, b) => a.ping.tS - b.ping.tS);
+  for await (const batch of simulate(region, { startS: nowS - daysAgo * 86400 - minutes * 60, durationS: minutes * 60, penetration: 1, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
+  // a feed arrives in time order; a large upload (a fleet's day) is grouped by vehicle
+  all.sort(parts ? (a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS) : (a, b) => a.ping.tS - b.ping.tS);
   const bodies: string[] = [];
   const size = parts ? Math.ceil(all.length / parts) : PINGS_PER_POST;
   for (let i = 0; i < all.length; i += size) {
@@ -109,14 +110,14 @@ function peakRssMb(pid: number): number {
  */
 async function bulk(server: ServerProcess, token: string, region: Region): Promise<void> {
   const pid = server.child.pid!;
-  const bodies = await feedBodies(region, 60, 1);
+  const bodies = await feedBodies(region, 180, 1, 2);
   const body = bodies[0];
   const n = body.split('\n').length;
   const t0 = performance.now();
   const r = await fetch(`${server.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
   const rep = (await r.json()) as { matched?: { traces: number; traversals: number }; intersectionFacts?: number };
   const s = (performance.now() - t0) / 1000;
-  console.log(`  one body of ${n} simulated pings (${rep.matched?.traces} traces), processed end to end: ${s.toFixed(1)} s = ${Math.round(n / s)} pings/s (${rep.matched?.traversals} traversals, ${rep.intersectionFacts} facts)`);
+  console.log(`  one body of ${n} simulated pings (three hours of ${rep.matched?.traces} vehicles, grouped by vehicle), processed end to end: ${s.toFixed(1)} s = ${Math.round(n / s)} pings/s (${rep.matched?.traversals} traversals, ${rep.intersectionFacts} facts)`);
   for (const format of ['csv', 'ndjson'] as const) {
     const before = peakRssMb(pid);
     const t0 = performance.now();
