@@ -7,7 +7,8 @@
  * second end to end (stored, matched, speeds and facts updated); then 1 M-ping CSV and NDJSON
  * bodies streamed in (stored, processing deferred) with the server's peak RSS, and one body of
  * simulated traffic processed end to end — on the embedded database and, when BENCH_DATABASE_URL
- * or TEST_DATABASE_URL is set, on PostgreSQL (in a fresh schema).
+ * or TEST_DATABASE_URL is set, on PostgreSQL (in a fresh schema). `BENCH_LIVE_ONLY=pglite` or
+ * `postgresql` measures one backend; `BENCH_LIVE_BULK=0` skips the large bodies.
  */
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -26,14 +27,14 @@ const RATE = 100;
 const PHASE_MS = 15_000;
 const PINGS_PER_POST = 600;
 /** Feed requests in flight at once. */
-const FEED_CONCURRENCY = 4;
+const FEED_CONCURRENCY = Number(process.env.FEED_CONC ?? 4);
 /** Pings of each large body. */
 const BULK_PINGS = 1_000_000;
 
 interface PhaseFigures { p50: number; p99: number; errors: number; healthMaxMs: number; healthStates: Set<string> }
 
 /** FindRoute at RATE/s and /healthz every 100 ms for PHASE_MS. */
-async function phase(server: ServerProcess, requests: LoadRequest[]): Promise<PhaseFigures> {
+export async function phase(server: ServerProcess, requests: LoadRequest[]): Promise<PhaseFigures> {
   const { hostname, port } = new URL(server.url);
   let healthMaxMs = 0;
   const healthStates = new Set<string>();
@@ -55,7 +56,7 @@ async function phase(server: ServerProcess, requests: LoadRequest[]): Promise<Ph
 }
 
 /** Simulated pings of Baltimore over the last `minutes`, in time order, as NDJSON bodies of PINGS_PER_POST (or `parts` bodies). */
-async function feedBodies(region: Region, minutes: number, parts?: number, daysAgo = 0): Promise<string[]> {
+export async function feedBodies(region: Region, minutes: number, parts?: number, daysAgo = 0): Promise<string[]> {
   const nowS = Math.floor(Date.now() / 1000);
   const all: ProbeRecord[] = [];
   for await (const batch of simulate(region, { startS: nowS - daysAgo * 86400 - minutes * 60, durationS: minutes * 60, penetration: 1, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
@@ -70,7 +71,7 @@ async function feedBodies(region: Region, minutes: number, parts?: number, daysA
 }
 
 /** Posts bodies back to back (FEED_CONCURRENCY in flight) until `stop()`; counts pings acknowledged. */
-function feeder(server: ServerProcess, token: string, bodies: string[]): { stop: () => Promise<{ pings: number; seconds: number; posts: number }> } {
+export function feeder(server: ServerProcess, token: string, bodies: string[]): { stop: () => Promise<{ pings: number; seconds: number; posts: number }> } {
   let stopped = false;
   let pings = 0;
   let posts = 0;
@@ -136,9 +137,9 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
   try {
     const pairs = odPairs(region.graph, 500, 42);
     const requests: LoadRequest[] = pairs.map(([a, b]) => ({ path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat},${a.lon}&WP_2=${b.lat},${b.lon}&Token=${token}` }));
-    await runLoad({ host: '127.0.0.1', port: Number(new URL(server.url).port), requests, connections: 4, newConnection: false, total: 1000 }); // warm-up
-    // three hours of every simulated vehicle: more bodies than the feed can take in one phase
-    const bodies = await feedBodies(region, 180);
+    await runLoad({ host: '127.0.0.1', port: Number(new URL(server.url).port), requests, connections: 4, newConnection: false, total: 4000 }); // warm-up (JIT)
+    // six hours of every simulated vehicle: more bodies than the feed can take in one phase
+    const bodies = await feedBodies(region, 360);
     const quiet = await phase(server, requests);
     const feed = feeder(server, token, bodies);
     const during = await phase(server, requests);
@@ -149,7 +150,7 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
     console.log(`  during feed  p50 ${f(during.p50)} ms  p99 ${f(during.p99)} ms  /healthz max ${f(during.healthMaxMs)} ms (${[...during.healthStates].join(', ')})  errors ${during.errors}`);
     console.log(`  p99 during / quiet ${(during.p99 / quiet.p99).toFixed(2)}  (target ≤ 2)`);
     console.log(`  feed: ${fed.posts} posts of ${PINGS_PER_POST} pings, ${FEED_CONCURRENCY} in flight: ${Math.round(fed.pings / fed.seconds)} pings/s ingested end to end (stored, matched, speeds, facts) over ${fed.seconds.toFixed(1)} s`);
-    await bulk(server, token, region);
+    if (process.env.BENCH_LIVE_BULK !== '0') await bulk(server, token, region);
   } finally {
     await server.stop();
   }
@@ -164,9 +165,11 @@ export async function benchLive(): Promise<void> {
   }
   const { dataDir, region } = dir;
   try {
-    await runBackend('PGlite (embedded)', dataDir, region, undefined);
+    const only = process.env.BENCH_LIVE_ONLY;
+    if (only !== 'postgresql') await runBackend('PGlite (embedded)', dataDir, region, undefined);
     const pgUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
-    if (pgUrl) {
+    if (only === 'pglite') console.log('PostgreSQL: skipped (BENCH_LIVE_ONLY=pglite)');
+    else if (pgUrl) {
       const schema = `bench_live_${process.pid}`;
       const admin = await openPostgres(pgUrl);
       await admin.query(`CREATE SCHEMA ${schema}`);

@@ -11,6 +11,9 @@ export const BIN_MINUTES = 15;
 /** Bins per week (7 × 96). Bin 0 is Monday 00:00–00:15 local time. */
 export const BINS_PER_WEEK = 672;
 
+/** Entries of the change log of `SpeedFeeds` before its oldest half is dropped. */
+const CHANGE_LOG_MAX = 1 << 18;
+
 /** A live observation of an edge's speed. */
 export interface LiveSpeed {
   speedKph: number;
@@ -30,12 +33,65 @@ export class SpeedFeeds {
   private readonly live = new Map<EdgeId, LiveSpeed>();
   /** incremented on every change, so caches can notice */
   version = 0;
+  /**
+   * Edges whose learned profile or live speed changed, in order, with the version each change
+   * produced (`changedSince`): caches built at an earlier version re-check only those edges. The
+   * oldest half is dropped past CHANGE_LOG_MAX entries; versions up to `logFloor` are then no
+   * longer covered.
+   */
+  private logEdges: number[] = [];
+  private logVersions: number[] = [];
+  private logFloor = 0;
+
+  private changed(edge: EdgeId): void {
+    this.version++;
+    this.logEdges.push(edge);
+    this.logVersions.push(this.version);
+    if (this.logEdges.length > CHANGE_LOG_MAX) {
+      const drop = this.logEdges.length >> 1;
+      this.logFloor = this.logVersions[drop - 1];
+      this.logEdges.splice(0, drop);
+      this.logVersions.splice(0, drop);
+    }
+  }
+
+  /**
+   * The edges whose learned profile or live speed changed after `version` (an edge may appear more
+   * than once), or null when that is no longer known (the caller then looks at every edge).
+   */
+  changedSince(version: number): ArrayLike<number> | null {
+    if (version < this.logFloor) return null;
+    if (version >= this.version) return [];
+    // first logged change newer than `version` (versions ascend)
+    const v = this.logVersions;
+    let lo = 0;
+    let hi = v.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (v[mid] <= version) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.logEdges.slice(lo);
+  }
 
   /** Sets the learned profile of an edge (km/h per bin, NaN where nothing was learned). */
   setLearnedProfile(edge: EdgeId, speedsKph: Float32Array): void {
     if (speedsKph.length !== BINS_PER_WEEK) throw new Error(`profile must have ${BINS_PER_WEEK} bins`);
     this.learned.set(edge, speedsKph);
-    this.version++;
+    this.changed(edge);
+  }
+
+  /**
+   * Sets the learned profile of an edge to `kph[i]` in bin `bins[i]` (i < `count`) and NaN in every
+   * other bin, overwriting the edge's profile array in place when it has one: reloading the
+   * profiles of many edges while a feed arrives allocates nothing for edges already learned.
+   */
+  writeLearnedProfile(edge: EdgeId, bins: ArrayLike<number>, kph: ArrayLike<number>, count: number): void {
+    let p = this.learned.get(edge);
+    if (p === undefined) this.learned.set(edge, (p = new Float32Array(BINS_PER_WEEK)));
+    p.fill(NaN);
+    for (let i = 0; i < count; i++) p[bins[i]] = kph[i];
+    this.changed(edge);
   }
 
   /** Learned speed of `edge` in `binOfWeek`, km/h, or NaN. */
@@ -59,7 +115,7 @@ export class SpeedFeeds {
     const prev = this.live.get(edge);
     if (prev && prev.observedAtS > live.observedAtS) return;
     this.live.set(edge, live);
-    this.version++;
+    this.changed(edge);
   }
 
   /** The live observation of an edge, if any (the caller decides whether it is fresh). */
@@ -75,8 +131,13 @@ export class SpeedFeeds {
   /** Drops live speeds older than `olderThanS` (unix seconds). */
   expireLive(olderThanS: number): number {
     let n = 0;
-    for (const [e, l] of this.live) if (l.observedAtS < olderThanS) { this.live.delete(e); n++; }
-    if (n) this.version++;
+    for (const [e, l] of this.live) {
+      if (l.observedAtS < olderThanS) {
+        this.live.delete(e);
+        this.changed(e);
+        n++;
+      }
+    }
     return n;
   }
 
@@ -84,5 +145,9 @@ export class SpeedFeeds {
     this.learned.clear();
     this.live.clear();
     this.version++;
+    // nothing before this version can be listed any more
+    this.logEdges = [];
+    this.logVersions = [];
+    this.logFloor = this.version;
   }
 }

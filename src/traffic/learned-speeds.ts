@@ -10,7 +10,7 @@
  * samples stay NaN (the model falls back to its prediction there).
  */
 import type { Graph } from '../network/graph.js';
-import type { Queryable } from '../store/db.js';
+import { intArrayLiteral, type Queryable } from '../store/db.js';
 import { BINS_PER_WEEK, SpeedFeeds } from './feeds.js';
 import { TrafficModel } from './model.js';
 import { refreshLiveSpeeds } from './live-speeds.js';
@@ -52,14 +52,15 @@ export function predictedPrior(g: Graph): PriorSpeeds {
 export async function recomputeLearnedBins(db: Queryable, mapVersion: string, edges: Iterable<number>): Promise<void> {
   const ids = [...edges];
   if (ids.length === 0) return;
-  await db.query('DELETE FROM learned_speed_bins WHERE map_version = $1 AND edge_id = ANY($2::int[])', [mapVersion, ids]);
+  const idList = intArrayLiteral(ids);
+  await db.query('DELETE FROM learned_speed_bins WHERE map_version = $1 AND edge_id = ANY($2::int[])', [mapVersion, idList]);
   await db.query(
     `INSERT INTO learned_speed_bins (map_version, edge_id, bin_of_week, samples, sum_length_m, sum_duration_s)
      SELECT map_version, edge_id, bin_of_week, count(*)::int, sum(speed_kph / 3.6 * (exit_s - enter_s)), sum(exit_s - enter_s)
      FROM probe_traversals
      WHERE map_version = $1 AND edge_id = ANY($2::int[]) AND speed_kph IS NOT NULL
      GROUP BY map_version, edge_id, bin_of_week`,
-    [mapVersion, ids],
+    [mapVersion, idList],
   );
 }
 
@@ -77,28 +78,32 @@ export async function loadLearnedProfiles(
   const res = await db.query<BinRow>(
     `SELECT edge_id, bin_of_week, samples, sum_length_m, sum_duration_s FROM learned_speed_bins
      WHERE map_version = $1 AND ($2::int[] IS NULL OR edge_id = ANY($2::int[])) ORDER BY edge_id`,
-    [mapVersion, ids],
+    [mapVersion, intArrayLiteral(ids)],
   );
   const prior = predictedPrior(g);
   let count = 0;
   let cur = -1;
-  let profile: Float32Array | null = null;
+  // the bins of the current edge; written into its profile (in place) when the next edge starts
+  const bins = new Int32Array(BINS_PER_WEEK);
+  const kph = new Float64Array(BINS_PER_WEEK);
+  let n = 0;
   const flush = (): void => {
-    if (profile !== null && cur >= 0) { feeds.setLearnedProfile(cur, profile); count++; }
-    profile = null;
+    if (n > 0 && cur >= 0) { feeds.writeLearnedProfile(cur, bins, kph, n); count++; }
+    n = 0;
   };
   for (const r of res.rows) {
     const e = Number(r.edge_id);
     if (e < 0 || e >= g.edgeCount) continue;
     if (e !== cur) { flush(); cur = e; }
-    const n = Number(r.samples);
+    const samples = Number(r.samples);
     const dur = Number(r.sum_duration_s);
-    if (n < c.minSamples || !(dur > 0)) continue;
+    if (samples < c.minSamples || !(dur > 0)) continue;
     const bin = Number(r.bin_of_week);
+    if (!(bin >= 0 && bin < BINS_PER_WEEK) || n >= BINS_PER_WEEK) continue;
     const meanKph = (Number(r.sum_length_m) / dur) * 3.6;
     const k = c.priorWeightSamples;
-    if (profile === null) profile = new Float32Array(BINS_PER_WEEK).fill(NaN);
-    profile[bin] = (n * meanKph + k * prior.speedKph(e, bin)) / (n + k);
+    bins[n] = bin;
+    kph[n++] = (samples * meanKph + k * prior.speedKph(e, bin)) / (samples + k);
   }
   flush();
   return count;

@@ -4,7 +4,7 @@
  * recent traversals). Older ones expire from the feed; the traffic model fades live speeds back
  * to the profile over its blend horizon.
  */
-import type { Queryable } from '../store/db.js';
+import { intArrayLiteral, type Queryable } from '../store/db.js';
 import type { SpeedFeeds } from './feeds.js';
 
 /** Settings of live speeds. */
@@ -62,7 +62,7 @@ export async function refreshLiveSpeeds(
     `SELECT edge_id, enter_s, exit_s, speed_kph FROM probe_traversals
      WHERE map_version = $1 AND speed_kph IS NOT NULL AND exit_s >= $2 AND exit_s <= $3
        AND ($4::int[] IS NULL OR edge_id = ANY($4::int[]))`,
-    [mapVersion, nowS - windowS, nowS + 60, ids],
+    [mapVersion, nowS - windowS, nowS + 60, intArrayLiteral(ids)],
   );
   return applyLiveObservations(feeds, res.rows.map((r) => ({
     edge: Number(r.edge_id), exitS: Number(r.exit_s), durationS: Number(r.exit_s) - Number(r.enter_s), speedKph: Number(r.speed_kph),

@@ -131,9 +131,6 @@ export class TdAstar {
    */
   private readonly groupFeed: Uint8Array;
   private feedVersion = -1;
-  /** internal edges whose HAS_LIVE bit is set, and whether any HAS_LEARNED bit may be */
-  private readonly liveMarked: number[] = [];
-  private learnedMarked = false;
   /** landmark tables of the running search's active landmarks, and their values at the targets */
   private hFrom: Float32Array[] = [];
   private hTo: Float32Array[] = [];
@@ -336,29 +333,25 @@ export class TdAstar {
   }
 
   /**
-   * Brings groupFeed up to the feeds' version: O(live speeds now and at the last sync), + O(edges)
-   * while learned profiles exist (SpeedFeeds keeps no list of them).
+   * Brings groupFeed up to the feeds' version: the edges whose speeds changed since the last sync
+   * (every edge when the feeds no longer list that far back).
    */
   private syncFeedFlags(): void {
     const feeds = this.model.feeds;
     if (feeds.version === this.feedVersion) return;
     const fl = this.groupFeed;
     const intEdge = this.layout.intEdge;
-    const live = this.liveMarked;
-    for (let i = 0; i < live.length; i++) fl[live[i]] &= ~HAS_LIVE;
-    live.length = 0;
-    if (feeds.learnedEdgeCount > 0 || this.learnedMarked) {
-      for (let e = 0; e < fl.length; e++) {
-        if (feeds.hasLearned(e)) fl[intEdge[e]] |= HAS_LEARNED;
-        else fl[intEdge[e]] &= ~HAS_LEARNED;
-      }
-      this.learnedMarked = feeds.learnedEdgeCount > 0;
-    }
-    for (const [e] of feeds.liveEntries()) {
-      if (e >= 0 && e < fl.length) {
-        fl[intEdge[e]] |= HAS_LIVE;
-        live.push(intEdge[e]);
-      }
+    const mark = (e: number): void => {
+      let f = fl[intEdge[e]] & ~(HAS_LEARNED | HAS_LIVE);
+      if (feeds.hasLearned(e)) f |= HAS_LEARNED;
+      if (feeds.liveSpeed(e) !== undefined) f |= HAS_LIVE;
+      fl[intEdge[e]] = f;
+    };
+    const changed = this.feedVersion < 0 ? null : feeds.changedSince(this.feedVersion);
+    if (changed !== null) {
+      for (let i = 0; i < changed.length; i++) if (changed[i] >= 0 && changed[i] < fl.length) mark(changed[i]);
+    } else {
+      for (let e = 0; e < fl.length; e++) mark(e);
     }
     this.feedVersion = feeds.version;
   }

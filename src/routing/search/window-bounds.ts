@@ -369,22 +369,34 @@ export class WindowBounds {
     return v;
   }
 
-  /** True when no live or learned speed can exceed the table's bounds. */
+  /**
+   * True when no live or learned speed can exceed the table's bounds: only the edges whose speeds
+   * changed since the table was last checked are looked at (all edges when the feeds no longer
+   * know that far back).
+   */
   private stillBounds(t: WindowTable): boolean {
     const feeds = this.feeds;
     const minKph = this.model.cfg.minSpeedKph;
     const bound = t.boundKph;
-    for (const [e, live] of feeds.liveEntries()) {
-      if (this.clamp(e, live.speedKph, minKph) > bound[e]) return false;
-    }
-    if (feeds.learnedEdgeCount > 0) {
-      const bin = Math.round(t.binStartWeekS / BIN_SECONDS);
-      const bins = this.coverageBins(bin, t.coverEndWeekS - t.binStartWeekS - BIN_SECONDS);
-      const m = this.model.graph.edgeCount;
-      for (let e = 0; e < m; e++) {
-        if (feeds.hasLearned(e) && this.clamp(e, this.learnedMax(e, bins), minKph) > bound[e]) return false;
+    const m = this.model.graph.edgeCount;
+    const changed = feeds.changedSince(t.feedsVersion);
+    let bins: number[] | null = null;
+    const exceeds = (e: number): boolean => {
+      const live = feeds.liveSpeed(e);
+      if (live !== undefined && this.clamp(e, live.speedKph, minKph) > bound[e]) return true;
+      if (!feeds.hasLearned(e)) return false;
+      if (bins === null) bins = this.coverageBins(Math.round(t.binStartWeekS / BIN_SECONDS), t.coverEndWeekS - t.binStartWeekS - BIN_SECONDS);
+      return this.clamp(e, this.learnedMax(e, bins), minKph) > bound[e];
+    };
+    if (changed !== null) {
+      for (let i = 0; i < changed.length; i++) {
+        const e = changed[i];
+        if (e >= 0 && e < m && exceeds(e)) return false;
       }
+      return true;
     }
+    for (const [e] of feeds.liveEntries()) if (e >= 0 && e < m && exceeds(e)) return false;
+    if (feeds.learnedEdgeCount > 0) for (let e = 0; e < m; e++) if (exceeds(e)) return false;
     return true;
   }
 }
