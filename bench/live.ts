@@ -15,6 +15,7 @@ import { Readable } from 'node:stream';
 import type { Region } from '../src/network/region.js';
 import { openPostgres } from '../src/store/index.js';
 import { simulate } from '../src/sim/simulator.js';
+import { localParts, parseIsoToUnixS } from '../src/time/index.js';
 import type { ProbeRecord } from '../src/probes/ingest/records.js';
 import type { ServerProcess } from '../test/helpers/processes.js';
 import { BALTIMORE_PBF, baltimoreDataDir, startBaltimoreServer } from './lib/baltimore-server.js';
@@ -27,7 +28,7 @@ const RATE = 100;
 const PHASE_MS = 15_000;
 const PINGS_PER_POST = 600;
 /** Feed requests in flight at once. */
-const FEED_CONCURRENCY = Number(process.env.FEED_CONC ?? 4);
+const FEED_CONCURRENCY = 4;
 /** Pings of each large body. */
 const BULK_PINGS = 1_000_000;
 
@@ -55,11 +56,30 @@ export async function phase(server: ServerProcess, requests: LoadRequest[]): Pro
   return { p50: quantile(load.ms, 0.5), p99: quantile(load.ms, 0.99), errors: load.errors + [...load.statuses].filter(([s]) => s !== 200).reduce((n, [, c]) => n + c, 0), healthMaxMs, healthStates };
 }
 
-/** Simulated pings of Baltimore over the last `minutes`, in time order, as NDJSON bodies of PINGS_PER_POST (or `parts` bodies). */
-export async function feedBodies(region: Region, minutes: number, parts?: number, daysAgo = 0): Promise<string[]> {
+/**
+ * Unix seconds of 10:00 local time (`tz`) on the latest Monday to Friday at least two days back:
+ * the end of a morning peak, so a body simulated before it carries the same traffic whenever the
+ * benchmark runs.
+ */
+function pastMorningPeakEndS(tz: string): number {
+  for (let d = 2; d < 10; d++) {
+    const p = localParts(Date.now() / 1000 - d * 86400, tz);
+    if (p.dayOfWeek < 1 || p.dayOfWeek > 5) continue;
+    const iso = `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}T10:00:00`;
+    return parseIsoToUnixS(iso, tz) as number;
+  }
+  throw new Error('no weekday found');
+}
+
+/**
+ * Simulated pings of Baltimore over `minutes` up to `endS` (default: now), in time order, as NDJSON
+ * bodies of PINGS_PER_POST (or `parts` bodies).
+ */
+export async function feedBodies(region: Region, minutes: number, parts?: number, endS?: number): Promise<string[]> {
   const nowS = Math.floor(Date.now() / 1000);
+  const end = endS ?? nowS;
   const all: ProbeRecord[] = [];
-  for await (const batch of simulate(region, { startS: nowS - daysAgo * 86400 - minutes * 60, durationS: minutes * 60, penetration: 1, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
+  for await (const batch of simulate(region, { startS: end - minutes * 60, durationS: minutes * 60, penetration: 1, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
   // a feed arrives in time order; a large upload (a fleet's day) is grouped by vehicle
   all.sort(parts ? (a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS) : (a, b) => a.ping.tS - b.ping.tS);
   const bodies: string[] = [];
@@ -111,14 +131,15 @@ function peakRssMb(pid: number): number {
  */
 async function bulk(server: ServerProcess, token: string, region: Region): Promise<void> {
   const pid = server.child.pid!;
-  const bodies = await feedBodies(region, 180, 1, 2);
+  // the morning peak 07:00–10:00 local of a recent weekday: the same traffic whenever this runs
+  const bodies = await feedBodies(region, 180, 1, pastMorningPeakEndS(region.meta.timeZone || 'UTC'));
   const body = bodies[0];
   const n = body.split('\n').length;
   const t0 = performance.now();
   const r = await fetch(`${server.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
   const rep = (await r.json()) as { matched?: { traces: number; traversals: number }; intersectionFacts?: number };
   const s = (performance.now() - t0) / 1000;
-  console.log(`  one body of ${n} simulated pings (three hours of ${rep.matched?.traces} vehicles, grouped by vehicle), processed end to end: ${s.toFixed(1)} s = ${Math.round(n / s)} pings/s (${rep.matched?.traversals} traversals, ${rep.intersectionFacts} facts)`);
+  console.log(`  one body of ${n} simulated pings (07:00–10:00 local of a weekday, ${rep.matched?.traces} vehicles, grouped by vehicle), processed end to end: ${s.toFixed(1)} s = ${Math.round(n / s)} pings/s (${rep.matched?.traversals} traversals, ${rep.intersectionFacts} facts)`);
   for (const format of ['csv', 'ndjson'] as const) {
     const before = peakRssMb(pid);
     const t0 = performance.now();
