@@ -15,15 +15,22 @@ import { refreshLiveSpeeds } from '../traffic/live-speeds.js';
 /** How often the change log is re-read without a notification, ms. */
 export const CHANGE_POLL_MS = 5000;
 
-/** Edges named by `speeds` changes of this map version. */
-export function changedEdges(changes: readonly Change[], mapVersion: string): Set<number> {
+/**
+ * Edges named by `speeds` changes of this map version: `edges` (live speeds to refresh) and
+ * `learned` (learned profiles to reload; a change without `learnedEdges` reloads all its edges).
+ */
+export function changedEdges(changes: readonly Change[], mapVersion: string): { edges: Set<number>; learned: Set<number> } {
   const edges = new Set<number>();
+  const learned = new Set<number>();
+  const add = (list: unknown, into: Set<number>): void => {
+    if (Array.isArray(list)) for (const e of list) if (Number.isInteger(e)) into.add(e as number);
+  };
   for (const c of changes) {
     if (c.scope !== mapVersion) continue;
-    const list = c.payload.edges;
-    if (Array.isArray(list)) for (const e of list) if (Number.isInteger(e)) edges.add(e as number);
+    add(c.payload.edges, edges);
+    add(c.payload.learnedEdges === undefined ? c.payload.edges : c.payload.learnedEdges, learned);
   }
-  return edges;
+  return { edges, learned };
 }
 
 /**
@@ -35,10 +42,9 @@ export async function followChanges(deps: { db: Db; region: Region; speeds: Spee
   const mapVersion = region.meta.mapVersion;
   const feed = new ChangeFeed(db, fromSeq, { pollMs: CHANGE_POLL_MS, onError });
   feed.on('speeds', async (changes) => {
-    const edges = changedEdges(changes, mapVersion);
-    if (edges.size === 0) return;
-    await loadLearnedProfiles(db, region.graph, speeds, mapVersion, edges);
-    await refreshLiveSpeeds(db, speeds, mapVersion, deps.now() / 1000, edges);
+    const { edges, learned } = changedEdges(changes, mapVersion);
+    if (learned.size > 0) await loadLearnedProfiles(db, region.graph, speeds, mapVersion, learned);
+    if (edges.size > 0) await refreshLiveSpeeds(db, speeds, mapVersion, deps.now() / 1000, edges);
   });
   await feed.start();
   return feed;

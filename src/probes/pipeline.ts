@@ -107,8 +107,10 @@ export interface MarkedProcessResult {
   report: ProcessReport;
   /** pending marks read before the pings: clear them (`clearPending`) once everything derived is stored */
   marks: PendingMark[];
-  /** edges whose traversals changed (their learned and live speeds were recomputed) */
+  /** edges of the replaced traversals (their live speeds were recomputed) */
   edges: Set<number>;
+  /** among them, the edges whose traversals changed (their learned bins were recomputed) */
+  learnedEdges: Set<number>;
 }
 
 /**
@@ -120,6 +122,7 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
   const matcher = matcherFor(deps.graph, deps.match);
   const report: ProcessReport = { traces: traceIds.length, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 };
   const touched = new Set<number>();
+  const changed = new Set<number>();
   const marks: PendingMark[] = [];
   /** Reads what matching a chunk needs: its pending marks (before its pings), tails and pings. */
   const load = async (chunk: string[]): Promise<{ chunk: string[]; tails: Map<string, TraceTail>; pings: Map<string, Ping[]> }> => {
@@ -159,18 +162,19 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     const fromPart = new Map<string, number>();
     for (const id of chunk) fromPart.set(id, tails.get(id)?.keptParts ?? 0);
     await writing;
-    writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart)).then((edges) => {
-      for (const e of edges) touched.add(e);
+    writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart)).then((r) => {
+      for (const e of r.edges) touched.add(e);
+      for (const e of r.changed) changed.add(e);
       if (deps.matchStates) for (const st of states) deps.matchStates.put(st);
       done += chunk.length;
       deps.onMatchProgress?.(done, traceIds.length);
     }));
   }
   await writing;
-  const upd = await updateSpeedsForEdges(deps, touched);
+  const upd = await updateSpeedsForEdges(deps, touched, changed);
   report.edgesUpdated = upd.edgesUpdated;
   report.liveEdges = upd.liveEdges;
-  return { report, marks, edges: touched };
+  return { report, marks, edges: touched, learnedEdges: changed };
 }
 
 /** Where re-matching of a trace starts. */
@@ -210,19 +214,25 @@ async function findTails(deps: ProbePipelineDeps, traceIds: readonly string[], f
  */
 export async function processTrajectories(deps: ProbePipelineDeps, trajectories: readonly Trajectory[]): Promise<ProcessReport> {
   const traceIds = [...new Set(trajectories.map((t) => t.traceId))];
-  const touched = await deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, traceIds, trajectories));
-  const upd = await updateSpeedsForEdges(deps, touched);
+  const r = await deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, traceIds, trajectories));
+  const upd = await updateSpeedsForEdges(deps, r.edges, r.changed);
   return {
     traces: traceIds.length, trajectories: trajectories.length, traversals: trajectories.reduce((n, t) => n + t.traversals.length, 0),
     unmatchedPings: 0, ...upd,
   };
 }
 
-/** Recomputes learned bins, reloads learned profiles and refreshes live speeds of `edges`. */
-async function updateSpeedsForEdges(deps: ProbePipelineDeps, edges: Set<number>): Promise<{ edgesUpdated: number; liveEdges: number }> {
+/**
+ * Recomputes the learned bins and reloads the learned profiles of `changed` (the edges whose
+ * traversals changed) and refreshes the live speeds of `edges` (every edge of the replaced
+ * traversals: their window moves on with the clock).
+ */
+async function updateSpeedsForEdges(deps: ProbePipelineDeps, edges: Set<number>, changed: Set<number>): Promise<{ edgesUpdated: number; liveEdges: number }> {
   if (edges.size === 0) return { edgesUpdated: 0, liveEdges: 0 };
-  await deps.db.transaction((tx) => recomputeLearnedBins(tx, deps.mapVersion, edges));
-  await loadLearnedProfiles(deps.db, deps.graph, deps.feeds, deps.mapVersion, edges, deps.learned);
+  if (changed.size > 0) {
+    await deps.db.transaction((tx) => recomputeLearnedBins(tx, deps.mapVersion, changed));
+    await loadLearnedProfiles(deps.db, deps.graph, deps.feeds, deps.mapVersion, changed, deps.learned);
+  }
   const liveEdges = await refreshLiveSpeeds(deps.db, deps.feeds, deps.mapVersion, deps.nowS, edges, deps.liveWindowS === undefined ? {} : { windowS: deps.liveWindowS });
   return { edgesUpdated: edges.size, liveEdges };
 }

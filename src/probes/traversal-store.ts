@@ -31,29 +31,44 @@ export interface TraversalStoreContext {
   timeZone: string;
 }
 
+/** The traversal columns compared to tell whether a stored row changed. */
+const VALUE_COLUMNS = ['edge_id', 'enter_s', 'exit_s', 'covered', 'bin_of_week', 'speed_kph', 'pings'] as const;
+
+/** What `replaceTraversals` changed. */
+export interface ReplacedTraversals {
+  /** edges of every traversal removed or written (the replaced parts' old and new edges) */
+  edges: Set<number>;
+  /** edges with a traversal added, removed or changed: their learned bins are what changed */
+  changed: Set<number>;
+}
+
 /**
  * Replaces the stored traversals of every trace in `traceIds` by those of `trajectories` (a
  * re-match of a trace with new pings supersedes the old one): all parts, or the parts numbered
- * from `fromPart.get(trace)` on when given. Returns the edges whose stored traversals changed (old
- * and new), so learned speeds can be recomputed for exactly those.
+ * from `fromPart.get(trace)` on when given. The table ends as if those parts were deleted and
+ * written again, but only rows that differ are touched: a growing trace re-matched over its open
+ * part mostly re-derives traversals it already stored, and rewriting them (with the learned bins
+ * of their edges) is most of a feed's database work. Returns the edges of the replaced parts and,
+ * among them, the edges whose traversals changed, so learned speeds are recomputed for exactly
+ * those.
  */
 export async function replaceTraversals(
   db: Queryable, g: Graph, ctx: TraversalStoreContext, traceIds: readonly string[], trajectories: readonly Trajectory[],
   fromPart?: ReadonlyMap<string, number>,
-): Promise<Set<number>> {
-  const touched = new Set<number>();
-  if (traceIds.length > 0) {
-    const old = await db.query<{ edge_id: number }>(
-      `DELETE FROM probe_traversals t USING unnest($2::text[], $3::int[]) AS f(trace_id, from_part)
-       WHERE t.map_version = $1 AND t.trace_id = f.trace_id AND t.part >= f.from_part RETURNING t.edge_id`,
-      [ctx.mapVersion, traceIds, traceIds.map((id) => fromPart?.get(id) ?? 0)],
-    );
-    for (const r of old.rows) touched.add(Number(r.edge_id));
-  }
+): Promise<ReplacedTraversals> {
+  const edges = new Set<number>();
+  const changed = new Set<number>();
   const rows: unknown[] = [];
+  // rows per (trace, part) of the new set: seq runs 0 … n − 1
+  const partTrace: string[] = [];
+  const partNo: number[] = [];
+  const partRows: number[] = [];
   for (const tr of trajectories) {
+    partTrace.push(tr.traceId);
+    partNo.push(tr.part);
+    partRows.push(tr.traversals.length);
     tr.traversals.forEach((t, seq) => {
-      touched.add(t.edge);
+      edges.add(t.edge);
       const speed = traversalSpeedKph(g, t);
       rows.push({
         trace_id: tr.traceId, part: tr.part, seq, edge_id: t.edge, enter_s: t.enterS, exit_s: t.exitS,
@@ -62,17 +77,52 @@ export async function replaceTraversals(
       });
     });
   }
+  if (traceIds.length > 0) {
+    // stored rows of the replaced parts that the new set does not have
+    const old = await db.query<{ edge_id: number }>(
+      `DELETE FROM probe_traversals t USING unnest($2::text[], $3::int[]) AS f(trace_id, from_part)
+       WHERE t.map_version = $1 AND t.trace_id = f.trace_id AND t.part >= f.from_part
+         AND NOT EXISTS (SELECT 1 FROM unnest($4::text[], $5::int[], $6::int[]) AS k(trace_id, part, n)
+                         WHERE k.trace_id = t.trace_id AND k.part = t.part AND t.seq < k.n)
+       RETURNING t.edge_id`,
+      [ctx.mapVersion, traceIds, traceIds.map((id) => fromPart?.get(id) ?? 0), partTrace, partNo, partRows],
+    );
+    for (const r of old.rows) {
+      edges.add(Number(r.edge_id));
+      changed.add(Number(r.edge_id));
+    }
+  }
+  const stored = VALUE_COLUMNS.map((c) => `t.${c}`).join(', ');
+  const incoming = VALUE_COLUMNS.map((c) => `x.${c}`).join(', ');
+  const existing = VALUE_COLUMNS.map((c) => `probe_traversals.${c}`).join(', ');
+  const excluded = VALUE_COLUMNS.map((c) => `excluded.${c}`).join(', ');
   for (let i = 0; i < rows.length; i += 5000) {
-    await db.query(
-      `INSERT INTO probe_traversals (map_version, trace_id, part, seq, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings)
-       SELECT $1, x.trace_id, x.part, x.seq, x.edge_id, x.enter_s, x.exit_s, x.covered, x.bin_of_week, x.speed_kph, x.pings
-       FROM jsonb_to_recordset($2::jsonb) AS x(trace_id text, part int, seq int, edge_id int, enter_s float8, exit_s float8,
-            covered real, bin_of_week smallint, speed_kph real, pings jsonb)
-       ON CONFLICT (trace_id, part, seq) DO NOTHING`,
+    // new rows are inserted, differing rows updated (their old edge is reported too), equal rows
+    // left alone; a row of another map version under the same key stays as it is
+    const res = await db.query<{ edge_id: number }>(
+      `WITH x AS (
+         SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(trace_id text, part int, seq int, edge_id int, enter_s float8, exit_s float8,
+              covered real, bin_of_week smallint, speed_kph real, pings jsonb)),
+       before AS (
+         SELECT t.edge_id FROM probe_traversals t JOIN x ON t.trace_id = x.trace_id AND t.part = x.part AND t.seq = x.seq
+         WHERE t.map_version = $1 AND (${stored}) IS DISTINCT FROM (${incoming})),
+       written AS (
+         INSERT INTO probe_traversals (map_version, trace_id, part, seq, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings)
+         SELECT $1, x.trace_id, x.part, x.seq, x.edge_id, x.enter_s, x.exit_s, x.covered, x.bin_of_week, x.speed_kph, x.pings FROM x
+         ON CONFLICT (trace_id, part, seq) DO UPDATE SET
+           edge_id = excluded.edge_id, enter_s = excluded.enter_s, exit_s = excluded.exit_s, covered = excluded.covered,
+           bin_of_week = excluded.bin_of_week, speed_kph = excluded.speed_kph, pings = excluded.pings
+         WHERE probe_traversals.map_version = excluded.map_version AND (${existing}) IS DISTINCT FROM (${excluded})
+         RETURNING edge_id)
+       SELECT edge_id FROM written UNION ALL SELECT edge_id FROM before`,
       [ctx.mapVersion, JSON.stringify(rows.slice(i, i + 5000))],
     );
+    for (const r of res.rows) {
+      edges.add(Number(r.edge_id));
+      changed.add(Number(r.edge_id));
+    }
   }
-  return touched;
+  return { edges, changed };
 }
 
 /** Stored form of a matched ping (the edge is the traversal's). */

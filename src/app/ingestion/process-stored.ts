@@ -63,7 +63,7 @@ export async function processStored(deps: ProcessStoredDeps, traceIds: readonly 
       facts = await refreshFacts(db, region, (d) => readTrajectories(d, { sinceS, mapVersion, traceIds }));
     }
   }
-  const changeSeq = res.edges.size > 0 ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges] }) : 0;
+  const changeSeq = res.edges.size > 0 ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges], learnedEdges: [...res.learnedEdges] }) : 0;
   await clearPending(db, res.marks);
   return { process: res.report, facts, changeSeq };
 }

@@ -1,0 +1,106 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import fc from 'fast-check';
+import type { Db } from '../store/db.js';
+import { openProbeTestDb } from '../../test/probes/db.js';
+import { planGraph } from '../../test/probes/plan-graph.js';
+import { replaceTraversals } from './traversal-store.js';
+import type { EdgeTraversal, Trajectory } from './trajectory.js';
+
+// a straight street of 6 edges (both directions: 12 edge ids)
+const plan = planGraph({ a: [0, 0], b: [100, 0], c: [200, 0], d: [300, 0], e: [400, 0], f: [500, 0], g: [600, 0] }, [{ path: 'abcdefg' }]);
+const g = plan.graph;
+const CTX = { mapVersion: 'm1', timeZone: 'UTC' };
+const T0 = 1_767_600_000;
+
+function trav(edge: number, enterS: number, exitS: number, covered = 1): EdgeTraversal {
+  return { edge, enterS, exitS, coveredFraction: covered, pings: [{ index: 0, tS: enterS, lat: 0, lon: 0, edge, offsetM: 1 }] };
+}
+
+type Row = Record<string, unknown>;
+
+/** The plain way: delete every stored row of the replaced parts, insert the new ones. */
+async function replaceByDeleteAndInsert(db: Db, trajectories: Trajectory[], fromPart: Map<string, number>): Promise<void> {
+  for (const [trace, from] of fromPart) await db.query('DELETE FROM probe_traversals WHERE trace_id = $1 AND part >= $2', [trace, from]);
+  for (const t of trajectories) {
+    for (const [seq, x] of t.traversals.entries()) {
+      const durationS = x.exitS - x.enterS;
+      const kph = x.coveredFraction >= 0.5 && durationS >= 1 ? ((x.coveredFraction * g.edgeLengthM[x.edge]) / durationS) * 3.6 : null;
+      await db.query(`INSERT INTO probe_traversals (map_version, trace_id, part, seq, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb)`,
+      ['m1', t.traceId, t.part, seq, x.edge, x.enterS, x.exitS, x.coveredFraction, Math.floor((((x.enterS + x.exitS) / 2 - 1_767_571_200) % 604800 + 604800) % 604800 / 900),
+        kph, JSON.stringify(x.pings.map((p) => ({ index: p.index, tS: p.tS, lat: p.lat, lon: p.lon, offsetM: p.offsetM })))]);
+    }
+  }
+}
+async function table(db: Db): Promise<Row[]> {
+  return (await db.query<Row>(`SELECT trace_id, part, seq, map_version, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings::text AS pings
+    FROM probe_traversals ORDER BY trace_id, part, seq`)).rows;
+}
+
+describe('replaceTraversals', () => {
+  let db: Db;
+  let ref: Db;
+  beforeAll(async () => { db = await openProbeTestDb(); ref = await openProbeTestDb(); });
+  afterAll(async () => { await db.close(); await ref.close(); });
+
+  it('rewrites only rows that differ and reports exactly the edges whose traversals changed', async () => {
+    const first: Trajectory[] = [
+      { traceId: 'A', part: 0, traversals: [trav(0, T0, T0 + 10), trav(1, T0 + 10, T0 + 20)] },
+      { traceId: 'A', part: 1, traversals: [trav(2, T0 + 100, T0 + 110), trav(3, T0 + 110, T0 + 120, 0.4)] },
+      { traceId: 'B', part: 0, traversals: [trav(4, T0, T0 + 9), trav(5, T0 + 9, T0 + 18), trav(6, T0 + 18, T0 + 30)] },
+    ];
+    const r1 = await replaceTraversals(db, g, CTX, ['A', 'B'], first);
+    expect([...r1.changed].sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    // A grows: part 1 re-matched from part 1 on (its last traversal now longer, one more edge);
+    // B re-matched whole with its last edge different and one traversal fewer
+    const second: Trajectory[] = [
+      { traceId: 'A', part: 1, traversals: [trav(2, T0 + 100, T0 + 110), trav(3, T0 + 110, T0 + 125), trav(4, T0 + 125, T0 + 131, 0.3)] },
+      { traceId: 'B', part: 0, traversals: [trav(4, T0, T0 + 9), trav(7, T0 + 9, T0 + 18)] },
+    ];
+    const r2 = await replaceTraversals(db, g, CTX, ['A', 'B'], second, new Map([['A', 1], ['B', 0]]));
+    // unchanged: A/1 seq 0 (edge 2), B seq 0 (edge 4); changed: edge 3 (longer), 4 (new on A),
+    // 5 (B seq 1 was edge 5, now 7), 7, 6 (B seq 2 removed)
+    expect([...r2.changed].sort((x, y) => x - y)).toEqual([3, 4, 5, 6, 7]);
+    expect([...r2.edges].sort((x, y) => x - y)).toEqual([2, 3, 4, 5, 6, 7]);
+    const rows = await table(db);
+    expect(rows.map((r) => `${r.trace_id}/${r.part}/${r.seq}:${r.edge_id}`)).toEqual(['A/0/0:0', 'A/0/1:1', 'A/1/0:2', 'A/1/1:3', 'A/1/2:4', 'B/0/0:4', 'B/0/1:7']);
+    expect(rows[3].exit_s).toBe(T0 + 125);
+  });
+
+  it('property: the table equals deleting the replaced parts and inserting the new rows', async () => {
+    const trajArb = (trace: string, part: number) => fc.array(fc.tuple(fc.integer({ min: 0, max: 11 }), fc.integer({ min: 1, max: 3 }), fc.boolean()), { maxLength: 5 })
+      .map((xs): Trajectory => {
+        let t = T0 + part * 1000;
+        return { traceId: trace, part, traversals: xs.map(([edge, d, half]) => { const tr = trav(edge, t, t + d * 5, half ? 0.5 : 1); t += d * 5; return tr; }) };
+      });
+    const roundArb = fc.record({
+      from: fc.integer({ min: 0, max: 2 }),
+      parts: fc.tuple(trajArb('A', 0), trajArb('A', 1), trajArb('A', 2), trajArb('B', 0)),
+    });
+    await fc.assert(fc.asyncProperty(fc.array(roundArb, { minLength: 1, maxLength: 4 }), async (rounds) => {
+      await db.exec('DELETE FROM probe_traversals');
+      await ref.exec('DELETE FROM probe_traversals');
+      const key = (x: Row) => `${x.trace_id}/${x.part}/${x.seq}`;
+      for (const { from, parts } of rounds) {
+        const trajectories = [parts[0], parts[1], parts[2], parts[3]].filter((t) => t.part >= from || t.traceId === 'B');
+        const fromPart = new Map([['A', from], ['B', 0]]);
+        const before = await table(db);
+        const r = await replaceTraversals(db, g, CTX, ['A', 'B'], trajectories, fromPart);
+        await replaceByDeleteAndInsert(ref, trajectories, fromPart);
+        const after = await table(db);
+        expect(after).toEqual(await table(ref));
+        // every edge whose rows differ between before and after is reported as changed, and only those
+        const b = new Map(before.map((x) => [key(x), JSON.stringify(x)]));
+        const a = new Map(after.map((x) => [key(x), JSON.stringify(x)]));
+        const expected = new Set<number>();
+        for (const x of before) if (a.get(key(x)) !== JSON.stringify(x)) expected.add(Number(x.edge_id));
+        for (const x of after) if (b.get(key(x)) !== JSON.stringify(x)) expected.add(Number(x.edge_id));
+        expect([...r.changed].sort((p, q) => p - q)).toEqual([...expected].sort((p, q) => p - q));
+        // rows: the kept parts of A as before, then exactly the new rows
+        const kept = before.filter((x) => x.trace_id === 'A' && Number(x.part) < from);
+        const written = trajectories.flatMap((t) => t.traversals.map((x, seq) => `${t.traceId}/${t.part}/${seq}:${x.edge}:${x.exitS}`));
+        expect(after.map((x) => `${key(x)}:${x.edge_id}:${x.exit_s}`).sort()).toEqual([...kept.map((x) => `${key(x)}:${x.edge_id}:${x.exit_s}`), ...written].sort());
+      }
+    }), { numRuns: 60 });
+  });
+});
