@@ -24,7 +24,7 @@ function csvTrace(id: string, t0: number): string {
 
 describe('probe pipeline: ingest → match → traversals → learned and live speeds', () => {
   let db: Db;
-  let deps: ProbePipelineDeps;
+  let deps: ProbePipelineDeps & { feeds: SpeedFeeds };
   beforeAll(async () => {
     db = await openProbeTestDb();
     deps = { db, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', feeds: new SpeedFeeds(), nowS: T0 + 60 };
@@ -101,5 +101,25 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
     const again = [];
     for await (const t of readTrajectories(db, { sinceS: T0 + 900 })) if (t.traceId === 'car-9') again.push(t.part);
     expect(again).toEqual([0, 1]);
+  });
+
+  it('reports the same without in-memory feeds (the ingestion thread), counting live edges in the database', async () => {
+    const other = await openProbeTestDb();
+    try {
+      const bare: ProbePipelineDeps = { db: other, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', nowS: T0 + 60 };
+      const withFeeds = { ...bare, feeds: new SpeedFeeds() };
+      const body = (): Readable => Readable.from([csvTrace('car-20', T0), csvTrace('car-21', T0 + 30)]);
+      const a = await ingestAndProcess(withFeeds, body(), { format: 'csv' });
+      await other.exec('DELETE FROM probe_traversals; DELETE FROM probe_pings; DELETE FROM learned_speed_bins');
+      const b = await ingestAndProcess(bare, body(), { format: 'csv' });
+      expect(b.process).toEqual(a.process);
+      expect(a.process.liveEdges).toBe(2);
+      // a live window that has moved on: nothing live, counted the same way
+      await other.exec('DELETE FROM probe_traversals; DELETE FROM probe_pings; DELETE FROM learned_speed_bins');
+      const c = await ingestAndProcess({ ...bare, nowS: T0 + 7200 }, body(), { format: 'csv' });
+      expect(c.process.liveEdges).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -8,7 +8,7 @@ import type { Graph } from '../network/graph.js';
 import type { Db } from '../store/db.js';
 import type { SpeedFeeds } from '../traffic/feeds.js';
 import { loadLearnedProfiles, recomputeLearnedBins, type LearnedSpeedConfig } from '../traffic/learned-speeds.js';
-import { refreshLiveSpeeds } from '../traffic/live-speeds.js';
+import { countLiveEdges, refreshLiveSpeeds } from '../traffic/live-speeds.js';
 import { ingestProbeStream, ingestRecords, type IngestOptions, type IngestReport } from './ingest/ingest.js';
 import type { ProbeRecord } from './ingest/records.js';
 import { MapMatcher, type MatchOptions, type MatchState } from './match/matcher.js';
@@ -24,8 +24,12 @@ export interface ProbePipelineDeps {
   mapVersion: string;
   /** IANA time zone of the region (bins are local time) */
   timeZone: string;
-  /** in-memory feeds the routing traffic model reads */
-  feeds: SpeedFeeds;
+  /**
+   * in-memory feeds the routing traffic model reads, updated here; absent in a thread that does
+   * not route (the ingestion thread: serving threads follow the change log), where nothing is
+   * loaded and live edges are only counted, in the database
+   */
+  feeds?: SpeedFeeds;
   /** wall clock, unix seconds (live speeds) */
   nowS: number;
   match?: Partial<MatchOptions>;
@@ -231,9 +235,12 @@ async function updateSpeedsForEdges(deps: ProbePipelineDeps, edges: Set<number>,
   if (edges.size === 0) return { edgesUpdated: 0, liveEdges: 0 };
   if (changed.size > 0) {
     await deps.db.transaction((tx) => recomputeLearnedBins(tx, deps.mapVersion, changed));
-    await loadLearnedProfiles(deps.db, deps.graph, deps.feeds, deps.mapVersion, changed, deps.learned);
+    if (deps.feeds) await loadLearnedProfiles(deps.db, deps.graph, deps.feeds, deps.mapVersion, changed, deps.learned);
   }
-  const liveEdges = await refreshLiveSpeeds(deps.db, deps.feeds, deps.mapVersion, deps.nowS, edges, deps.liveWindowS === undefined ? {} : { windowS: deps.liveWindowS });
+  const live = deps.liveWindowS === undefined ? {} : { windowS: deps.liveWindowS };
+  const liveEdges = deps.feeds
+    ? await refreshLiveSpeeds(deps.db, deps.feeds, deps.mapVersion, deps.nowS, edges, live)
+    : await countLiveEdges(deps.db, deps.mapVersion, deps.nowS, edges, live);
   return { edgesUpdated: edges.size, liveEdges };
 }
 

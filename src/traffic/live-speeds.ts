@@ -68,3 +68,20 @@ export async function refreshLiveSpeeds(
     edge: Number(r.edge_id), exitS: Number(r.exit_s), durationS: Number(r.exit_s) - Number(r.enter_s), speedKph: Number(r.speed_kph),
   })), nowS, cfg);
 }
+
+/**
+ * How many of `edges` have a live speed from the stored traversals at `nowS`: what
+ * `refreshLiveSpeeds` returns, counted in the database for a process that keeps no feeds.
+ */
+export async function countLiveEdges(
+  db: Queryable, mapVersion: string, nowS: number, edges: Iterable<number>, cfg: Partial<LiveSpeedConfig> = {},
+): Promise<number> {
+  const windowS = cfg.windowS ?? DEFAULT_LIVE_SPEED_CONFIG.windowS;
+  const res = await db.query<{ n: number }>(
+    `SELECT count(DISTINCT edge_id)::int AS n FROM probe_traversals
+     WHERE map_version = $1 AND speed_kph IS NOT NULL AND exit_s >= $2 AND exit_s <= $3 AND exit_s > enter_s
+       AND edge_id = ANY($4::int[])`,
+    [mapVersion, nowS - windowS, nowS + 60, intArrayLiteral([...edges])],
+  );
+  return Number(res.rows[0]?.n ?? 0);
+}

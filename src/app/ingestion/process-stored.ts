@@ -11,7 +11,7 @@ import { clearPending } from '../../probes/ingest/pending.js';
 import { processTracesMarked, type MatchStateCache, type ProcessReport } from '../../probes/pipeline.js';
 import { readTrajectories } from '../../probes/traversal-store.js';
 import { refreshFacts } from '../../analytics/index.js';
-import { SpeedFeeds } from '../../traffic/feeds.js';
+import type { SpeedFeeds } from '../../traffic/feeds.js';
 
 /** What processing needs. */
 export interface ProcessStoredDeps {
@@ -19,7 +19,7 @@ export interface ProcessStoredDeps {
   region: Region;
   /** wall clock, unix seconds (live speeds) */
   nowS: number;
-  /** feeds to update in this thread (a scratch set when omitted: other threads follow the change) */
+  /** feeds to update in this thread (none when omitted: other threads follow the change) */
   feeds?: SpeedFeeds;
   onMatchProgress?: (done: number, total: number) => void;
   /** matching states kept between calls (the ingestion thread's), so growing traces are matched incrementally */
@@ -48,7 +48,7 @@ export async function processStored(deps: ProcessStoredDeps, traceIds: readonly 
   const mapVersion = region.meta.mapVersion;
   const res = await processTracesMarked({
     db, graph: region.graph, mapVersion, timeZone: region.meta.timeZone,
-    feeds: deps.feeds ?? new SpeedFeeds(), nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates,
+    feeds: deps.feeds, nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates,
   }, traceIds, firstNewS);
   let facts = { trajectories: 0, facts: 0 };
   if (traceIds.length > 0) {
