@@ -28,6 +28,7 @@ import type { Trajectory } from '../../../src/probes/trajectory.js';
 import { SpeedFeeds } from '../../../src/traffic/feeds.js';
 import { buildFacts, catalogOf, type SignalTiming } from '../../../src/analytics/index.js';
 import { haversineM } from '../../../src/geo/index.js';
+import { createRng } from '../../../src/sim/prng.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,17 +45,6 @@ const NOISE_M = Number(args.noise);
 const t0 = Date.now();
 const log = (m: string): void => console.log(`[probes ${((Date.now() - t0) / 1000).toFixed(0)} s] ${m}`);
 
-/** Seeded PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 /** FNV-1a hash of a string, for per-vehicle choices independent of the reading order. */
 function hash(s: string, seed: number): number {
   let h = (2166136261 ^ seed) >>> 0;
@@ -94,7 +84,7 @@ log(`probe vehicles: ${tracks.size}`);
 
 function* records(): Generator<ProbeRecord> {
   for (const [id, tr] of tracks) {
-    const rnd = prng(hash(id, seed + 1));
+    const rnd = createRng(hash(id, seed + 1)).next;
     const phase = Math.floor(rnd() * EVERY_S);
     const gauss = (): number => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
     for (let i = 0; i < tr.t.length; i++) {
