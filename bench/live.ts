@@ -179,6 +179,10 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
 
 /** Runs the live benchmark. */
 export async function benchLive(): Promise<void> {
+  const only = process.env.BENCH_LIVE_ONLY;
+  if (only !== undefined && only !== 'pglite' && only !== 'postgresql') throw new Error(`BENCH_LIVE_ONLY must be pglite or postgresql, got "${only}"`);
+  const bulkFlag = process.env.BENCH_LIVE_BULK;
+  if (bulkFlag !== undefined && bulkFlag !== '0' && bulkFlag !== '1') throw new Error(`BENCH_LIVE_BULK must be 0 or 1, got "${bulkFlag}"`);
   const dir = await baltimoreDataDir('streetwise-bench-live-');
   if (dir === undefined) {
     console.log(`live: ${BALTIMORE_PBF} not found, skipped`);
@@ -186,7 +190,6 @@ export async function benchLive(): Promise<void> {
   }
   const { dataDir, region } = dir;
   try {
-    const only = process.env.BENCH_LIVE_ONLY;
     if (only !== 'postgresql') await runBackend('PGlite (embedded)', dataDir, region, undefined);
     const pgUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
     if (only === 'pglite') console.log('PostgreSQL: skipped (BENCH_LIVE_ONLY=pglite)');
