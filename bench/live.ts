@@ -1,8 +1,9 @@
 /**
  * Serving while a probe feed arrives, measured as users meet it: the server runs in its own
  * process on loopback (Baltimore), this process sends FindRoute at a fixed rate over keep-alive
- * connections and polls `/healthz`, first quiet, then while a feeder posts simulated probe pings
- * back to back (NDJSON, 600 a request, current timestamps, several requests in flight). Prints
+ * connections and polls `/healthz`, first quiet, then while a feeder in a third process posts
+ * simulated probe pings back to back (NDJSON, 600 a request, current timestamps, several requests
+ * in flight; `lib/feeder.ts`). Prints
  * FindRoute p50/p99 quiet vs during the feed, the slowest `/healthz`, and the pings ingested per
  * second end to end (stored, matched, speeds and facts updated); then 1 M-ping CSV and NDJSON
  * bodies streamed in (stored, processing deferred) with the server's peak RSS, and one body of
@@ -12,23 +13,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { join } from 'node:path';
 import type { Region } from '../src/network/region.js';
 import { openPostgres } from '../src/store/index.js';
-import { simulate } from '../src/sim/simulator.js';
 import { localParts, parseIsoToUnixS } from '../src/time/index.js';
-import type { ProbeRecord } from '../src/probes/ingest/records.js';
 import type { ServerProcess } from '../test/helpers/processes.js';
 import { BALTIMORE_PBF, baltimoreDataDir, startBaltimoreServer } from './lib/baltimore-server.js';
 import { odPairs } from './routing.js';
 import { probeBody } from '../test/helpers/probe-bodies.js';
+import { FEED_CONCURRENCY, PINGS_PER_POST, feedBodies, startFeeder } from './lib/feeder.js';
 import { quantile, runLoad, type LoadRequest } from './lib/http-load.js';
 
 /** FindRoute requests per second during both phases. */
 const RATE = 100;
-const PHASE_MS = 15_000;
-const PINGS_PER_POST = 600;
-/** Feed requests in flight at once. */
-const FEED_CONCURRENCY = 4;
+const PHASE_MS = 30_000;
 /** Pings of each large body. */
 const BULK_PINGS = 1_000_000;
 
@@ -71,53 +69,6 @@ function pastMorningPeakEndS(tz: string): number {
   throw new Error('no weekday found');
 }
 
-/**
- * Simulated pings of Baltimore over `minutes` up to `endS` (default: now), in time order, as NDJSON
- * bodies of PINGS_PER_POST (or `parts` bodies).
- */
-export async function feedBodies(region: Region, minutes: number, parts?: number, endS?: number): Promise<string[]> {
-  const nowS = Math.floor(Date.now() / 1000);
-  const end = endS ?? nowS;
-  const all: ProbeRecord[] = [];
-  for await (const batch of simulate(region, { startS: end - minutes * 60, durationS: minutes * 60, penetration: 1, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
-  // a feed arrives in time order; a large upload (a fleet's day) is grouped by vehicle
-  all.sort(parts ? (a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS) : (a, b) => a.ping.tS - b.ping.tS);
-  const bodies: string[] = [];
-  const size = parts ? Math.ceil(all.length / parts) : PINGS_PER_POST;
-  for (let i = 0; i < all.length; i += size) {
-    bodies.push(all.slice(i, i + size).map((r) => JSON.stringify({ traceId: r.traceId, timestamp: r.ping.tS, lat: r.ping.lat, lon: r.ping.lon })).join('\n'));
-  }
-  return bodies;
-}
-
-/** Posts bodies back to back (FEED_CONCURRENCY in flight) until `stop()`; counts pings acknowledged. */
-export function feeder(server: ServerProcess, token: string, bodies: string[]): { stop: () => Promise<{ pings: number; seconds: number; posts: number }> } {
-  let stopped = false;
-  let pings = 0;
-  let posts = 0;
-  let next = 0;
-  const t0 = performance.now();
-  let lastDone = t0;
-  const lane = async (): Promise<void> => {
-    while (!stopped && next < bodies.length) {
-      const body = bodies[next++];
-      const r = await fetch(`${server.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
-      const rep = (await r.json()) as { received?: number };
-      if (r.status === 200) { pings += rep.received ?? 0; posts++; }
-      lastDone = performance.now();
-    }
-  };
-  const lanes = Array.from({ length: FEED_CONCURRENCY }, () => lane());
-  return {
-    stop: async () => {
-      stopped = true;
-      await Promise.all(lanes);
-      if (next >= bodies.length) console.log(`  (the feed ran out of bodies after ${((lastDone - t0) / 1000).toFixed(1)} s)`);
-      return { pings, seconds: (lastDone - t0) / 1000, posts };
-    },
-  };
-}
-
 /** Peak resident memory of a process so far, MB (Linux). */
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -129,10 +80,10 @@ function peakRssMb(pid: number): number {
  * server's peak RSS shows what it held), then one body of simulated Baltimore traffic processed
  * end to end in one request.
  */
-async function bulk(server: ServerProcess, token: string, region: Region): Promise<void> {
+async function bulk(server: ServerProcess, token: string, region: Region, regionDir: string): Promise<void> {
   const pid = server.child.pid!;
   // the morning peak 07:00–10:00 local of a recent weekday: the same traffic whenever this runs
-  const bodies = await feedBodies(region, 180, 1, pastMorningPeakEndS(region.meta.timeZone || 'UTC'));
+  const bodies = await feedBodies(regionDir, 180, 1, pastMorningPeakEndS(region.meta.timeZone || 'UTC'));
   const body = bodies[0];
   const n = body.split('\n').length;
   const t0 = performance.now();
@@ -154,24 +105,27 @@ async function bulk(server: ServerProcess, token: string, region: Region): Promi
 }
 
 async function runBackend(label: string, dataDir: string, region: Region, databaseUrl: string | undefined): Promise<void> {
+  const regionDir = join(dataDir, 'regions', 'baltimore');
   const { server, token } = await startBaltimoreServer(dataDir, { databaseUrl, admin: true });
   try {
     const pairs = odPairs(region.graph, 500, 42);
     const requests: LoadRequest[] = pairs.map(([a, b]) => ({ path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat},${a.lon}&WP_2=${b.lat},${b.lon}&Token=${token}` }));
     await runLoad({ host: '127.0.0.1', port: Number(new URL(server.url).port), requests, connections: 4, newConnection: false, total: 4000 }); // warm-up (JIT)
-    // six hours of every simulated vehicle: more bodies than the feed can take in one phase
-    const bodies = await feedBodies(region, 360);
+    // twelve hours of every simulated vehicle (a peak whatever the hour), built and posted by another process: more bodies than
+    // the feed can take in one phase
+    const feed = await startFeeder({ url: server.url, token, regionDir, minutes: 720 });
     const quiet = await phase(server, requests);
-    const feed = feeder(server, token, bodies);
+    feed.start();
     const during = await phase(server, requests);
     const fed = await feed.stop();
+    if (fed.ranOut) console.log(`  (the feed ran out of its ${feed.bodies} bodies after ${fed.seconds.toFixed(1)} s)`);
     const f = (x: number) => x.toFixed(2);
     console.log(`${label}: FindRoute at ${RATE}/s, keep-alive, ${PHASE_MS / 1000} s per phase`);
     console.log(`  quiet        p50 ${f(quiet.p50)} ms  p99 ${f(quiet.p99)} ms  /healthz max ${f(quiet.healthMaxMs)} ms (${[...quiet.healthStates].join(', ')})  errors ${quiet.errors}`);
     console.log(`  during feed  p50 ${f(during.p50)} ms  p99 ${f(during.p99)} ms  /healthz max ${f(during.healthMaxMs)} ms (${[...during.healthStates].join(', ')})  errors ${during.errors}`);
     console.log(`  p99 during / quiet ${(during.p99 / quiet.p99).toFixed(2)}  (target ≤ 2)`);
     console.log(`  feed: ${fed.posts} posts of ${PINGS_PER_POST} pings, ${FEED_CONCURRENCY} in flight: ${Math.round(fed.pings / fed.seconds)} pings/s ingested end to end (stored, matched, speeds, facts) over ${fed.seconds.toFixed(1)} s`);
-    if (process.env.BENCH_LIVE_BULK !== '0') await bulk(server, token, region);
+    if (process.env.BENCH_LIVE_BULK !== '0') await bulk(server, token, region, regionDir);
   } finally {
     await server.stop();
   }

@@ -29,53 +29,97 @@ export interface StoreFactsOptions {
 
 type SliceRow = { k: string; d: string; m: number };
 
-async function deleteParts(tx: Queryable, parts: ReadonlyArray<{ traceId: string; part: number }>, slices: SliceSet): Promise<void> {
-  for (let i = 0; i < parts.length; i += BATCH_ROWS) {
-    const chunk = parts.slice(i, i + BATCH_ROWS);
-    const res = await tx.query<SliceRow>(
-      `WITH del AS (DELETE FROM analytics_fact f USING unnest($1::text[], $2::int[]) AS p(trace_id, part)
-        WHERE f.trace_id = p.trace_id AND f.part = p.part RETURNING f.intersection_key, f.local_day, f.local_minute)
-       SELECT DISTINCT intersection_key AS k, to_char(local_day, 'YYYY-MM-DD') AS d, (local_minute / 15 * 15)::int AS m FROM del`,
-      [chunk.map((p) => p.traceId), chunk.map((p) => p.part)],
-    );
-    for (const r of res.rows) slices.add(r.k, r.d, Number(r.m));
-  }
+/** A stored fact as read back for comparison: its slice and every stored column. */
+interface StoredFactRow {
+  trace_id: string; part: number; intersection_key: string; occurrence: number; intersection_id: string | number;
+  movement_id: number; in_edge: number; out_edge: number; entry_s: number; exit_s: number; d: string;
+  local_minute: number; local_dow: number; zone_length_m: number; travel_time_s: number; free_flow_s: number;
+  control_delay_s: number; stopped: boolean; stop_duration_s: number; approach_speed_kph: number | null; map_version: string;
 }
 
-/** Slices of stored facts that `facts` will overwrite in place (same primary key, part not replaced). */
-async function overwrittenSlices(tx: Queryable, facts: readonly Fact[], slices: SliceSet): Promise<void> {
-  for (let i = 0; i < facts.length; i += BATCH_ROWS) {
-    const c = facts.slice(i, i + BATCH_ROWS);
-    const res = await tx.query<SliceRow>(
-      `SELECT DISTINCT f.intersection_key AS k, to_char(f.local_day, 'YYYY-MM-DD') AS d, (f.local_minute / 15 * 15)::int AS m
-         FROM analytics_fact f JOIN unnest($1::text[], $2::int[], $3::text[], $4::smallint[]) AS n(trace_id, part, ik, occ)
-           ON f.trace_id = n.trace_id AND f.part = n.part AND f.intersection_key = n.ik AND f.occurrence = n.occ`,
-      [c.map((f) => f.traceId), c.map((f) => f.part), c.map((f) => f.intersectionKey), c.map((f) => f.occurrence)],
+function factKey(traceId: string, part: number, intersectionKey: string, occurrence: number): string {
+  return `${traceId}\u0000${part}\u0000${intersectionKey}\u0000${occurrence}`;
+}
+
+/** The stored facts of `parts`, by key. */
+async function storedFacts(tx: Queryable, parts: ReadonlyArray<{ traceId: string; part: number }>): Promise<Map<string, StoredFactRow>> {
+  const out = new Map<string, StoredFactRow>();
+  for (let i = 0; i < parts.length; i += BATCH_ROWS) {
+    const chunk = parts.slice(i, i + BATCH_ROWS);
+    const res = await tx.query<StoredFactRow>(
+      `SELECT f.trace_id, f.part, f.intersection_key, f.occurrence, f.intersection_id, f.movement_id, f.in_edge, f.out_edge,
+         f.entry_s, f.exit_s, to_char(f.local_day, 'YYYY-MM-DD') AS d, f.local_minute, f.local_dow, f.zone_length_m,
+         f.travel_time_s, f.free_flow_s, f.control_delay_s, f.stopped, f.stop_duration_s, f.approach_speed_kph, f.map_version
+       FROM analytics_fact f JOIN unnest($1::text[], $2::int[]) AS p(trace_id, part) ON f.trace_id = p.trace_id AND f.part = p.part`,
+      [chunk.map((p) => p.traceId), chunk.map((p) => p.part)],
     );
-    for (const r of res.rows) slices.add(r.k, r.d, Number(r.m));
+    for (const r of res.rows) out.set(factKey(r.trace_id, Number(r.part), r.intersection_key, Number(r.occurrence)), r);
   }
+  return out;
+}
+
+/** `real` columns hold single precision: a value is unchanged when it rounds to the stored one. */
+const sameReal = (a: number, b: number | string): boolean => Math.fround(a) === Math.fround(Number(b));
+
+/** Whether `f` (with `mapVersion`) is exactly what `r` holds, column by column. */
+function sameFact(f: Fact, r: StoredFactRow, mapVersion: string): boolean {
+  return String(f.intersectionId) === String(r.intersection_id) && f.movementId === Number(r.movement_id)
+    && f.inEdge === Number(r.in_edge) && f.outEdge === Number(r.out_edge)
+    && f.entryS === Number(r.entry_s) && f.exitS === Number(r.exit_s)
+    && f.localDay === r.d && f.localMinute === Number(r.local_minute) && f.localDow === Number(r.local_dow)
+    && sameReal(f.zoneLengthM, r.zone_length_m) && sameReal(f.travelTimeS, r.travel_time_s) && sameReal(f.freeFlowS, r.free_flow_s)
+    && sameReal(f.controlDelayS, r.control_delay_s) && f.stopped === r.stopped && sameReal(f.stopDurationS, r.stop_duration_s)
+    && (f.approachSpeedKph === null ? r.approach_speed_kph === null : r.approach_speed_kph !== null && sameReal(f.approachSpeedKph, r.approach_speed_kph))
+    && mapVersion === r.map_version;
 }
 
 /**
- * Stores `facts` in one transaction, replacing earlier facts of the same trace parts, and keeps
- * the rollups exact: 15-minute slices that lost or changed a fact are recomputed from the facts,
- * new facts in other slices are added to the rollup rows.
- * Fact writers are serialised by an advisory transaction lock. Returns the number of rows written.
+ * Stores `facts` in one transaction as the whole new content of the trace parts in `replace`
+ * (default: the parts of `facts`; a fact of another part overwrites the stored one of the same key
+ * in place), writing only the difference to what is stored: facts that are gone are deleted,
+ * new and changed ones are upserted, identical ones are left alone. The rollups stay exact:
+ * 15-minute slices that lost or changed a fact are recomputed from the facts, new facts in other
+ * slices are added to the rollup rows. A growing trace re-stored after each batch of pings so
+ * touches only its last crossings and their slices. The table ends exactly as after deleting the
+ * replaced parts and upserting `facts`. Fact writers are serialised by an advisory transaction lock.
+ * Returns the number of rows written (inserted or changed).
  */
 export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFactsOptions = {}): Promise<number> {
-  const parts = opts.replace ?? uniqueParts(facts);
+  const replaced = opts.replace ?? uniqueParts(facts);
+  const replacedSet = new Set(replaced.map((p) => `${p.part}\u0000${p.traceId}`));
   const mapVersion = opts.mapVersion ?? '';
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [FACT_WRITE_LOCK]);
+    // the replaced parts, and the facts' own parts (a fact of another part overwrites in place)
+    const stored = await storedFacts(tx, uniqueParts([...replaced, ...facts]));
     const slices = new SliceSet();
-    await deleteParts(tx, parts, slices);
-    if (opts.replace) await overwrittenSlices(tx, facts, slices);
+    const write: Fact[] = [];
+    for (const f of facts) {
+      const k = factKey(f.traceId, f.part, f.intersectionKey, f.occurrence);
+      const r = stored.get(k);
+      if (r === undefined) { write.push(f); continue; }
+      stored.delete(k);
+      if (sameFact(f, r, mapVersion)) continue;
+      slices.add(r.intersection_key, r.d, Number(r.local_minute)); // its old slice loses it
+      write.push(f);
+    }
+    // what is left of the replaced parts' stored facts is gone from their new content
+    const gone = [...stored.values()].filter((r) => replacedSet.has(`${Number(r.part)}\u0000${r.trace_id}`));
+    for (const r of gone) slices.add(r.intersection_key, r.d, Number(r.local_minute));
+    for (let i = 0; i < gone.length; i += BATCH_ROWS) {
+      const c = gone.slice(i, i + BATCH_ROWS);
+      await tx.query(
+        `DELETE FROM analytics_fact f USING unnest($1::text[], $2::int[], $3::text[], $4::smallint[]) AS g(trace_id, part, ik, occ)
+         WHERE f.trace_id = g.trace_id AND f.part = g.part AND f.intersection_key = g.ik AND f.occurrence = g.occ`,
+        [c.map((r) => r.trace_id), c.map((r) => Number(r.part)), c.map((r) => r.intersection_key), c.map((r) => Number(r.occurrence))],
+      );
+    }
     // slices that lost or changed a fact are recomputed from the facts (new ones included);
     // new facts in other slices are added to the rollups
-    const added = facts.filter((f) => !slices.has(f.intersectionKey, f.localDay, f.localMinute));
+    const added = write.filter((f) => !slices.has(f.intersectionKey, f.localDay, f.localMinute));
     let written = 0;
-    for (let i = 0; i < facts.length; i += BATCH_ROWS) {
-      const c = facts.slice(i, i + BATCH_ROWS);
+    for (let i = 0; i < write.length; i += BATCH_ROWS) {
+      const c = write.slice(i, i + BATCH_ROWS);
       const col = <T>(f: (x: Fact) => T): T[] => c.map(f);
       const res = await tx.query(
         `INSERT INTO analytics_fact (trace_id, part, intersection_key, occurrence, intersection_id, movement_id,
@@ -110,7 +154,7 @@ export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFact
   });
 }
 
-function uniqueParts(facts: readonly Fact[]): Array<{ traceId: string; part: number }> {
+function uniqueParts(facts: ReadonlyArray<{ traceId: string; part: number }>): Array<{ traceId: string; part: number }> {
   const seen = new Set<string>();
   const out: Array<{ traceId: string; part: number }> = [];
   for (const f of facts) {

@@ -1,0 +1,109 @@
+/**
+ * A probe feed in its own process: a fleet is another client than the users asking for routes,
+ * so its body generation, garbage and HTTP work never pause the event loop that times FindRoute.
+ *
+ * Forked by `startFeeder` (the parent's tsx loader is inherited). Messages: parent → child
+ * `{ t: 'start' }`, `{ t: 'stop' }`; child → parent `{ t: 'ready', bodies }` once the bodies are
+ * built, `{ t: 'stopped', pings, seconds, posts, ranOut }`.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { loadRegion } from '../../src/network/index.js';
+import { simulate } from '../../src/sim/simulator.js';
+import type { ProbeRecord } from '../../src/probes/ingest/records.js';
+
+/** Pings in each feed request. */
+export const PINGS_PER_POST = 600;
+/** Feed requests in flight at once. */
+export const FEED_CONCURRENCY = 4;
+
+/** What the child is told. */
+interface FeederArgs { url: string; token: string; regionDir: string; minutes: number }
+/** What a feed achieved. */
+export interface FeedFigures { pings: number; seconds: number; posts: number; ranOut: boolean }
+
+/**
+ * Simulated pings of the region over `minutes` up to `endS` (default: now), in time order, as NDJSON
+ * bodies of PINGS_PER_POST (or `parts` bodies, each grouped by vehicle).
+ */
+export async function feedBodies(regionDir: string, minutes: number, parts?: number, endS?: number): Promise<string[]> {
+  const region = loadRegion(regionDir);
+  const nowS = Math.floor(Date.now() / 1000);
+  const end = endS ?? nowS;
+  const all: ProbeRecord[] = [];
+  for await (const batch of simulate(region, { startS: end - minutes * 60, durationS: minutes * 60, penetration: 1, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
+  // a feed arrives in time order; a large upload (a fleet's day) is grouped by vehicle
+  all.sort(parts ? (a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS) : (a, b) => a.ping.tS - b.ping.tS);
+  const bodies: string[] = [];
+  const size = parts ? Math.ceil(all.length / parts) : PINGS_PER_POST;
+  for (let i = 0; i < all.length; i += size) {
+    bodies.push(all.slice(i, i + size).map((r) => JSON.stringify({ traceId: r.traceId, timestamp: r.ping.tS, lat: r.ping.lat, lon: r.ping.lon })).join('\n'));
+  }
+  return bodies;
+}
+
+/**
+ * Starts the feeder process and waits until its bodies are built: `start()` begins posting them
+ * back to back (FEED_CONCURRENCY in flight), `stop()` ends the feed and reports the pings
+ * acknowledged.
+ */
+export async function startFeeder(args: FeederArgs): Promise<{ bodies: number; start: () => void; stop: () => Promise<FeedFigures> }> {
+  const child: ChildProcess = fork(new URL(import.meta.url), [JSON.stringify(args)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = (t: string): Promise<Record<string, unknown>> => new Promise((resolve, reject) => {
+    const onMessage = (m: Record<string, unknown>): void => {
+      if (m.t !== t) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(m);
+    };
+    const onExit = (code: number | null): void => reject(new Error(`feeder exited with ${code} before "${t}"`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+  const ready = await next('ready');
+  return {
+    bodies: ready.bodies as number,
+    start: () => child.send({ t: 'start' }),
+    stop: async () => {
+      const stopped = next('stopped');
+      child.send({ t: 'stop' });
+      const m = await stopped;
+      child.disconnect();
+      return { pings: m.pings as number, seconds: m.seconds as number, posts: m.posts as number, ranOut: m.ranOut as boolean };
+    },
+  };
+}
+
+/** The child: builds the bodies, then posts them between `start` and `stop`. */
+async function child(args: FeederArgs): Promise<void> {
+  const bodies = await feedBodies(args.regionDir, args.minutes);
+  let stopped = false;
+  let pings = 0;
+  let posts = 0;
+  let next = 0;
+  let t0 = 0;
+  let lastDone = 0;
+  let lanes: Promise<void>[] = [];
+  const lane = async (): Promise<void> => {
+    while (!stopped && next < bodies.length) {
+      const body = bodies[next++];
+      const r = await fetch(`${args.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${args.token}`, 'content-type': 'application/x-ndjson' }, body });
+      const rep = (await r.json()) as { received?: number };
+      if (r.status === 200) { pings += rep.received ?? 0; posts++; }
+      lastDone = performance.now();
+    }
+  };
+  process.on('message', (m: { t: string }) => {
+    if (m.t === 'start') {
+      t0 = lastDone = performance.now();
+      lanes = Array.from({ length: FEED_CONCURRENCY }, () => lane());
+    } else if (m.t === 'stop') {
+      stopped = true;
+      void Promise.all(lanes).then(() => process.send!({ t: 'stopped', pings, seconds: (lastDone - t0) / 1000, posts, ranOut: next >= bodies.length }));
+    }
+  });
+  process.send!({ t: 'ready', bodies: bodies.length });
+}
+
+if (process.send !== undefined && process.argv[2]?.startsWith('{')) {
+  await child(JSON.parse(process.argv[2]) as FeederArgs);
+}
