@@ -75,4 +75,13 @@ CREATE TABLE probe_pending (
 CREATE INDEX probe_pending_marked ON probe_pending (marked_at);
 `,
   },
+  {
+    version: 302,
+    name: 'probe traversals by exit time',
+    sql: `
+-- Live speeds read the traversals that ended in the last window; through the edge index that
+-- read scanned every stored traversal of the edges, a cost growing with the history.
+CREATE INDEX IF NOT EXISTS probe_traversals_exit ON probe_traversals (exit_s);
+`,
+  },
 ];

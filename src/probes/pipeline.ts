@@ -44,23 +44,37 @@ export interface ProbePipelineDeps {
   matchStates?: MatchStateCache;
 }
 
+/** What is kept of a recently processed trace. */
+interface TraceMemory {
+  state: MatchState;
+  /** its traversal rows as stored by the same write (`replaceTraversals`' `rows`) */
+  rows?: ReadonlyMap<string, string>;
+}
+
 /**
- * The matching states of recently processed traces, least recently used dropped beyond
- * `maxTraces`. A state is taken out while its trace is processed and put back only after the
- * result is stored, so a failed write never leaves a state ahead of the database.
+ * The matching states of recently processed traces, with their stored traversal rows, least
+ * recently used dropped beyond `maxTraces`. An entry is taken out while its trace is processed
+ * and put back only after the result is stored, so a failed write never leaves it ahead of the
+ * database. It assumes what a matching state already assumes: this cache's owner is the only
+ * writer of these traces.
  */
 export class MatchStateCache {
-  private readonly states = new Map<string, MatchState>();
+  private readonly states = new Map<string, TraceMemory>();
   constructor(private readonly maxTraces = 20_000) {}
 
   take(traceId: string): MatchState | undefined {
+    return this.takeEntry(traceId)?.state;
+  }
+
+  /** The state and the stored rows of a trace, taken out of the cache. */
+  takeEntry(traceId: string): TraceMemory | undefined {
     const s = this.states.get(traceId);
     if (s !== undefined) this.states.delete(traceId);
     return s;
   }
 
-  put(state: MatchState): void {
-    this.states.set(state.traceId, state);
+  put(state: MatchState, rows?: ReadonlyMap<string, string>): void {
+    this.states.set(state.traceId, { state, rows });
     if (this.states.size > this.maxTraces) this.states.delete(this.states.keys().next().value as string);
   }
 
@@ -155,9 +169,12 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     next = c + 1 < chunks.length ? quiet(load(chunks[c + 1])) : undefined;
     const trajectories: Trajectory[] = [];
     const states: MatchState[] = [];
+    const known = new Map<string, ReadonlyMap<string, string>>();
     for (const id of chunk) {
       const tail = tails.get(id);
-      const { parts, state } = matcher.matchResumable(id, pings.get(id) ?? [], tail?.keptParts ?? 0, tail?.pingsBefore ?? 0, deps.matchStates?.take(id));
+      const memory = deps.matchStates?.takeEntry(id);
+      if (memory?.rows !== undefined) known.set(id, memory.rows);
+      const { parts, state } = matcher.matchResumable(id, pings.get(id) ?? [], tail?.keptParts ?? 0, tail?.pingsBefore ?? 0, memory?.state);
       states.push(state);
       report.unmatchedPings += matcher.lastStats.unmatchedPings;
       for (const t of parts) { trajectories.push(t); report.traversals += t.traversals.length; }
@@ -166,10 +183,10 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     const fromPart = new Map<string, number>();
     for (const id of chunk) fromPart.set(id, tails.get(id)?.keptParts ?? 0);
     await writing;
-    writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart)).then((r) => {
+    writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart, known)).then((r) => {
       for (const e of r.edges) touched.add(e);
       for (const e of r.changed) changed.add(e);
-      if (deps.matchStates) for (const st of states) deps.matchStates.put(st);
+      if (deps.matchStates) for (const st of states) deps.matchStates.put(st, r.rows.get(st.traceId));
       done += chunk.length;
       deps.onMatchProgress?.(done, traceIds.length);
     }));

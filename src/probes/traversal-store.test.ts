@@ -67,6 +67,24 @@ describe('replaceTraversals', () => {
     expect(rows[3].exit_s).toBe(T0 + 125);
   });
 
+  it('does not send rows the caller knows to be stored', async () => {
+    await db.exec('DELETE FROM probe_traversals');
+    const traj: Trajectory[] = [{ traceId: 'K', part: 0, traversals: [trav(0, T0, T0 + 10), trav(1, T0 + 10, T0 + 20)] }];
+    const r1 = await replaceTraversals(db, g, CTX, ['K'], traj);
+    const sent: string[] = [];
+    const spy = { query: (sql: string, params?: unknown[]) => { if (sql.includes('jsonb_to_recordset')) sent.push(String(params?.[1])); return db.query(sql, params); } } as unknown as Db;
+    // the same content again: nothing to send; one traversal longer: only that row
+    const r2 = await replaceTraversals(spy, g, CTX, ['K'], traj, undefined, r1.rows);
+    expect(sent).toEqual([]);
+    expect(r2.changed.size).toBe(0);
+    const grown: Trajectory[] = [{ traceId: 'K', part: 0, traversals: [trav(0, T0, T0 + 10), trav(1, T0 + 10, T0 + 25)] }];
+    const r3 = await replaceTraversals(spy, g, CTX, ['K'], grown, undefined, r2.rows);
+    expect(sent.length).toBe(1);
+    expect((JSON.parse(sent[0]) as Array<{ seq: number }>).map((x) => x.seq)).toEqual([1]);
+    expect([...r3.changed]).toEqual([1]);
+    expect((await table(db)).map((r) => r.exit_s)).toEqual([T0 + 10, T0 + 25]);
+  });
+
   it('property: the table equals deleting the replaced parts and inserting the new rows', async () => {
     const trajArb = (trace: string, part: number) => fc.array(fc.tuple(fc.integer({ min: 0, max: 11 }), fc.integer({ min: 1, max: 3 }), fc.boolean()), { maxLength: 5 })
       .map((xs): Trajectory => {
@@ -81,11 +99,14 @@ describe('replaceTraversals', () => {
       await db.exec('DELETE FROM probe_traversals');
       await ref.exec('DELETE FROM probe_traversals');
       const key = (x: Row) => `${x.trace_id}/${x.part}/${x.seq}`;
+      // the rows each call reports as stored, passed back as `known` (as the ingestion thread does)
+      let known = new Map<string, Map<string, string>>();
       for (const { from, parts } of rounds) {
         const trajectories = [parts[0], parts[1], parts[2], parts[3]].filter((t) => t.part >= from || t.traceId === 'B');
         const fromPart = new Map([['A', from], ['B', 0]]);
         const before = await table(db);
-        const r = await replaceTraversals(db, g, CTX, ['A', 'B'], trajectories, fromPart);
+        const r = await replaceTraversals(db, g, CTX, ['A', 'B'], trajectories, fromPart, known);
+        known = r.rows;
         await replaceByDeleteAndInsert(ref, trajectories, fromPart);
         const after = await table(db);
         expect(after).toEqual(await table(ref));

@@ -40,7 +40,16 @@ export interface ReplacedTraversals {
   edges: Set<number>;
   /** edges with a traversal added, removed or changed: their learned bins are what changed */
   changed: Set<number>;
+  /**
+   * the rows now stored for the replaced parts, per trace: `part/seq` → the row as written; a
+   * caller that is the only writer of these traces may pass it back as `known` next time (once
+   * the transaction has committed)
+   */
+  rows: Map<string, Map<string, string>>;
 }
+
+/** Rows a caller knows to be stored, per trace: `part/seq` → the row as `replaceTraversals` wrote it. */
+export type KnownTraversalRows = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
 /**
  * Replaces the stored traversals of every trace in `traceIds` by those of `trajectories` (a
@@ -48,17 +57,21 @@ export interface ReplacedTraversals {
  * from `fromPart.get(trace)` on when given. The table ends as if those parts were deleted and
  * written again, but only rows that differ are touched: a growing trace re-matched over its open
  * part mostly re-derives traversals it already stored, and rewriting them (with the learned bins
- * of their edges) is most of a feed's database work. Returns the edges of the replaced parts and,
- * among them, the edges whose traversals changed, so learned speeds are recomputed for exactly
- * those.
+ * of their edges) is most of a feed's database work. Rows equal to what `known` says is stored
+ * are not even sent (a growing trace re-sends only its last traversals). Returns the edges of the
+ * replaced parts and, among them, the edges whose traversals changed, so learned speeds are
+ * recomputed for exactly those, and the rows now stored.
  */
 export async function replaceTraversals(
   db: Queryable, g: Graph, ctx: TraversalStoreContext, traceIds: readonly string[], trajectories: readonly Trajectory[],
-  fromPart?: ReadonlyMap<string, number>,
+  fromPart?: ReadonlyMap<string, number>, known?: KnownTraversalRows,
 ): Promise<ReplacedTraversals> {
   const edges = new Set<number>();
   const changed = new Set<number>();
-  const rows: unknown[] = [];
+  const written = new Map<string, Map<string, string>>();
+  for (const id of traceIds) written.set(id, new Map());
+  /** rows to send, as JSON */
+  const rows: string[] = [];
   // rows per (trace, part) of the new set: seq runs 0 … n − 1
   const partTrace: string[] = [];
   const partNo: number[] = [];
@@ -67,14 +80,20 @@ export async function replaceTraversals(
     partTrace.push(tr.traceId);
     partNo.push(tr.part);
     partRows.push(tr.traversals.length);
+    let mine = written.get(tr.traceId);
+    if (mine === undefined) written.set(tr.traceId, (mine = new Map()));
+    const stored = known?.get(tr.traceId);
     tr.traversals.forEach((t, seq) => {
       edges.add(t.edge);
       const speed = traversalSpeedKph(g, t);
-      rows.push({
+      const row = JSON.stringify({
         trace_id: tr.traceId, part: tr.part, seq, edge_id: t.edge, enter_s: t.enterS, exit_s: t.exitS,
         covered: t.coveredFraction, bin_of_week: binOfWeek((t.enterS + t.exitS) / 2, ctx.timeZone),
         speed_kph: speed, pings: t.pings.map(compactPing),
       });
+      const k = `${tr.part}/${seq}`;
+      mine.set(k, row);
+      if (stored?.get(k) !== row) rows.push(row);
     });
   }
   if (traceIds.length > 0) {
@@ -115,14 +134,14 @@ export async function replaceTraversals(
          WHERE probe_traversals.map_version = excluded.map_version AND (${existing}) IS DISTINCT FROM (${excluded})
          RETURNING edge_id)
        SELECT edge_id FROM written UNION ALL SELECT edge_id FROM before`,
-      [ctx.mapVersion, JSON.stringify(rows.slice(i, i + 5000))],
+      [ctx.mapVersion, `[${rows.slice(i, i + 5000).join(',')}]`],
     );
     for (const r of res.rows) {
       edges.add(Number(r.edge_id));
       changed.add(Number(r.edge_id));
     }
   }
-  return { edges, changed };
+  return { edges, changed, rows: written };
 }
 
 /** Stored form of a matched ping (the edge is the traversal's). */
