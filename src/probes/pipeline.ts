@@ -142,8 +142,11 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
   const touched = new Set<number>();
   const changed = new Set<number>();
   const marks: PendingMark[] = [];
-  /** Reads what matching a chunk needs: its pending marks (before its pings), tails and pings. */
-  const load = async (chunk: string[]): Promise<{ chunk: string[]; tails: Map<string, TraceTail>; pings: Map<string, Ping[]> }> => {
+  /**
+   * Reads what matching a chunk needs: its pending marks (before its pings), tails, the cached
+   * memories of its traces and their pings (only the new ones where a matching state goes on).
+   */
+  const load = async (chunk: string[]): Promise<{ chunk: string[]; tails: Map<string, TraceTail>; memories: Map<string, TraceMemory>; pings: Map<string, Ping[]> }> => {
     // the marks before the pings: a batch stored after this read keeps its trace pending
     const chunkMarks = await readPending(deps.db, chunk);
     marks.push(...chunkMarks);
@@ -154,7 +157,30 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
       from = merged;
     }
     const tails = from === undefined ? new Map<string, TraceTail>() : await findTails(deps, chunk, from, matcher.options.maxGapS);
-    return { chunk, tails, pings: await readPingsOf(deps.db, chunk, tails) };
+    const memories = new Map<string, TraceMemory>();
+    /** traces whose state consumed every stored ping before `from`: the time of the last one */
+    const after = new Map<string, number>();
+    for (const id of chunk) {
+      const memory = deps.matchStates?.takeEntry(id);
+      if (memory === undefined) continue;
+      memories.set(id, memory);
+      const st = memory.state;
+      const tail = tails.get(id);
+      const firstNew = from?.get(id);
+      const lastS = st.consumed.length > 0 ? st.consumed[st.consumed.length - 1] : undefined;
+      // same tail, and every ping stored since the state was made (new, or pending from a failed
+      // round) is later than what it consumed: the stored pings up to lastS are exactly those
+      // (no tail: no gap before the new pings, the whole trace is the tail)
+      if (lastS !== undefined && firstNew !== undefined && firstNew > lastS
+        && st.traceId === id && st.firstPart === (tail?.keptParts ?? 0) && st.firstIndex === (tail?.pingsBefore ?? 0)) after.set(id, lastS);
+    }
+    const pings = await readPingsOf(deps.db, chunk, tails, after);
+    for (const id of after.keys()) {
+      // the consumed prefix stands in by its times only: the state resumes after it
+      const prefix: Ping[] = memories.get(id)!.state.consumed.map((tS) => ({ tS, lat: Number.NaN, lon: Number.NaN }));
+      pings.set(id, prefix.concat(pings.get(id) ?? []));
+    }
+    return { chunk, tails, memories, pings };
   };
   const chunks: string[][] = [];
   for (let i = 0; i < traceIds.length; i += TRACE_CHUNK) chunks.push(traceIds.slice(i, i + TRACE_CHUNK));
@@ -165,14 +191,14 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
   let writing: Promise<void> | undefined;
   let done = 0;
   for (let c = 0; c < chunks.length; c++) {
-    const { chunk, tails, pings } = await next!;
+    const { chunk, tails, memories, pings } = await next!;
     next = c + 1 < chunks.length ? quiet(load(chunks[c + 1])) : undefined;
     const trajectories: Trajectory[] = [];
     const states: MatchState[] = [];
     const known = new Map<string, ReadonlyMap<string, string>>();
     for (const id of chunk) {
       const tail = tails.get(id);
-      const memory = deps.matchStates?.takeEntry(id);
+      const memory = memories.get(id);
       if (memory?.rows !== undefined) known.set(id, memory.rows);
       const { parts, state } = matcher.matchResumable(id, pings.get(id) ?? [], tail?.keptParts ?? 0, tail?.pingsBefore ?? 0, memory?.state);
       states.push(state);
@@ -261,14 +287,17 @@ async function updateSpeedsForEdges(deps: ProbePipelineDeps, edges: Set<number>,
   return { edgesUpdated: edges.size, liveEdges };
 }
 
-/** Reads the stored pings of several traces (from each tail's cut when given), grouped by trace id, in time order. */
-async function readPingsOf(db: Db, traceIds: readonly string[], tails: ReadonlyMap<string, TraceTail>): Promise<Map<string, Ping[]>> {
+/**
+ * Reads the stored pings of several traces (from each tail's cut when given, only those after
+ * `after` when given), grouped by trace id, in time order.
+ */
+async function readPingsOf(db: Db, traceIds: readonly string[], tails: ReadonlyMap<string, TraceTail>, after: ReadonlyMap<string, number>): Promise<Map<string, Ping[]>> {
   const res = await db.query<{ trace_id: string; t_s: number; lat: number; lon: number; speed_kph: number | null; heading_deg: number | null }>(
     `SELECT p.trace_id, p.t_s, p.lat, p.lon, p.speed_kph, p.heading_deg
-     FROM probe_pings p JOIN unnest($1::text[], $2::float8[]) AS f(trace_id, cut_s) ON f.trace_id = p.trace_id
-     WHERE f.cut_s IS NULL OR p.t_s >= f.cut_s
+     FROM probe_pings p JOIN unnest($1::text[], $2::float8[], $3::float8[]) AS f(trace_id, cut_s, after_s) ON f.trace_id = p.trace_id
+     WHERE (f.cut_s IS NULL OR p.t_s >= f.cut_s) AND (f.after_s IS NULL OR p.t_s > f.after_s)
      ORDER BY p.trace_id, p.t_s`,
-    [traceIds, traceIds.map((id) => tails.get(id)?.cutS ?? null)],
+    [traceIds, traceIds.map((id) => tails.get(id)?.cutS ?? null), traceIds.map((id) => after.get(id) ?? null)],
   );
   const out = new Map<string, Ping[]>();
   for (const r of res.rows) {
