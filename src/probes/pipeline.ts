@@ -49,6 +49,8 @@ interface TraceMemory {
   state: MatchState;
   /** its traversal rows as stored by the same write (`replaceTraversals`' `rows`) */
   rows?: ReadonlyMap<string, string>;
+  /** the tail the state was matched over (null: the whole trace; absent: unknown) */
+  tail?: TraceTail | null;
 }
 
 /**
@@ -73,8 +75,8 @@ export class MatchStateCache {
     return s;
   }
 
-  put(state: MatchState, rows?: ReadonlyMap<string, string>): void {
-    this.states.set(state.traceId, { state, rows });
+  put(state: MatchState, rows?: ReadonlyMap<string, string>, tail?: TraceTail | null): void {
+    this.states.set(state.traceId, { state, rows, tail });
     if (this.states.size > this.maxTraces) this.states.delete(this.states.keys().next().value as string);
   }
 
@@ -156,14 +158,32 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
       for (const m of chunkMarks) merged.set(m.traceId, Math.min(m.fromS, merged.get(m.traceId) ?? Infinity));
       from = merged;
     }
-    const tails = from === undefined ? new Map<string, TraceTail>() : await findTails(deps, chunk, from, matcher.options.maxGapS);
     const memories = new Map<string, TraceMemory>();
-    /** traces whose state consumed every stored ping before `from`: the time of the last one */
-    const after = new Map<string, number>();
     for (const id of chunk) {
       const memory = deps.matchStates?.takeEntry(id);
-      if (memory === undefined) continue;
-      memories.set(id, memory);
+      if (memory !== undefined) memories.set(id, memory);
+    }
+    const maxGapS = matcher.options.maxGapS;
+    const tails = new Map<string, TraceTail>();
+    if (from !== undefined) {
+      // a tail stays where it was when the new pings follow what the state consumed without a
+      // gap and no gap opened inside it; the others are looked up
+      const ask: string[] = [];
+      for (const id of chunk) {
+        const m = memories.get(id);
+        const c = m?.state.consumed;
+        const firstNew = from.get(id);
+        let same = m !== undefined && m.tail !== undefined && c !== undefined && c.length > 0 && firstNew !== undefined
+          && firstNew > c[c.length - 1] && firstNew - c[c.length - 1] <= maxGapS;
+        for (let i = 1; same && i < c!.length; i++) if (c![i] - c![i - 1] > maxGapS) same = false;
+        if (!same) ask.push(id);
+        else if (m!.tail !== null) tails.set(id, m!.tail!);
+      }
+      for (const [id, t] of await findTails(deps, ask, from, maxGapS)) tails.set(id, t);
+    }
+    /** traces whose state consumed every stored ping before `from`: the time of the last one */
+    const after = new Map<string, number>();
+    for (const [id, memory] of memories) {
       const st = memory.state;
       const tail = tails.get(id);
       const firstNew = from?.get(id);
@@ -212,7 +232,7 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart, known)).then((r) => {
       for (const e of r.edges) touched.add(e);
       for (const e of r.changed) changed.add(e);
-      if (deps.matchStates) for (const st of states) deps.matchStates.put(st, r.rows.get(st.traceId));
+      if (deps.matchStates) for (const st of states) deps.matchStates.put(st, r.rows.get(st.traceId), tails.get(st.traceId) ?? null);
       done += chunk.length;
       deps.onMatchProgress?.(done, traceIds.length);
     }));

@@ -33,6 +33,17 @@ describe('processing a time-ordered feed request by request', () => {
     const startS = Date.UTC(2026, 0, 7, 12, 30) / 1000;
     const records: ProbeRecord[] = [];
     for await (const b of simulate(region, { startS, durationS: 1800, penetration: 1, intervalS: 3, seed: 5, tracePrefix: 'rs', stopAtEnd: true })) records.push(...b);
+    // one vehicle drives a second trip after a pause longer than the matcher's gap (120 s): the
+    // trace of a later vehicle is renamed to an earlier one's
+    const span = new Map<string, { first: number; last: number }>();
+    for (const r of records) {
+      const s = span.get(r.traceId) ?? { first: Infinity, last: -Infinity };
+      span.set(r.traceId, { first: Math.min(s.first, r.ping.tS), last: Math.max(s.last, r.ping.tS) });
+    }
+    const byEnd = [...span].sort((a, b) => a[1].last - b[1].last);
+    const [early, earlySpan] = byEnd[0];
+    const later = byEnd.find(([, s]) => s.first > earlySpan.last + 300 && s.first < earlySpan.last + 900)![0];
+    for (const r of records) if (r.traceId === later) r.traceId = early;
     records.sort((a, b) => a.ping.tS - b.ping.tS);
     // requests of 100 pings; one request also carries a late ping of an earlier minute
     const batches: ProbeRecord[][] = [];
@@ -40,6 +51,12 @@ describe('processing a time-ordered feed request by request', () => {
     expect(batches.length).toBeGreaterThan(8);
     const late = batches[3].pop()!;
     batches[6].push(late);
+    // the first ping of the second trip arrives with the last ones of the first (a buffered upload):
+    // one request's pings span the pause
+    const lastOfFirst = batches.findIndex((b) => b.some((r) => r.traceId === early && r.ping.tS === earlySpan.last));
+    const secondTrip = batches.findIndex((b, i) => i > lastOfFirst && b.some((r) => r.traceId === early));
+    const k = batches[secondTrip].findIndex((r) => r.traceId === early);
+    batches[lastOfFirst].push(...batches[secondTrip].splice(k, 1));
     const kept = await openProbeTestDb();
     const fresh = await openProbeTestDb();
     try {
