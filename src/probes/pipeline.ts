@@ -12,7 +12,7 @@ import { countLiveEdges, refreshLiveSpeeds } from '../traffic/live-speeds.js';
 import { ingestProbeStream, ingestRecords, type IngestOptions, type IngestReport } from './ingest/ingest.js';
 import type { ProbeRecord } from './ingest/records.js';
 import { MapMatcher, type MatchOptions, type MatchState } from './match/matcher.js';
-import { replaceTraversals } from './traversal-store.js';
+import { asStored, replaceTraversals } from './traversal-store.js';
 import { clearPending, readPending, type PendingMark } from './ingest/pending.js';
 import type { Ping, Trajectory } from './trajectory.js';
 
@@ -42,6 +42,12 @@ export interface ProbePipelineDeps {
    * trace whose new pings extend what its state consumed is matched only over the new pings
    */
   matchStates?: MatchStateCache;
+  /**
+   * called with each chunk's re-matched trajectories once they are written (as a read-back would
+   * give them, `asStored`), before the next chunk is written: what is derived from trajectories
+   * (intersection facts) follows without reading them back
+   */
+  onStored?: (trajectories: readonly Trajectory[]) => Promise<void>;
 }
 
 /** What is kept of a recently processed trace. */
@@ -229,10 +235,11 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     const fromPart = new Map<string, number>();
     for (const id of chunk) fromPart.set(id, tails.get(id)?.keptParts ?? 0);
     await writing;
-    writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart, known)).then((r) => {
+    writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart, known)).then(async (r) => {
       for (const e of r.edges) touched.add(e);
       for (const e of r.changed) changed.add(e);
       if (deps.matchStates) for (const st of states) deps.matchStates.put(st, r.rows.get(st.traceId), tails.get(st.traceId) ?? null);
+      if (deps.onStored) await deps.onStored(trajectories.map(asStored));
       done += chunk.length;
       deps.onMatchProgress?.(done, traceIds.length);
     }));

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { Db } from '../store/db.js';
 import { openProbeTestDb } from '../../test/probes/db.js';
 import { planGraph } from '../../test/probes/plan-graph.js';
-import { replaceTraversals } from './traversal-store.js';
+import { asStored, readTrajectories, replaceTraversals } from './traversal-store.js';
 import type { EdgeTraversal, Trajectory } from './trajectory.js';
 
 // a straight street of 6 edges (both directions: 12 edge ids)
@@ -83,6 +83,30 @@ describe('replaceTraversals', () => {
     expect((JSON.parse(sent[0]) as Array<{ seq: number }>).map((x) => x.seq)).toEqual([1]);
     expect([...r3.changed]).toEqual([1]);
     expect((await table(db)).map((r) => r.exit_s)).toEqual([T0 + 10, T0 + 25]);
+  });
+
+  it('property: asStored gives exactly what reading the stored trajectory back gives', async () => {
+    const pingArb = fc.record({ offsetM: fc.double({ min: -1, max: 120, noNaN: true }), speed: fc.option(fc.double({ min: 0, max: 130, noNaN: true }), { nil: undefined }), dt: fc.double({ min: 0, max: 5, noNaN: true }) });
+    const travArb = fc.record({ edge: fc.integer({ min: 0, max: 11 }), covered: fc.double({ min: 0, max: 1, noNaN: true }).map((c) => (c < 1e-30 ? 0 : c)), pings: fc.array(pingArb, { minLength: 1, maxLength: 3 }) });
+    await fc.assert(fc.asyncProperty(fc.array(travArb, { minLength: 1, maxLength: 6 }), async (xs) => {
+      await db.exec('DELETE FROM probe_traversals');
+      let t = T0 + 0.125;
+      let index = 0;
+      const traj: Trajectory = {
+        traceId: 'S', part: 0,
+        traversals: xs.map((x) => {
+          const pings = x.pings.map((p) => {
+            t += p.dt;
+            return { index: index++, tS: t, lat: 39.2 + p.dt / 1e4, lon: -76.6 - p.offsetM / 1e6, edge: x.edge, offsetM: p.offsetM, ...(p.speed !== undefined ? { speedKph: p.speed } : {}) };
+          });
+          return { edge: x.edge, enterS: pings[0].tS, exitS: t + 0.5, coveredFraction: x.covered, pings };
+        }),
+      };
+      await replaceTraversals(db, g, CTX, ['S'], [traj]);
+      const back: Trajectory[] = [];
+      for await (const r of readTrajectories(db, { traceIds: ['S'] })) back.push(r);
+      expect(back).toEqual([asStored(traj)]);
+    }), { numRuns: 80 });
   });
 
   it('property: the table equals deleting the replaced parts and inserting the new rows', async () => {

@@ -3,7 +3,7 @@
  * table the analytics service reads, documented in docs/probes.md) and reading them back.
  */
 import type { Graph } from '../network/graph.js';
-import type { Queryable } from '../store/db.js';
+import { realAsRead, type Queryable } from '../store/db.js';
 import { binOfWeek } from '../time/index.js';
 import type { EdgeTraversal, MatchedPing, Trajectory } from './trajectory.js';
 
@@ -142,6 +142,22 @@ export async function replaceTraversals(
     }
   }
   return { edges, changed, rows: written };
+}
+
+/**
+ * A trajectory exactly as `readTrajectories` would give it back once `replaceTraversals` stored
+ * it: pings in their stored form (JSON round trip) with the traversal's edge, the covered fraction
+ * at the `real` column's precision. Lets what follows the write (intersection facts) work on the
+ * matcher's output without reading it back.
+ */
+export function asStored(t: Trajectory): Trajectory {
+  return {
+    traceId: t.traceId, part: t.part,
+    traversals: t.traversals.map((x) => ({
+      edge: x.edge, enterS: x.enterS, exitS: x.exitS, coveredFraction: realAsRead(x.coveredFraction),
+      pings: (JSON.parse(JSON.stringify(x.pings.map(compactPing))) as Array<Record<string, number>>).map((p) => ({ ...p, edge: x.edge }) as unknown as MatchedPing),
+    })),
+  };
 }
 
 /** Stored form of a matched ping (the edge is the traversal's). */

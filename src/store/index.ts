@@ -9,6 +9,7 @@ import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 
 export type { Db, Queryable, QueryResult, Migration } from './db.js';
 export { runMigrations, splitStatements } from './migrate.js';
+export { realAsRead } from './db.js';
 export { openPglite } from './pglite-db.js';
 export { openPostgres } from './postgres-db.js';
 export { openEmbedded, remoteDb, type EmbeddedDb } from './remote-db.js';

@@ -9,7 +9,7 @@ import type { Region } from '../../network/region.js';
 import { announceChange } from '../../store/changes.js';
 import { clearPending } from '../../probes/ingest/pending.js';
 import { processTracesMarked, type MatchStateCache, type ProcessReport } from '../../probes/pipeline.js';
-import { readTrajectories } from '../../probes/traversal-store.js';
+import type { Trajectory } from '../../probes/trajectory.js';
 import { refreshFacts } from '../../analytics/index.js';
 import type { SpeedFeeds } from '../../traffic/feeds.js';
 
@@ -35,34 +35,27 @@ export interface ProcessStoredReport {
   changeSeq: number;
 }
 
-/** A trajectory part may start before its first new ping: facts are rebuilt from this much earlier, s. */
-const FACTS_LOOKBACK_S = 3600;
-
 /**
  * Processes `traceIds` (the traces that got new pings, plus any with pending marks): matches
- * them from `firstNewS` (or their pending marks) on, rebuilds their facts, announces the changed
- * edges and clears the marks it read.
+ * them from `firstNewS` (or their pending marks) on, rebuilds the facts of the re-matched
+ * trajectories (from the matcher's output as stored, not read back), announces the changed edges
+ * and clears the marks it read.
  */
 export async function processStored(deps: ProcessStoredDeps, traceIds: readonly string[], firstNewS?: ReadonlyMap<string, number>): Promise<ProcessStoredReport> {
   const { db, region } = deps;
   const mapVersion = region.meta.mapVersion;
+  const facts = { trajectories: 0, facts: 0 };
+  // the facts of every re-matched trajectory, chunk by chunk as its traversals are written (the
+  // parts before a trace's tail were not re-matched: their facts stand)
+  const onStored = async (trajectories: readonly Trajectory[]): Promise<void> => {
+    const r = await refreshFacts(db, region, () => trajectories);
+    facts.trajectories += r.trajectories;
+    facts.facts += r.facts;
+  };
   const res = await processTracesMarked({
     db, graph: region.graph, mapVersion, timeZone: region.meta.timeZone,
-    feeds: deps.feeds, nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates,
+    feeds: deps.feeds, nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates, onStored,
   }, traceIds, firstNewS);
-  let facts = { trajectories: 0, facts: 0 };
-  if (traceIds.length > 0) {
-    let fromS = Infinity;
-    if (firstNewS === undefined) fromS = -Infinity;
-    else {
-      for (const s of firstNewS.values()) fromS = Math.min(fromS, s);
-      for (const m of res.marks) fromS = Math.min(fromS, m.fromS);
-    }
-    if (fromS < Infinity) {
-      const sinceS = Number.isFinite(fromS) ? fromS - FACTS_LOOKBACK_S : undefined;
-      facts = await refreshFacts(db, region, (d) => readTrajectories(d, { sinceS, mapVersion, traceIds }));
-    }
-  }
   const changeSeq = res.edges.size > 0 ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges], learnedEdges: [...res.learnedEdges] }) : 0;
   await clearPending(db, res.marks);
   return { process: res.report, facts, changeSeq };
