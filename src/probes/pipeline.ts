@@ -53,17 +53,17 @@ export interface ProbePipelineDeps {
 /** What is kept of a recently processed trace. */
 interface TraceMemory {
   state: MatchState;
-  /** its traversal rows as stored by the same write (`replaceTraversals`' `rows`) */
+  /** digests of its traversal rows as stored by the same write (`replaceTraversals`' `rows`) */
   rows?: ReadonlyMap<string, string>;
   /** the tail the state was matched over (null: the whole trace; absent: unknown) */
   tail?: TraceTail | null;
 }
 
 /**
- * The matching states of recently processed traces, with their stored traversal rows, least
- * recently used dropped beyond `maxTraces`. An entry is taken out while its trace is processed
- * and put back only after the result is stored, so a failed write never leaves it ahead of the
- * database. It assumes what a matching state already assumes: this cache's owner is the only
+ * The matching states of recently processed traces, with their tails and the digests of their
+ * stored traversal rows, least recently used dropped beyond `maxTraces`. An entry is taken out
+ * while its trace is processed and put back only after the result is stored, so a failed write
+ * never leaves it ahead of the database. It assumes what a matching state already assumes: this cache's owner is the only
  * writer of these traces.
  */
 export class MatchStateCache {

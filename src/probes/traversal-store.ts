@@ -2,6 +2,7 @@
  * Persistence of matched trajectories in `probe_traversals` (one row per edge traversal; the
  * table the analytics service reads, documented in docs/probes.md) and reading them back.
  */
+import { createHash } from 'node:crypto';
 import type { Graph } from '../network/graph.js';
 import { realAsRead, type Queryable } from '../store/db.js';
 import { binOfWeek } from '../time/index.js';
@@ -41,15 +42,20 @@ export interface ReplacedTraversals {
   /** edges with a traversal added, removed or changed: their learned bins are what changed */
   changed: Set<number>;
   /**
-   * the rows now stored for the replaced parts, per trace: `part/seq` → the row as written; a
-   * caller that is the only writer of these traces may pass it back as `known` next time (once
-   * the transaction has committed)
+   * the rows now stored for the replaced parts, per trace: `part/seq` → a digest of the row as
+   * written (the first 128 bits of its SHA-256, however long its pings); a caller that is the only writer of these
+   * traces may pass it back as `known` next time (once the transaction has committed)
    */
   rows: Map<string, Map<string, string>>;
 }
 
-/** Rows a caller knows to be stored, per trace: `part/seq` → the row as `replaceTraversals` wrote it. */
+/** Rows a caller knows to be stored, per trace: `part/seq` → the digest `replaceTraversals` reported. */
 export type KnownTraversalRows = ReadonlyMap<string, ReadonlyMap<string, string>>;
+
+/** Digest of a row's JSON (what `rows` and `known` hold). */
+function rowDigest(row: string): string {
+  return createHash('sha256').update(row).digest().subarray(0, 16).toString('base64');
+}
 
 /**
  * Replaces the stored traversals of every trace in `traceIds` by those of `trajectories` (a
@@ -92,8 +98,9 @@ export async function replaceTraversals(
         speed_kph: speed, pings: t.pings.map(compactPing),
       });
       const k = `${tr.part}/${seq}`;
-      mine.set(k, row);
-      if (stored?.get(k) !== row) rows.push(row);
+      const digest = rowDigest(row);
+      mine.set(k, digest);
+      if (stored?.get(k) !== digest) rows.push(row);
     });
   }
   if (traceIds.length > 0) {
