@@ -162,7 +162,13 @@ export function asStored(t: Trajectory): Trajectory {
     traceId: t.traceId, part: t.part,
     traversals: t.traversals.map((x) => ({
       edge: x.edge, enterS: x.enterS, exitS: x.exitS, coveredFraction: realAsRead(x.coveredFraction),
-      pings: (JSON.parse(JSON.stringify(x.pings.map(compactPing))) as Array<Record<string, number>>).map((p) => ({ ...p, edge: x.edge }) as unknown as MatchedPing),
+      pings: x.pings.map((p) => {
+        // the stored JSON's numbers: −0 is written as 0, a non-finite number as null
+        const o: Record<string, number | null> = compactPing(p);
+        for (const k in o) { const v = o[k] as number; o[k] = Number.isFinite(v) ? (v === 0 ? 0 : v) : null; }
+        o.edge = x.edge;
+        return o as unknown as MatchedPing;
+      }),
     })),
   };
 }
