@@ -63,8 +63,8 @@ interface TraceMemory {
  * The matching states of recently processed traces, with their tails and the digests of their
  * stored traversal rows, least recently used dropped beyond `maxTraces`. An entry is taken out
  * while its trace is processed and put back only after the result is stored, so a failed write
- * never leaves it ahead of the database. It assumes what a matching state already assumes: this cache's owner is the only
- * writer of these traces.
+ * never leaves it ahead of the database. It assumes what a matching state already assumes: this
+ * cache's owner is the only writer of these traces.
  */
 export class MatchStateCache {
   private readonly states = new Map<string, TraceMemory>();

@@ -43,8 +43,9 @@ export interface ReplacedTraversals {
   changed: Set<number>;
   /**
    * the rows now stored for the replaced parts, per trace: `part/seq` → a digest of the row as
-   * written (the first 128 bits of its SHA-256, however long its pings); a caller that is the only writer of these
-   * traces may pass it back as `known` next time (once the transaction has committed)
+   * written (the first 128 bits of its SHA-256, however long its pings); a caller that is the
+   * only writer of these traces may pass it back as `known` next time (once the transaction has
+   * committed)
    */
   rows: Map<string, Map<string, string>>;
 }
@@ -153,7 +154,7 @@ export async function replaceTraversals(
 
 /**
  * A trajectory exactly as `readTrajectories` would give it back once `replaceTraversals` stored
- * it: pings in their stored form (JSON round trip) with the traversal's edge, the covered fraction
+ * it: pings as their stored JSON gives them back, with the traversal's edge, the covered fraction
  * at the `real` column's precision. Lets what follows the write (intersection facts) work on the
  * matcher's output without reading it back.
  */
