@@ -43,6 +43,11 @@ export interface ProbePipelineDeps {
    */
   matchStates?: MatchStateCache;
   /**
+   * called before each trace is matched; when it returns a promise, matching waits for it (the
+   * ingestion thread steps aside while a request is answered)
+   */
+  pace?: () => Promise<void> | undefined;
+  /**
    * called with each chunk's re-matched trajectories once they are written (as a read-back would
    * give them, `asStored`), before the next chunk is written: what is derived from trajectories
    * (intersection facts) follows without reading them back
@@ -223,6 +228,8 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     const states: MatchState[] = [];
     const known = new Map<string, ReadonlyMap<string, string>>();
     for (const id of chunk) {
+      const wait = deps.pace?.();
+      if (wait !== undefined) await wait;
       const tail = tails.get(id);
       const memory = memories.get(id);
       if (memory?.rows !== undefined) known.set(id, memory.rows);

@@ -70,6 +70,8 @@ export interface IngestJobDeps {
   feeds?: SpeedFeeds;
   /** matching states kept between jobs */
   matchStates?: MatchStateCache;
+  /** called between traces: a promise to wait for before the next (see `ProbePipelineDeps.pace`) */
+  pace?: () => Promise<void> | undefined;
 }
 
 

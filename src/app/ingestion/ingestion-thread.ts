@@ -17,6 +17,7 @@ import { siblingModule, startThread } from '../../store/thread.js';
 import { IngestJobError, type IngestJobReport, type IngestJobSpec } from './ingest-job.js';
 import type { Ingestion, IngestionStatus, TaskReport } from './ingestion.js';
 import type { IngestionTask } from './tasks.js';
+import { createRequestGauge } from './step-aside.js';
 
 /** How to start the ingestion thread. */
 export interface IngestionThreadOptions {
@@ -40,6 +41,8 @@ export interface IngestionWorkerData {
   databaseUrl?: string;
   dbPort?: MessagePort;
   sweepIntervalMs: number;
+  /** requests under way in the serving threads (`step-aside.ts`) */
+  requestGauge: SharedArrayBuffer;
 }
 
 /** Chunks sent ahead of the worker's requests for more. */
@@ -156,6 +159,8 @@ export interface IngestionThread extends Ingestion {
   connect(): MessagePort;
   /** Called with a fresh port for each connected thread after the ingestion thread restarted. */
   onRestart(fn: () => void): void;
+  /** Where serving threads count the requests they answer (`countRequests`): ingestion steps aside while any is under way. */
+  readonly requestGauge: SharedArrayBuffer;
 }
 
 /** Ingestion through a port from `IngestionThread.connect` (a serving thread's view). */
@@ -171,9 +176,10 @@ export async function startIngestionThread(opts: IngestionThreadOptions): Promis
   let worker: Worker;
   const restartListeners: Array<() => void> = [];
   let client: IngestionClient;
+  const requestGauge = createRequestGauge();
 
   const spawn = (): Promise<void> => {
-    const data: IngestionWorkerData = { regionDir: opts.regionDir, databaseUrl: opts.databaseUrl, sweepIntervalMs: opts.sweepIntervalMs ?? 10_000 };
+    const data: IngestionWorkerData = { regionDir: opts.regionDir, databaseUrl: opts.databaseUrl, sweepIntervalMs: opts.sweepIntervalMs ?? 10_000, requestGauge };
     const transfer: MessagePort[] = [];
     if (opts.embedded) {
       data.dbPort = opts.embedded.connect();
@@ -217,6 +223,7 @@ export async function startIngestionThread(opts: IngestionThreadOptions): Promis
   await spawn();
   client.bind(worker! as unknown as Endpoint);
   return Object.assign(client, {
+    requestGauge,
     connect(): MessagePort {
       const { port1, port2 } = new MessageChannel();
       worker.postMessage({ t: 'connect', port: port1 }, [port1]);

@@ -19,6 +19,7 @@ import { IngestJobError, deferredReport, processJobs, storeJobBody, type IngestJ
 import { processStored } from './process-stored.js';
 import { MatchStateCache } from '../../probes/pipeline.js';
 import { runTask, type IngestionTask } from './tasks.js';
+import { StepAside, steppingAside } from './step-aside.js';
 import type { IngestionWorkerData } from './ingestion-thread.js';
 
 /** Niceness of this thread (0 = normal, 19 = lowest). */
@@ -34,11 +35,14 @@ const data = workerData as IngestionWorkerData;
 const port = parentPort!;
 try { setPriority(INGESTION_NICE); } catch { /* not permitted here: run at normal priority */ }
 
+/** steps aside while the serving threads answer a request: before each statement and each trace */
+const aside = new StepAside(data.requestGauge);
+const pace = (): Promise<void> | undefined => (aside.busy() ? aside.pause() : undefined);
 let region: Region;
 let db: Db;
 try {
   region = loadRegion(data.regionDir);
-  db = data.dbPort ? remoteDb(data.dbPort) : await openPostgres(data.databaseUrl!, { max: 4 });
+  db = steppingAside(data.dbPort ? remoteDb(data.dbPort) : await openPostgres(data.databaseUrl!, { max: 4 }), aside);
 } catch (err) {
   throw new Error(`ingestion thread could not start: ${(err as Error).message}`);
 }
@@ -113,8 +117,8 @@ function bodyFrom(bodyPort: MessagePort): Readable {
 /** Jobs processed in one round at most. */
 const MAX_ROUND_JOBS = 32;
 
-function deps(): { db: Db; region: Region; nowS: number; matchStates: MatchStateCache } {
-  return { db, region, nowS: Date.now() / 1000, matchStates };
+function deps(): { db: Db; region: Region; nowS: number; matchStates: MatchStateCache; pace: typeof pace } {
+  return { db, region, nowS: Date.now() / 1000, matchStates, pace };
 }
 
 function errorOf(err: unknown): { name: string; message: string; status?: number; code?: string } {

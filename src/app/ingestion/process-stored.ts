@@ -24,6 +24,8 @@ export interface ProcessStoredDeps {
   onMatchProgress?: (done: number, total: number) => void;
   /** matching states kept between calls (the ingestion thread's), so growing traces are matched incrementally */
   matchStates?: MatchStateCache;
+  /** called between traces: a promise to wait for before the next (see `ProbePipelineDeps.pace`) */
+  pace?: () => Promise<void> | undefined;
 }
 
 /** What processing did. */
@@ -54,7 +56,7 @@ export async function processStored(deps: ProcessStoredDeps, traceIds: readonly 
   };
   const res = await processTracesMarked({
     db, graph: region.graph, mapVersion, timeZone: region.meta.timeZone,
-    feeds: deps.feeds, nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates, onStored,
+    feeds: deps.feeds, nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates, pace: deps.pace, onStored,
   }, traceIds, firstNewS);
   const changeSeq = res.edges.size > 0 ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges], learnedEdges: [...res.learnedEdges] }) : 0;
   await clearPending(db, res.marks);

@@ -35,7 +35,7 @@ export interface RefreshFactsReport {
 const ROUND_TRACES = 1000;
 
 /** Runs a task. */
-export async function runTask(deps: { db: Db; region: Region; nowS: number; feeds?: SpeedFeeds; matchStates?: MatchStateCache }, task: IngestionTask): Promise<ProcessPendingReport | RefreshFactsReport> {
+export async function runTask(deps: { db: Db; region: Region; nowS: number; feeds?: SpeedFeeds; matchStates?: MatchStateCache; pace?: () => Promise<void> | undefined }, task: IngestionTask): Promise<ProcessPendingReport | RefreshFactsReport> {
   if (task.kind === 'refresh-facts') {
     return refreshFacts(deps.db, deps.region, (d) => readTrajectories(d, { sinceS: task.sinceS, untilS: task.untilS, mapVersion: deps.region.meta.mapVersion }));
   }

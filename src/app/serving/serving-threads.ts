@@ -61,7 +61,7 @@ export async function startServingThreads(opts: {
     const transfer: MessagePort[] = [];
     const data: ServingWorkerData = {
       index: i, config: opts.config, regionDir: opts.regionDir, graphBytes, databaseUrl: opts.databaseUrl,
-      ingestionPort: opts.ingestion.connect(),
+      ingestionPort: opts.ingestion.connect(), requestGauge: opts.ingestion.requestGauge,
     };
     transfer.push(data.ingestionPort);
     if (opts.embedded) {

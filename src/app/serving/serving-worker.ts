@@ -28,6 +28,7 @@ import { routingServiceFor } from '../../http/routing/plugin.js';
 import type { AppContext } from '../context.js';
 import { followChanges } from '../follow-changes.js';
 import { remoteIngestion } from '../ingestion/ingestion-thread.js';
+import { countRequests } from '../ingestion/step-aside.js';
 
 /** What a serving thread is given. */
 export interface ServingWorkerData {
@@ -39,6 +40,8 @@ export interface ServingWorkerData {
   dbPort?: MessagePort;
   databaseUrl?: string;
   ingestionPort: MessagePort;
+  /** requests under way, counted for the ingestion thread (`step-aside.ts`) */
+  requestGauge: SharedArrayBuffer;
 }
 
 const data = workerData as ServingWorkerData;
@@ -56,6 +59,7 @@ await loadSpeedFeeds(db, region.graph, speeds, { mapVersion: region.meta.mapVers
 ctx.changes = await followChanges(ctx, fromSeq, (err) => console.error(`change log (serving thread ${data.index}): ${String(err)}`));
 const app = await buildApp(ctx, { logger: true, defaultMetrics: data.index === 0 });
 await app.ready();
+countRequests(app.server, data.requestGauge);
 // live speeds age out of their window
 const expiry = setInterval(() => speeds.expireLive(Date.now() / 1000 - 3600), 60_000);
 expiry.unref();

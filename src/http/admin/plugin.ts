@@ -10,6 +10,7 @@ import { AuthError, createApp, hashTokenFor, listApps, rotateSigningKey, setAppS
 import { loadParkingDocument } from '../../app/parking-upload.js';
 import { inThreadIngestion, type Ingestion } from '../../app/ingestion/ingestion.js';
 import { IngestJobError } from '../../app/ingestion/ingest-job.js';
+import { releaseRequest } from '../../app/ingestion/step-aside.js';
 import { announceChange } from '../../store/changes.js';
 import { parseTimestampS } from '../../probes/ingest/records.js';
 import { bearerToken } from '../tokens.js';
@@ -139,6 +140,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
   }, async (req) => {
     await requireAdmin(ctx, req);
     bodyObject(req.body, []);
+    releaseRequest(req.raw);
     const r = await ingestion.run({ kind: 'process-pending' });
     if (ctx.changes && r.changeSeq > 0) await ctx.changes.catchUp(r.changeSeq);
     return { matched: r.matched, intersectionFacts: r.intersectionFacts };
@@ -154,6 +156,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
   }, async (req) => {
     await requireAdmin(ctx, req);
     const b = bodyObject(req.body, ['since', 'until']);
+    releaseRequest(req.raw);
     return ingestion.run({ kind: 'refresh-facts', sinceS: optionalTime(b, 'since'), untilS: optionalTime(b, 'until') });
   });
 };

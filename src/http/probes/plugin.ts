@@ -13,6 +13,7 @@ import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { inThreadIngestion, type Ingestion } from '../../app/ingestion/ingestion.js';
 import { IngestJobError, type IngestJobSpec } from '../../app/ingestion/ingest-job.js';
+import { releaseRequest } from '../../app/ingestion/step-aside.js';
 import { probeFormatFromRequest } from '../../probes/ingest/request-format.js';
 import { ProbesHttpError, type ProbesErrorCode } from './errors.js';
 import { bearerToken } from '../tokens.js';
@@ -168,6 +169,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
     if (body === undefined || body === null || typeof (body as Readable).pipe !== 'function') {
       throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', 'the body is empty: send pings');
     }
+    releaseRequest(req.raw);
     const { changeSeq, ...report } = await ingestion.submit(spec, limited(body, ctx.config.probes.bodyLimitBytes));
     // this process's routing sees the new speeds before the client hears back
     if (ctx.changes && changeSeq > 0) await ctx.changes.catchUp(changeSeq);

@@ -1,0 +1,177 @@
+import { describe, it, expect, afterEach } from 'vitest';
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PAUSE_MAX_MS, PAUSE_SHARE, StepAside, countRequests, createRequestGauge, releaseRequest, steppingAside } from './step-aside.js';
+import type { Db, Queryable, QueryResult } from '../../store/db.js';
+
+const count = (gauge: SharedArrayBuffer): number => Atomics.load(new Int32Array(gauge), 0);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+async function until(cond: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await sleep(2);
+  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('countRequests', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    server = undefined;
+  });
+
+  /** A server whose handler waits until `finish` is called for that request. */
+  async function holdingServer(gauge: SharedArrayBuffer, onRequest: (req: IncomingMessage) => void = () => undefined): Promise<{ port: number; held: Array<() => void> }> {
+    const held: Array<() => void> = [];
+    server = createServer((req, res) => {
+      onRequest(req);
+      held.push(() => res.end('done'));
+    });
+    countRequests(server, gauge);
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
+    return { port: (server.address() as AddressInfo).port, held };
+  }
+
+  it('counts a request from its arrival until its response is finished', async () => {
+    const gauge = createRequestGauge();
+    const { port, held } = await holdingServer(gauge);
+    const a = fetch(`http://127.0.0.1:${port}/a`).then((r) => r.text());
+    const b = fetch(`http://127.0.0.1:${port}/b`).then((r) => r.text());
+    await until(() => held.length === 2, 'two requests');
+    expect(count(gauge)).toBe(2);
+    held[0]();
+    await a;
+    await until(() => count(gauge) === 1, 'one request left');
+    held[1]();
+    await b;
+    await until(() => count(gauge) === 0, 'no request left');
+  });
+
+  it('stops counting a request whose client went away, and one released to wait for ingestion, once each', async () => {
+    const gauge = createRequestGauge();
+    const { port, held } = await holdingServer(gauge, (req) => { if (req.url === '/release') releaseRequest(req); });
+    const gone = httpRequest({ host: '127.0.0.1', port, path: '/gone' });
+    gone.on('error', () => undefined);
+    gone.end();
+    await until(() => held.length === 1, 'the request');
+    expect(count(gauge)).toBe(1);
+    gone.destroy();
+    await until(() => count(gauge) === 0, 'the aborted request to be let go');
+    const released = fetch(`http://127.0.0.1:${port}/release`).then((r) => r.text());
+    await until(() => held.length === 2, 'the released request');
+    expect(count(gauge)).toBe(0);
+    held[1]();
+    await released;
+    await sleep(20);
+    expect(count(gauge)).toBe(0);
+    held[0](); // a response to a connection already gone
+    await sleep(20);
+    expect(count(gauge)).toBe(0);
+  });
+});
+
+describe('StepAside', () => {
+  it('does not wait when no request is under way', async () => {
+    const aside = new StepAside(createRequestGauge());
+    expect(aside.busy()).toBe(false);
+    const t0 = performance.now();
+    await aside.pause();
+    expect(performance.now() - t0).toBeLessThan(5);
+  });
+
+  it('waits while a request is under way and goes on as soon as the last one ends', async () => {
+    const gauge = createRequestGauge();
+    const n = new Int32Array(gauge);
+    Atomics.store(n, 0, 2);
+    const aside = new StepAside(gauge);
+    expect(aside.busy()).toBe(true);
+    let resumed = false;
+    const t0 = performance.now();
+    const p = aside.pause().then(() => { resumed = true; });
+    await sleep(3);
+    Atomics.sub(n, 0, 1);
+    Atomics.notify(n, 0);
+    await sleep(3);
+    expect(resumed).toBe(false);
+    Atomics.sub(n, 0, 1);
+    Atomics.notify(n, 0);
+    await p;
+    expect(performance.now() - t0).toBeLessThan(PAUSE_MAX_MS);
+  });
+
+  it('pauses at most PAUSE_MAX_MS at a time and PAUSE_SHARE of a second in all, however long requests last', async () => {
+    const gauge = createRequestGauge();
+    Atomics.store(new Int32Array(gauge), 0, 1);
+    const aside = new StepAside(gauge);
+    let t0 = performance.now();
+    await aside.pause();
+    const one = performance.now() - t0;
+    expect(one).toBeGreaterThanOrEqual(PAUSE_MAX_MS - 1);
+    expect(one).toBeLessThan(PAUSE_MAX_MS + 30);
+    // the window's budget is used up: later pauses in the same second return at once
+    t0 = performance.now();
+    const times: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const s = performance.now();
+      await aside.pause();
+      times.push(performance.now() - s);
+      if (performance.now() - t0 > 600) break;
+    }
+    const paused = one + times.reduce((a, b) => a + b, 0);
+    expect(paused).toBeLessThan(PAUSE_SHARE * 1000 + PAUSE_MAX_MS + 30);
+    expect(times.at(-1)).toBeLessThan(2);
+  });
+});
+
+describe('steppingAside', () => {
+  /** A database that records the statements it is given. */
+  function recordingDb(kind: Db['kind']): { db: Db; seen: string[] } {
+    const seen: string[] = [];
+    const q: Queryable = {
+      async query<T>(sql: string): Promise<QueryResult<T>> {
+        seen.push(sql);
+        return { rows: [], rowCount: 0 };
+      },
+    };
+    const db: Db = {
+      kind, query: q.query, exec: async (sql) => { seen.push(sql); },
+      transaction: async (fn) => { seen.push('BEGIN'); const r = await fn(q); seen.push('COMMIT'); return r; },
+      listen: async () => async () => undefined, close: async () => undefined,
+    };
+    return { db, seen };
+  }
+
+  it('holds each statement back while a request is under way; inside a transaction only on PostgreSQL', async () => {
+    for (const kind of ['postgres', 'pglite'] as const) {
+      const gauge = createRequestGauge();
+      const n = new Int32Array(gauge);
+      const { db, seen } = recordingDb(kind);
+      const gated = steppingAside(db, new StepAside(gauge));
+      Atomics.store(n, 0, 1);
+      const q = gated.query('SELECT 1');
+      await sleep(5);
+      expect(seen).toEqual([]);
+      Atomics.store(n, 0, 0);
+      Atomics.notify(n, 0);
+      await q;
+      expect(seen).toEqual(['SELECT 1']);
+      // a request arrives inside a transaction
+      let inside!: () => void;
+      const entered = new Promise<void>((r) => { inside = r; });
+      let go!: () => void;
+      const proceed = new Promise<void>((r) => { go = r; });
+      const tx = gated.transaction(async (t) => {
+        inside();
+        await proceed;
+        await t.query('UPDATE x');
+      });
+      await entered;
+      Atomics.store(n, 0, 1);
+      go();
+      await sleep(5);
+      expect(seen.slice(1)).toEqual(kind === 'postgres' ? ['BEGIN'] : ['BEGIN', 'UPDATE x', 'COMMIT']);
+      Atomics.store(n, 0, 0);
+      Atomics.notify(n, 0);
+      await tx;
+      expect(seen.slice(1)).toEqual(['BEGIN', 'UPDATE x', 'COMMIT']);
+    }
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * Serving first: the serving threads count the requests they are answering in shared memory, and
+ * the ingestion thread steps aside while any is under way. The ingestion thread's niceness only
+ * covers its own CPU; the database work it asks for (a PostgreSQL backend, the embedded database's
+ * thread) and the garbage collection of what it allocates run on other threads at normal
+ * priority. Holding back its next statement and its next trace while a request is answered keeps
+ * those off the cores too. A pause is bounded (PAUSE_MAX_MS at a time, at most PAUSE_SHARE of any
+ * second), so under a steady stream of requests ingestion still goes on.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Db, Queryable } from '../../store/db.js';
+
+/** `Atomics.waitAsync` (Node 16+, typed from ES2024 on). */
+const waitAsync = (Atomics as unknown as {
+  waitAsync(a: Int32Array, index: number, value: number, timeoutMs: number): { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<'ok' | 'timed-out'> };
+}).waitAsync;
+
+/** Longest single pause, ms. */
+export const PAUSE_MAX_MS = 20;
+/** Largest share of wall time spent pausing, over a window of WINDOW_MS. */
+export const PAUSE_SHARE = 0.5;
+const WINDOW_MS = 1000;
+
+/** Shared memory for the count: one 32-bit counter. */
+export function createRequestGauge(): SharedArrayBuffer {
+  return new SharedArrayBuffer(4);
+}
+
+const released = new WeakSet<IncomingMessage>();
+const tracked = new WeakMap<IncomingMessage, Int32Array>();
+
+/**
+ * Counts every request `server` answers in `gauge`, from its arrival until its response is
+ * finished or the connection is gone.
+ */
+export function countRequests(server: Server, gauge: SharedArrayBuffer): void {
+  const count = new Int32Array(gauge);
+  server.prependListener('request', (req: IncomingMessage, res) => {
+    Atomics.add(count, 0, 1);
+    tracked.set(req, count);
+    res.once('close', () => leave(req));
+  });
+}
+
+function leave(req: IncomingMessage): void {
+  if (released.has(req)) return;
+  released.add(req);
+  const count = tracked.get(req);
+  if (count !== undefined && Atomics.sub(count, 0, 1) === 1) Atomics.notify(count, 0);
+}
+
+/**
+ * A request that now waits for the ingestion thread (a probe body, an admin task) no longer
+ * counts: the ingestion thread must not step aside for the request that waits for it.
+ */
+export function releaseRequest(req: IncomingMessage): void {
+  leave(req);
+}
+
+/** The ingestion side: `pause()` returns once no request is under way, or the pause is up. */
+export class StepAside {
+  private readonly count: Int32Array;
+  /** pauses in the current window, ms */
+  private paused = 0;
+  private windowStart = performance.now();
+
+  constructor(gauge: SharedArrayBuffer) {
+    this.count = new Int32Array(gauge);
+  }
+
+  /** True while a request is under way. */
+  busy(): boolean {
+    return Atomics.load(this.count, 0) > 0;
+  }
+
+  /** Waits while a request is under way (bounded); resolves at once when none is. */
+  async pause(): Promise<void> {
+    let n = Atomics.load(this.count, 0);
+    if (n <= 0) return;
+    const t0 = performance.now();
+    if (t0 - this.windowStart > WINDOW_MS) {
+      this.windowStart = t0;
+      this.paused = 0;
+    }
+    const allowed = Math.min(PAUSE_MAX_MS, PAUSE_SHARE * WINDOW_MS - this.paused);
+    while (n > 0) {
+      const left = allowed - (performance.now() - t0);
+      if (left <= 0) break;
+      const w = waitAsync(this.count, 0, n, left);
+      if (w.async) await w.value;
+      n = Atomics.load(this.count, 0);
+    }
+    this.paused += performance.now() - t0;
+  }
+}
+
+/**
+ * `db` whose statements each wait for `StepAside.pause` first. Inside a transaction too on
+ * PostgreSQL (other connections go on meanwhile); on the embedded database only before a
+ * transaction, which holds its one connection until it ends.
+ */
+export function steppingAside(db: Db, aside: StepAside): Db {
+  const gated = (q: Queryable): Queryable => ({
+    async query(sql, params) {
+      await aside.pause();
+      return q.query(sql, params);
+    },
+  });
+  return {
+    kind: db.kind,
+    query: gated(db).query,
+    async transaction(fn) {
+      await aside.pause();
+      return db.transaction((tx) => fn(db.kind === 'postgres' ? gated(tx) : tx));
+    },
+    async exec(sql) {
+      await aside.pause();
+      return db.exec(sql);
+    },
+    listen: (channel, onNotify) => db.listen(channel, onNotify),
+    close: () => db.close(),
+  };
+}
