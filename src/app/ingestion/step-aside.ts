@@ -64,7 +64,7 @@ export class StepAside {
   private paused = 0;
   private windowStart = performance.now();
 
-  constructor(gauge: SharedArrayBuffer) {
+  constructor(gauge: SharedArrayBuffer, private readonly limits = { maxPauseMs: PAUSE_MAX_MS, share: PAUSE_SHARE }) {
     this.count = new Int32Array(gauge);
   }
 
@@ -82,7 +82,7 @@ export class StepAside {
       this.windowStart = t0;
       this.paused = 0;
     }
-    const allowed = Math.min(PAUSE_MAX_MS, PAUSE_SHARE * WINDOW_MS - this.paused);
+    const allowed = Math.min(this.limits.maxPauseMs, this.limits.share * WINDOW_MS - this.paused);
     while (n > 0) {
       const left = allowed - (performance.now() - t0);
       if (left <= 0) break;
