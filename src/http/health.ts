@@ -50,7 +50,7 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
       status: reasons.length > 0 ? 'degraded' : 'ok',
       ...(reasons.length > 0 ? { reasons } : {}),
       region: ctx.region.meta.name, mapVersion: ctx.region.meta.mapVersion, nodes: g.nodeCount, edges: g.edgeCount, services: ctx.config.server.services,
-      ...(ingestion ? { ingestion: { queued: ingestion.queued, running: ingestion.running, pendingTraces: ingestion.pendingTraces, oldestPendingS: ingestion.oldestPendingS } } : {}),
+      ...(ingestion ? { ingestion: { queued: ingestion.queued, running: ingestion.running, pendingTraces: ingestion.pendingTraces, oldestPendingS: ingestion.oldestPendingS, steppedAsideMs: ingestion.steppedAsideMs } } : {}),
     };
   });
 }

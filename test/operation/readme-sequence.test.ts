@@ -104,6 +104,12 @@ describe('the README sequence while the server runs (embedded database)', () => 
     const rep = (await r.json()) as { inserted: number };
     expect(rep.inserted).toBe(600);
     acknowledged += rep.inserted;
+    // the commands' requests waited for the ingestion thread: it never stepped aside for them
+    // (only, by chance, for a moment for this test's own short requests)
+    await new Promise((res) => setTimeout(res, 2500)); // the next status report
+    const after = (await (await fetch(`${url}/healthz`)).json()) as { ingestion: { steppedAsideMs: number } };
+    expect(after.ingestion.steppedAsideMs).toBeGreaterThanOrEqual(0);
+    expect(after.ingestion.steppedAsideMs).toBeLessThan(250);
 
     expect(await server.stop()).toBe(0);
     server = undefined;

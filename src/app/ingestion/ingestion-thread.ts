@@ -73,7 +73,7 @@ export class IngestionClient implements Ingestion {
   private nextId = 1;
   private endpoint!: Endpoint;
   private failure: string | undefined;
-  private backlog: { pendingTraces?: number; oldestPendingS?: number; sweepError?: string } = {};
+  private backlog: { pendingTraces?: number; oldestPendingS?: number; sweepError?: string; steppedAsideMs?: number } = {};
   closing = false;
 
   constructor(endpoint: Endpoint, private readonly maxQueued: number, private readonly onClose: () => Promise<void> = async () => undefined) {
@@ -113,7 +113,7 @@ export class IngestionClient implements Ingestion {
         return;
       }
       case 'status':
-        this.backlog = { pendingTraces: m.pendingTraces, oldestPendingS: m.oldestPendingS, sweepError: m.sweepError };
+        this.backlog = { pendingTraces: m.pendingTraces, oldestPendingS: m.oldestPendingS, sweepError: m.sweepError, steppedAsideMs: m.steppedAsideMs };
         return;
       default:
     }
@@ -142,7 +142,7 @@ export class IngestionClient implements Ingestion {
 
   status(): IngestionStatus {
     const running = Math.min(1, this.jobs.size);
-    const s: IngestionStatus = { state: 'ok', queued: this.jobs.size - running, running, ...('pendingTraces' in this.backlog ? { pendingTraces: this.backlog.pendingTraces, oldestPendingS: this.backlog.oldestPendingS } : {}) };
+    const s: IngestionStatus = { state: 'ok', queued: this.jobs.size - running, running, ...('pendingTraces' in this.backlog ? { pendingTraces: this.backlog.pendingTraces, oldestPendingS: this.backlog.oldestPendingS } : {}), ...(this.backlog.steppedAsideMs !== undefined ? { steppedAsideMs: this.backlog.steppedAsideMs } : {}) };
     const reason = this.failure ?? (this.backlog.sweepError ? `processing stored pings failed: ${this.backlog.sweepError}` : undefined);
     return reason ? { ...s, state: 'degraded', reason } : s;
   }
@@ -240,7 +240,7 @@ type WorkerMessage =
   | { t: 'connect' }
   | { t: 'done'; id: number; report: unknown }
   | { t: 'error'; id: number; error: { name: string; message: string; status?: number; code?: string } }
-  | { t: 'status'; pendingTraces: number; oldestPendingS: number; sweepError?: string };
+  | { t: 'status'; pendingTraces: number; oldestPendingS: number; sweepError?: string; steppedAsideMs?: number };
 
 /** Sends `body` over `port` in chunks, at most BODY_WINDOW ahead of what the worker asked for. */
 function pump(body: Readable, port: MessagePort): void {

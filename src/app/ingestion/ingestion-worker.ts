@@ -167,7 +167,7 @@ async function sweep(): Promise<void> {
 async function reportStatus(): Promise<void> {
   try {
     const b = await pendingBacklog(db);
-    for (const c of clients) c.postMessage({ t: 'status', pendingTraces: b.traces, oldestPendingS: b.oldestS, sweepError });
+    for (const c of clients) c.postMessage({ t: 'status', pendingTraces: b.traces, oldestPendingS: b.oldestS, sweepError, steppedAsideMs: Math.round(aside.pausedMs) });
   } catch (err) {
     for (const c of clients) c.postMessage({ t: 'status', pendingTraces: -1, oldestPendingS: 0, sweepError: (err as Error).message });
   }

@@ -23,6 +23,8 @@ export interface IngestionStatus {
   /** traces stored but not processed yet, and the age of the oldest, seconds (when known) */
   pendingTraces?: number;
   oldestPendingS?: number;
+  /** time the ingestion thread has waited for requests to be answered since it started, ms (`step-aside.ts`) */
+  steppedAsideMs?: number;
 }
 
 /** The ingestion role. */

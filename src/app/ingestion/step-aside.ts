@@ -63,6 +63,8 @@ export class StepAside {
   /** pauses in the current window, ms */
   private paused = 0;
   private windowStart = performance.now();
+  /** all pauses since this was made, ms */
+  pausedMs = 0;
 
   constructor(gauge: SharedArrayBuffer, private readonly limits = { maxPauseMs: PAUSE_MAX_MS, share: PAUSE_SHARE }) {
     this.count = new Int32Array(gauge);
@@ -90,7 +92,9 @@ export class StepAside {
       if (w.async) await w.value;
       n = Atomics.load(this.count, 0);
     }
-    this.paused += performance.now() - t0;
+    const d = performance.now() - t0;
+    this.paused += d;
+    this.pausedMs += d;
   }
 }
 
