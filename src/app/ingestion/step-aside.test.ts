@@ -172,7 +172,8 @@ describe('steppingAside', () => {
       const gauge = createRequestGauge();
       const n = new Int32Array(gauge);
       const { db, seen } = recordingDb(kind);
-      const gated = steppingAside(db, new StepAside(gauge));
+      // a long bound, so only the end of the request lets a statement through
+      const gated = steppingAside(db, new StepAside(gauge, { maxPauseMs: 60_000, share: 1 }));
       Atomics.store(n, 0, 1);
       const q = gated.query('SELECT 1');
       await sleep(5);

@@ -26,8 +26,8 @@ export function createRequestGauge(): SharedArrayBuffer {
   return new SharedArrayBuffer(4);
 }
 
-const released = new WeakSet<IncomingMessage>();
-const tracked = new WeakMap<IncomingMessage, Int32Array>();
+/** the counter of each request still counted */
+const counted = new WeakMap<IncomingMessage, Int32Array>();
 
 /**
  * Counts every request `server` answers in `gauge`, from its arrival until its response is
@@ -37,24 +37,21 @@ export function countRequests(server: Server, gauge: SharedArrayBuffer): void {
   const count = new Int32Array(gauge);
   server.prependListener('request', (req: IncomingMessage, res) => {
     Atomics.add(count, 0, 1);
-    tracked.set(req, count);
-    res.once('close', () => leave(req));
+    counted.set(req, count);
+    res.once('close', () => releaseRequest(req));
   });
 }
 
-function leave(req: IncomingMessage): void {
-  if (released.has(req)) return;
-  released.add(req);
-  const count = tracked.get(req);
-  if (count !== undefined && Atomics.sub(count, 0, 1) === 1) Atomics.notify(count, 0);
-}
-
 /**
- * A request that now waits for the ingestion thread (a probe body, an admin task) no longer
- * counts: the ingestion thread must not step aside for the request that waits for it.
+ * Stops counting `req` (once; later calls do nothing). Also called by a handler whose request now
+ * waits for the ingestion thread (a probe body, an admin task): the ingestion thread must not step
+ * aside for the request that waits for it.
  */
 export function releaseRequest(req: IncomingMessage): void {
-  leave(req);
+  const count = counted.get(req);
+  if (count === undefined) return;
+  counted.delete(req);
+  if (Atomics.sub(count, 0, 1) === 1) Atomics.notify(count, 0);
 }
 
 /** The ingestion side: `pause()` returns once no request is under way, or the pause is up. */
