@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { hashTokenFor } from '../auth/index.js';
 import { bootstrap } from '../app/bootstrap.js';
+import { BACKGROUND_NICE, lowerV8Helpers } from '../app/helper-threads.js';
 import { startServingThreads, type ServingThreads } from '../app/serving/serving-threads.js';
 import type { CliDeps } from './deps.js';
 
@@ -13,6 +14,8 @@ export function registerServe(program: Command, deps: CliDeps): void {
       const config = deps.config();
       const t0 = Date.now();
       const log = (msg: string): void => console.error(msg);
+      // V8's helper threads collect mostly the ingestion thread's garbage: they run at its priority
+      lowerV8Helpers(BACKGROUND_NICE);
       const started = await bootstrap(config, log);
       const { ctx, demoApp, close, listening } = started;
       let closing = false;

@@ -1,13 +1,13 @@
 /**
  * The probe pipeline after ingestion: match the traces that received new pings, replace their
- * stored traversals, then recompute learned bins and profiles and live speeds for exactly the
- * edges whose traversals changed. Used by the CLI, the HTTP endpoint and the simulator.
+ * stored traversals, then recompute the learned bins the changed traversals touch and the live
+ * speeds of their edges. Used by the CLI, the HTTP endpoint and the simulator.
  */
 import type { Readable } from 'node:stream';
 import type { Graph } from '../network/graph.js';
 import type { Db } from '../store/db.js';
 import type { SpeedFeeds } from '../traffic/feeds.js';
-import { loadLearnedProfiles, recomputeLearnedBins, type LearnedSpeedConfig } from '../traffic/learned-speeds.js';
+import { loadLearnedBins, recomputeLearnedBins, type LearnedSpeedConfig } from '../traffic/learned-speeds.js';
 import { countLiveEdges, refreshLiveSpeeds } from '../traffic/live-speeds.js';
 import { ingestProbeStream, ingestRecords, type IngestOptions, type IngestReport } from './ingest/ingest.js';
 import type { ProbeRecord } from './ingest/records.js';
@@ -140,8 +140,8 @@ export interface MarkedProcessResult {
   marks: PendingMark[];
   /** edges of the replaced traversals (their live speeds were recomputed) */
   edges: Set<number>;
-  /** among them, the edges whose traversals changed (their learned bins were recomputed) */
-  learnedEdges: Set<number>;
+  /** the learned bins the changed traversals touch (`learnedBinKey`; they were recomputed) */
+  learnedBins: Set<number>;
 }
 
 /**
@@ -153,7 +153,7 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
   const matcher = matcherFor(deps.graph, deps.match);
   const report: ProcessReport = { traces: traceIds.length, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 };
   const touched = new Set<number>();
-  const changed = new Set<number>();
+  const learnedBins = new Set<number>();
   const marks: PendingMark[] = [];
   /**
    * Reads what matching a chunk needs: its pending marks (before its pings), tails, the cached
@@ -244,7 +244,7 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     await writing;
     writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart, known)).then(async (r) => {
       for (const e of r.edges) touched.add(e);
-      for (const e of r.changed) changed.add(e);
+      for (const k of r.learnedBins) learnedBins.add(k);
       if (deps.matchStates) for (const st of states) deps.matchStates.put(st, r.rows.get(st.traceId), tails.get(st.traceId) ?? null);
       if (deps.onStored) await deps.onStored(trajectories.map(asStored));
       done += chunk.length;
@@ -252,10 +252,10 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     }));
   }
   await writing;
-  const upd = await updateSpeedsForEdges(deps, touched, changed);
+  const upd = await updateSpeedsForEdges(deps, touched, learnedBins);
   report.edgesUpdated = upd.edgesUpdated;
   report.liveEdges = upd.liveEdges;
-  return { report, marks, edges: touched, learnedEdges: changed };
+  return { report, marks, edges: touched, learnedBins };
 }
 
 /** Where re-matching of a trace starts. */
@@ -296,7 +296,7 @@ async function findTails(deps: ProbePipelineDeps, traceIds: readonly string[], f
 export async function processTrajectories(deps: ProbePipelineDeps, trajectories: readonly Trajectory[]): Promise<ProcessReport> {
   const traceIds = [...new Set(trajectories.map((t) => t.traceId))];
   const r = await deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, traceIds, trajectories));
-  const upd = await updateSpeedsForEdges(deps, r.edges, r.changed);
+  const upd = await updateSpeedsForEdges(deps, r.edges, r.learnedBins);
   return {
     traces: traceIds.length, trajectories: trajectories.length, traversals: trajectories.reduce((n, t) => n + t.traversals.length, 0),
     unmatchedPings: 0, ...upd,
@@ -304,15 +304,15 @@ export async function processTrajectories(deps: ProbePipelineDeps, trajectories:
 }
 
 /**
- * Recomputes the learned bins and reloads the learned profiles of `changed` (the edges whose
- * traversals changed) and refreshes the live speeds of `edges` (every edge of the replaced
- * traversals: their window moves on with the clock).
+ * Recomputes the learned bins `bins` (`learnedBinKey`: those the changed traversals touch) and
+ * reloads them into the feeds, and refreshes the live speeds of `edges` (every edge of the
+ * replaced traversals: their window moves on with the clock).
  */
-async function updateSpeedsForEdges(deps: ProbePipelineDeps, edges: Set<number>, changed: Set<number>): Promise<{ edgesUpdated: number; liveEdges: number }> {
+async function updateSpeedsForEdges(deps: ProbePipelineDeps, edges: Set<number>, bins: Set<number>): Promise<{ edgesUpdated: number; liveEdges: number }> {
   if (edges.size === 0) return { edgesUpdated: 0, liveEdges: 0 };
-  if (changed.size > 0) {
-    await deps.db.transaction((tx) => recomputeLearnedBins(tx, deps.mapVersion, changed));
-    if (deps.feeds) await loadLearnedProfiles(deps.db, deps.graph, deps.feeds, deps.mapVersion, changed, deps.learned);
+  if (bins.size > 0) {
+    await recomputeLearnedBins(deps.db, deps.mapVersion, bins);
+    if (deps.feeds) await loadLearnedBins(deps.db, deps.graph, deps.feeds, deps.mapVersion, bins, deps.learned);
   }
   const live = deps.liveWindowS === undefined ? {} : { windowS: deps.liveWindowS };
   const liveEdges = deps.feeds

@@ -5,6 +5,8 @@ import { openProbeTestDb } from '../../test/probes/db.js';
 import { planGraph } from '../../test/probes/plan-graph.js';
 import { asStored, readTrajectories, replaceTraversals } from './traversal-store.js';
 import type { EdgeTraversal, Trajectory } from './trajectory.js';
+import { BINS_PER_WEEK, SpeedFeeds } from '../traffic/feeds.js';
+import { learnedBinKey, loadLearnedBins, loadLearnedProfiles, recomputeLearnedBins } from '../traffic/learned-speeds.js';
 
 // a straight street of 6 edges (both directions: 12 edge ids)
 const plan = planGraph({ a: [0, 0], b: [100, 0], c: [200, 0], d: [300, 0], e: [400, 0], f: [500, 0], g: [600, 0] }, [{ path: 'abcdefg' }]);
@@ -31,6 +33,14 @@ async function replaceByDeleteAndInsert(db: Db, trajectories: Trajectory[], from
         kph, JSON.stringify(x.pings.map((p) => ({ index: p.index, tS: p.tS, lat: p.lat, lon: p.lon, offsetM: p.offsetM })))]);
     }
   }
+}
+/** The learned bins as stored, and as a plain aggregate over every stored traversal with a speed. */
+async function learnedBins(db: Db): Promise<{ stored: Row[]; fromScratch: Row[] }> {
+  const stored = (await db.query<Row>(`SELECT edge_id, bin_of_week, samples, sum_length_m, sum_duration_s FROM learned_speed_bins
+    WHERE map_version = 'm1' ORDER BY edge_id, bin_of_week`)).rows;
+  const fromScratch = (await db.query<Row>(`SELECT edge_id, bin_of_week, count(*)::int AS samples, sum(speed_kph / 3.6 * (exit_s - enter_s)) AS sum_length_m,
+    sum(exit_s - enter_s) AS sum_duration_s FROM probe_traversals WHERE map_version = 'm1' AND speed_kph IS NOT NULL GROUP BY edge_id, bin_of_week ORDER BY edge_id, bin_of_week`)).rows;
+  return { stored, fromScratch };
 }
 async function table(db: Db): Promise<Row[]> {
   return (await db.query<Row>(`SELECT trace_id, part, seq, map_version, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings::text AS pings
@@ -109,7 +119,7 @@ describe('replaceTraversals', () => {
     }), { numRuns: 80 });
   });
 
-  it('property: the table equals deleting the replaced parts and inserting the new rows', async () => {
+  it('property: the table equals deleting the replaced parts and inserting the new rows; learned bins follow bin by bin', async () => {
     const trajArb = (trace: string, part: number) => fc.array(fc.tuple(fc.integer({ min: 0, max: 11 }), fc.integer({ min: 1, max: 3 }), fc.boolean()), { maxLength: 5 })
       .map((xs): Trajectory => {
         let t = T0 + part * 1000;
@@ -121,7 +131,10 @@ describe('replaceTraversals', () => {
     });
     await fc.assert(fc.asyncProperty(fc.array(roundArb, { minLength: 1, maxLength: 4 }), async (rounds) => {
       await db.exec('DELETE FROM probe_traversals');
+      await db.exec('DELETE FROM learned_speed_bins');
       await ref.exec('DELETE FROM probe_traversals');
+      // profiles kept current bin by bin, as the serving threads keep theirs
+      const feeds = new SpeedFeeds();
       const key = (x: Row) => `${x.trace_id}/${x.part}/${x.seq}`;
       // the rows each call reports as stored, passed back as `known` (as the ingestion thread does)
       let known = new Map<string, Map<string, string>>();
@@ -141,6 +154,25 @@ describe('replaceTraversals', () => {
         for (const x of before) if (a.get(key(x)) !== JSON.stringify(x)) expected.add(Number(x.edge_id));
         for (const x of after) if (b.get(key(x)) !== JSON.stringify(x)) expected.add(Number(x.edge_id));
         expect([...r.changed].sort((p, q) => p - q)).toEqual([...expected].sort((p, q) => p - q));
+        // the learned bins reported are exactly those of the rows with a speed that changed; recomputing only
+        // them leaves the sums a plain aggregate over the whole table gives, and reloading only them leaves
+        // the profiles a full reload gives
+        const bins = new Set<number>();
+        for (const x of before) if (x.speed_kph !== null && a.get(key(x)) !== JSON.stringify(x)) bins.add(learnedBinKey(Number(x.edge_id), Number(x.bin_of_week)));
+        for (const x of after) if (x.speed_kph !== null && b.get(key(x)) !== JSON.stringify(x)) bins.add(learnedBinKey(Number(x.edge_id), Number(x.bin_of_week)));
+        expect([...r.learnedBins].sort((p, q) => p - q)).toEqual([...bins].sort((p, q) => p - q));
+        await recomputeLearnedBins(db, 'm1', r.learnedBins);
+        const { stored, fromScratch } = await learnedBins(db);
+        expect(stored.map((x) => [x.edge_id, x.bin_of_week, x.samples])).toEqual(fromScratch.map((x) => [x.edge_id, x.bin_of_week, x.samples]));
+        for (const [i, x] of stored.entries()) {
+          expect(Number(x.sum_length_m)).toBeCloseTo(Number(fromScratch[i].sum_length_m), 9);
+          expect(Number(x.sum_duration_s)).toBeCloseTo(Number(fromScratch[i].sum_duration_s), 9);
+        }
+        await loadLearnedBins(db, g, feeds, 'm1', r.learnedBins);
+        const full = new SpeedFeeds();
+        await loadLearnedProfiles(db, g, full, 'm1');
+        const profiles = (f: SpeedFeeds) => Array.from({ length: g.edgeCount }, (_, e) => (f.hasLearned(e) ? Array.from({ length: BINS_PER_WEEK }, (_, bin) => f.learnedSpeedKph(e, bin)) : null));
+        expect(profiles(feeds)).toEqual(profiles(full));
         // rows: the kept parts of A as before, then exactly the new rows
         const kept = before.filter((x) => x.trace_id === 'A' && Number(x.part) < from);
         const written = trajectories.flatMap((t) => t.traversals.map((x, seq) => `${t.traceId}/${t.part}/${seq}:${x.edge}:${x.exitS}`));

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Graph } from '../network/graph.js';
 import { realAsRead, type Queryable } from '../store/db.js';
 import { binOfWeek } from '../time/index.js';
+import { learnedBinKey } from '../traffic/learned-speeds.js';
 import type { EdgeTraversal, MatchedPing, Trajectory } from './trajectory.js';
 
 /** A traversal counts as a speed observation when it covers at least this share of its edge. */
@@ -39,8 +40,13 @@ const VALUE_COLUMNS = ['edge_id', 'enter_s', 'exit_s', 'covered', 'bin_of_week',
 export interface ReplacedTraversals {
   /** edges of every traversal removed or written (the replaced parts' old and new edges) */
   edges: Set<number>;
-  /** edges with a traversal added, removed or changed: their learned bins are what changed */
+  /** edges with a traversal added, removed or changed */
   changed: Set<number>;
+  /**
+   * the learned bins those changes touch (`learnedBinKey`: edge and bin of week of every added,
+   * removed or changed traversal with a speed): exactly the bins whose sums may differ
+   */
+  learnedBins: Set<number>;
   /**
    * the rows now stored for the replaced parts, per trace: `part/seq` → a digest of the row as
    * written (the first 128 bits of its SHA-256, however long its pings); a caller that is the
@@ -49,6 +55,9 @@ export interface ReplacedTraversals {
    */
   rows: Map<string, Map<string, string>>;
 }
+
+/** A traversal row `replaceTraversals` removed, changed or wrote: its edge, bin and whether it has a speed. */
+interface ChangedRow { edge_id: number; bin_of_week: number; speed: boolean }
 
 /** Rows a caller knows to be stored, per trace: `part/seq` → the digest `replaceTraversals` reported. */
 export type KnownTraversalRows = ReadonlyMap<string, ReadonlyMap<string, string>>;
@@ -75,6 +84,13 @@ export async function replaceTraversals(
 ): Promise<ReplacedTraversals> {
   const edges = new Set<number>();
   const changed = new Set<number>();
+  const learnedBins = new Set<number>();
+  const note = (r: ChangedRow): void => {
+    const e = Number(r.edge_id);
+    edges.add(e);
+    changed.add(e);
+    if (r.speed) learnedBins.add(learnedBinKey(e, Number(r.bin_of_week)));
+  };
   const written = new Map<string, Map<string, string>>();
   for (const id of traceIds) written.set(id, new Map());
   /** rows to send, as JSON */
@@ -106,18 +122,15 @@ export async function replaceTraversals(
   }
   if (traceIds.length > 0) {
     // stored rows of the replaced parts that the new set does not have
-    const old = await db.query<{ edge_id: number }>(
+    const old = await db.query<ChangedRow>(
       `DELETE FROM probe_traversals t USING unnest($2::text[], $3::int[]) AS f(trace_id, from_part)
        WHERE t.map_version = $1 AND t.trace_id = f.trace_id AND t.part >= f.from_part
          AND NOT EXISTS (SELECT 1 FROM unnest($4::text[], $5::int[], $6::int[]) AS k(trace_id, part, n)
                          WHERE k.trace_id = t.trace_id AND k.part = t.part AND t.seq < k.n)
-       RETURNING t.edge_id`,
+       RETURNING t.edge_id, t.bin_of_week, t.speed_kph IS NOT NULL AS speed`,
       [ctx.mapVersion, traceIds, traceIds.map((id) => fromPart?.get(id) ?? 0), partTrace, partNo, partRows],
     );
-    for (const r of old.rows) {
-      edges.add(Number(r.edge_id));
-      changed.add(Number(r.edge_id));
-    }
+    for (const r of old.rows) note(r);
   }
   const stored = VALUE_COLUMNS.map((c) => `t.${c}`).join(', ');
   const incoming = VALUE_COLUMNS.map((c) => `x.${c}`).join(', ');
@@ -126,12 +139,12 @@ export async function replaceTraversals(
   for (let i = 0; i < rows.length; i += 5000) {
     // new rows are inserted, differing rows updated (their old edge is reported too), equal rows
     // left alone; a row of another map version under the same key stays as it is
-    const res = await db.query<{ edge_id: number }>(
+    const res = await db.query<ChangedRow>(
       `WITH x AS (
          SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(trace_id text, part int, seq int, edge_id int, enter_s float8, exit_s float8,
               covered real, bin_of_week smallint, speed_kph real, pings jsonb)),
        before AS (
-         SELECT t.edge_id FROM probe_traversals t JOIN x ON t.trace_id = x.trace_id AND t.part = x.part AND t.seq = x.seq
+         SELECT t.edge_id, t.bin_of_week, t.speed_kph IS NOT NULL AS speed FROM probe_traversals t JOIN x ON t.trace_id = x.trace_id AND t.part = x.part AND t.seq = x.seq
          WHERE t.map_version = $1 AND (${stored}) IS DISTINCT FROM (${incoming})),
        written AS (
          INSERT INTO probe_traversals (map_version, trace_id, part, seq, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings)
@@ -140,16 +153,13 @@ export async function replaceTraversals(
            edge_id = excluded.edge_id, enter_s = excluded.enter_s, exit_s = excluded.exit_s, covered = excluded.covered,
            bin_of_week = excluded.bin_of_week, speed_kph = excluded.speed_kph, pings = excluded.pings
          WHERE probe_traversals.map_version = excluded.map_version AND (${existing}) IS DISTINCT FROM (${excluded})
-         RETURNING edge_id)
-       SELECT edge_id FROM written UNION ALL SELECT edge_id FROM before`,
+         RETURNING edge_id, bin_of_week, speed_kph IS NOT NULL AS speed)
+       SELECT * FROM written UNION ALL SELECT * FROM before`,
       [ctx.mapVersion, `[${rows.slice(i, i + 5000).join(',')}]`],
     );
-    for (const r of res.rows) {
-      edges.add(Number(r.edge_id));
-      changed.add(Number(r.edge_id));
-    }
+    for (const r of res.rows) note(r);
   }
-  return { edges, changed, rows: written };
+  return { edges, changed, learnedBins, rows: written };
 }
 
 /**

@@ -66,4 +66,24 @@ describe('SpeedFeeds change log', () => {
     expect(f.learnedSpeedKph(2, BINS_PER_WEEK - 1)).toBeNaN();
     expect(f.learnedEdgeCount).toBe(1);
   });
+
+  it('setLearnedBin changes one bin, logs only real changes, and drops a profile left without a learned bin', () => {
+    const f = new SpeedFeeds();
+    f.setLearnedBin(4, 7, NaN); // nothing learned, nothing to forget
+    expect(f.hasLearned(4)).toBe(false);
+    expect(f.version).toBe(0);
+    f.setLearnedBin(4, 7, 30);
+    f.setLearnedBin(4, 9, 40);
+    expect([f.learnedSpeedKph(4, 7), f.learnedSpeedKph(4, 9), f.learnedSpeedKph(4, 8)]).toEqual([30, 40, NaN]);
+    const v = f.version;
+    f.setLearnedBin(4, 9, 40); // the same value: no change
+    expect(f.version).toBe(v);
+    f.setLearnedBin(4, 7, NaN);
+    expect(f.hasLearned(4)).toBe(true);
+    expect(f.learnedSpeedKph(4, 7)).toBeNaN();
+    f.setLearnedBin(4, 9, NaN);
+    expect(f.hasLearned(4)).toBe(false);
+    expect(f.learnedEdgeCount).toBe(0);
+    expect(Array.from(f.changedSince(v)!)).toEqual([4, 4]);
+  });
 });

@@ -94,6 +94,21 @@ export class SpeedFeeds {
     this.changed(edge);
   }
 
+  /**
+   * Sets the learned speed of `edge` in one bin (NaN: nothing learned there), leaving its other
+   * bins as they are. An edge left with no learned bin has no profile, as after a fresh load.
+   */
+  setLearnedBin(edge: EdgeId, bin: number, kph: number): void {
+    let p = this.learned.get(edge);
+    if (p === undefined) {
+      if (Number.isNaN(kph)) return;
+      this.learned.set(edge, (p = new Float32Array(BINS_PER_WEEK).fill(NaN)));
+    } else if (Object.is(p[bin], Math.fround(kph))) return;
+    p[bin] = kph;
+    if (Number.isNaN(kph) && p.every(Number.isNaN)) this.learned.delete(edge);
+    this.changed(edge);
+  }
+
   /** Learned speed of `edge` in `binOfWeek`, km/h, or NaN. */
   learnedSpeedKph(edge: EdgeId, binOfWeek: number): number {
     const p = this.learned.get(edge);

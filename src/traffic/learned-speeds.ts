@@ -1,7 +1,7 @@
 /**
  * Learned speed profiles from probe traversals. Per edge and 15-minute bin of the local week the
  * database keeps Σ length and Σ duration of usable traversals (`learned_speed_bins`, recomputed
- * for exactly the edges an ingest touched). The profile speed of a bin is the space-mean speed
+ * for exactly the bins whose traversals an ingest changed). The profile speed of a bin is the space-mean speed
  * shrunk toward the prior — the traffic model's class-based prediction for that edge and bin:
  *
  *   v = (n · v̄ + k · v_prior) / (n + k)      (n samples, k = `priorWeightSamples`)
@@ -48,19 +48,47 @@ export function predictedPrior(g: Graph): PriorSpeeds {
   return p;
 }
 
-/** Recomputes the stored bin sums of `edges` from `probe_traversals` (within one transaction). */
-export async function recomputeLearnedBins(db: Queryable, mapVersion: string, edges: Iterable<number>): Promise<void> {
-  const ids = [...edges];
-  if (ids.length === 0) return;
-  const idList = intArrayLiteral(ids);
-  await db.query('DELETE FROM learned_speed_bins WHERE map_version = $1 AND edge_id = ANY($2::int[])', [mapVersion, idList]);
+/** Key of one bin of one edge in the sets of changed bins: `edge × BINS_PER_WEEK + bin`. */
+export function learnedBinKey(edge: number, bin: number): number {
+  return edge * BINS_PER_WEEK + bin;
+}
+
+/** The edges and bins of `keys` (`learnedBinKey`), as two parallel arrays. */
+function splitBinKeys(keys: Iterable<number>): { edges: number[]; bins: number[] } {
+  const edges: number[] = [];
+  const bins: number[] = [];
+  for (const k of keys) {
+    const bin = k % BINS_PER_WEEK;
+    edges.push((k - bin) / BINS_PER_WEEK);
+    bins.push(bin);
+  }
+  return { edges, bins };
+}
+
+/**
+ * Recomputes the stored sums of exactly the bins `keys` (`learnedBinKey`) from `probe_traversals`,
+ * in one statement: a bin left without usable traversals is deleted, the others are written.
+ */
+export async function recomputeLearnedBins(db: Queryable, mapVersion: string, keys: Iterable<number>): Promise<void> {
+  const { edges, bins } = splitBinKeys(keys);
+  if (edges.length === 0) return;
   await db.query(
-    `INSERT INTO learned_speed_bins (map_version, edge_id, bin_of_week, samples, sum_length_m, sum_duration_s)
-     SELECT map_version, edge_id, bin_of_week, count(*)::int, sum(speed_kph / 3.6 * (exit_s - enter_s)), sum(exit_s - enter_s)
-     FROM probe_traversals
-     WHERE map_version = $1 AND edge_id = ANY($2::int[]) AND speed_kph IS NOT NULL
-     GROUP BY map_version, edge_id, bin_of_week`,
-    [mapVersion, idList],
+    `WITH k AS (SELECT DISTINCT edge_id, bin_of_week FROM unnest($2::int[], $3::int[]) AS k(edge_id, bin_of_week)),
+     fresh AS (
+       SELECT t.edge_id, t.bin_of_week, count(*)::int AS samples,
+              sum(t.speed_kph / 3.6 * (t.exit_s - t.enter_s)) AS sum_length_m, sum(t.exit_s - t.enter_s) AS sum_duration_s
+       FROM k JOIN probe_traversals t ON t.edge_id = k.edge_id AND t.bin_of_week = k.bin_of_week
+       WHERE t.map_version = $1 AND t.speed_kph IS NOT NULL
+       GROUP BY t.edge_id, t.bin_of_week),
+     gone AS (
+       DELETE FROM learned_speed_bins b USING k
+       WHERE b.map_version = $1 AND b.edge_id = k.edge_id AND b.bin_of_week = k.bin_of_week
+         AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.edge_id = b.edge_id AND f.bin_of_week = b.bin_of_week))
+     INSERT INTO learned_speed_bins (map_version, edge_id, bin_of_week, samples, sum_length_m, sum_duration_s)
+     SELECT $1, edge_id, bin_of_week, samples, sum_length_m, sum_duration_s FROM fresh
+     ON CONFLICT (map_version, edge_id, bin_of_week) DO UPDATE
+       SET samples = excluded.samples, sum_length_m = excluded.sum_length_m, sum_duration_s = excluded.sum_duration_s`,
+    [mapVersion, intArrayLiteral(edges), intArrayLiteral(bins)],
   );
 }
 
@@ -95,18 +123,62 @@ export async function loadLearnedProfiles(
     const e = Number(r.edge_id);
     if (e < 0 || e >= g.edgeCount) continue;
     if (e !== cur) { flush(); cur = e; }
-    const samples = Number(r.samples);
-    const dur = Number(r.sum_duration_s);
-    if (samples < c.minSamples || !(dur > 0)) continue;
     const bin = Number(r.bin_of_week);
     if (!(bin >= 0 && bin < BINS_PER_WEEK) || n >= BINS_PER_WEEK) continue;
-    const meanKph = (Number(r.sum_length_m) / dur) * 3.6;
-    const k = c.priorWeightSamples;
+    const v = binKph(r, prior.speedKph(e, bin), c);
+    if (Number.isNaN(v)) continue;
     bins[n] = bin;
-    kph[n++] = (samples * meanKph + k * prior.speedKph(e, bin)) / (samples + k);
+    kph[n++] = v;
   }
   flush();
   return count;
+}
+
+/** The profile speed of one stored bin: its mean shrunk toward the prior, or NaN when too few samples back it. */
+function binKph(r: BinRow, priorKph: number, c: LearnedSpeedConfig): number {
+  const samples = Number(r.samples);
+  const dur = Number(r.sum_duration_s);
+  if (samples < c.minSamples || !(dur > 0)) return Number.NaN;
+  const meanKph = (Number(r.sum_length_m) / dur) * 3.6;
+  const k = c.priorWeightSamples;
+  return (samples * meanKph + k * priorKph) / (samples + k);
+}
+
+/**
+ * Reloads exactly the bins `keys` (`learnedBinKey`) of the learned profiles in `feeds` from the
+ * database, leaving every other bin as it is: what a `speeds` change that names its bins needs
+ * (a few rows per changed edge instead of all of its week). Returns the number of bins read.
+ */
+export async function loadLearnedBins(
+  db: Queryable, g: Graph, feeds: SpeedFeeds, mapVersion: string, keys: Iterable<number>, cfg: Partial<LearnedSpeedConfig> = {},
+): Promise<number> {
+  const c = { ...DEFAULT_LEARNED_SPEED_CONFIG, ...cfg };
+  const wanted = new Set<number>();
+  for (const k of keys) {
+    if (Number.isSafeInteger(k) && k >= 0 && k < g.edgeCount * BINS_PER_WEEK) wanted.add(k);
+  }
+  if (wanted.size === 0) return 0;
+  const { edges, bins } = splitBinKeys(wanted);
+  const res = await db.query<BinRow>(
+    `SELECT b.edge_id, b.bin_of_week, b.samples, b.sum_length_m, b.sum_duration_s
+     FROM unnest($2::int[], $3::int[]) AS k(edge_id, bin_of_week)
+     JOIN learned_speed_bins b ON b.map_version = $1 AND b.edge_id = k.edge_id AND b.bin_of_week = k.bin_of_week`,
+    [mapVersion, intArrayLiteral(edges), intArrayLiteral(bins)],
+  );
+  const prior = predictedPrior(g);
+  for (const r of res.rows) {
+    const e = Number(r.edge_id);
+    const bin = Number(r.bin_of_week);
+    const key = learnedBinKey(e, bin);
+    if (!wanted.delete(key)) continue;
+    feeds.setLearnedBin(e, bin, binKph(r, prior.speedKph(e, bin), c));
+  }
+  // bins with no stored row have nothing learned any more
+  for (const key of wanted) {
+    const bin = key % BINS_PER_WEEK;
+    feeds.setLearnedBin((key - bin) / BINS_PER_WEEK, bin, Number.NaN);
+  }
+  return res.rows.length;
 }
 
 /** Options of `loadSpeedFeeds`. */

@@ -8,6 +8,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { setPriority } from 'node:os';
+import { BACKGROUND_NICE } from '../helper-threads.js';
 import { Readable } from 'node:stream';
 import { loadRegion } from '../../network/bundle.js';
 import type { Region } from '../../network/region.js';
@@ -22,8 +23,6 @@ import { runTask, type IngestionTask } from './tasks.js';
 import { StepAside, steppingAside } from './step-aside.js';
 import type { IngestionWorkerData } from './ingestion-thread.js';
 
-/** Niceness of this thread (0 = normal, 19 = lowest). */
-const INGESTION_NICE = 10;
 /** Pending marks older than this belong to no running batch, seconds. */
 const STALE_PENDING_S = 30;
 /** Traces processed per sweep. */
@@ -33,7 +32,7 @@ const STATUS_MS = 2000;
 
 const data = workerData as IngestionWorkerData;
 const port = parentPort!;
-try { setPriority(INGESTION_NICE); } catch { /* not permitted here: run at normal priority */ }
+try { setPriority(BACKGROUND_NICE); } catch { /* not permitted here: run at normal priority */ }
 
 /** steps aside while the serving threads answer a request: before each statement and each trace */
 const aside = new StepAside(data.requestGauge);

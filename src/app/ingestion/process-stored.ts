@@ -58,7 +58,7 @@ export async function processStored(deps: ProcessStoredDeps, traceIds: readonly 
     db, graph: region.graph, mapVersion, timeZone: region.meta.timeZone,
     feeds: deps.feeds, nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates, pace: deps.pace, onStored,
   }, traceIds, firstNewS);
-  const changeSeq = res.edges.size > 0 ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges], learnedEdges: [...res.learnedEdges] }) : 0;
+  const changeSeq = res.edges.size > 0 ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges], learnedBins: [...res.learnedBins] }) : 0;
   await clearPending(db, res.marks);
   return { process: res.report, facts, changeSeq };
 }
