@@ -4,8 +4,12 @@ import type { Db } from '../store/db.js';
 import { SpeedFeeds } from '../traffic/feeds.js';
 import { loadSpeedFeeds, predictedPrior } from '../traffic/learned-speeds.js';
 import { openProbeTestDb } from '../../test/probes/db.js';
+import { openTestPostgres } from '../../test/helpers/context.js';
+import { runMigrations } from '../store/index.js';
+import { migrations } from './migrations.js';
 import { planGraph, toLatLon } from '../../test/probes/plan-graph.js';
-import { ingestAndProcess, type ProbePipelineDeps } from './pipeline.js';
+import { ingestAndProcess, processTracesMarked, type ProbePipelineDeps } from './pipeline.js';
+import { ingestRecords } from './ingest/ingest.js';
 import { readTrajectories } from './traversal-store.js';
 
 // a --100 m-- b --100 m-- c   (residential, two-way)
@@ -120,6 +124,44 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
       expect(c.process.liveEdges).toBe(0);
     } finally {
       await other.close();
+    }
+  });
+
+  // PostgreSQL: the next chunk's read and the previous chunk's write use connections of their own
+  // (the embedded database runs one statement at a time, so there the stages only interleave)
+  it("sends a chunk's write while the next chunk is matched (matching yields between traces; PostgreSQL)", async () => {
+    const pg = await openTestPostgres();
+    if (pg === undefined) return;
+    const other = pg.db;
+    await runMigrations(other, migrations);
+    try {
+      // 240 traces: a first chunk of 200, then 40 matched while the first chunk's write goes on
+      const ids = Array.from({ length: 240 }, (_, i) => `y${String(i).padStart(3, '0')}`);
+      await ingestRecords(other, ids.flatMap((id, i) => [10, 90].map((x, k) => {
+        const [lat, lon] = toLatLon(x, 0);
+        return { traceId: id, ping: { tS: T0 + i + 8 * k, lat, lon } };
+      })), {});
+      const events: string[] = [];
+      // each statement of a write answers 20 ms later, as a busy database over a network connection would
+      const spy = { ...other, transaction: <T>(fn: (tx: Db) => Promise<T>) => other.transaction((tx) => fn({ query: async (sql: string, params?: unknown[]) => {
+        await new Promise((r) => setTimeout(r, 20));
+        if (sql.includes('jsonb_to_recordset')) events.push('write');
+        return tx.query(sql, params);
+      } } as Db)) } as Db;
+      let traces = 0;
+      const pace = (): undefined => {
+        events.push(`match ${traces}`);
+        // the second chunk's traces take 8 ms each to match
+        if (traces++ >= 200) for (const t0 = performance.now(); performance.now() - t0 < 8;);
+        return undefined;
+      };
+      const r = await processTracesMarked({ db: spy, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', nowS: T0 + 60, pace }, ids);
+      expect(r.report.traces).toBe(240);
+      // the first chunk's traversals were written before the last trace of the second chunk was matched
+      expect(events.indexOf('write')).toBeGreaterThan(events.indexOf('match 199'));
+      expect(events.indexOf('write')).toBeLessThan(events.indexOf('match 239'));
+    } finally {
+      await pg.drop();
     }
   });
 });

@@ -121,6 +121,8 @@ export function matcherFor(g: Graph, options?: Partial<MatchOptions>): MapMatche
 
 /** Traces matched per database round trip. */
 const TRACE_CHUNK = 200;
+/** Matching runs at most this long, ms, before it lets a chunk's write in flight send its next statement. */
+const MATCH_SLICE_MS = 4;
 
 /**
  * Matches the given traces from their stored pings and updates traversals, learned and live speeds.
@@ -216,7 +218,8 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
   const chunks: string[][] = [];
   for (let i = 0; i < traceIds.length; i += TRACE_CHUNK) chunks.push(traceIds.slice(i, i + TRACE_CHUNK));
   // Three stages overlap: the next chunk is read and the previous one written while this one is
-  // matched (different traces; one write in flight at a time).
+  // matched (different traces; one write in flight at a time). Matching yields to the event loop
+  // every MATCH_SLICE_MS, so the write's next statement goes out as soon as the last one returns.
   const quiet = <T>(p: Promise<T>): Promise<T> => { p.catch(() => undefined); return p; };
   let next = chunks.length > 0 ? quiet(load(chunks[0])) : undefined;
   let writing: Promise<void> | undefined;
@@ -227,9 +230,17 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     const trajectories: Trajectory[] = [];
     const states: MatchState[] = [];
     const known = new Map<string, ReadonlyMap<string, string>>();
+    let yieldedAt = performance.now();
     for (const id of chunk) {
       const wait = deps.pace?.();
-      if (wait !== undefined) await wait;
+      if (wait !== undefined) {
+        await wait;
+        yieldedAt = performance.now();
+      } else if (writing !== undefined && performance.now() - yieldedAt >= MATCH_SLICE_MS) {
+        // let the previous chunk's write go on between traces: its statements are sent from this thread
+        await new Promise<void>((r) => setImmediate(r));
+        yieldedAt = performance.now();
+      }
       const tail = tails.get(id);
       const memory = memories.get(id);
       if (memory?.rows !== undefined) known.set(id, memory.rows);

@@ -2,7 +2,7 @@ import { describe, it, expect, beforeAll, beforeEach, afterAll } from 'vitest';
 import { Readable } from 'node:stream';
 import type { Db } from '../../store/db.js';
 import { openProbeTestDb } from '../../../test/probes/db.js';
-import { ingestProbeStream } from './ingest.js';
+import { ingestProbeStream, ingestRecords } from './ingest.js';
 import { parseTimestampS } from './records.js';
 
 const stream = (text: string): Readable => Readable.from([Buffer.from(text)]);
@@ -88,5 +88,48 @@ describe('ingestProbeStream', () => {
     const rows = (await db.query<{ t_s: number; speed_kph: number }>('SELECT t_s, speed_kph FROM probe_pings ORDER BY t_s')).rows;
     expect(rows.map((x) => x.t_s)).toEqual([1767571200, 1767571201]);
     expect(rows[1].speed_kph).toBeCloseTo(45, 3);
+  });
+});
+
+describe('ingestRecords', () => {
+  let db: Db;
+  beforeAll(async () => { db = await openProbeTestDb(); });
+  afterAll(async () => { await db.close(); });
+  beforeEach(async () => { await db.exec('DELETE FROM probe_pings; DELETE FROM probe_pending'); });
+  const records = (n: number) => Array.from({ length: n }, (_, i) => ({ traceId: `r${i % 3}`, ping: { tS: 1_767_600_000 + i, lat: 39.29 + i / 1e5, lon: -76.61 } }));
+
+  it('stores every batch while the next is parsed, in order, with progress after each', async () => {
+    const progress: number[] = [];
+    let concurrent = 0;
+    let most = 0;
+    // a database whose inserts take a while: parsing goes on meanwhile, but one insert runs at a time
+    const slow = { ...db, query: async (sql: string, params?: unknown[]) => {
+      if (!sql.includes('INSERT INTO probe_pings')) return db.query(sql, params);
+      most = Math.max(most, ++concurrent);
+      await new Promise((r) => setTimeout(r, 5));
+      try { return await db.query(sql, params); } finally { concurrent--; }
+    } } as Db;
+    // the records as a parser yields them, noting when each is taken
+    let taken = 0;
+    let takenWhileStoring = 0;
+    const parse = async function* () { for (const r of records(23)) { taken++; if (concurrent > 0) takenWhileStoring++; yield r; } };
+    const rep = await ingestRecords(slow, parse(), { batchSize: 5, onProgress: (p) => progress.push(p.inserted) });
+    expect(rep).toMatchObject({ parsed: 23, inserted: 23, duplicates: 0 });
+    expect(taken).toBe(23);
+    expect(most).toBe(1);
+    expect(takenWhileStoring).toBeGreaterThan(0);
+    expect(progress).toEqual([5, 10, 15, 20, 23]);
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows[0].n).toBe(23);
+    expect(rep.firstNewS.get('r1')).toBe(1_767_600_001);
+  });
+
+  it('throws a failed insert, after the batch in flight ends, and keeps what was stored before it', async () => {
+    let n = 0;
+    const failing = { ...db, query: async (sql: string, params?: unknown[]) => {
+      if (sql.includes('INSERT INTO probe_pings') && ++n === 3) throw new Error('disk full');
+      return db.query(sql, params);
+    } } as Db;
+    await expect(ingestRecords(failing, records(23), { batchSize: 5 })).rejects.toThrow('disk full');
+    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows[0].n).toBe(10);
   });
 });

@@ -93,19 +93,34 @@ export async function ingestRecords(db: Db, records: AsyncIterable<ProbeRecord> 
   let parsed = 0;
   let inserted = 0;
   let batch: ProbeRecord[] = [];
+  // one batch is stored while the next is parsed; batches are stored one at a time, in order
+  let storing: Promise<void> | undefined;
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const n = await insertPings(db, batch, firstNewS, opts.mapVersion ?? '');
-    inserted += n;
+    const b = batch;
     batch = [];
-    opts.onProgress?.({ parsed, inserted, malformed: issues.count });
+    await storing;
+    const parsedSoFar = parsed;
+    storing = insertPings(db, b, firstNewS, opts.mapVersion ?? '').then((n) => {
+      inserted += n;
+      opts.onProgress?.({ parsed: parsedSoFar, inserted, malformed: issues.count });
+    });
+    // a failure is thrown where `storing` is awaited, not reported as unhandled meanwhile
+    storing.catch(() => undefined);
   };
-  for await (const r of records) {
-    parsed++;
-    batch.push(r);
-    if (batch.length >= batchSize) await flush();
+  try {
+    for await (const r of records) {
+      parsed++;
+      batch.push(r);
+      if (batch.length >= batchSize) await flush();
+    }
+    await flush();
+  } catch (err) {
+    // the body failed: the batch being stored ends first (what it stored stays pending)
+    await storing?.catch(() => undefined);
+    throw err;
   }
-  await flush();
+  await storing;
   return { parsed, inserted, duplicates: parsed - inserted, malformed: issues.count, issues: issues.list, touchedTraceIds: [...firstNewS.keys()], firstNewS };
 }
 
