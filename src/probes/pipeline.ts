@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { Graph } from '../network/graph.js';
 import type { Db } from '../store/db.js';
 import type { SpeedFeeds } from '../traffic/feeds.js';
-import { loadLearnedBins, recomputeLearnedBins, type LearnedSpeedConfig } from '../traffic/learned-speeds.js';
+import { loadLearnedBins, type LearnedSpeedConfig } from '../traffic/learned-speeds.js';
 import { countLiveEdges, refreshLiveSpeeds } from '../traffic/live-speeds.js';
 import { ingestProbeStream, ingestRecords, type IngestOptions, type IngestReport } from './ingest/ingest.js';
 import type { ProbeRecord } from './ingest/records.js';
@@ -315,16 +315,13 @@ export async function processTrajectories(deps: ProbePipelineDeps, trajectories:
 }
 
 /**
- * Recomputes the learned bins `bins` (`learnedBinKey`: those the changed traversals touch) and
- * reloads them into the feeds, and refreshes the live speeds of `edges` (every edge of the
- * replaced traversals: their window moves on with the clock).
+ * Reloads the learned bins `bins` (`learnedBinKey`: those the changed traversals updated) into the
+ * feeds, and refreshes the live speeds of `edges` (every edge of the replaced traversals: their
+ * window moves on with the clock).
  */
 async function updateSpeedsForEdges(deps: ProbePipelineDeps, edges: Set<number>, bins: Set<number>): Promise<{ edgesUpdated: number; liveEdges: number }> {
   if (edges.size === 0) return { edgesUpdated: 0, liveEdges: 0 };
-  if (bins.size > 0) {
-    await recomputeLearnedBins(deps.db, deps.mapVersion, bins);
-    if (deps.feeds) await loadLearnedBins(deps.db, deps.graph, deps.feeds, deps.mapVersion, bins, deps.learned);
-  }
+  if (bins.size > 0 && deps.feeds) await loadLearnedBins(deps.db, deps.graph, deps.feeds, deps.mapVersion, bins, deps.learned);
   const live = deps.liveWindowS === undefined ? {} : { windowS: deps.liveWindowS };
   const liveEdges = deps.feeds
     ? await refreshLiveSpeeds(deps.db, deps.feeds, deps.mapVersion, deps.nowS, edges, live)

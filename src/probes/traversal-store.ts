@@ -1,12 +1,13 @@
 /**
  * Persistence of matched trajectories in `probe_traversals` (one row per edge traversal; the
- * table the analytics service reads, documented in docs/probes.md) and reading them back.
+ * table the analytics service reads, documented in docs/probes.md), with the learned-speed sums of
+ * `learned_speed_bins` kept equal to an aggregate over it, and reading them back.
  */
 import { createHash } from 'node:crypto';
 import type { Graph } from '../network/graph.js';
-import { realAsRead, type Queryable } from '../store/db.js';
+import { intArrayLiteral, realAsRead, type Queryable } from '../store/db.js';
 import { binOfWeek } from '../time/index.js';
-import { learnedBinKey } from '../traffic/learned-speeds.js';
+import { learnedBinKey, splitBinKeys } from '../traffic/learned-speeds.js';
 import type { EdgeTraversal, MatchedPing, Trajectory } from './trajectory.js';
 
 /** A traversal counts as a speed observation when it covers at least this share of its edge. */
@@ -44,7 +45,8 @@ export interface ReplacedTraversals {
   changed: Set<number>;
   /**
    * the learned bins those changes touch (`learnedBinKey`: edge and bin of week of every added,
-   * removed or changed traversal with a speed): exactly the bins whose sums may differ
+   * removed or changed traversal with a speed, old and new): exactly the bins whose sums were
+   * updated
    */
   learnedBins: Set<number>;
   /**
@@ -56,8 +58,16 @@ export interface ReplacedTraversals {
   rows: Map<string, Map<string, string>>;
 }
 
-/** A traversal row `replaceTraversals` removed, changed or wrote: its edge, bin and whether it has a speed. */
-interface ChangedRow { edge_id: number; bin_of_week: number; speed: boolean }
+/**
+ * A traversal row `replaceTraversals` removed, changed or wrote: its edge and bin, and what it adds
+ * to (`sign` 1: as written) or takes from (-1: as it was) its learned bin: its length at its speed
+ * (`len`, null without a speed) and its duration (`dur`), computed by the database exactly as a
+ * plain aggregate over the table would.
+ */
+interface ChangedRow { edge_id: number; bin_of_week: number; sign: number; len: number | null; dur: number }
+
+/** What a row contributes to the sums of its learned bin, as SQL over a row alias `t`. */
+const CONTRIBUTION = (t: string): string => `(${t}.speed_kph / 3.6 * (${t}.exit_s - ${t}.enter_s)) AS len, (${t}.exit_s - ${t}.enter_s) AS dur`;
 
 /** Rows a caller knows to be stored, per trace: `part/seq` → the digest `replaceTraversals` reported. */
 export type KnownTraversalRows = ReadonlyMap<string, ReadonlyMap<string, string>>;
@@ -74,9 +84,10 @@ function rowDigest(row: string): string {
  * written again, but only rows that differ are touched: a growing trace re-matched over its open
  * part mostly re-derives traversals it already stored, and rewriting them (with the learned bins
  * of their edges) is most of a feed's database work. Rows equal to what `known` says is stored
- * are not even sent (a growing trace re-sends only its last traversals). Returns the edges of the
- * replaced parts and, among them, the edges whose traversals changed, so learned speeds are
- * recomputed for exactly those, and the rows now stored.
+ * are not even sent (a growing trace re-sends only its last traversals). The sums of the learned
+ * bins the changed rows fall in are updated by what each row adds or takes (in the same
+ * transaction when the caller runs one). Returns the edges of the replaced parts, the edges whose
+ * traversals changed, the learned bins updated, and the rows now stored.
  */
 export async function replaceTraversals(
   db: Queryable, g: Graph, ctx: TraversalStoreContext, traceIds: readonly string[], trajectories: readonly Trajectory[],
@@ -85,11 +96,21 @@ export async function replaceTraversals(
   const edges = new Set<number>();
   const changed = new Set<number>();
   const learnedBins = new Set<number>();
+  /** per learned bin (`learnedBinKey`): samples, Σ length, Σ duration to add */
+  const deltas = new Map<number, [number, number, number]>();
   const note = (r: ChangedRow): void => {
     const e = Number(r.edge_id);
     edges.add(e);
     changed.add(e);
-    if (r.speed) learnedBins.add(learnedBinKey(e, Number(r.bin_of_week)));
+    if (r.len === null) return;
+    const key = learnedBinKey(e, Number(r.bin_of_week));
+    learnedBins.add(key);
+    let d = deltas.get(key);
+    if (d === undefined) deltas.set(key, (d = [0, 0, 0]));
+    const sign = Number(r.sign);
+    d[0] += sign;
+    d[1] += sign * Number(r.len);
+    d[2] += sign * Number(r.dur);
   };
   const written = new Map<string, Map<string, string>>();
   for (const id of traceIds) written.set(id, new Map());
@@ -127,7 +148,7 @@ export async function replaceTraversals(
        WHERE t.map_version = $1 AND t.trace_id = f.trace_id AND t.part >= f.from_part
          AND NOT EXISTS (SELECT 1 FROM unnest($4::text[], $5::int[], $6::int[]) AS k(trace_id, part, n)
                          WHERE k.trace_id = t.trace_id AND k.part = t.part AND t.seq < k.n)
-       RETURNING t.edge_id, t.bin_of_week, t.speed_kph IS NOT NULL AS speed`,
+       RETURNING t.edge_id, t.bin_of_week, -1 AS sign, ${CONTRIBUTION('t')}`,
       [ctx.mapVersion, traceIds, traceIds.map((id) => fromPart?.get(id) ?? 0), partTrace, partNo, partRows],
     );
     for (const r of old.rows) note(r);
@@ -144,7 +165,7 @@ export async function replaceTraversals(
          SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(trace_id text, part int, seq int, edge_id int, enter_s float8, exit_s float8,
               covered real, bin_of_week smallint, speed_kph real, pings jsonb)),
        before AS (
-         SELECT t.edge_id, t.bin_of_week, t.speed_kph IS NOT NULL AS speed FROM probe_traversals t JOIN x ON t.trace_id = x.trace_id AND t.part = x.part AND t.seq = x.seq
+         SELECT t.edge_id, t.bin_of_week, -1 AS sign, ${CONTRIBUTION('t')} FROM probe_traversals t JOIN x ON t.trace_id = x.trace_id AND t.part = x.part AND t.seq = x.seq
          WHERE t.map_version = $1 AND (${stored}) IS DISTINCT FROM (${incoming})),
        written AS (
          INSERT INTO probe_traversals (map_version, trace_id, part, seq, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings)
@@ -153,13 +174,53 @@ export async function replaceTraversals(
            edge_id = excluded.edge_id, enter_s = excluded.enter_s, exit_s = excluded.exit_s, covered = excluded.covered,
            bin_of_week = excluded.bin_of_week, speed_kph = excluded.speed_kph, pings = excluded.pings
          WHERE probe_traversals.map_version = excluded.map_version AND (${existing}) IS DISTINCT FROM (${excluded})
-         RETURNING edge_id, bin_of_week, speed_kph IS NOT NULL AS speed)
+         RETURNING edge_id, bin_of_week, 1 AS sign, ${CONTRIBUTION('probe_traversals')})
        SELECT * FROM written UNION ALL SELECT * FROM before`,
       [ctx.mapVersion, `[${rows.slice(i, i + 5000).join(',')}]`],
     );
     for (const r of res.rows) note(r);
   }
+  await applyLearnedDeltas(db, ctx.mapVersion, deltas);
   return { edges, changed, learnedBins, rows: written };
+}
+
+/**
+ * Adds what the changed rows add to and take from their learned bins (in the caller's
+ * transaction, so the sums always match the table), then deletes the bins left without samples.
+ * Bins are locked in one statement in (edge, bin) order, so two writers never wait for each other
+ * in a circle. The work is that of the changed rows alone, however many samples a bin has.
+ */
+async function applyLearnedDeltas(db: Queryable, mapVersion: string, deltas: ReadonlyMap<number, [number, number, number]>): Promise<void> {
+  if (deltas.size === 0) return;
+  const keys = [...deltas.keys()].sort((a, b) => a - b);
+  const { edges, bins } = splitBinKeys(keys);
+  const samples = keys.map((k) => deltas.get(k)![0]);
+  const lengths = keys.map((k) => deltas.get(k)![1]);
+  const durations = keys.map((k) => deltas.get(k)![2]);
+  const res = await db.query<{ edge_id: number; bin_of_week: number; samples: number }>(
+    `INSERT INTO learned_speed_bins AS b (map_version, edge_id, bin_of_week, samples, sum_length_m, sum_duration_s)
+     SELECT $1, d.edge_id, d.bin_of_week, d.samples, d.len, d.dur
+     FROM unnest($2::int[], $3::int[], $4::int[], $5::float8[], $6::float8[]) WITH ORDINALITY AS d(edge_id, bin_of_week, samples, len, dur, i)
+     ORDER BY d.i
+     ON CONFLICT (map_version, edge_id, bin_of_week) DO UPDATE
+       SET samples = b.samples + excluded.samples, sum_length_m = b.sum_length_m + excluded.sum_length_m,
+           sum_duration_s = b.sum_duration_s + excluded.sum_duration_s
+     RETURNING b.edge_id, b.bin_of_week, b.samples`,
+    [mapVersion, intArrayLiteral(edges), intArrayLiteral(bins), intArrayLiteral(samples), lengths, durations],
+  );
+  const emptyEdges: number[] = [];
+  const emptyBins: number[] = [];
+  for (const r of res.rows) {
+    if (Number(r.samples) > 0) continue;
+    emptyEdges.push(Number(r.edge_id));
+    emptyBins.push(Number(r.bin_of_week));
+  }
+  if (emptyEdges.length === 0) return;
+  await db.query(
+    `DELETE FROM learned_speed_bins b USING unnest($2::int[], $3::int[]) AS k(edge_id, bin_of_week)
+     WHERE b.map_version = $1 AND b.edge_id = k.edge_id AND b.bin_of_week = k.bin_of_week AND b.samples <= 0`,
+    [mapVersion, intArrayLiteral(emptyEdges), intArrayLiteral(emptyBins)],
+  );
 }
 
 /**

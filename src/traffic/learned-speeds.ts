@@ -1,7 +1,8 @@
 /**
  * Learned speed profiles from probe traversals. Per edge and 15-minute bin of the local week the
- * database keeps Σ length and Σ duration of usable traversals (`learned_speed_bins`, recomputed
- * for exactly the bins whose traversals an ingest changed). The profile speed of a bin is the space-mean speed
+ * database keeps Σ length and Σ duration of usable traversals (`learned_speed_bins`, updated by
+ * what each changed traversal adds or takes, in the transaction that writes it:
+ * `replaceTraversals`). The profile speed of a bin is the space-mean speed
  * shrunk toward the prior — the traffic model's class-based prediction for that edge and bin:
  *
  *   v = (n · v̄ + k · v_prior) / (n + k)      (n samples, k = `priorWeightSamples`)
@@ -54,7 +55,7 @@ export function learnedBinKey(edge: number, bin: number): number {
 }
 
 /** The edges and bins of `keys` (`learnedBinKey`), as two parallel arrays. */
-function splitBinKeys(keys: Iterable<number>): { edges: number[]; bins: number[] } {
+export function splitBinKeys(keys: Iterable<number>): { edges: number[]; bins: number[] } {
   const edges: number[] = [];
   const bins: number[] = [];
   for (const k of keys) {
@@ -63,33 +64,6 @@ function splitBinKeys(keys: Iterable<number>): { edges: number[]; bins: number[]
     bins.push(bin);
   }
   return { edges, bins };
-}
-
-/**
- * Recomputes the stored sums of exactly the bins `keys` (`learnedBinKey`) from `probe_traversals`,
- * in one statement: a bin left without usable traversals is deleted, the others are written.
- */
-export async function recomputeLearnedBins(db: Queryable, mapVersion: string, keys: Iterable<number>): Promise<void> {
-  const { edges, bins } = splitBinKeys(keys);
-  if (edges.length === 0) return;
-  await db.query(
-    `WITH k AS (SELECT DISTINCT edge_id, bin_of_week FROM unnest($2::int[], $3::int[]) AS k(edge_id, bin_of_week)),
-     fresh AS (
-       SELECT t.edge_id, t.bin_of_week, count(*)::int AS samples,
-              sum(t.speed_kph / 3.6 * (t.exit_s - t.enter_s)) AS sum_length_m, sum(t.exit_s - t.enter_s) AS sum_duration_s
-       FROM k JOIN probe_traversals t ON t.edge_id = k.edge_id AND t.bin_of_week = k.bin_of_week
-       WHERE t.map_version = $1 AND t.speed_kph IS NOT NULL
-       GROUP BY t.edge_id, t.bin_of_week),
-     gone AS (
-       DELETE FROM learned_speed_bins b USING k
-       WHERE b.map_version = $1 AND b.edge_id = k.edge_id AND b.bin_of_week = k.bin_of_week
-         AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.edge_id = b.edge_id AND f.bin_of_week = b.bin_of_week))
-     INSERT INTO learned_speed_bins (map_version, edge_id, bin_of_week, samples, sum_length_m, sum_duration_s)
-     SELECT $1, edge_id, bin_of_week, samples, sum_length_m, sum_duration_s FROM fresh
-     ON CONFLICT (map_version, edge_id, bin_of_week) DO UPDATE
-       SET samples = excluded.samples, sum_length_m = excluded.sum_length_m, sum_duration_s = excluded.sum_duration_s`,
-    [mapVersion, intArrayLiteral(edges), intArrayLiteral(bins)],
-  );
 }
 
 interface BinRow { edge_id: number; bin_of_week: number; samples: number; sum_length_m: number; sum_duration_s: number }
