@@ -1,14 +1,16 @@
 /**
  * Serving while a probe feed arrives, measured as users meet it: the server runs in its own
- * process on loopback (Baltimore), this process sends FindRoute at a fixed rate over keep-alive
- * connections and polls `/healthz`, first quiet, then while a feeder in a third process posts
- * simulated probe pings back to back (NDJSON, 600 a request, current timestamps, several requests
- * in flight; `lib/feeder.ts`). Prints
- * FindRoute p50/p99 quiet vs during the feed, the slowest `/healthz`, and the pings ingested per
- * second end to end (stored, matched, speeds and facts updated); then 1 M-ping CSV and NDJSON
- * bodies streamed in (stored, processing deferred) with the server's peak RSS, and one body of
- * simulated traffic processed end to end — on the embedded database and, when BENCH_DATABASE_URL
- * or TEST_DATABASE_URL is set, on PostgreSQL (in a fresh schema). `BENCH_LIVE_ONLY=pglite` or
+ * process on loopback (Baltimore); a load process that holds nothing but its requests
+ * (`lib/timed-load.ts`) sends FindRoute at a fixed rate over keep-alive connections and polls
+ * `/healthz`, without a pause, while a feeder in a third process (`lib/feeder.ts`) posts simulated
+ * probe pings back to back (NDJSON, 600 a request, current timestamps, several requests in flight)
+ * in every other window: quiet and feed windows alternate, so both kinds sample the same stretch
+ * of time and the machine's own noise falls on both alike. Prints FindRoute p50/p99 in the quiet
+ * windows vs the feed windows, the slowest `/healthz`, and the pings ingested per second end to
+ * end (stored, matched, speeds and facts updated); then 1 M-ping CSV and NDJSON bodies streamed in
+ * (stored, processing deferred) with the server's peak RSS, and one body of simulated traffic
+ * processed end to end — on the embedded database and, when BENCH_DATABASE_URL or
+ * TEST_DATABASE_URL is set, on PostgreSQL (in a fresh schema). `BENCH_LIVE_ONLY=pglite` or
  * `postgresql` measures one backend; `BENCH_LIVE_BULK=0` skips the large bodies.
  */
 import { readFileSync } from 'node:fs';
@@ -23,35 +25,42 @@ import { odPairs } from './routing.js';
 import { probeBody } from '../test/helpers/probe-bodies.js';
 import { FEED_CONCURRENCY, PINGS_PER_POST, feedBodies, startFeeder } from './lib/feeder.js';
 import { quantile, runLoad, type LoadRequest } from './lib/http-load.js';
+import { nowMs, startTimedLoad, type TimedLoadResult } from './lib/timed-load.js';
 
-/** FindRoute requests per second during both phases. */
+/** FindRoute requests per second, quiet and during the feed. */
 const RATE = 100;
-const PHASE_MS = 30_000;
+/** Windows of each kind: quiet, then feed, this many times. */
+const ROUNDS = 6;
+const WINDOW_MS = 10_000;
+/** Left out of the quiet windows after the feed pauses: the last posts' speed reloads. */
+const SETTLE_MS = 1_000;
 /** Pings of each large body. */
 const BULK_PINGS = 1_000_000;
 
-interface PhaseFigures { p50: number; p99: number; errors: number; healthMaxMs: number; healthStates: Set<string> }
+/** Figures of the requests started inside a set of windows. */
+interface WindowFigures { n: number; p50: number; p99: number; errors: number; healthMaxMs: number; healthStates: Set<string>; p99s: number[] }
 
-/** FindRoute at RATE/s and /healthz every 100 ms for PHASE_MS. */
-export async function phase(server: ServerProcess, requests: LoadRequest[]): Promise<PhaseFigures> {
-  const { hostname, port } = new URL(server.url);
+/** FindRoute and `/healthz` figures of the samples whose start lies inside one of `windows` ([from, to) unix ms). */
+function inWindows(run: TimedLoadResult, windows: Array<[number, number]>): WindowFigures {
+  const inside = (t: number): number => windows.findIndex(([a, b]) => t >= a && t < b);
+  const all: number[] = [];
+  const each: number[][] = windows.map(() => []);
+  let errors = 0;
+  for (const [t, ms, status] of run.requests) {
+    const w = inside(t);
+    if (w < 0) continue;
+    if (status !== 200) errors++;
+    all.push(ms);
+    each[w].push(ms);
+  }
   let healthMaxMs = 0;
   const healthStates = new Set<string>();
-  let stop = false;
-  const health = (async () => {
-    while (!stop) {
-      const t0 = performance.now();
-      const r = await fetch(`${server.url}/healthz`);
-      const body = (await r.json()) as { status: string };
-      healthMaxMs = Math.max(healthMaxMs, performance.now() - t0);
-      healthStates.add(body.status);
-      await new Promise((res) => setTimeout(res, 100));
-    }
-  })();
-  const load = await runLoad({ host: hostname, port: Number(port), requests, connections: 4, newConnection: false, rate: RATE, durationMs: PHASE_MS });
-  stop = true;
-  await health;
-  return { p50: quantile(load.ms, 0.5), p99: quantile(load.ms, 0.99), errors: load.errors + [...load.statuses].filter(([s]) => s !== 200).reduce((n, [, c]) => n + c, 0), healthMaxMs, healthStates };
+  for (const [t, ms, status] of run.health) {
+    if (inside(t) < 0) continue;
+    healthMaxMs = Math.max(healthMaxMs, ms);
+    healthStates.add(status);
+  }
+  return { n: all.length, p50: quantile(all, 0.5), p99: quantile(all, 0.99), errors, healthMaxMs, healthStates, p99s: each.map((w) => quantile(w, 0.99)) };
 }
 
 /**
@@ -110,21 +119,41 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
   try {
     const pairs = odPairs(region.graph, 500, 42);
     const requests: LoadRequest[] = pairs.map(([a, b]) => ({ path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat},${a.lon}&WP_2=${b.lat},${b.lon}&Token=${token}` }));
-    await runLoad({ host: '127.0.0.1', port: Number(new URL(server.url).port), requests, connections: 4, newConnection: false, total: 4000 }); // warm-up (JIT)
+    const port = Number(new URL(server.url).port);
+    await runLoad({ host: '127.0.0.1', port, requests, connections: 4, newConnection: false, total: 4000 }); // warm-up (JIT)
     // twelve hours of every simulated vehicle (a peak whatever the hour), built and posted by another process: more bodies than
-    // the feed can take in one phase
+    // the feed can take in all its windows
     const feed = await startFeeder({ url: server.url, token, regionDir, minutes: 720 });
-    const quiet = await phase(server, requests);
-    feed.start();
-    const during = await phase(server, requests);
+    const load = await startTimedLoad({ host: '127.0.0.1', port, requests, connections: 4, rate: RATE, healthEveryMs: 100 });
+    // one continuous load; quiet and feed windows alternate, so both kinds sample the same stretch of time
+    const quietWindows: Array<[number, number]> = [];
+    const feedWindows: Array<[number, number]> = [];
+    const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+    load.start();
+    await sleep(SETTLE_MS);
+    for (let i = 0; i < ROUNDS; i++) {
+      const q0 = nowMs();
+      await sleep(WINDOW_MS);
+      quietWindows.push([q0, nowMs()]);
+      const f0 = nowMs();
+      feed.resume();
+      await sleep(WINDOW_MS);
+      feedWindows.push([f0, nowMs()]);
+      await feed.pause();
+      await sleep(SETTLE_MS);
+    }
+    const run = await load.stop();
     const fed = await feed.stop();
-    if (fed.ranOut) console.log(`  (the feed ran out of its ${feed.bodies} bodies after ${fed.seconds.toFixed(1)} s)`);
+    if (fed.ranOut) console.log(`  (the feed ran out of its ${feed.bodies} bodies)`);
+    const quiet = inWindows(run, quietWindows);
+    const during = inWindows(run, feedWindows);
     const f = (x: number) => x.toFixed(2);
-    console.log(`${label}: FindRoute at ${RATE}/s, keep-alive, ${PHASE_MS / 1000} s per phase`);
-    console.log(`  quiet        p50 ${f(quiet.p50)} ms  p99 ${f(quiet.p99)} ms  /healthz max ${f(quiet.healthMaxMs)} ms (${[...quiet.healthStates].join(', ')})  errors ${quiet.errors}`);
-    console.log(`  during feed  p50 ${f(during.p50)} ms  p99 ${f(during.p99)} ms  /healthz max ${f(during.healthMaxMs)} ms (${[...during.healthStates].join(', ')})  errors ${during.errors}`);
+    console.log(`${label}: FindRoute at ${RATE}/s over 4 keep-alive connections from a process of its own; ${ROUNDS} × (${WINDOW_MS / 1000} s quiet, ${WINDOW_MS / 1000} s feed), alternating`);
+    for (const [name, w] of [['quiet', quiet], ['during feed', during]] as const) {
+      console.log(`  ${name.padEnd(12)} p50 ${f(w.p50)} ms  p99 ${f(w.p99)} ms  (${w.n} requests; p99 per window ${w.p99s.map(f).join(' ')})  /healthz max ${f(w.healthMaxMs)} ms (${[...w.healthStates].join(', ')})  errors ${w.errors}`);
+    }
     console.log(`  p99 during / quiet ${(during.p99 / quiet.p99).toFixed(2)}  (target ≤ 2)`);
-    console.log(`  feed: ${fed.posts} posts of ${PINGS_PER_POST} pings, ${FEED_CONCURRENCY} in flight: ${Math.round(fed.pings / fed.seconds)} pings/s ingested end to end (stored, matched, speeds, facts) over ${fed.seconds.toFixed(1)} s`);
+    console.log(`  feed: ${fed.posts} posts of ${PINGS_PER_POST} pings, ${FEED_CONCURRENCY} in flight: ${Math.round(fed.pings / fed.seconds)} pings/s ingested end to end (stored, matched, speeds, facts) over ${fed.seconds.toFixed(1)} s of posting`);
     if (process.env.BENCH_LIVE_BULK !== '0') await bulk(server, token, region, regionDir);
   } finally {
     await server.stop();

@@ -3,8 +3,9 @@
  * so its body generation, garbage and HTTP work never pause the event loop that times FindRoute.
  *
  * Forked by `startFeeder` (the parent's tsx loader is inherited). Messages: parent → child
- * `{ t: 'start' }`, `{ t: 'stop' }`; child → parent `{ t: 'ready', bodies }` once the bodies are
- * built, `{ t: 'stopped', pings, seconds, posts, ranOut }`.
+ * `{ t: 'resume' }`, `{ t: 'pause' }`, `{ t: 'stop' }`; child → parent `{ t: 'ready', bodies }` once
+ * the bodies are built, `{ t: 'paused' }` once the posts in flight at a pause are answered,
+ * `{ t: 'stopped', pings, seconds, posts, ranOut }`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadRegion } from '../../src/network/index.js';
@@ -41,12 +42,24 @@ export async function feedBodies(regionDir: string, minutes: number, parts?: num
   return bodies;
 }
 
+/** A running feeder: posts its bodies while resumed, FEED_CONCURRENCY in flight. */
+export interface Feeder {
+  /** bodies built */
+  bodies: number;
+  /** begins (or goes on) posting */
+  resume: () => void;
+  /** stops issuing posts; resolves once every post in flight is answered */
+  pause: () => Promise<void>;
+  /** ends the feed (after pausing) and reports the pings acknowledged over the time it was posting */
+  stop: () => Promise<FeedFigures>;
+}
+
 /**
- * Starts the feeder process and waits until its bodies are built: `start()` begins posting them
- * back to back (FEED_CONCURRENCY in flight), `stop()` ends the feed and reports the pings
- * acknowledged.
+ * Starts the feeder process and waits until its bodies are built. The feed posts between
+ * `resume()` and `pause()`; its figures count the time from each resume to the answer of the last
+ * post in flight at the pause.
  */
-export async function startFeeder(args: FeederArgs): Promise<{ bodies: number; start: () => void; stop: () => Promise<FeedFigures> }> {
+export async function startFeeder(args: FeederArgs): Promise<Feeder> {
   const child: ChildProcess = fork(new URL(import.meta.url), [JSON.stringify(args)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = (t: string): Promise<Record<string, unknown>> => new Promise((resolve, reject) => {
     const onMessage = (m: Record<string, unknown>): void => {
@@ -62,7 +75,12 @@ export async function startFeeder(args: FeederArgs): Promise<{ bodies: number; s
   const ready = await next('ready');
   return {
     bodies: ready.bodies as number,
-    start: () => child.send({ t: 'start' }),
+    resume: () => child.send({ t: 'resume' }),
+    pause: async () => {
+      const paused = next('paused');
+      child.send({ t: 'pause' });
+      await paused;
+    },
     stop: async () => {
       const stopped = next('stopped');
       child.send({ t: 'stop' });
@@ -73,18 +91,20 @@ export async function startFeeder(args: FeederArgs): Promise<{ bodies: number; s
   };
 }
 
-/** The child: builds the bodies, then posts them between `start` and `stop`. */
+/** The child: builds the bodies, then posts them while resumed. */
 async function child(args: FeederArgs): Promise<void> {
   const bodies = await feedBodies(args.regionDir, args.minutes);
-  let stopped = false;
   let pings = 0;
   let posts = 0;
   let next = 0;
-  let t0 = 0;
+  /** posting time of the finished feed windows, ms */
+  let postingMs = 0;
+  let resumedAt = 0;
   let lastDone = 0;
-  let lanes: Promise<void>[] = [];
+  let lanes: Promise<void>[] | null = null;
+  let paused = true;
   const lane = async (): Promise<void> => {
-    while (!stopped && next < bodies.length) {
+    while (!paused && next < bodies.length) {
       const body = bodies[next++];
       const r = await fetch(`${args.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${args.token}`, 'content-type': 'application/x-ndjson' }, body });
       const rep = (await r.json()) as { received?: number };
@@ -92,13 +112,24 @@ async function child(args: FeederArgs): Promise<void> {
       lastDone = performance.now();
     }
   };
+  /** stops issuing posts and waits for those in flight */
+  const halt = async (): Promise<void> => {
+    paused = true;
+    if (lanes === null) return;
+    await Promise.all(lanes);
+    lanes = null;
+    postingMs += lastDone - resumedAt;
+  };
   process.on('message', (m: { t: string }) => {
-    if (m.t === 'start') {
-      t0 = lastDone = performance.now();
+    if (m.t === 'resume') {
+      if (lanes !== null) return;
+      paused = false;
+      resumedAt = lastDone = performance.now();
       lanes = Array.from({ length: FEED_CONCURRENCY }, () => lane());
+    } else if (m.t === 'pause') {
+      void halt().then(() => process.send!({ t: 'paused' }));
     } else if (m.t === 'stop') {
-      stopped = true;
-      void Promise.all(lanes).then(() => process.send!({ t: 'stopped', pings, seconds: (lastDone - t0) / 1000, posts, ranOut: next >= bodies.length }));
+      void halt().then(() => process.send!({ t: 'stopped', pings, seconds: postingMs / 1000, posts, ranOut: next >= bodies.length }));
     }
   });
   process.send!({ t: 'ready', bodies: bodies.length });

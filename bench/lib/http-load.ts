@@ -27,7 +27,7 @@ export interface LoadResult {
   sampleFailure?: string;
 }
 
-function build(host: string, r: LoadRequest, keepAlive: boolean): Buffer {
+export function build(host: string, r: LoadRequest, keepAlive: boolean): Buffer {
   const body = r.body ?? '';
   const lines = [`${r.method ?? 'GET'} ${r.path} HTTP/1.1`, `Host: ${host}`, `Connection: ${keepAlive ? 'keep-alive' : 'close'}`];
   for (const [k, v] of Object.entries(r.headers ?? {})) lines.push(`${k}: ${v}`);
@@ -36,7 +36,7 @@ function build(host: string, r: LoadRequest, keepAlive: boolean): Buffer {
 }
 
 /** Reads one response from `sock`; resolves with its status once the whole body arrived. */
-class ResponseReader {
+export class ResponseReader {
   private buf: Buffer = Buffer.alloc(0);
   private want = -1;
   private status = 0;
