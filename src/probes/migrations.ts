@@ -84,4 +84,18 @@ CREATE INDEX probe_pending_marked ON probe_pending (marked_at);
 CREATE INDEX IF NOT EXISTS probe_traversals_exit ON probe_traversals (exit_s);
 `,
   },
+  {
+    version: 303,
+    name: 'learned speed bins rebuilt from the traversals',
+    sql: `
+-- From here on the sums follow the traversal rows by difference, in the transaction that writes
+-- them; they start from an aggregate over the table (an earlier version recomputed them after
+-- the write, and a process that stopped in between left them behind).
+DELETE FROM learned_speed_bins;
+INSERT INTO learned_speed_bins (map_version, edge_id, bin_of_week, samples, sum_length_m, sum_duration_s)
+SELECT map_version, edge_id, bin_of_week, count(*)::int, sum(speed_kph / 3.6 * (exit_s - enter_s)), sum(exit_s - enter_s)
+FROM probe_traversals WHERE speed_kph IS NOT NULL
+GROUP BY map_version, edge_id, bin_of_week;
+`,
+  },
 ];

@@ -2,6 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import fc from 'fast-check';
 import type { Db } from '../store/db.js';
 import { openProbeTestDb } from '../../test/probes/db.js';
+import { openPglite, runMigrations } from '../store/index.js';
+import { migrations } from './migrations.js';
 import { planGraph } from '../../test/probes/plan-graph.js';
 import { asStored, readTrajectories, replaceTraversals } from './traversal-store.js';
 import type { EdgeTraversal, Trajectory } from './trajectory.js';
@@ -178,5 +180,23 @@ describe('replaceTraversals', () => {
         expect(after.map((x) => `${key(x)}:${x.edge_id}:${x.exit_s}`).sort()).toEqual([...kept.map((x) => `${key(x)}:${x.edge_id}:${x.exit_s}`), ...written].sort());
       }
     }), { numRuns: 60 });
+  });
+});
+
+describe('migration 303', () => {
+  it('rebuilds the learned bins from the stored traversals', async () => {
+    const db = await openPglite();
+    try {
+      await runMigrations(db, migrations.filter((m) => m.version <= 302));
+      await replaceTraversals(db, g, CTX, ['M'], [{ traceId: 'M', part: 0, traversals: [trav(0, T0, T0 + 10), trav(1, T0 + 10, T0 + 20), trav(2, T0 + 20, T0 + 25, 0.3)] }]);
+      // bins left behind by a process that stopped before it recomputed them
+      await db.exec(`DELETE FROM learned_speed_bins; INSERT INTO learned_speed_bins VALUES ('m1', 5, 1, 3, 1, 1)`);
+      await runMigrations(db, migrations);
+      const { stored, fromScratch } = await learnedBins(db);
+      expect(stored).toEqual(fromScratch);
+      expect(stored.map((x) => x.edge_id)).toEqual([0, 1]);
+    } finally {
+      await db.close();
+    }
   });
 });
