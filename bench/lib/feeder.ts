@@ -8,6 +8,7 @@
  * `{ t: 'stopped', pings, seconds, posts, ranOut }`.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { nextMessage } from './child-messages.js';
 import { loadRegion } from '../../src/network/index.js';
 import { simulate } from '../../src/sim/simulator.js';
 import type { ProbeRecord } from '../../src/probes/ingest/records.js';
@@ -61,17 +62,7 @@ export interface Feeder {
  */
 export async function startFeeder(args: FeederArgs): Promise<Feeder> {
   const child: ChildProcess = fork(new URL(import.meta.url), [JSON.stringify(args)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = (t: string): Promise<Record<string, unknown>> => new Promise((resolve, reject) => {
-    const onMessage = (m: Record<string, unknown>): void => {
-      if (m.t !== t) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(m);
-    };
-    const onExit = (code: number | null): void => reject(new Error(`feeder exited with ${code} before "${t}"`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
+  const next = (t: string): Promise<Record<string, unknown>> => nextMessage(child, 'feeder', t);
   const ready = await next('ready');
   return {
     bodies: ready.bodies as number,

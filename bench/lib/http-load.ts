@@ -36,7 +36,7 @@ export function build(host: string, r: LoadRequest, keepAlive: boolean): Buffer 
 }
 
 /** Reads one response from `sock`; resolves with its status once the whole body arrived. */
-export class ResponseReader {
+class ResponseReader {
   private buf: Buffer = Buffer.alloc(0);
   private want = -1;
   private status = 0;
@@ -101,6 +101,42 @@ export interface LoadOptions {
   rate?: number;
 }
 
+/** One connection of a load: opened on first use, and again after a failure or `close()`. */
+export class LoadConnection {
+  private sock: Socket | null = null;
+  private reader: ResponseReader | null = null;
+
+  constructor(private readonly host: string, private readonly port: number) {}
+
+  /** Sends `req` and resolves with the answer's status once its whole body has arrived. */
+  async exchange(req: Buffer): Promise<number> {
+    try {
+      if (this.sock === null) {
+        this.sock = await new Promise<Socket>((resolve, reject) => {
+          const s = connect({ host: this.host, port: this.port, noDelay: true }, () => resolve(s));
+          s.once('error', reject);
+        });
+        this.reader = new ResponseReader(this.sock);
+      }
+      this.sock.write(req);
+      return await this.reader!.next();
+    } catch (err) {
+      this.close();
+      throw err;
+    }
+  }
+
+  /** The body of the last answer that was not 200 (first 300 bytes). */
+  get lastErrorBody(): string {
+    return this.reader?.lastErrorBody ?? '';
+  }
+
+  close(): void {
+    this.sock?.destroy();
+    this.sock = null;
+  }
+}
+
 /** Runs the load; requests are taken round-robin from `requests`. */
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const built = o.requests.map((r) => build(`${o.host}:${o.port}`, r, !o.newConnection));
@@ -110,13 +146,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const deadline = o.durationMs !== undefined ? t0 + o.durationMs : Infinity;
   const limit = o.total ?? Infinity;
   const intervalMs = o.rate !== undefined ? (1000 * o.connections) / o.rate : 0;
-  const open = (): Promise<Socket> => new Promise((resolve, reject) => {
-    const s = connect({ host: o.host, port: o.port, noDelay: true }, () => resolve(s));
-    s.once('error', reject);
-  });
   const worker = async (k: number): Promise<void> => {
-    let sock: Socket | null = null;
-    let reader: ResponseReader | null = null;
+    const conn = new LoadConnection(o.host, o.port);
     let nextAt = t0 + (intervalMs * k) / o.connections;
     for (;;) {
       if (issued >= limit || performance.now() >= deadline) break;
@@ -129,27 +160,17 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       const req = built[issued++ % built.length];
       const start = performance.now();
       try {
-        if (sock === null) {
-          sock = await open();
-          reader = new ResponseReader(sock);
-        }
-        sock.write(req);
-        const status = await reader!.next();
+        const status = await conn.exchange(req);
         res.ms.push(performance.now() - start);
         res.statuses.set(status, (res.statuses.get(status) ?? 0) + 1);
-        if (status !== 200 && res.sampleFailure === undefined) res.sampleFailure = `HTTP ${status}: ${reader!.lastErrorBody}`;
+        if (status !== 200 && res.sampleFailure === undefined) res.sampleFailure = `HTTP ${status}: ${conn.lastErrorBody}`;
       } catch (err) {
         res.errors++;
         res.sampleFailure ??= `error: ${(err as Error).message}`;
-        sock?.destroy();
-        sock = null;
       }
-      if (o.newConnection && sock !== null) {
-        sock.destroy();
-        sock = null;
-      }
+      if (o.newConnection) conn.close();
     }
-    sock?.destroy();
+    conn.close();
   };
   await Promise.all(Array.from({ length: o.connections }, (_, k) => worker(k)));
   res.durationMs = performance.now() - t0;

@@ -11,8 +11,8 @@
  * `{ t: 'stop' }`; child → parent `{ t: 'ready' }`, `{ t: 'stopped', ... }`.
  */
 import { fork } from 'node:child_process';
-import { connect, type Socket } from 'node:net';
-import { build, ResponseReader, type LoadRequest } from './http-load.js';
+import { nextMessage } from './child-messages.js';
+import { build, LoadConnection, type LoadRequest } from './http-load.js';
 
 /** What the child is given. */
 interface TimedLoadArgs { host: string; port: number; requests: LoadRequest[]; connections: number; rate: number; healthEveryMs: number }
@@ -33,17 +33,7 @@ export function nowMs(): number {
 /** Forks the load process; `start()` begins the load, `stop()` ends it and returns what it recorded. */
 export async function startTimedLoad(args: TimedLoadArgs): Promise<{ start: () => void; stop: () => Promise<TimedLoadResult> }> {
   const child = fork(new URL(import.meta.url), ['timed-load'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = (t: string): Promise<Record<string, unknown>> => new Promise((resolve, reject) => {
-    const onMessage = (m: Record<string, unknown>): void => {
-      if (m.t !== t) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(m);
-    };
-    const onExit = (code: number | null): void => reject(new Error(`load process exited with ${code} before "${t}"`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
+  const next = (t: string): Promise<Record<string, unknown>> => nextMessage(child, 'load process', t);
   const ready = next('ready');
   child.send({ t: 'args', args });
   await ready;
@@ -66,10 +56,6 @@ function childMain(): void {
   let stopped = false;
   const res: TimedLoadResult = { requests: [], health: [] };
   let running: Promise<unknown> | null = null;
-  const open = (): Promise<Socket> => new Promise((resolve, reject) => {
-    const s = connect({ host: args.host, port: args.port, noDelay: true }, () => resolve(s));
-    s.once('error', reject);
-  });
   const sleepUntil = async (t: number): Promise<void> => {
     const wait = t - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -78,29 +64,22 @@ function childMain(): void {
   const sender = async (k: number, t0: number): Promise<void> => {
     const intervalMs = (1000 * args.connections) / args.rate;
     let nextAt = t0 + (intervalMs * k) / args.connections;
-    let sock: Socket | null = null;
-    let reader: ResponseReader | null = null;
+    const conn = new LoadConnection(args.host, args.port);
     while (!stopped) {
       await sleepUntil(nextAt);
       nextAt += intervalMs;
       if (stopped) break;
       const req = built[issued++ % built.length];
       const start = performance.now();
+      let status = 0;
       try {
-        if (sock === null) {
-          sock = await open();
-          reader = new ResponseReader(sock);
-        }
-        sock.write(req);
-        const status = await reader!.next();
-        res.requests.push([performance.timeOrigin + start, performance.now() - start, status]);
+        status = await conn.exchange(req);
       } catch {
-        res.requests.push([performance.timeOrigin + start, performance.now() - start, 0]);
-        sock?.destroy();
-        sock = null;
+        // recorded as failed (status 0); the next request opens a new connection
       }
+      res.requests.push([performance.timeOrigin + start, performance.now() - start, status]);
     }
-    sock?.destroy();
+    conn.close();
   };
   const health = async (): Promise<void> => {
     const url = `http://${args.host}:${args.port}/healthz`;
