@@ -22,7 +22,9 @@ import { openPostgres } from '../src/store/index.js';
 import { localParts, parseIsoToUnixS } from '../src/time/index.js';
 import type { ServerProcess } from '../test/helpers/processes.js';
 import { BALTIMORE_PBF, baltimoreDataDir, startBaltimoreServer } from './lib/baltimore-server.js';
-import { odPairs } from './routing.js';
+import { odPairs, searchRun } from './routing.js';
+import { RoutingEngine } from '../src/routing/engine.js';
+import { SpeedFeeds } from '../src/traffic/feeds.js';
 import { probeBody } from '../test/helpers/probe-bodies.js';
 import { FEED_CONCURRENCY, PINGS_PER_POST, feedBodies, startFeeder } from './lib/feeder.js';
 import { quantile, runLoad, type LoadRequest } from './lib/http-load.js';
@@ -171,6 +173,20 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
   }
 }
 
+/**
+ * The host's speed when the figures above were taken, as `bench -- routing` measures it (the
+ * in-process search, Baltimore, 1000 seeded pairs at Monday 08:00): this VM's speed varies by
+ * more than × 2 from hour to hour, and the absolute figures above move with it. Run after the
+ * backends, so the engine it builds is not in this process while they are timed.
+ */
+function hostReference(region: Region): void {
+  const dep = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 America/New_York
+  const eng = new RoutingEngine(region.graph, new SpeedFeeds(), null, region.meta.timeZone);
+  eng.prepareWindows(dep);
+  const s = searchRun(eng, odPairs(region.graph, 1000, 1), dep, 100);
+  console.log(`host reference: in-process search (plan), 1000 pairs, Mon 08:00 p50 ${quantile(s.ms, 0.5).toFixed(3)} ms (docs/routing.md: 0.116 ms on a faster state of this VM)`);
+}
+
 /** Runs the live benchmark. */
 export async function benchLive(): Promise<void> {
   const only = process.env.BENCH_LIVE_ONLY;
@@ -201,6 +217,7 @@ export async function benchLive(): Promise<void> {
     } else {
       console.log('PostgreSQL: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to measure it too');
     }
+    hostReference(region);
   } finally {
     dir.remove();
   }

@@ -65,7 +65,7 @@ export function odPairs(g: Graph, n: number, seed: number): Array<[{ lat: number
  * cold as in one pass), and each pair's time is the median of its passes; `passP50` gives each
  * pass's own p50. Labels do not depend on the pass.
  */
-function searchRun(eng: RoutingEngine, pairs: ReturnType<typeof odPairs>, departS: number, warmup: number, passes = 1): { ms: number[]; settled: number[]; failed: number; windowShare: number; passP50: number[] } {
+export function searchRun(eng: RoutingEngine, pairs: ReturnType<typeof odPairs>, departS: number, warmup: number, passes = 1): { ms: number[]; settled: number[]; failed: number; windowShare: number; passP50: number[] } {
   const settled: number[] = [];
   let failed = 0;
   let window = 0;

@@ -2,7 +2,9 @@
  * The serving threads of a server (`serving-worker.ts`): started by the main thread with the
  * region's graph in shared memory (one copy however many threads), a database port or URL each
  * and an ingestion port each. The first thread opens the listening socket; the others accept on
- * the same descriptor, so the kernel spreads connections over all of them.
+ * the same descriptor. Every thread is woken for a new connection and the first to run accepts
+ * it, so connections spread over the threads, though not evenly (several opened at once often
+ * land on one thread; docs/operation.md).
  */
 import { availableParallelism } from 'node:os';
 import type { MessagePort, Worker } from 'node:worker_threads';

@@ -1,6 +1,6 @@
 /**
  * A serving thread: answers HTTP requests on the listening socket it shares with the other serving
- * threads (the kernel hands each new connection to one of them). The graph's typed arrays live in
+ * threads (the first thread woken for a new connection accepts it). The graph's typed arrays live in
  * shared memory, loaded once by the main thread; everything a request builds is this thread's own
  * (routing engine, caches, speeds in memory). The database is reached through its own port to the
  * embedded database's thread or its own PostgreSQL pool; probe bodies go to the ingestion thread;
