@@ -279,17 +279,21 @@ interface TraceTail {
   pingsBefore: number;
 }
 
-/** Finds, per trace, the first ping after the last gap > maxGapS at or before its first new ping. */
+/**
+ * Finds, per trace, the first ping after the last gap > maxGapS at or before its first new ping.
+ * Only the pings up to the first new one are read, each trace's through the primary key (`OFFSET
+ * 0` keeps the lateral subquery from being flattened into a hash join over the whole table, which
+ * the planner prefers while it underestimates how many traces the table holds).
+ */
 async function findTails(deps: ProbePipelineDeps, traceIds: readonly string[], firstNewS: ReadonlyMap<string, number>, maxGapS: number): Promise<Map<string, TraceTail>> {
   const ids = traceIds.filter((id) => firstNewS.has(id));
   const out = new Map<string, TraceTail>();
   if (ids.length === 0) return out;
   const res = await deps.db.query<{ trace_id: string; cut: number; kept: number; before: number }>(
     `WITH f AS (SELECT * FROM unnest($1::text[], $2::float8[]) AS f(trace_id, from_s)),
-     x AS (SELECT p.trace_id, p.t_s, p.t_s - lag(p.t_s) OVER (PARTITION BY p.trace_id ORDER BY p.t_s) AS gap
-           FROM probe_pings p JOIN f USING (trace_id)),
-     c AS (SELECT x.trace_id, max(x.t_s) AS cut FROM x JOIN f USING (trace_id)
-           WHERE x.gap > $3 AND x.t_s <= f.from_s GROUP BY x.trace_id)
+     x AS (SELECT f.trace_id, p.t_s, p.t_s - lag(p.t_s) OVER (PARTITION BY f.trace_id ORDER BY p.t_s) AS gap
+           FROM f CROSS JOIN LATERAL (SELECT t_s FROM probe_pings p WHERE p.trace_id = f.trace_id AND p.t_s <= f.from_s OFFSET 0) p),
+     c AS (SELECT x.trace_id, max(x.t_s) AS cut FROM x WHERE x.gap > $3 GROUP BY x.trace_id)
      SELECT c.trace_id, c.cut,
        (SELECT count(*)::int FROM probe_traversals t WHERE t.map_version = $4 AND t.trace_id = c.trace_id AND t.seq = 0 AND t.enter_s < c.cut) AS kept,
        (SELECT count(*)::int FROM probe_pings p WHERE p.trace_id = c.trace_id AND p.t_s < c.cut) AS before
@@ -331,13 +335,15 @@ async function updateSpeedsForEdges(deps: ProbePipelineDeps, edges: Set<number>,
 
 /**
  * Reads the stored pings of several traces (from each tail's cut when given, only those after
- * `after` when given), grouped by trace id, in time order.
+ * `after` when given), grouped by trace id, in time order; each trace's through the primary key
+ * (see `findTails`).
  */
 async function readPingsOf(db: Db, traceIds: readonly string[], tails: ReadonlyMap<string, TraceTail>, after: ReadonlyMap<string, number>): Promise<Map<string, Ping[]>> {
   const res = await db.query<{ trace_id: string; t_s: number; lat: number; lon: number; speed_kph: number | null; heading_deg: number | null }>(
     `SELECT p.trace_id, p.t_s, p.lat, p.lon, p.speed_kph, p.heading_deg
-     FROM probe_pings p JOIN unnest($1::text[], $2::float8[], $3::float8[]) AS f(trace_id, cut_s, after_s) ON f.trace_id = p.trace_id
-     WHERE (f.cut_s IS NULL OR p.t_s >= f.cut_s) AND (f.after_s IS NULL OR p.t_s > f.after_s)
+     FROM unnest($1::text[], $2::float8[], $3::float8[]) AS f(trace_id, cut_s, after_s)
+     CROSS JOIN LATERAL (SELECT * FROM probe_pings p WHERE p.trace_id = f.trace_id
+       AND p.t_s >= coalesce(f.cut_s, '-Infinity') AND p.t_s > coalesce(f.after_s, '-Infinity') OFFSET 0) p
      ORDER BY p.trace_id, p.t_s`,
     [traceIds, traceIds.map((id) => tails.get(id)?.cutS ?? null), traceIds.map((id) => after.get(id) ?? null)],
   );
