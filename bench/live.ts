@@ -12,7 +12,8 @@
  * (stored, processing deferred) with the server's peak RSS, and one body of simulated traffic
  * processed end to end — on the embedded database and, when BENCH_DATABASE_URL or
  * TEST_DATABASE_URL is set, on PostgreSQL (in a fresh schema). `BENCH_LIVE_ONLY=pglite` or
- * `postgresql` measures one backend; `BENCH_LIVE_BULK=0` skips the large bodies.
+ * `postgresql` measures one backend; `BENCH_LIVE_BULK=0` skips the large bodies,
+ * `BENCH_LIVE_FEED=0` everything before them (the bodies then go to a fresh server).
  */
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -120,6 +121,11 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
   const regionDir = join(dataDir, 'regions', 'baltimore');
   const { server, token } = await startBaltimoreServer(dataDir, { databaseUrl, admin: true });
   try {
+    if (process.env.BENCH_LIVE_FEED === '0') {
+      console.log(`${label}: serving during a feed skipped (BENCH_LIVE_FEED=0); large bodies on a fresh server`);
+      await bulk(server, token, region, regionDir);
+      return;
+    }
     const pairs = odPairs(region.graph, 500, 42);
     const requests: LoadRequest[] = pairs.map(([a, b]) => ({ path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat},${a.lon}&WP_2=${b.lat},${b.lon}&Token=${token}` }));
     const port = Number(new URL(server.url).port);
@@ -193,6 +199,9 @@ export async function benchLive(): Promise<void> {
   if (only !== undefined && only !== 'pglite' && only !== 'postgresql') throw new Error(`BENCH_LIVE_ONLY must be pglite or postgresql, got "${only}"`);
   const bulkFlag = process.env.BENCH_LIVE_BULK;
   if (bulkFlag !== undefined && bulkFlag !== '0' && bulkFlag !== '1') throw new Error(`BENCH_LIVE_BULK must be 0 or 1, got "${bulkFlag}"`);
+  const feedFlag = process.env.BENCH_LIVE_FEED;
+  if (feedFlag !== undefined && feedFlag !== '0' && feedFlag !== '1') throw new Error(`BENCH_LIVE_FEED must be 0 or 1, got "${feedFlag}"`);
+  if (feedFlag === '0' && bulkFlag === '0') throw new Error('BENCH_LIVE_FEED=0 with BENCH_LIVE_BULK=0 leaves nothing to measure');
   const dir = await baltimoreDataDir('streetwise-bench-live-');
   if (dir === undefined) {
     console.log(`live: ${BALTIMORE_PBF} not found, skipped`);
