@@ -32,7 +32,7 @@ export async function insertPings(db: Queryable, records: readonly ProbeRecord[]
     headings[i] = r.ping.headingDeg ?? null;
   }
   // The pings and their traces' pending marks in one statement: both are stored or neither.
-  const res = await db.query<{ trace_id: string; t_s: number }>(
+  const res = await db.query<{ trace_id: string; from_s: number; n: number }>(
     `WITH ins AS (
        INSERT INTO probe_pings (trace_id, t_s, lat, lon, speed_kph, heading_deg)
        SELECT * FROM unnest($1::text[], $2::float8[], $3::float8[], $4::float8[], $5::real[], $6::real[])
@@ -44,17 +44,19 @@ export async function insertPings(db: Queryable, records: readonly ProbeRecord[]
        ON CONFLICT (trace_id) DO UPDATE
          SET from_s = least(probe_pending.from_s, EXCLUDED.from_s), n = probe_pending.n + 1, marked_at = now(),
              map_version = EXCLUDED.map_version)
-     SELECT trace_id, t_s FROM ins`,
+     SELECT trace_id, min(t_s) AS from_s, count(*)::int AS n FROM ins GROUP BY trace_id`,
     [ids, ts, lats, lons, speeds, headings, mapVersion],
   );
-  if (firstNewS !== undefined) {
-    for (const r of res.rows) {
-      const t = Number(r.t_s);
-      const prev = firstNewS.get(r.trace_id);
-      if (prev === undefined || t < prev) firstNewS.set(r.trace_id, t);
-    }
+  // one row per trace that got new pings: the earliest and how many
+  let inserted = 0;
+  for (const r of res.rows) {
+    inserted += Number(r.n);
+    if (firstNewS === undefined) continue;
+    const t = Number(r.from_s);
+    const prev = firstNewS.get(r.trace_id);
+    if (prev === undefined || t < prev) firstNewS.set(r.trace_id, t);
   }
-  return res.rows.length;
+  return inserted;
 }
 
 /** Reads the stored pings of one trace in time order. */
