@@ -9,7 +9,7 @@ import { SegmentIndex } from './segment-index.js';
 
 describe('RouteSearch', () => {
   it('finds a target through an edge much shorter than the straight line between its ends', () => {
-    // a --(stated 5 m, 1 km apart)--> b --10 m--> c ;  a --10 m--> d (a spur)
+    // d --10 m--> a --(stated 5 m, 1 km apart)--> b --10 m--> c
     const pos = [[0, 0], [0, 0.009], [0, 0.00909], [0.00009, 0]];
     const { graph: g, edgeIdOf } = buildGraph({
       nodes: pos.map(([lat, lon]) => ({ lat, lon })),
