@@ -121,7 +121,7 @@ export function matcherFor(g: Graph, options?: Partial<MatchOptions>): MapMatche
 
 /** Traces matched per database round trip. */
 const TRACE_CHUNK = 200;
-/** Matching runs at most this long, ms, before it lets a chunk's write in flight send its next statement. */
+/** Matching runs at most this long, ms, before it lets the thread's other work in (a chunk's write in flight sends its next statement). */
 const MATCH_SLICE_MS = 4;
 
 /**
@@ -236,8 +236,9 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
       if (wait !== undefined) {
         await wait;
         yieldedAt = performance.now();
-      } else if (writing !== undefined && performance.now() - yieldedAt >= MATCH_SLICE_MS) {
-        // let the previous chunk's write go on between traces: its statements are sent from this thread
+      } else if (performance.now() - yieldedAt >= MATCH_SLICE_MS) {
+        // let the previous chunk's write (its statements are sent from this thread) and whatever
+        // else the thread has to do (a body still being stored) go on between traces
         await new Promise<void>((r) => setImmediate(r));
         yieldedAt = performance.now();
       }

@@ -14,6 +14,7 @@ import type { ParseIssue, ProbeFormatName, ProbeRecord } from '../../probes/inge
 import { ProbeFormatError } from '../../probes/ingest/errors.js';
 import type { MatchStateCache, ProcessReport } from '../../probes/pipeline.js';
 import { processStored } from './process-stored.js';
+import { EarlyRounds, mergeRounds, type EarlyRound } from './early-rounds.js';
 
 /** Formats a job accepts: the probe format names. */
 export type JobFormat = ProbeFormatName;
@@ -72,6 +73,10 @@ export interface IngestJobDeps {
   matchStates?: MatchStateCache;
   /** called between traces: a promise to wait for before the next (see `ProbePipelineDeps.pace`) */
   pace?: () => Promise<void> | undefined;
+  /** pings stored per statement (default 5000) */
+  batchSize?: number;
+  /** traces an early round waits for (default `EARLY_MIN_TRACES`; see `early-rounds.ts`) */
+  earlyMinTraces?: number;
 }
 
 
@@ -91,11 +96,17 @@ export interface StoredJob {
   issues: IngestJobReport['issues'];
   /** traces with new pings, and traces of this body that an earlier, failed batch left pending */
   traceIds: Set<string>;
-  /** earliest new ping per trace */
+  /** earliest new ping per trace (that no early round processed) */
   firstNewS: Map<string, number>;
+  /** rounds that processed traces of the body while it was stored (`early-rounds.ts`) */
+  early: EarlyRound[];
 }
 
-/** Reads a job's body and stores its pings (with their pending marks). */
+/**
+ * Reads a job's body and stores its pings (with their pending marks). Unless the job defers
+ * processing, traces the body has moved on past are processed while the rest is stored (early
+ * rounds); the job's `traceIds` and `firstNewS` are then what is left to process.
+ */
 export async function storeJobBody(deps: IngestJobDeps, spec: IngestJobSpec, body: Readable): Promise<StoredJob> {
   const maxIssues = spec.maxIssues ?? 1000;
   const mapVersion = deps.region.meta.mapVersion;
@@ -113,20 +124,28 @@ export async function storeJobBody(deps: IngestJobDeps, spec: IngestJobSpec, bod
     }
   };
   const records = readProbes(body, spec.format, onIssue, { fcdStartS: spec.fcdStartS, tracePrefix: spec.tracePrefix, columns: spec.columns, header: spec.header });
+  const early = spec.defer ? undefined : new EarlyRounds(deps, deps.earlyMinTraces);
   let ingest: IngestReport;
   try {
-    ingest = await ingestRecords(deps.db, track(records), { mapVersion }, counted);
+    ingest = await ingestRecords(deps.db, track(records), { mapVersion, batchSize: deps.batchSize, onBatchStored: early && ((seen, firstNew) => early.batchStored(seen, firstNew)) }, counted);
   } catch (err) {
+    await early?.finish();
     // A body that cannot be read as asked (a CSV speed column without a unit, a JSON body of the
     // wrong shape): readers say so before their first record, so nothing of it was stored.
     if (err instanceof ProbeFormatError) throw new IngestJobError(400, err.code, err.message);
     throw err;
   }
   const traceIds = new Set(ingest.touchedTraceIds);
-  if (!spec.defer) for (const m of await readPending(deps.db, [...seen].filter((id) => !traceIds.has(id)))) traceIds.add(m.traceId);
+  let firstNewS = ingest.firstNewS;
+  const left = await early?.finish();
+  if (left !== undefined && left.rounds.length > 0) {
+    for (const id of left.done) traceIds.delete(id);
+    firstNewS = new Map(left.waiting);
+  }
+  if (!spec.defer) for (const m of await readPending(deps.db, [...seen].filter((id) => !traceIds.has(id) && !left?.done.has(id)))) traceIds.add(m.traceId);
   return {
     spec, received: ingest.parsed + counted.count, inserted: ingest.inserted, duplicates: ingest.duplicates, malformed: counted.count,
-    issues: issueList(issues), traceIds, firstNewS: ingest.firstNewS,
+    issues: issueList(issues), traceIds, firstNewS, early: left?.rounds ?? [],
   };
 }
 
@@ -149,7 +168,9 @@ export async function processJobs(deps: IngestJobDeps, jobs: readonly StoredJob[
     for (const id of j.traceIds) traceIds.add(id);
     for (const [id, s] of j.firstNewS) firstNewS.set(id, Math.min(s, firstNewS.get(id) ?? Infinity));
   }
-  const done = await processStored(deps, [...traceIds], firstNewS);
+  const final = await processStored(deps, [...traceIds], firstNewS);
+  const early = jobs.flatMap((j) => j.early);
+  const done = early.length === 0 ? final : await mergeRounds(deps, [...early, { traceIds: [...traceIds], report: final }]);
   return jobs.map((j) => ({
     received: j.received, inserted: j.inserted, duplicates: j.duplicates, malformed: j.malformed, issues: j.issues,
     matched: done.process, intersectionFacts: done.facts.facts, changeSeq: done.changeSeq,

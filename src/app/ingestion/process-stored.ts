@@ -35,6 +35,8 @@ export interface ProcessStoredReport {
   facts: { trajectories: number; facts: number };
   /** the `speeds` change announced (0 when no edge changed) */
   changeSeq: number;
+  /** edges of the replaced traversals */
+  edges: ReadonlySet<number>;
 }
 
 /**
@@ -60,5 +62,5 @@ export async function processStored(deps: ProcessStoredDeps, traceIds: readonly 
   }, traceIds, firstNewS);
   const changeSeq = res.edges.size > 0 ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges], learnedBins: [...res.learnedBins] }) : 0;
   await clearPending(db, res.marks);
-  return { process: res.report, facts, changeSeq };
+  return { process: res.report, facts, changeSeq, edges: res.edges };
 }

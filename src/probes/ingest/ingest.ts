@@ -31,6 +31,11 @@ export interface IngestOptions extends ReadProbesOptions {
   maxIssues?: number;
   /** called after each batch with running totals */
   onProgress?: (p: { parsed: number; inserted: number; malformed: number; bytesRead?: number }) => void;
+  /**
+   * called after each batch is stored, in order, with every trace id of the batch and the
+   * earliest newly stored ping of each trace that got new pings
+   */
+  onBatchStored?: (seen: ReadonlySet<string>, firstNewS: ReadonlyMap<string, number>) => void;
 }
 
 /** What an ingestion did. */
@@ -101,8 +106,14 @@ export async function ingestRecords(db: Db, records: AsyncIterable<ProbeRecord> 
     batch = [];
     await storing;
     const parsedSoFar = parsed;
-    storing = insertPings(db, b, firstNewS, opts.mapVersion ?? '').then((n) => {
+    const onBatch = opts.onBatchStored;
+    const batchNew = onBatch === undefined ? firstNewS : new Map<string, number>();
+    storing = insertPings(db, b, batchNew, opts.mapVersion ?? '').then((n) => {
       inserted += n;
+      if (onBatch !== undefined) {
+        for (const [id, t] of batchNew) if (!(firstNewS.get(id)! <= t)) firstNewS.set(id, t);
+        onBatch(new Set(b.map((r) => r.traceId)), batchNew);
+      }
       opts.onProgress?.({ parsed: parsedSoFar, inserted, malformed: issues.count });
     });
     // a failure is thrown where `storing` is awaited, not reported as unhandled meanwhile

@@ -1,0 +1,147 @@
+import { describe, it, expect, afterAll } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { createDemoRegion } from '../../src/demo/create-demo-region.js';
+import { loadRegion } from '../../src/network/index.js';
+import { simulate } from '../../src/sim/simulator.js';
+import type { ProbeRecord } from '../../src/probes/ingest/records.js';
+import type { Db } from '../../src/store/db.js';
+import { openPglite, runMigrations } from '../../src/store/index.js';
+import { allMigrations } from '../../src/app/migrations.js';
+import { MatchStateCache } from '../../src/probes/pipeline.js';
+import { processJobs, storeJobBody, type IngestJobDeps } from '../../src/app/ingestion/ingest-job.js';
+
+// A large body is stored in batches; traces the body has moved on past are processed while the
+// rest is stored (early rounds). Whatever the order of the body, and even when an early round
+// fails, the tables must end exactly as when the whole body is stored first and processed in one
+// round.
+
+/**
+ * The tables processing writes. Traversals and facts must match exactly. Learned bins and rollups
+ * hold running sums, added to round by round: traces processed in other rounds add the same terms
+ * in another order, which moves a float8 sum in its last bits, so their numbers are compared to 12
+ * significant digits (counts stay exact).
+ */
+async function dump(db: Db): Promise<unknown[][]> {
+  const q = async (sql: string): Promise<Array<Record<string, unknown>>> => (await db.query<Record<string, unknown>>(sql)).rows;
+  const sums = (rows: Array<Record<string, unknown>>): unknown[] =>
+    rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v])));
+  return [
+    await q('SELECT trace_id, part, seq, map_version, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings::text AS pings FROM probe_traversals ORDER BY trace_id, part, seq'),
+    sums(await q('SELECT * FROM learned_speed_bins ORDER BY map_version, edge_id, bin_of_week')),
+    await q('SELECT * FROM analytics_fact ORDER BY trace_id, part, intersection_key, occurrence'),
+    sums(await q('SELECT * FROM analytics_rollup_15m ORDER BY intersection_key, local_day, local_minute, movement_id, in_edge, map_version')),
+    sums(await q('SELECT * FROM analytics_rollup_hour ORDER BY intersection_key, local_day, local_minute, map_version')),
+    sums(await q('SELECT * FROM analytics_rollup_month ORDER BY intersection_key, local_day, local_dow, local_minute, map_version')),
+  ];
+}
+
+/** A database whose `failing`-th transaction (counted from 1) throws before it commits. */
+function failingOnce(db: Db, failing: number): Db {
+  let n = 0;
+  return {
+    ...db,
+    async transaction(fn) {
+      n++;
+      if (n !== failing) return db.transaction(fn);
+      return db.transaction(async (tx) => {
+        await fn(tx);
+        throw new Error('injected failure');
+      });
+    },
+  };
+}
+
+describe('early rounds while a large body is stored', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'streetwise-early-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const input = (async () => {
+    const { regionDir } = await createDemoRegion(dir);
+    const region = loadRegion(regionDir);
+    const startS = Date.UTC(2026, 0, 7, 12, 30) / 1000;
+    const records: ProbeRecord[] = [];
+    for await (const b of simulate(region, { startS, durationS: 1800, penetration: 1, intervalS: 3, seed: 5, tracePrefix: 'er', stopAtEnd: true })) records.push(...b);
+    return { region, startS, records };
+  })();
+
+  const ndjson = (records: readonly ProbeRecord[]): string =>
+    records.map((r) => JSON.stringify({ traceId: r.traceId, timestamp: r.ping.tS, lat: r.ping.lat, lon: r.ping.lon, speedKph: r.ping.speedKph })).join('\n');
+
+  /** Stores and processes `body` in a fresh database; returns the tables, the report and the early rounds. */
+  const run = async (body: string, opts: { earlyMinTraces: number; failTransaction?: number }) => {
+    const { region, startS } = await input;
+    const base = await openPglite();
+    await runMigrations(base, allMigrations());
+    const db = opts.failTransaction === undefined ? base : failingOnce(base, opts.failTransaction);
+    try {
+      const deps: IngestJobDeps = { db, region, nowS: startS + 1800, matchStates: new MatchStateCache(), batchSize: 200, earlyMinTraces: opts.earlyMinTraces };
+      const job = await storeJobBody(deps, { format: 'ndjson' }, Readable.from([body]));
+      const [report] = await processJobs(deps, [job]);
+      const pending = (await base.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pending')).rows[0].n;
+      return { tables: await dump(base), report, early: job.early.length, earlyTraces: new Set(job.early.flatMap((r) => r.traceIds)), pending };
+    } finally {
+      await base.close();
+    }
+  };
+
+  it('a body grouped by vehicle: the same tables and report as one round after storing', async () => {
+    const { records } = await input;
+    const grouped = [...records].sort((a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS));
+    const body = ndjson(grouped);
+    const reference = await run(body, { earlyMinTraces: Infinity });
+    const early = await run(body, { earlyMinTraces: 3 });
+    expect(reference.early).toBe(0);
+    expect(early.early).toBeGreaterThan(0);
+    expect(reference.tables[0].length).toBeGreaterThan(200);
+    expect(reference.tables[2].length).toBeGreaterThan(50);
+    expect(early.tables).toEqual(reference.tables);
+    expect(early.pending).toBe(0);
+    // each trace is in one part of a grouped body: matched once, so even the sums agree
+    expect(early.report).toEqual({ ...reference.report, changeSeq: early.report.changeSeq });
+  }, 120_000);
+
+  it('a trace that gets pings again after its early round is matched again from them', async () => {
+    const { records } = await input;
+    const grouped = [...records].sort((a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS));
+    // the last pings of the first vehicle come at the very end of the body (a buffered upload)
+    const first = grouped[0].traceId;
+    const own = grouped.filter((r) => r.traceId === first);
+    const late = own.slice(-5);
+    const body = ndjson([...grouped.filter((r) => !late.includes(r)), ...late]);
+    const reference = await run(body, { earlyMinTraces: Infinity });
+    const early = await run(body, { earlyMinTraces: 3 });
+    expect(early.earlyTraces.has(first)).toBe(true);
+    expect(early.tables).toEqual(reference.tables);
+    expect(early.pending).toBe(0);
+  }, 120_000);
+
+  it('a body in time order (traces touched again and again) ends the same', async () => {
+    const { records } = await input;
+    const body = ndjson([...records].sort((a, b) => a.ping.tS - b.ping.tS));
+    const reference = await run(body, { earlyMinTraces: Infinity });
+    const early = await run(body, { earlyMinTraces: 3 });
+    expect(early.early).toBeGreaterThan(0);
+    expect(early.tables).toEqual(reference.tables);
+    expect(early.pending).toBe(0);
+    expect(early.report.matched.traces).toBe(reference.report.matched.traces);
+    expect(early.report.matched.edgesUpdated).toBe(reference.report.matched.edgesUpdated);
+    expect(early.report.matched.liveEdges).toBe(reference.report.matched.liveEdges);
+  }, 120_000);
+
+  it('an early round that fails leaves its traces to the final round', async () => {
+    const { records } = await input;
+    const grouped = [...records].sort((a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS));
+    const body = ndjson(grouped);
+    const reference = await run(body, { earlyMinTraces: Infinity });
+    // pings are stored by single statements: every transaction is a round's; the third fails,
+    // after at least one early round succeeded
+    const failed = await run(body, { earlyMinTraces: 3, failTransaction: 3 });
+    expect(failed.early).toBeGreaterThan(0);
+    expect(failed.tables).toEqual(reference.tables);
+    expect(failed.pending).toBe(0);
+    expect(failed.report.matched.traces).toBe(reference.report.matched.traces);
+  }, 120_000);
+});
