@@ -11,6 +11,7 @@ import { planGraph, toLatLon } from '../../test/probes/plan-graph.js';
 import { ingestAndProcess, processTracesMarked, type ProbePipelineDeps } from './pipeline.js';
 import { ingestRecords } from './ingest/ingest.js';
 import { readTrajectories } from './traversal-store.js';
+import type { Trajectory } from './trajectory.js';
 
 // a --100 m-- b --100 m-- c   (residential, two-way)
 const plan = planGraph({ a: [0, 0], b: [100, 0], c: [200, 0] }, [{ path: 'abc' }]);
@@ -162,6 +163,49 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
       expect(events.indexOf('write')).toBeLessThan(events.indexOf('match 239'));
     } finally {
       await pg.drop();
+    }
+  });
+
+  it("derives from each chunk's trajectories in order, a chunk behind at most, and ends only when the last is done", async () => {
+    const other = await openProbeTestDb();
+    try {
+      const ids = Array.from({ length: 7 }, (_, i) => `z${i}`);
+      await ingestRecords(other, ids.flatMap((id, i) => [10, 90].map((x, k) => {
+        const [lat, lon] = toLatLon(x, 0);
+        return { traceId: id, ping: { tS: T0 + i + 8 * k, lat, lon } };
+      })), {});
+      const events: string[] = [];
+      const spy = { ...other, transaction: <T>(fn: (tx: Db) => Promise<T>) => other.transaction(async (tx) => {
+        const r = await fn(tx as Db);
+        events.push('traversals');
+        return r;
+      }) } as Db;
+      const onStored = async (trajectories: readonly Trajectory[]): Promise<void> => {
+        const chunk = trajectories.map((t) => t.traceId).join(' ');
+        events.push(`derive ${chunk}`);
+        // slower than writing the traversals
+        await new Promise((r) => setTimeout(r, 30));
+        events.push(`derived ${chunk}`);
+      };
+      const r = await processTracesMarked({ db: spy, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', nowS: T0 + 60, onStored, traceChunk: 2 }, ids);
+      events.push('processed');
+      expect(r.report.traces).toBe(7);
+      const derived = events.filter((e) => e.startsWith('derived'));
+      expect(derived).toEqual(['derived z0 z1', 'derived z2 z3', 'derived z4 z5', 'derived z6']);
+      expect(events[events.length - 1]).toBe('processed');
+      // one derivation at a time, and never more than one chunk behind the traversals
+      let open = 0;
+      let written = 0;
+      let derivedCount = 0;
+      for (const e of events) {
+        if (e.startsWith('derive ')) open++;
+        if (e.startsWith('derived')) { open--; derivedCount++; }
+        if (e === 'traversals') written++;
+        expect(open).toBeLessThanOrEqual(1);
+        expect(written - derivedCount).toBeLessThanOrEqual(2);
+      }
+    } finally {
+      await other.close();
     }
   });
 });

@@ -49,10 +49,13 @@ export interface ProbePipelineDeps {
   pace?: () => Promise<void> | undefined;
   /**
    * called with each chunk's re-matched trajectories once they are written (as a read-back would
-   * give them, `asStored`), before the next chunk is written: what is derived from trajectories
-   * (intersection facts) follows without reading them back
+   * give them, `asStored`), chunk after chunk, possibly while the next chunk's traversals are
+   * written: what is derived from trajectories (intersection facts) follows without reading them
+   * back; processing ends when the last call has
    */
   onStored?: (trajectories: readonly Trajectory[]) => Promise<void>;
+  /** traces matched per chunk (default `TRACE_CHUNK`) */
+  traceChunk?: number;
 }
 
 /** What is kept of a recently processed trace. */
@@ -216,13 +219,18 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     return { chunk, tails, memories, pings };
   };
   const chunks: string[][] = [];
-  for (let i = 0; i < traceIds.length; i += TRACE_CHUNK) chunks.push(traceIds.slice(i, i + TRACE_CHUNK));
-  // Three stages overlap: the next chunk is read and the previous one written while this one is
-  // matched (different traces; one write in flight at a time). Matching yields to the event loop
-  // every MATCH_SLICE_MS, so the write's next statement goes out as soon as the last one returns.
+  const chunkSize = deps.traceChunk ?? TRACE_CHUNK;
+  for (let i = 0; i < traceIds.length; i += chunkSize) chunks.push(traceIds.slice(i, i + chunkSize));
+  // Four stages overlap: while one chunk is matched, the next is read, the previous one's
+  // traversals are written and the facts of the chunk before it (`onStored`) follow its traversals
+  // (different traces and tables; one write of each kind in flight at a time, the facts at most
+  // one chunk behind). Matching yields to the event loop every MATCH_SLICE_MS, so a write's next
+  // statement goes out as soon as the last one returns.
   const quiet = <T>(p: Promise<T>): Promise<T> => { p.catch(() => undefined); return p; };
   let next = chunks.length > 0 ? quiet(load(chunks[0])) : undefined;
   let writing: Promise<void> | undefined;
+  let deriving: Promise<void> | undefined;
+  let derivedBefore: Promise<void> | undefined;
   let done = 0;
   for (let c = 0; c < chunks.length; c++) {
     const { chunk, tails, memories, pings } = await next!;
@@ -254,16 +262,26 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     const fromPart = new Map<string, number>();
     for (const id of chunk) fromPart.set(id, tails.get(id)?.keptParts ?? 0);
     await writing;
-    writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart, known)).then(async (r) => {
+    // the facts at most one chunk behind the traversals (what waits for them is held in memory)
+    await derivedBefore;
+    derivedBefore = deriving;
+    writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart, known)).then((r) => {
       for (const e of r.edges) touched.add(e);
       for (const k of r.learnedBins) learnedBins.add(k);
       if (deps.matchStates) for (const st of states) deps.matchStates.put(st, r.rows.get(st.traceId), tails.get(st.traceId) ?? null);
-      if (deps.onStored) await deps.onStored(trajectories.map(asStored));
-      done += chunk.length;
-      deps.onMatchProgress?.(done, traceIds.length);
+      // what is derived from the chunk's trajectories follows its traversals, one chunk at a time,
+      // beside the next chunk's traversals (other tables)
+      const before = deriving;
+      deriving = quiet((async () => {
+        await before;
+        if (deps.onStored) await deps.onStored(trajectories.map(asStored));
+        done += chunk.length;
+        deps.onMatchProgress?.(done, traceIds.length);
+      })());
     }));
   }
   await writing;
+  await deriving;
   const upd = await updateSpeedsForEdges(deps, touched, learnedBins);
   report.edgesUpdated = upd.edgesUpdated;
   report.liveEdges = upd.liveEdges;

@@ -77,6 +77,8 @@ export interface IngestJobDeps {
   batchSize?: number;
   /** traces an early round waits for (default `EARLY_MIN_TRACES`; see `early-rounds.ts`) */
   earlyMinTraces?: number;
+  /** traces matched per chunk (see `ProbePipelineDeps.traceChunk`) */
+  traceChunk?: number;
 }
 
 

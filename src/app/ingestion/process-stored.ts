@@ -26,6 +26,8 @@ export interface ProcessStoredDeps {
   matchStates?: MatchStateCache;
   /** called between traces: a promise to wait for before the next (see `ProbePipelineDeps.pace`) */
   pace?: () => Promise<void> | undefined;
+  /** traces matched per chunk (see `ProbePipelineDeps.traceChunk`) */
+  traceChunk?: number;
 }
 
 /** What processing did. */
@@ -59,6 +61,7 @@ export async function processStored(deps: ProcessStoredDeps, traceIds: readonly 
   const res = await processTracesMarked({
     db, graph: region.graph, mapVersion, timeZone: region.meta.timeZone,
     feeds: deps.feeds, nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates, pace: deps.pace, onStored,
+    traceChunk: deps.traceChunk,
   }, traceIds, firstNewS);
   const changeSeq = res.edges.size > 0 ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges], learnedBins: [...res.learnedBins] }) : 0;
   await clearPending(db, res.marks);
