@@ -111,7 +111,10 @@ export async function ingestRecords(db: Db, records: AsyncIterable<ProbeRecord> 
     storing = insertPings(db, b, batchNew, opts.mapVersion ?? '').then((n) => {
       inserted += n;
       if (onBatch !== undefined) {
-        for (const [id, t] of batchNew) if (!(firstNewS.get(id)! <= t)) firstNewS.set(id, t);
+        for (const [id, t] of batchNew) {
+          const prev = firstNewS.get(id);
+          if (prev === undefined || t < prev) firstNewS.set(id, t);
+        }
         onBatch(new Set(b.map((r) => r.traceId)), batchNew);
       }
       opts.onProgress?.({ parsed: parsedSoFar, inserted, malformed: issues.count });
