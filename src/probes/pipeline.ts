@@ -11,7 +11,7 @@ import { loadLearnedBins, type LearnedSpeedConfig } from '../traffic/learned-spe
 import { countLiveEdges, refreshLiveSpeeds } from '../traffic/live-speeds.js';
 import { ingestProbeStream, ingestRecords, type IngestOptions, type IngestReport } from './ingest/ingest.js';
 import type { ProbeRecord } from './ingest/records.js';
-import { MapMatcher, type MatchOptions, type MatchState } from './match/matcher.js';
+import { MapMatcher, type MatchOptions, type MatchState, type MatchedTrace, type TraceMatcher } from './match/matcher.js';
 import { asStored, replaceTraversals } from './traversal-store.js';
 import { clearPending, readPending, type PendingMark } from './ingest/pending.js';
 import type { Ping, Trajectory } from './trajectory.js';
@@ -56,6 +56,12 @@ export interface ProbePipelineDeps {
   onStored?: (trajectories: readonly Trajectory[]) => Promise<void>;
   /** traces matched per chunk (default `TRACE_CHUNK`) */
   traceChunk?: number;
+  /**
+   * matches the traces that have no matching state on another thread (default matching options
+   * only), a chunk ahead of this one: while it matches the next chunk, this thread writes the
+   * last; without it every trace is matched here
+   */
+  matchHelper?: TraceMatcher;
 }
 
 /** What is kept of a recently processed trace. */
@@ -218,6 +224,20 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     }
     return { chunk, tails, memories, pings };
   };
+  const helper = deps.matchHelper;
+  /**
+   * A chunk loaded, and its traces without a matching state sent to the helper (when there is
+   * one) as soon as their pings are read: it matches them while this thread goes on with the
+   * chunks before.
+   */
+  const prepare = async (chunk: string[]): Promise<Awaited<ReturnType<typeof load>> & { helped?: Promise<Map<string, MatchedTrace>> }> => {
+    const l = await load(chunk);
+    const fresh = helper === undefined ? [] : chunk.filter((id) => !l.memories.has(id));
+    if (fresh.length === 0) return l;
+    const sent = fresh.map((id) => ({ traceId: id, pings: l.pings.get(id) ?? [], firstPart: l.tails.get(id)?.keptParts ?? 0, firstIndex: l.tails.get(id)?.pingsBefore ?? 0 }));
+    const helped = quiet(helper!.match(sent).then((r) => new Map(fresh.map((id, i) => [id, r[i]]))));
+    return { ...l, helped };
+  };
   const chunks: string[][] = [];
   const chunkSize = deps.traceChunk ?? TRACE_CHUNK;
   for (let i = 0; i < traceIds.length; i += chunkSize) chunks.push(traceIds.slice(i, i + chunkSize));
@@ -225,21 +245,24 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
   // traversals are written and the facts of the chunk before it (`onStored`) follow its traversals
   // (different traces and tables; one write of each kind in flight at a time, the facts at most
   // one chunk behind). Matching yields to the event loop every MATCH_SLICE_MS, so a write's next
-  // statement goes out as soon as the last one returns.
+  // statement goes out as soon as the last one returns. With a helper, the next chunk's new
+  // traces are matched there as soon as they are read, while this thread writes.
   const quiet = <T>(p: Promise<T>): Promise<T> => { p.catch(() => undefined); return p; };
-  let next = chunks.length > 0 ? quiet(load(chunks[0])) : undefined;
+  let next = chunks.length > 0 ? quiet(prepare(chunks[0])) : undefined;
   let writing: Promise<void> | undefined;
   let deriving: Promise<void> | undefined;
   let derivedBefore: Promise<void> | undefined;
   let done = 0;
   for (let c = 0; c < chunks.length; c++) {
-    const { chunk, tails, memories, pings } = await next!;
-    next = c + 1 < chunks.length ? quiet(load(chunks[c + 1])) : undefined;
+    const { chunk, tails, memories, pings, helped } = await next!;
+    next = c + 1 < chunks.length ? quiet(prepare(chunks[c + 1])) : undefined;
     const trajectories: Trajectory[] = [];
     const states: MatchState[] = [];
     const known = new Map<string, ReadonlyMap<string, string>>();
+    const matched = new Map<string, MatchedTrace & { state: MatchState }>();
     let yieldedAt = performance.now();
     for (const id of chunk) {
+      if (helped !== undefined && !memories.has(id)) continue; // on the helper
       const wait = deps.pace?.();
       if (wait !== undefined) {
         await wait;
@@ -254,9 +277,15 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
       const memory = memories.get(id);
       if (memory?.rows !== undefined) known.set(id, memory.rows);
       const { parts, state } = matcher.matchResumable(id, pings.get(id) ?? [], tail?.keptParts ?? 0, tail?.pingsBefore ?? 0, memory?.state);
-      states.push(state);
-      report.unmatchedPings += matcher.lastStats.unmatchedPings;
-      for (const t of parts) { trajectories.push(t); report.traversals += t.traversals.length; }
+      matched.set(id, { parts, state, unmatchedPings: matcher.lastStats.unmatchedPings });
+    }
+    const fromHelper = helped === undefined ? undefined : await helped;
+    for (const id of chunk) {
+      const m: MatchedTrace & { state?: MatchState } = matched.get(id) ?? fromHelper!.get(id)!;
+      // (a trace matched on the helper keeps no state: more pings later are matched from its tail)
+      if (m.state !== undefined) states.push(m.state);
+      report.unmatchedPings += m.unmatchedPings;
+      for (const t of m.parts) { trajectories.push(t); report.traversals += t.traversals.length; }
     }
     report.trajectories += trajectories.length;
     const fromPart = new Map<string, number>();

@@ -12,6 +12,9 @@ import { openPglite, runMigrations } from '../../src/store/index.js';
 import { allMigrations } from '../../src/app/migrations.js';
 import { MatchStateCache } from '../../src/probes/pipeline.js';
 import { processJobs, storeJobBody, type IngestJobDeps } from '../../src/app/ingestion/ingest-job.js';
+import { MatchThread } from '../../src/app/ingestion/match-thread.js';
+import { readGraphShared } from '../../src/network/bundle.js';
+import { MapMatcher, matchTraces, type TraceMatcher } from '../../src/probes/match/matcher.js';
 
 // A large body is stored in batches; traces the body has moved on past are processed while the
 // rest is stored (early rounds). Whatever the order of the body, and even when an early round
@@ -64,20 +67,23 @@ describe('early rounds while a large body is stored', () => {
     const startS = Date.UTC(2026, 0, 7, 12, 30) / 1000;
     const records: ProbeRecord[] = [];
     for await (const b of simulate(region, { startS, durationS: 1800, penetration: 1, intervalS: 3, seed: 5, tracePrefix: 'er', stopAtEnd: true })) records.push(...b);
-    return { region, startS, records };
+    return { region, regionDir, startS, records };
   })();
 
   const ndjson = (records: readonly ProbeRecord[]): string =>
     records.map((r) => JSON.stringify({ traceId: r.traceId, timestamp: r.ping.tS, lat: r.ping.lat, lon: r.ping.lon, speedKph: r.ping.speedKph })).join('\n');
 
   /** Stores and processes `body` in a fresh database; returns the tables, the report and the early rounds. */
-  const run = async (body: string, opts: { earlyMinTraces: number; failTransaction?: number; traceChunk?: number }) => {
+  const run = async (body: string, opts: { earlyMinTraces: number; failTransaction?: number; traceChunk?: number; batchSize?: number; matchHelper?: TraceMatcher }) => {
     const { region, startS } = await input;
     const base = await openPglite();
     await runMigrations(base, allMigrations());
     const db = opts.failTransaction === undefined ? base : failingOnce(base, opts.failTransaction);
     try {
-      const deps: IngestJobDeps = { db, region, nowS: startS + 1800, matchStates: new MatchStateCache(), batchSize: 200, earlyMinTraces: opts.earlyMinTraces, traceChunk: opts.traceChunk };
+      const deps: IngestJobDeps = {
+        db, region, nowS: startS + 1800, matchStates: new MatchStateCache(), batchSize: opts.batchSize ?? 200, earlyMinTraces: opts.earlyMinTraces,
+        traceChunk: opts.traceChunk, matchHelper: opts.matchHelper,
+      };
       const job = await storeJobBody(deps, { format: 'ndjson' }, Readable.from([body]));
       const [report] = await processJobs(deps, [job]);
       const pending = (await base.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pending')).rows[0].n;
@@ -154,5 +160,39 @@ describe('early rounds while a large body is stored', () => {
     expect(chunked.tables).toEqual(whole.tables);
     expect(chunked.report).toEqual({ ...whole.report, changeSeq: chunked.report.changeSeq });
     expect(chunked.pending).toBe(0);
+  }, 120_000);
+
+  it('traces matched on the helper thread, a chunk ahead: the same tables and report', async () => {
+    const { records, regionDir } = await input;
+    const grouped = [...records].sort((a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS));
+    // the last pings of the first vehicle come at the end: its trace is matched in an early round and again in the final one
+    const late = grouped.filter((r) => r.traceId === grouped[0].traceId).slice(-5);
+    const body = ndjson([...grouped.filter((r) => !late.includes(r)), ...late]);
+    const reference = await run(body, { earlyMinTraces: 3, traceChunk: 4 });
+    const helper = new MatchThread({ graphBytes: readGraphShared(regionDir) });
+    try {
+      // the final round matches the first vehicle again from its tail (the helper keeps no matching state)
+      const helped = await run(body, { earlyMinTraces: 3, traceChunk: 4, matchHelper: helper });
+      expect(helped.early).toBeGreaterThan(0);
+      expect(helper.traces).toBeGreaterThan(reference.report.matched.traces);
+      expect(helped.tables).toEqual(reference.tables);
+      expect(helped.pending).toBe(0);
+      expect(helped.report.matched.traces).toBe(reference.report.matched.traces);
+      expect(helped.report.matched.edgesUpdated).toBe(reference.report.matched.edgesUpdated);
+    } finally {
+      await helper.close();
+    }
+  }, 120_000);
+
+  it('a body stored in one batch (a feed post) is matched on this thread', async () => {
+    const { records, region } = await input;
+    const body = ndjson([...records].sort((a, b) => a.ping.tS - b.ping.tS));
+    let sent = 0;
+    const local = new MapMatcher(region.graph);
+    const counting: TraceMatcher = { match: async (t) => { sent += t.length; return matchTraces(local, t); } };
+    await run(body, { earlyMinTraces: Infinity, batchSize: records.length + 1, matchHelper: counting });
+    expect(sent).toBe(0);
+    await run(body, { earlyMinTraces: Infinity, batchSize: Math.ceil(records.length / 2), matchHelper: counting });
+    expect(sent).toBeGreaterThan(12);
   }, 120_000);
 });

@@ -13,6 +13,7 @@ import { readPending } from '../../probes/ingest/pending.js';
 import type { ParseIssue, ProbeFormatName, ProbeRecord } from '../../probes/ingest/records.js';
 import { ProbeFormatError } from '../../probes/ingest/errors.js';
 import type { MatchStateCache, ProcessReport } from '../../probes/pipeline.js';
+import type { TraceMatcher } from '../../probes/match/matcher.js';
 import { processStored } from './process-stored.js';
 import { EarlyRounds, mergeRounds, type EarlyRound } from './early-rounds.js';
 
@@ -79,6 +80,13 @@ export interface IngestJobDeps {
   earlyMinTraces?: number;
   /** traces matched per chunk (see `ProbePipelineDeps.traceChunk`) */
   traceChunk?: number;
+  /**
+   * matches traces on another thread (see `ProbePipelineDeps.matchHelper`): used for bodies stored
+   * in more than one batch (their early rounds and final round), never for a feed's post of one
+   * batch, whose traces mostly go on from a matching state and which should not take a second
+   * core from requests
+   */
+  matchHelper?: TraceMatcher;
 }
 
 
@@ -102,6 +110,8 @@ export interface StoredJob {
   firstNewS: Map<string, number>;
   /** rounds that processed traces of the body while it was stored (`early-rounds.ts`) */
   early: EarlyRound[];
+  /** batches the body was stored in (0 when processing is deferred: not counted) */
+  batches: number;
 }
 
 /**
@@ -127,9 +137,14 @@ export async function storeJobBody(deps: IngestJobDeps, spec: IngestJobSpec, bod
   };
   const records = readProbes(body, spec.format, onIssue, { fcdStartS: spec.fcdStartS, tracePrefix: spec.tracePrefix, columns: spec.columns, header: spec.header });
   const early = spec.defer ? undefined : new EarlyRounds(deps, deps.earlyMinTraces);
+  let batches = 0;
+  const onBatchStored = (seen: ReadonlySet<string>, firstNew: ReadonlyMap<string, number>): void => {
+    batches++;
+    early?.batchStored(seen, firstNew);
+  };
   let ingest: IngestReport;
   try {
-    ingest = await ingestRecords(deps.db, track(records), { mapVersion, batchSize: deps.batchSize, onBatchStored: early && ((seen, firstNew) => early.batchStored(seen, firstNew)) }, counted);
+    ingest = await ingestRecords(deps.db, track(records), { mapVersion, batchSize: deps.batchSize, onBatchStored: spec.defer ? undefined : onBatchStored }, counted);
   } catch (err) {
     await early?.finish();
     // A body that cannot be read as asked (a CSV speed column without a unit, a JSON body of the
@@ -147,7 +162,7 @@ export async function storeJobBody(deps: IngestJobDeps, spec: IngestJobSpec, bod
   if (!spec.defer) for (const m of await readPending(deps.db, [...seen].filter((id) => !traceIds.has(id) && !left?.done.has(id)))) traceIds.add(m.traceId);
   return {
     spec, received: ingest.parsed + counted.count, inserted: ingest.inserted, duplicates: ingest.duplicates, malformed: counted.count,
-    issues: issueList(issues), traceIds, firstNewS, early: left?.rounds ?? [],
+    issues: issueList(issues), traceIds, firstNewS, early: left?.rounds ?? [], batches,
   };
 }
 
@@ -170,7 +185,9 @@ export async function processJobs(deps: IngestJobDeps, jobs: readonly StoredJob[
     for (const id of j.traceIds) traceIds.add(id);
     for (const [id, s] of j.firstNewS) firstNewS.set(id, Math.min(s, firstNewS.get(id) ?? Infinity));
   }
-  const final = await processStored(deps, [...traceIds], firstNewS);
+  // the helper thread only for large bodies (see `IngestJobDeps.matchHelper`)
+  const matchHelper = jobs.some((j) => j.batches > 1) ? deps.matchHelper : undefined;
+  const final = await processStored({ ...deps, matchHelper }, [...traceIds], firstNewS);
   const early = jobs.flatMap((j) => j.early);
   const done = early.length === 0 ? final : await mergeRounds(deps, [...early, { traceIds: [...traceIds], report: final }]);
   return jobs.map((j) => ({

@@ -10,7 +10,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { setPriority } from 'node:os';
 import { BACKGROUND_NICE } from '../helper-threads.js';
 import { Readable } from 'node:stream';
-import { loadRegion } from '../../network/bundle.js';
+import { loadRegion, readGraphShared } from '../../network/bundle.js';
 import type { Region } from '../../network/region.js';
 import type { Db } from '../../store/db.js';
 import { openPostgres } from '../../store/postgres-db.js';
@@ -21,6 +21,7 @@ import { processStored } from './process-stored.js';
 import { MatchStateCache } from '../../probes/pipeline.js';
 import { runTask, type IngestionTask } from './tasks.js';
 import { StepAside, steppingAside } from './step-aside.js';
+import { MatchThread } from './match-thread.js';
 import type { IngestionWorkerData } from './ingestion-thread.js';
 
 /** Pending marks older than this belong to no running batch, seconds. */
@@ -39,8 +40,13 @@ const aside = new StepAside(data.requestGauge);
 const pace = (): Promise<void> | undefined => (aside.busy() ? aside.pause() : undefined);
 let region: Region;
 let db: Db;
+/** matches the traces of large bodies beside this thread (started on first use) */
+let matchHelper: MatchThread;
 try {
-  region = loadRegion(data.regionDir);
+  // the graph in shared memory: the matching helper thread uses the same bytes
+  const graphBytes = readGraphShared(data.regionDir);
+  region = loadRegion(data.regionDir, { graphBytes });
+  matchHelper = new MatchThread({ graphBytes, requestGauge: data.requestGauge });
   db = steppingAside(data.dbPort ? remoteDb(data.dbPort) : await openPostgres(data.databaseUrl!, { max: 4 }), aside);
 } catch (err) {
   throw new Error(`ingestion thread could not start: ${(err as Error).message}`);
@@ -116,8 +122,8 @@ function bodyFrom(bodyPort: MessagePort): Readable {
 /** Jobs processed in one round at most. */
 const MAX_ROUND_JOBS = 32;
 
-function deps(): { db: Db; region: Region; nowS: number; matchStates: MatchStateCache; pace: typeof pace } {
-  return { db, region, nowS: Date.now() / 1000, matchStates, pace };
+function deps(): { db: Db; region: Region; nowS: number; matchStates: MatchStateCache; pace: typeof pace; matchHelper: MatchThread } {
+  return { db, region, nowS: Date.now() / 1000, matchStates, pace, matchHelper };
 }
 
 function errorOf(err: unknown): { name: string; message: string; status?: number; code?: string } {

@@ -9,6 +9,7 @@ import type { Region } from '../../network/region.js';
 import { announceChange } from '../../store/changes.js';
 import { clearPending } from '../../probes/ingest/pending.js';
 import { processTracesMarked, type MatchStateCache, type ProcessReport } from '../../probes/pipeline.js';
+import type { TraceMatcher } from '../../probes/match/matcher.js';
 import type { Trajectory } from '../../probes/trajectory.js';
 import { refreshFacts } from '../../analytics/index.js';
 import type { SpeedFeeds } from '../../traffic/feeds.js';
@@ -28,6 +29,8 @@ export interface ProcessStoredDeps {
   pace?: () => Promise<void> | undefined;
   /** traces matched per chunk (see `ProbePipelineDeps.traceChunk`) */
   traceChunk?: number;
+  /** matches traces without a matching state on another thread (see `ProbePipelineDeps.matchHelper`) */
+  matchHelper?: TraceMatcher;
 }
 
 /** What processing did. */
@@ -61,7 +64,7 @@ export async function processStored(deps: ProcessStoredDeps, traceIds: readonly 
   const res = await processTracesMarked({
     db, graph: region.graph, mapVersion, timeZone: region.meta.timeZone,
     feeds: deps.feeds, nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates, pace: deps.pace, onStored,
-    traceChunk: deps.traceChunk,
+    traceChunk: deps.traceChunk, matchHelper: deps.matchHelper,
   }, traceIds, firstNewS);
   const changeSeq = res.edges.size > 0 ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges], learnedBins: [...res.learnedBins] }) : 0;
   await clearPending(db, res.marks);

@@ -337,3 +337,41 @@ function backtrackFrom(layers: readonly Layer[], best: number, hasPrev: boolean)
   }
   return steps;
 }
+
+/** A whole trace to match from scratch (no state of an earlier call), numbered as `matchResumable` numbers it. */
+export interface TraceToMatch {
+  traceId: string;
+  pings: Ping[];
+  firstPart: number;
+  firstIndex: number;
+}
+
+/** What matching a trace from scratch gave: its trajectories and its unmatched pings. */
+export interface MatchedTrace {
+  parts: Trajectory[];
+  unmatchedPings: number;
+}
+
+/**
+ * Matches traces from scratch somewhere else than the caller's thread (a helper thread of the
+ * ingestion thread), with default matching options on the same graph: the results are exactly
+ * what `matchTraces` gives here. Matching states stay behind (sending them back would cost more
+ * than it saves: a trace that gets more pings later is matched again from its tail).
+ */
+export interface TraceMatcher {
+  match(traces: readonly TraceToMatch[]): Promise<MatchedTrace[]>;
+}
+
+/**
+ * Matches each trace from scratch, in order (what a `TraceMatcher` runs); `pace` is called before
+ * each trace, and when it returns a promise, matching waits for it.
+ */
+export async function matchTraces(matcher: MapMatcher, traces: readonly TraceToMatch[], pace?: () => Promise<void> | undefined): Promise<MatchedTrace[]> {
+  const out: MatchedTrace[] = [];
+  for (const t of traces) {
+    const wait = pace?.();
+    if (wait !== undefined) await wait;
+    out.push({ parts: matcher.match(t.traceId, t.pings, t.firstPart, t.firstIndex), unmatchedPings: matcher.lastStats.unmatchedPings });
+  }
+  return out;
+}
