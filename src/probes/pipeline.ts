@@ -253,61 +253,69 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
   let deriving: Promise<void> | undefined;
   let derivedBefore: Promise<void> | undefined;
   let done = 0;
-  for (let c = 0; c < chunks.length; c++) {
-    const { chunk, tails, memories, pings, helped } = await next!;
-    next = c + 1 < chunks.length ? quiet(prepare(chunks[c + 1])) : undefined;
-    const trajectories: Trajectory[] = [];
-    const states: MatchState[] = [];
-    const known = new Map<string, ReadonlyMap<string, string>>();
-    const matched = new Map<string, MatchedTrace & { state: MatchState }>();
-    let yieldedAt = performance.now();
-    for (const id of chunk) {
-      if (helped !== undefined && !memories.has(id)) continue; // on the helper
-      const wait = deps.pace?.();
-      if (wait !== undefined) {
-        await wait;
-        yieldedAt = performance.now();
-      } else if (performance.now() - yieldedAt >= MATCH_SLICE_MS) {
-        // let the previous chunk's write (its statements are sent from this thread) and whatever
-        // else the thread has to do (a body still being stored) go on between traces
-        await new Promise<void>((r) => setImmediate(r));
-        yieldedAt = performance.now();
+  try {
+    for (let c = 0; c < chunks.length; c++) {
+      const { chunk, tails, memories, pings, helped } = await next!;
+      next = c + 1 < chunks.length ? quiet(prepare(chunks[c + 1])) : undefined;
+      const trajectories: Trajectory[] = [];
+      const states: MatchState[] = [];
+      const known = new Map<string, ReadonlyMap<string, string>>();
+      const matched = new Map<string, MatchedTrace & { state: MatchState }>();
+      let yieldedAt = performance.now();
+      for (const id of chunk) {
+        if (helped !== undefined && !memories.has(id)) continue; // on the helper
+        const wait = deps.pace?.();
+        if (wait !== undefined) {
+          await wait;
+          yieldedAt = performance.now();
+        } else if (performance.now() - yieldedAt >= MATCH_SLICE_MS) {
+          // let the previous chunk's write (its statements are sent from this thread) and whatever
+          // else the thread has to do (a body still being stored) go on between traces
+          await new Promise<void>((r) => setImmediate(r));
+          yieldedAt = performance.now();
+        }
+        const tail = tails.get(id);
+        const memory = memories.get(id);
+        if (memory?.rows !== undefined) known.set(id, memory.rows);
+        const { parts, state } = matcher.matchResumable(id, pings.get(id) ?? [], tail?.keptParts ?? 0, tail?.pingsBefore ?? 0, memory?.state);
+        matched.set(id, { parts, state, unmatchedPings: matcher.lastStats.unmatchedPings });
       }
-      const tail = tails.get(id);
-      const memory = memories.get(id);
-      if (memory?.rows !== undefined) known.set(id, memory.rows);
-      const { parts, state } = matcher.matchResumable(id, pings.get(id) ?? [], tail?.keptParts ?? 0, tail?.pingsBefore ?? 0, memory?.state);
-      matched.set(id, { parts, state, unmatchedPings: matcher.lastStats.unmatchedPings });
+      const fromHelper = helped === undefined ? undefined : await helped;
+      for (const id of chunk) {
+        const m: MatchedTrace & { state?: MatchState } = matched.get(id) ?? fromHelper!.get(id)!;
+        // (a trace matched on the helper keeps no state: more pings later are matched from its tail)
+        if (m.state !== undefined) states.push(m.state);
+        report.unmatchedPings += m.unmatchedPings;
+        for (const t of m.parts) { trajectories.push(t); report.traversals += t.traversals.length; }
+      }
+      report.trajectories += trajectories.length;
+      const fromPart = new Map<string, number>();
+      for (const id of chunk) fromPart.set(id, tails.get(id)?.keptParts ?? 0);
+      await writing;
+      // the facts at most one chunk behind the traversals (what waits for them is held in memory)
+      await derivedBefore;
+      derivedBefore = deriving;
+      writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart, known)).then((r) => {
+        for (const e of r.edges) touched.add(e);
+        for (const k of r.learnedBins) learnedBins.add(k);
+        if (deps.matchStates) for (const st of states) deps.matchStates.put(st, r.rows.get(st.traceId), tails.get(st.traceId) ?? null);
+        // what is derived from the chunk's trajectories follows its traversals, one chunk at a time,
+        // beside the next chunk's traversals (other tables)
+        const before = deriving;
+        deriving = quiet((async () => {
+          await before;
+          if (deps.onStored) await deps.onStored(trajectories.map(asStored));
+          done += chunk.length;
+          deps.onMatchProgress?.(done, traceIds.length);
+        })());
+      }));
     }
-    const fromHelper = helped === undefined ? undefined : await helped;
-    for (const id of chunk) {
-      const m: MatchedTrace & { state?: MatchState } = matched.get(id) ?? fromHelper!.get(id)!;
-      // (a trace matched on the helper keeps no state: more pings later are matched from its tail)
-      if (m.state !== undefined) states.push(m.state);
-      report.unmatchedPings += m.unmatchedPings;
-      for (const t of m.parts) { trajectories.push(t); report.traversals += t.traversals.length; }
-    }
-    report.trajectories += trajectories.length;
-    const fromPart = new Map<string, number>();
-    for (const id of chunk) fromPart.set(id, tails.get(id)?.keptParts ?? 0);
-    await writing;
-    // the facts at most one chunk behind the traversals (what waits for them is held in memory)
-    await derivedBefore;
-    derivedBefore = deriving;
-    writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart, known)).then((r) => {
-      for (const e of r.edges) touched.add(e);
-      for (const k of r.learnedBins) learnedBins.add(k);
-      if (deps.matchStates) for (const st of states) deps.matchStates.put(st, r.rows.get(st.traceId), tails.get(st.traceId) ?? null);
-      // what is derived from the chunk's trajectories follows its traversals, one chunk at a time,
-      // beside the next chunk's traversals (other tables)
-      const before = deriving;
-      deriving = quiet((async () => {
-        await before;
-        if (deps.onStored) await deps.onStored(trajectories.map(asStored));
-        done += chunk.length;
-        deps.onMatchProgress?.(done, traceIds.length);
-      })());
-    }));
+  } catch (err) {
+    // a chunk failed (its read, its matching): the writes under way end first, so the traces of this
+    // round are never written by it and by the round that takes them over at the same time
+    await writing?.catch(() => undefined);
+    await deriving?.catch(() => undefined);
+    throw err;
   }
   await writing;
   await deriving;

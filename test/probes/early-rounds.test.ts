@@ -12,6 +12,7 @@ import { openPglite, runMigrations } from '../../src/store/index.js';
 import { allMigrations } from '../../src/app/migrations.js';
 import { MatchStateCache } from '../../src/probes/pipeline.js';
 import { processJobs, storeJobBody, type IngestJobDeps } from '../../src/app/ingestion/ingest-job.js';
+import { runTask } from '../../src/app/ingestion/tasks.js';
 import { MatchThread } from '../../src/app/ingestion/match-thread.js';
 import { readGraphShared } from '../../src/network/bundle.js';
 import { MapMatcher, matchTraces, type TraceMatcher } from '../../src/probes/match/matcher.js';
@@ -87,7 +88,7 @@ describe('early rounds while a large body is stored', () => {
       const job = await storeJobBody(deps, { format: 'ndjson' }, Readable.from([body]));
       const [report] = await processJobs(deps, [job]);
       const pending = (await base.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pending')).rows[0].n;
-      return { tables: await dump(base), report, early: job.early.length, earlyTraces: new Set(job.early.flatMap((r) => r.traceIds)), pending };
+      return { tables: await dump(base), report, early: job.early.length, earlyTraces: new Set(job.early.flatMap((r) => r.traceIds)), pending, nowS: deps.nowS };
     } finally {
       await base.close();
     }
@@ -194,5 +195,29 @@ describe('early rounds while a large body is stored', () => {
     expect(sent).toBe(0);
     await run(body, { earlyMinTraces: Infinity, batchSize: Math.ceil(records.length / 2), matchHelper: counting });
     expect(sent).toBeGreaterThan(12);
+  }, 120_000);
+
+  it('a helper that fails fails its round; the pings stay pending and a later round matches them', async () => {
+    const { records, region } = await input;
+    const body = ndjson([...records].sort((a, b) => a.ping.tS - b.ping.tS));
+    const reference = await run(body, { earlyMinTraces: Infinity, traceChunk: 4 });
+    const local = new MapMatcher(region.graph);
+    let calls = 0;
+    // the second chunk fails while the first one's write may be under way
+    const failing: TraceMatcher = { match: async (t) => { if (++calls === 2) throw new Error('helper lost'); return matchTraces(local, t); } };
+    const db = await openPglite();
+    await runMigrations(db, allMigrations());
+    try {
+      const deps: IngestJobDeps = { db, region, nowS: reference.nowS, matchStates: new MatchStateCache(), batchSize: 200, earlyMinTraces: Infinity, traceChunk: 4, matchHelper: failing };
+      const job = await storeJobBody(deps, { format: 'ndjson' }, Readable.from([body]));
+      await expect(processJobs(deps, [job])).rejects.toThrow('helper lost');
+      const pending = async (): Promise<number> => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pending')).rows[0].n;
+      expect(await pending()).toBeGreaterThan(12);
+      await runTask({ db, region, nowS: reference.nowS, matchStates: new MatchStateCache() }, { kind: 'process-pending', olderThanS: 0 });
+      expect(await pending()).toBe(0);
+      expect(await dump(db)).toEqual(reference.tables);
+    } finally {
+      await db.close();
+    }
   }, 120_000);
 });
