@@ -12,6 +12,7 @@ import { ingestAndProcess, processTracesMarked, type ProbePipelineDeps } from '.
 import { ingestRecords } from './ingest/ingest.js';
 import { readTrajectories } from './traversal-store.js';
 import type { Trajectory } from './trajectory.js';
+import { MapMatcher, matchTraces, type TraceMatcher } from './match/matcher.js';
 
 // a --100 m-- b --100 m-- c   (residential, two-way)
 const plan = planGraph({ a: [0, 0], b: [100, 0], c: [200, 0] }, [{ path: 'abc' }]);
@@ -207,5 +208,35 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
     } finally {
       await other.close();
     }
+  });
+
+  it('matches new traces on the helper, a chunk ahead, with the same result; never with options of its own', async () => {
+    const ids = Array.from({ length: 5 }, (_, i) => `h${i}`);
+    const run = async (matchHelper: TraceMatcher | undefined, match?: ProbePipelineDeps['match']) => {
+      const own = await openProbeTestDb();
+      try {
+        await ingestRecords(own, ids.flatMap((id, i) => [10, 50, 90, 130, 170].map((x, k) => {
+          const [lat, lon] = toLatLon(x, 0);
+          return { traceId: id, ping: { tS: T0 + i + 4 * k, lat, lon } };
+        })), {});
+        const r = await processTracesMarked({ db: own, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', nowS: T0 + 60, traceChunk: 2, matchHelper, match }, ids);
+        const trajectories: Trajectory[] = [];
+        for await (const t of readTrajectories(own, { mapVersion: 'plan-1' })) trajectories.push(t);
+        return { report: r.report, trajectories };
+      } finally {
+        await own.close();
+      }
+    };
+    const local = new MapMatcher(plan.graph);
+    const sent: string[][] = [];
+    const helper: TraceMatcher = { match: async (t) => { sent.push(t.map((x) => x.traceId)); return matchTraces(local, t); } };
+    const here = await run(undefined);
+    const helped = await run(helper);
+    expect(sent).toEqual([['h0', 'h1'], ['h2', 'h3'], ['h4']]);
+    expect(helped).toEqual(here);
+    expect(here.trajectories).toHaveLength(5);
+    sent.length = 0;
+    await run(helper, { searchRadiusM: 40 });
+    expect(sent).toEqual([]);
   });
 });

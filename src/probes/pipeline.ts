@@ -57,9 +57,9 @@ export interface ProbePipelineDeps {
   /** traces matched per chunk (default `TRACE_CHUNK`) */
   traceChunk?: number;
   /**
-   * matches the traces that have no matching state on another thread (default matching options
-   * only), a chunk ahead of this one: while it matches the next chunk, this thread writes the
-   * last; without it every trace is matched here
+   * matches the traces that have no matching state on another thread, a chunk ahead of this one:
+   * while it matches the next chunk, this thread writes the last; unused when `match` sets
+   * options (the helper matches with the defaults); without it every trace is matched here
    */
   matchHelper?: TraceMatcher;
 }
@@ -224,7 +224,8 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
     }
     return { chunk, tails, memories, pings };
   };
-  const helper = deps.matchHelper;
+  // (the helper matches with the default options: with others, every trace is matched here)
+  const helper = deps.match === undefined ? deps.matchHelper : undefined;
   /**
    * A chunk loaded, and its traces without a matching state sent to the helper (when there is
    * one) as soon as their pings are read: it matches them while this thread goes on with the

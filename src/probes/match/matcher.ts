@@ -355,8 +355,8 @@ export interface MatchedTrace {
 /**
  * Matches traces from scratch somewhere else than the caller's thread (a helper thread of the
  * ingestion thread), with default matching options on the same graph: the results are exactly
- * what `matchTraces` gives here. Matching states stay behind (sending them back would cost more
- * than it saves: a trace that gets more pings later is matched again from its tail).
+ * what `matchTraces` gives here. No matching state comes back (cloning one costs about as much as
+ * the trajectories): a trace that gets more pings later is matched again from its tail.
  */
 export interface TraceMatcher {
   match(traces: readonly TraceToMatch[]): Promise<MatchedTrace[]>;
