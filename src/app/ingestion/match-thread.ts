@@ -4,7 +4,7 @@
  * (traversals, facts), so the two halves of processing run on both cores instead of one after
  * the other. It shares the region's graph (the same bytes, in shared memory), matches with the
  * default options, as the ingestion thread does, and gives back exactly what matching there would
- * (structured clones of the trajectories and matching states). It runs at the ingestion thread's
+ * (structured clones of the trajectories; no matching state comes back). It runs at the ingestion thread's
  * lower priority and steps aside while requests are answered, as that thread does.
  */
 import type { Worker } from 'node:worker_threads';
@@ -30,11 +30,6 @@ export class MatchThread implements TraceMatcher {
   traces = 0;
 
   constructor(private readonly data: MatchWorkerData) {}
-
-  /** Starts the thread now (it builds its spatial index before it answers), so a first request finds it ready. */
-  warm(): void {
-    this.thread();
-  }
 
   match(traces: readonly TraceToMatch[]): Promise<MatchedTrace[]> {
     const id = this.nextId++;
