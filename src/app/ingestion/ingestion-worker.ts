@@ -146,12 +146,16 @@ async function runRound(round: Array<{ id: number; spec: IngestJobSpec; port: Me
     }
   }
   if (stored.length === 0) return;
+  const startedMs = performance.now();
+  const pausedBeforeMs = aside.pausedMs;
   try {
     const reports = await processJobs(deps(), stored.map((x) => x.job));
     stored.forEach((x, i) => x.client.postMessage({ t: 'done', id: x.id, report: reports[i] }));
   } catch (err) {
     for (const x of stored) x.client.postMessage({ t: 'error', id: x.id, error: errorOf(err) });
   }
+  // serving first: while requests are answered, rest as long as the round took before the next
+  await aside.rest(pausedBeforeMs, performance.now() - startedMs);
 }
 
 /** Processes traces whose pending marks are older than any running batch. */

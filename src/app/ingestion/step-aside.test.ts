@@ -1,7 +1,7 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PAUSE_MAX_MS, PAUSE_SHARE, StepAside, countRequests, createRequestGauge, releaseRequest, steppingAside } from './step-aside.js';
+import { PAUSE_MAX_MS, PAUSE_SHARE, REST_MAX_MS, StepAside, countRequests, createRequestGauge, releaseRequest, steppingAside } from './step-aside.js';
 import type { Db, Queryable, QueryResult } from '../../store/db.js';
 
 const count = (gauge: SharedArrayBuffer): number => Atomics.load(new Int32Array(gauge), 0);
@@ -146,6 +146,32 @@ describe('StepAside', () => {
     expect(pauses).toBeLessThan(50);
     expect(paused).toBeGreaterThanOrEqual(95);
     expect(await settlesAtOnce(aside.pause())).toBe(true);
+  });
+
+  it('rests after a round as long as it took when it stepped aside during it (at most REST_MAX_MS), not otherwise', async () => {
+    const gauge = createRequestGauge();
+    const n = new Int32Array(gauge);
+    const aside = new StepAside(gauge, { maxPauseMs: 5, share: 1 });
+    // a round during which no request was answered: no rest, however long it took
+    let before = aside.pausedMs;
+    expect(aside.rest(before, 10_000)).toBeUndefined();
+    // a round that stepped aside once
+    before = aside.pausedMs;
+    Atomics.store(n, 0, 1);
+    await aside.pause();
+    Atomics.store(n, 0, 0);
+    expect(aside.pausedMs).toBeGreaterThan(before);
+    let t0 = performance.now();
+    await aside.rest(before, 40);
+    let rested = performance.now() - t0;
+    expect(rested).toBeGreaterThanOrEqual(39);
+    expect(rested).toBeLessThan(REST_MAX_MS);
+    // a long round rests REST_MAX_MS, not as long as it took
+    t0 = performance.now();
+    await aside.rest(before, 60_000);
+    rested = performance.now() - t0;
+    expect(rested).toBeGreaterThanOrEqual(REST_MAX_MS - 1);
+    expect(rested).toBeLessThan(REST_MAX_MS + 1000);
   });
 });
 

@@ -19,6 +19,8 @@ const waitAsync = (Atomics as unknown as {
 export const PAUSE_MAX_MS = 20;
 /** Largest share of wall time spent pausing, over a window of WINDOW_MS. */
 export const PAUSE_SHARE = 0.5;
+/** Longest rest after a round while requests are answered, ms (`StepAside.rest`). */
+export const REST_MAX_MS = 500;
 const WINDOW_MS = 1000;
 
 /** Shared memory for the count: one 32-bit counter. */
@@ -65,6 +67,18 @@ export class StepAside {
 
   constructor(gauge: SharedArrayBuffer, private readonly limits = { maxPauseMs: PAUSE_MAX_MS, share: PAUSE_SHARE }) {
     this.count = new Int32Array(gauge);
+  }
+
+  /**
+   * After a round of ingestion that began when `pausedMs` read `pausedBeforeMs` and took
+   * `roundMs`: when the thread stepped aside during it (requests were being answered), waits as
+   * long again (at most REST_MAX_MS), so that while serving the thread holds a core about half the
+   * time at most; stepping aside only holds back its next statement or trace, and a request that
+   * arrives while it computes still waits for a core behind it. Undefined (no wait) otherwise.
+   */
+  rest(pausedBeforeMs: number, roundMs: number): Promise<void> | undefined {
+    if (this.pausedMs <= pausedBeforeMs || roundMs <= 0) return undefined;
+    return new Promise((r) => setTimeout(r, Math.min(REST_MAX_MS, roundMs)));
   }
 
   /** True while a request is under way. */
