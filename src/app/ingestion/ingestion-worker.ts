@@ -155,7 +155,8 @@ async function runRound(round: Array<{ id: number; spec: IngestJobSpec; port: Me
     for (const x of stored) x.client.postMessage({ t: 'error', id: x.id, error: errorOf(err) });
   }
   // serving first: while requests are answered, rest as long as the round took before the next
-  await aside.rest(pausedBeforeMs, performance.now() - startedMs);
+  // (not when the thread is closing: the process waits for the queue to drain)
+  if (!closing) await aside.rest(pausedBeforeMs, performance.now() - startedMs);
 }
 
 /** Processes traces whose pending marks are older than any running batch. */
