@@ -11,7 +11,13 @@
  * Both sources must give identical rows (checked).
  */
 import {
-  metricSourceFor, migrations, parseMetricRequest, queryMetrics, rebuildRollups, type IntersectionCatalog, type MetricSource,
+  metricSourceFor,
+  migrations,
+  parseMetricRequest,
+  queryMetrics,
+  rebuildRollups,
+  type IntersectionCatalog,
+  type MetricSource,
 } from '../src/analytics/index.js';
 import { openPglite, openPostgres, runMigrations, type Db } from '../src/store/index.js';
 
@@ -42,13 +48,25 @@ export async function loadFacts(db: Db, n: number): Promise<number> {
   return (performance.now() - t0) / 1000;
 }
 
-const EMPTY_CATALOG: IntersectionCatalog = { list: [], byKey: new Map(), byNode: new Map(), movementById: new Map(), mapVersion: '20261101' };
+const EMPTY_CATALOG: IntersectionCatalog = {
+  list: [],
+  byKey: new Map(),
+  byNode: new Map(),
+  movementById: new Map(),
+  mapVersion: '20261101',
+};
 
 const QUERIES: Record<string, Record<string, unknown>> = {
   'Q1 intersectionId x hourOfDay': {
     dateRanges: [{ startDate: '2026-11-01', endDate: '2026-11-30' }],
     dimensions: [{ name: 'intersectionId' }, { name: 'hourOfDay' }],
-    metrics: [{ name: 'totalVehicleCount' }, { name: 'avgControlDelay' }, { name: 'maxControlDelay' }, { name: 'LOS' }, { name: '3MDPct' }],
+    metrics: [
+      { name: 'totalVehicleCount' },
+      { name: 'avgControlDelay' },
+      { name: 'maxControlDelay' },
+      { name: 'LOS' },
+      { name: '3MDPct' },
+    ],
     pageSize: 10_000,
   },
   'Q2 movementId x 15MinBin (one intersection)': {
@@ -75,9 +93,12 @@ async function timeQueries(db: Db, label: string): Promise<void> {
         ms.push(performance.now() - t0);
       }
       ms.sort((a, b) => a - b);
-      console.log(`  ${label} ${name} [${source}]: ${first.rows.length} rows, median ${ms[Math.floor(RUNS / 2)].toFixed(0)} ms (min ${ms[0].toFixed(0)}, max ${ms[RUNS - 1].toFixed(0)})`);
+      console.log(
+        `  ${label} ${name} [${source}]: ${first.rows.length} rows, median ${ms[Math.floor(RUNS / 2)].toFixed(0)} ms (min ${ms[0].toFixed(0)}, max ${ms[RUNS - 1].toFixed(0)})`,
+      );
     }
-    if (results[0] !== results[1]) throw new Error(`${label} ${name}: the ${sources[0]} rows differ from the facts rows`);
+    if (results[0] !== results[1])
+      throw new Error(`${label} ${name}: the ${sources[0]} rows differ from the facts rows`);
   }
 }
 
@@ -102,7 +123,9 @@ export async function benchAnalytics(): Promise<void> {
     try {
       await runMigrations(pg, migrations);
       const loadS = await loadFacts(pg, nLite);
-      console.log(`  PGlite: ${nLite.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s; ${await loadRollups(pg)}`);
+      console.log(
+        `  PGlite: ${nLite.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s; ${await loadRollups(pg)}`,
+      );
       await timeQueries(pg, 'PGlite');
     } finally {
       await pg.close();
@@ -124,7 +147,9 @@ export async function benchAnalytics(): Promise<void> {
     const n = Number(process.env.BENCH_ANALYTICS_POSTGRES_FACTS ?? 10_000_000);
     if (!(n > 0)) return;
     const loadS = await loadFacts(db, n);
-    console.log(`  PostgreSQL: ${n.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s; ${await loadRollups(db)}`);
+    console.log(
+      `  PostgreSQL: ${n.toLocaleString('en-US')} facts loaded in ${loadS.toFixed(1)} s; ${await loadRollups(db)}`,
+    );
     await timeQueries(db, 'PostgreSQL');
   } finally {
     await db.close();

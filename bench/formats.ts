@@ -27,7 +27,9 @@ async function worker(format: 'json' | 'ndjson' | 'csv' | 'none'): Promise<void>
   if (format === 'none') for (const b of chunks) void b;
   else for await (const r of readProbes(Readable.from(chunks), format, () => issues++)) if (r) pings++;
   const s = (performance.now() - t0) / 1000;
-  process.stdout.write(JSON.stringify({ format, bytes, pings, issues, s, peakRssMb: process.resourceUsage().maxRSS / 1024 }) + '\n');
+  process.stdout.write(
+    `${JSON.stringify({ format, bytes, pings, issues, s, peakRssMb: process.resourceUsage().maxRSS / 1024 })}\n`,
+  );
 }
 
 /** Prints one line per format. */
@@ -39,9 +41,17 @@ export async function benchFormats(): Promise<void> {
       console.log(`${format}: failed: ${out.stderr.trim().split('\n').slice(-3).join(' | ')}`);
       continue;
     }
-    const r = JSON.parse(out.stdout.trim().split('\n').pop()!) as { bytes: number; pings: number; issues: number; s: number; peakRssMb: number };
+    const r = JSON.parse(out.stdout.trim().split('\n').pop()!) as {
+      bytes: number;
+      pings: number;
+      issues: number;
+      s: number;
+      peakRssMb: number;
+    };
     const label = format === 'none' ? 'generator only' : format;
-    console.log(`${label.padEnd(8)} ${(r.bytes / 1e6).toFixed(0).padStart(7)}   ${String(r.pings).padStart(7)}  ${r.s.toFixed(2).padStart(7)}   ${format === 'none' ? '        -' : String(Math.round(r.pings / r.s)).padStart(9)}   ${r.peakRssMb.toFixed(0).padStart(11)}`);
+    console.log(
+      `${label.padEnd(8)} ${(r.bytes / 1e6).toFixed(0).padStart(7)}   ${String(r.pings).padStart(7)}  ${r.s.toFixed(2).padStart(7)}   ${format === 'none' ? '        -' : String(Math.round(r.pings / r.s)).padStart(9)}   ${r.peakRssMb.toFixed(0).padStart(11)}`,
+    );
   }
 }
 

@@ -70,12 +70,17 @@ export async function benchHttp(): Promise<void> {
     const p = Number(port);
     const pairs = odPairs(region.graph, PAIRS, 42);
     const tz = region.meta.timeZone || 'UTC';
-    console.log(`server: ${server.url}, region baltimore (${region.graph.nodeCount} nodes, ${region.graph.edgeCount} edges), client: this process`);
-    const find = (depS: number, extra: string): LoadRequest[] => pairs.map(([a, b]) => ({
-      path: `/traffic/api.ashx?Action=FindRoute&WP_1=${a.lat.toFixed(6)},${a.lon.toFixed(6)}&WP_2=${b.lat.toFixed(6)},${b.lon.toFixed(6)}&DepartureTime=${isoZ(depS)}&Token=${token}${extra}`,
-    }));
-    const latency = (reqs: LoadRequest[], newConnection: boolean) => runLoad({ host, port: p, requests: reqs, connections: 1, newConnection, total: LATENCY_REQUESTS });
-    const throughput = (reqs: LoadRequest[], newConnection: boolean) => runLoad({ host, port: p, requests: reqs, connections: 16, newConnection, durationMs: THROUGHPUT_MS });
+    console.log(
+      `server: ${server.url}, region baltimore (${region.graph.nodeCount} nodes, ${region.graph.edgeCount} edges), client: this process`,
+    );
+    const find = (depS: number, extra: string): LoadRequest[] =>
+      pairs.map(([a, b]) => ({
+        path: `/traffic/api.ashx?Action=FindRoute&WP_1=${a.lat.toFixed(6)},${a.lon.toFixed(6)}&WP_2=${b.lat.toFixed(6)},${b.lon.toFixed(6)}&DepartureTime=${isoZ(depS)}&Token=${token}${extra}`,
+      }));
+    const latency = (reqs: LoadRequest[], newConnection: boolean) =>
+      runLoad({ host, port: p, requests: reqs, connections: 1, newConnection, total: LATENCY_REQUESTS });
+    const throughput = (reqs: LoadRequest[], newConnection: boolean) =>
+      runLoad({ host, port: p, requests: reqs, connections: 16, newConnection, durationMs: THROUGHPUT_MS });
     const wrk = hasWrk();
     // warm-up to steady state (a server runs for days): JIT of the request path over keep-alive and
     // over new connections (the accept and socket set-up paths of both serving threads, and this
@@ -97,21 +102,33 @@ export async function benchHttp(): Promise<void> {
       console.log(`  FindRoute JSON, new connection      ${fmt(await latency(json, true))}`);
       console.log(`  FindRoute JSON, keep-alive          ${fmt(await latency(json, false))}`);
       console.log(`  FindRoute XML, new connection       ${fmt(await latency(find(depS, ''), true))}`);
-      console.log(`  FindRoute MaxAlternates=1, new conn ${fmt(await latency(find(depS, '&Format=JSON&MaxAlternates=1'), true))}`);
-      console.log(`  FindRoute MaxAlternates=2, new conn ${fmt(await latency(find(depS, '&Format=JSON&MaxAlternates=2'), true))}`);
+      console.log(
+        `  FindRoute MaxAlternates=1, new conn ${fmt(await latency(find(depS, '&Format=JSON&MaxAlternates=1'), true))}`,
+      );
+      console.log(
+        `  FindRoute MaxAlternates=2, new conn ${fmt(await latency(find(depS, '&Format=JSON&MaxAlternates=2'), true))}`,
+      );
     }
     for (const hh of [8, 3]) {
       const depS = nextMonday(tz, hh);
       const json = find(depS, '&Format=JSON');
       console.log(`\nMonday ${String(hh).padStart(2, '0')}:00 local, 16 connections`);
       if (wrk) {
-        const w = (newConnection: boolean) => runWrk(server!.url, json.map((r) => r.path), { connections: 16, threads: 2, seconds: THROUGHPUT_MS / 1000, newConnection });
-        const f = (r: ReturnType<typeof runWrk>) => `${Math.round(r.requestsPerS)} req/s (p50 ${r.p50Ms.toFixed(2)}, p99 ${r.p99Ms.toFixed(2)} ms${r.failed ? `, ${r.failed} failed` : ''})`;
+        const w = (newConnection: boolean) =>
+          runWrk(
+            server!.url,
+            json.map((r) => r.path),
+            { connections: 16, threads: 2, seconds: THROUGHPUT_MS / 1000, newConnection },
+          );
+        const f = (r: ReturnType<typeof runWrk>) =>
+          `${Math.round(r.requestsPerS)} req/s (p50 ${r.p50Ms.toFixed(2)}, p99 ${r.p99Ms.toFixed(2)} ms${r.failed ? `, ${r.failed} failed` : ''})`;
         console.log(`  FindRoute JSON, wrk -t2 -c16: new connections ${f(w(true))}, keep-alive ${f(w(false))}`);
       } else {
         const tNew = await throughput(json, true);
         const tKeep = await throughput(json, false);
-        console.log(`  FindRoute JSON, 16 connections (Node client; install wrk for the C client): new connections ${rate(tNew)} (${fmt(tNew)}), keep-alive ${rate(tKeep)} (${fmt(tKeep)})`);
+        console.log(
+          `  FindRoute JSON, 16 connections (Node client; install wrk for the C client): new connections ${rate(tNew)} (${fmt(tNew)}), keep-alive ${rate(tKeep)} (${fmt(tKeep)})`,
+        );
       }
     }
 
@@ -119,13 +136,19 @@ export async function benchHttp(): Promise<void> {
     const depS = nextMonday(tz, 8);
     const ids: string[] = [];
     for (const r of find(depS, '&Format=JSON').slice(0, 200)) {
-      const body = (await (await fetch(`${server.url}${r.path}`)).json()) as { result?: { trip?: { routes?: Array<{ id: string }> } } };
+      const body = (await (await fetch(`${server.url}${r.path}`)).json()) as {
+        result?: { trip?: { routes?: Array<{ id: string }> } };
+      };
       const id = body.result?.trip?.routes?.[0]?.id;
       if (id) ids.push(id);
     }
     await new Promise((r) => setTimeout(r, 200)); // routes written behind
-    const getRoute = ids.map((id) => ({ path: `/traffic/api.ashx?Action=GetRoute&Format=JSON&RouteId=${id}&DepartureTime=${isoZ(depS)}&Token=${token}` }));
-    const times = ids.map((id) => ({ path: `/traffic/api.ashx?Action=GetRouteTravelTimes&Format=JSON&RouteId=${id}&DepartureTime=${isoZ(depS)}&TravelTimeCount=4&TravelTimeInterval=15&Token=${token}` }));
+    const getRoute = ids.map((id) => ({
+      path: `/traffic/api.ashx?Action=GetRoute&Format=JSON&RouteId=${id}&DepartureTime=${isoZ(depS)}&Token=${token}`,
+    }));
+    const times = ids.map((id) => ({
+      path: `/traffic/api.ashx?Action=GetRouteTravelTimes&Format=JSON&RouteId=${id}&DepartureTime=${isoZ(depS)}&TravelTimeCount=4&TravelTimeInterval=15&Token=${token}`,
+    }));
     console.log(`\nstored routes (${ids.length}), Monday 08:00`);
     console.log(`  GetRoute, new connection                  ${fmt(await latency(getRoute, true))}`);
     console.log(`  GetRouteTravelTimes (4 × 15 min), new conn ${fmt(await latency(times, true))}`);

@@ -41,11 +41,21 @@ async function worker(file: string, outDir: string): Promise<void> {
   locatorOf(region.graph);
   const t2 = performance.now();
   const r: WorkerResult = {
-    file: name, importMs: s.durationMs, peakRssMb, nodes: s.nodes, edges: s.edges, routableEdges: s.routableEdges,
-    intersections: s.intersections, signals: s.signals, blocks: s.blocks, lots: s.lots,
-    bundleMb: bundleBytes / 1e6, loadMs: t1 - t0, locateIndexMs: t2 - t1,
+    file: name,
+    importMs: s.durationMs,
+    peakRssMb,
+    nodes: s.nodes,
+    edges: s.edges,
+    routableEdges: s.routableEdges,
+    intersections: s.intersections,
+    signals: s.signals,
+    blocks: s.blocks,
+    lots: s.lots,
+    bundleMb: bundleBytes / 1e6,
+    loadMs: t1 - t0,
+    locateIndexMs: t2 - t1,
   };
-  process.stdout.write(JSON.stringify(r) + '\n');
+  process.stdout.write(`${JSON.stringify(r)}\n`);
 }
 
 /** Prints one line per extract in ../shared/data (nothing to do when the folder is absent). */
@@ -54,12 +64,18 @@ export async function benchImport(): Promise<void> {
     console.log(`no extracts: ${DATA_DIR} not found`);
     return;
   }
-  const files = readdirSync(DATA_DIR).filter((f) => f.endsWith('.osm.pbf')).sort();
+  const files = readdirSync(DATA_DIR)
+    .filter((f) => f.endsWith('.osm.pbf'))
+    .sort();
   const tmp = mkdtempSync(join(tmpdir(), 'streetwise-bench-import-'));
   try {
-    console.log('extract      import ms  peak RSS MB  nodes   edges (routable)   intersections  signals  blocks  lots  bundle MB  load ms  locate index ms');
+    console.log(
+      'extract      import ms  peak RSS MB  nodes   edges (routable)   intersections  signals  blocks  lots  bundle MB  load ms  locate index ms',
+    );
     for (const f of files) {
-      const out = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--worker', join(DATA_DIR, f), join(tmp, f)], { encoding: 'utf8' });
+      const out = spawnSync(process.execPath, ['--import', 'tsx', SELF, '--worker', join(DATA_DIR, f), join(tmp, f)], {
+        encoding: 'utf8',
+      });
       if (out.status !== 0) {
         console.log(`${f}: import failed: ${out.stderr.trim().split('\n').slice(-3).join(' | ')}`);
         continue;
@@ -67,8 +83,8 @@ export async function benchImport(): Promise<void> {
       const r = JSON.parse(out.stdout.trim().split('\n').pop()!) as WorkerResult;
       console.log(
         `${r.file.padEnd(12)} ${String(r.importMs).padStart(9)}  ${r.peakRssMb.toFixed(0).padStart(11)}  ${String(r.nodes).padStart(5)}  ` +
-        `${String(r.edges).padStart(6)} (${String(r.routableEdges).padStart(6)})   ${String(r.intersections).padStart(13)}  ${String(r.signals).padStart(7)}  ` +
-        `${String(r.blocks).padStart(6)}  ${String(r.lots).padStart(4)}  ${r.bundleMb.toFixed(2).padStart(9)}  ${r.loadMs.toFixed(0).padStart(7)}  ${r.locateIndexMs.toFixed(0).padStart(15)}`,
+          `${String(r.edges).padStart(6)} (${String(r.routableEdges).padStart(6)})   ${String(r.intersections).padStart(13)}  ${String(r.signals).padStart(7)}  ` +
+          `${String(r.blocks).padStart(6)}  ${String(r.lots).padStart(4)}  ${r.bundleMb.toFixed(2).padStart(9)}  ${r.loadMs.toFixed(0).padStart(7)}  ${r.locateIndexMs.toFixed(0).padStart(15)}`,
       );
     }
   } finally {

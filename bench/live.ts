@@ -42,7 +42,15 @@ const SETTLE_MS = 1_000;
 const BULK_PINGS = 1_000_000;
 
 /** Figures of the requests started inside a set of windows. */
-interface WindowFigures { n: number; p50: number; p99: number; errors: number; healthMaxMs: number; healthStates: Set<string>; p99s: number[] }
+interface WindowFigures {
+  n: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  healthMaxMs: number;
+  healthStates: Set<string>;
+  p99s: number[];
+}
 
 /** FindRoute and `/healthz` figures of the samples whose start lies inside one of `windows` ([from, to) unix ms). */
 function inWindows(run: TimedLoadResult, windows: Array<[number, number]>): WindowFigures {
@@ -64,7 +72,15 @@ function inWindows(run: TimedLoadResult, windows: Array<[number, number]>): Wind
     healthMaxMs = Math.max(healthMaxMs, ms);
     healthStates.add(status);
   }
-  return { n: all.length, p50: quantile(all, 0.5), p99: quantile(all, 0.99), errors, healthMaxMs, healthStates, p99s: each.map((w) => quantile(w, 0.99)) };
+  return {
+    n: all.length,
+    p50: quantile(all, 0.5),
+    p99: quantile(all, 0.99),
+    errors,
+    healthMaxMs,
+    healthStates,
+    p99s: each.map((w) => quantile(w, 0.99)),
+  };
 }
 
 /**
@@ -100,24 +116,42 @@ async function bulk(server: ServerProcess, token: string, region: Region, region
   const body = bodies[0];
   const n = body.split('\n').length;
   const t0 = performance.now();
-  const r = await fetch(`${server.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body });
+  const r = await fetch(`${server.url}/v1/probes`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+    body,
+  });
   const rep = (await r.json()) as { matched?: { traces: number; traversals: number }; intersectionFacts?: number };
   const s = (performance.now() - t0) / 1000;
-  console.log(`  one body of ${n} simulated pings (07:00–10:00 local of a weekday, ${rep.matched?.traces} vehicles, grouped by vehicle), processed end to end: ${s.toFixed(1)} s = ${Math.round(n / s)} pings/s (${rep.matched?.traversals} traversals, ${rep.intersectionFacts} facts)`);
+  console.log(
+    `  one body of ${n} simulated pings (07:00–10:00 local of a weekday, ${rep.matched?.traces} vehicles, grouped by vehicle), processed end to end: ${s.toFixed(1)} s = ${Math.round(n / s)} pings/s (${rep.matched?.traversals} traversals, ${rep.intersectionFacts} facts)`,
+  );
   for (const format of ['csv', 'ndjson'] as const) {
     const before = peakRssMb(pid);
     const t0 = performance.now();
     const r = await fetch(`${server.url}/v1/probes?defer=true`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': format === 'csv' ? 'text/csv' : 'application/x-ndjson' },
-      body: Readable.from(probeBody(format, BULK_PINGS, `bulk-${format}-`)) as unknown as ReadableStream, duplex: 'half',
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+      },
+      body: Readable.from(probeBody(format, BULK_PINGS, `bulk-${format}-`)) as unknown as ReadableStream,
+      duplex: 'half',
     } as RequestInit);
     const rep = (await r.json()) as { received?: number; inserted?: number };
     const s = (performance.now() - t0) / 1000;
-    console.log(`  1 M pings as ${format.toUpperCase()} over HTTP (stored, processing deferred): HTTP ${r.status}, ${rep.received} received, ${rep.inserted} new in ${s.toFixed(1)} s = ${Math.round((rep.received ?? 0) / s)} pings/s; server peak RSS ${before.toFixed(0)} → ${peakRssMb(pid).toFixed(0)} MB`);
+    console.log(
+      `  1 M pings as ${format.toUpperCase()} over HTTP (stored, processing deferred): HTTP ${r.status}, ${rep.received} received, ${rep.inserted} new in ${s.toFixed(1)} s = ${Math.round((rep.received ?? 0) / s)} pings/s; server peak RSS ${before.toFixed(0)} → ${peakRssMb(pid).toFixed(0)} MB`,
+    );
   }
 }
 
-async function runBackend(label: string, dataDir: string, region: Region, databaseUrl: string | undefined): Promise<void> {
+async function runBackend(
+  label: string,
+  dataDir: string,
+  region: Region,
+  databaseUrl: string | undefined,
+): Promise<void> {
   const regionDir = join(dataDir, 'regions', 'baltimore');
   const { server, token } = await startBaltimoreServer(dataDir, { databaseUrl, admin: true });
   try {
@@ -127,13 +161,22 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
       return;
     }
     const pairs = odPairs(region.graph, 500, 42);
-    const requests: LoadRequest[] = pairs.map(([a, b]) => ({ path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat},${a.lon}&WP_2=${b.lat},${b.lon}&Token=${token}` }));
+    const requests: LoadRequest[] = pairs.map(([a, b]) => ({
+      path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat},${a.lon}&WP_2=${b.lat},${b.lon}&Token=${token}`,
+    }));
     const port = Number(new URL(server.url).port);
     await runLoad({ host: '127.0.0.1', port, requests, connections: 4, newConnection: false, total: 4000 }); // warm-up (JIT)
     // twelve hours of every simulated vehicle (a peak whatever the hour), built and posted by another process: more bodies than
     // the feed can take in all its windows
     const feed = await startFeeder({ url: server.url, token, regionDir, minutes: 720 });
-    const load = await startTimedLoad({ host: '127.0.0.1', port, requests, connections: 4, rate: RATE, healthEveryMs: 100 });
+    const load = await startTimedLoad({
+      host: '127.0.0.1',
+      port,
+      requests,
+      connections: 4,
+      rate: RATE,
+      healthEveryMs: 100,
+    });
     // one continuous load; quiet and feed windows alternate, so both kinds sample the same stretch of time
     const quietWindows: Array<[number, number]> = [];
     const feedWindows: Array<[number, number]> = [];
@@ -165,14 +208,25 @@ async function runBackend(label: string, dataDir: string, region: Region, databa
     const quiet = inWindows(run, quietWindows);
     const during = inWindows(run, feedWindows);
     const f = (x: number) => x.toFixed(2);
-    console.log(`${label}: FindRoute at ${RATE}/s over 4 keep-alive connections from a process of its own; ${ROUNDS} × (${WINDOW_MS / 1000} s quiet, ${WINDOW_MS / 1000} s feed), alternating`);
-    for (const [name, w] of [['quiet', quiet], ['during feed', during]] as const) {
-      console.log(`  ${name.padEnd(12)} p50 ${f(w.p50)} ms  p99 ${f(w.p99)} ms  (${w.n} requests; p99 per window ${w.p99s.map(f).join(' ')})  /healthz max ${f(w.healthMaxMs)} ms (${[...w.healthStates].join(', ')})  errors ${w.errors}`);
+    console.log(
+      `${label}: FindRoute at ${RATE}/s over 4 keep-alive connections from a process of its own; ${ROUNDS} × (${WINDOW_MS / 1000} s quiet, ${WINDOW_MS / 1000} s feed), alternating`,
+    );
+    for (const [name, w] of [
+      ['quiet', quiet],
+      ['during feed', during],
+    ] as const) {
+      console.log(
+        `  ${name.padEnd(12)} p50 ${f(w.p50)} ms  p99 ${f(w.p99)} ms  (${w.n} requests; p99 per window ${w.p99s.map(f).join(' ')})  /healthz max ${f(w.healthMaxMs)} ms (${[...w.healthStates].join(', ')})  errors ${w.errors}`,
+      );
     }
     const warm = inWindows(run, [warmUp]);
-    console.log(`  feed warm-up (first ${WINDOW_MS / 1000} s of feed after start-up, not counted above) p50 ${f(warm.p50)} ms  p99 ${f(warm.p99)} ms  /healthz max ${f(warm.healthMaxMs)} ms  errors ${warm.errors}`);
+    console.log(
+      `  feed warm-up (first ${WINDOW_MS / 1000} s of feed after start-up, not counted above) p50 ${f(warm.p50)} ms  p99 ${f(warm.p99)} ms  /healthz max ${f(warm.healthMaxMs)} ms  errors ${warm.errors}`,
+    );
     console.log(`  p99 during / quiet ${(during.p99 / quiet.p99).toFixed(2)}  (target ≤ 2)`);
-    console.log(`  feed: ${fed.posts} posts of ${PINGS_PER_POST} pings, ${FEED_CONCURRENCY} in flight: ${Math.round(fed.pings / fed.seconds)} pings/s ingested end to end (stored, matched, speeds, facts) over ${fed.seconds.toFixed(1)} s of posting`);
+    console.log(
+      `  feed: ${fed.posts} posts of ${PINGS_PER_POST} pings, ${FEED_CONCURRENCY} in flight: ${Math.round(fed.pings / fed.seconds)} pings/s ingested end to end (stored, matched, speeds, facts) over ${fed.seconds.toFixed(1)} s of posting`,
+    );
     if (process.env.BENCH_LIVE_BULK !== '0') await bulk(server, token, region, regionDir);
   } finally {
     await server.stop();
@@ -190,18 +244,24 @@ function hostReference(region: Region): void {
   const eng = new RoutingEngine(region.graph, new SpeedFeeds(), null, region.meta.timeZone);
   eng.prepareWindows(dep);
   const s = searchRun(eng, odPairs(region.graph, 1000, 1), dep, 100);
-  console.log(`host reference: in-process search (plan), 1000 pairs, Mon 08:00 p50 ${quantile(s.ms, 0.5).toFixed(3)} ms (docs/routing.md: 0.116 ms on a faster state of this VM)`);
+  console.log(
+    `host reference: in-process search (plan), 1000 pairs, Mon 08:00 p50 ${quantile(s.ms, 0.5).toFixed(3)} ms (docs/routing.md: 0.116 ms on a faster state of this VM)`,
+  );
 }
 
 /** Runs the live benchmark. */
 export async function benchLive(): Promise<void> {
   const only = process.env.BENCH_LIVE_ONLY;
-  if (only !== undefined && only !== 'pglite' && only !== 'postgresql') throw new Error(`BENCH_LIVE_ONLY must be pglite or postgresql, got "${only}"`);
+  if (only !== undefined && only !== 'pglite' && only !== 'postgresql')
+    throw new Error(`BENCH_LIVE_ONLY must be pglite or postgresql, got "${only}"`);
   const bulkFlag = process.env.BENCH_LIVE_BULK;
-  if (bulkFlag !== undefined && bulkFlag !== '0' && bulkFlag !== '1') throw new Error(`BENCH_LIVE_BULK must be 0 or 1, got "${bulkFlag}"`);
+  if (bulkFlag !== undefined && bulkFlag !== '0' && bulkFlag !== '1')
+    throw new Error(`BENCH_LIVE_BULK must be 0 or 1, got "${bulkFlag}"`);
   const feedFlag = process.env.BENCH_LIVE_FEED;
-  if (feedFlag !== undefined && feedFlag !== '0' && feedFlag !== '1') throw new Error(`BENCH_LIVE_FEED must be 0 or 1, got "${feedFlag}"`);
-  if (feedFlag === '0' && bulkFlag === '0') throw new Error('BENCH_LIVE_FEED=0 with BENCH_LIVE_BULK=0 leaves nothing to measure');
+  if (feedFlag !== undefined && feedFlag !== '0' && feedFlag !== '1')
+    throw new Error(`BENCH_LIVE_FEED must be 0 or 1, got "${feedFlag}"`);
+  if (feedFlag === '0' && bulkFlag === '0')
+    throw new Error('BENCH_LIVE_FEED=0 with BENCH_LIVE_BULK=0 leaves nothing to measure');
   const dir = await baltimoreDataDir('streetwise-bench-live-');
   if (dir === undefined) {
     console.log(`live: ${BALTIMORE_PBF} not found, skipped`);

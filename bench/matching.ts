@@ -9,7 +9,6 @@ import { buildRegion } from '../src/network/index.js';
 import { TurnRestrictions } from '../src/network/graph.js';
 import { MapMatcher } from '../src/probes/match/matcher.js';
 import { createRng } from '../src/sim/prng.js';
-import { EdgeGeometry } from '../src/sim/edge-geometry.js';
 import { randomDrive, samplePings, scoreMatch, type SyntheticTrace } from '../src/sim/synthetic-trace.js';
 import { simulateIntoPipeline } from '../src/sim/demo-simulation.js';
 import { openPglite, runMigrations } from '../src/store/index.js';
@@ -30,7 +29,6 @@ export async function benchMatching(): Promise<void> {
   const matcher = new MapMatcher(g);
   console.log(`Baltimore: ${g.edgeCount} edges; matcher index built in ${(performance.now() - t0).toFixed(0)} ms`);
   const turns = new TurnRestrictions(g);
-  const geometry = new EdgeGeometry(g);
   for (const intervalS of [1, 10]) {
     const rng = createRng(1000 + intervalS);
     const drives: Array<{ route: number[]; trace: SyntheticTrace }> = [];
@@ -39,19 +37,27 @@ export async function benchMatching(): Promise<void> {
       drives.push({ route, trace: samplePings(g, route, rng, { intervalS, noiseM: 10, startS: 1_767_600_000 }) });
     }
     const pings = drives.reduce((n, d) => n + d.trace.pings.length, 0);
-    let recall = 0, precision = 0;
+    let recall = 0,
+      precision = 0;
     const t1 = performance.now();
     for (const [i, d] of drives.entries()) {
       const trajs = matcher.match(`b${i}`, d.trace.pings);
       const pe = new Map<number, number>();
       for (const t of trajs) for (const x of t.traversals) for (const p of x.pings) pe.set(p.index, p.edge);
-      const s = scoreMatch(d.trace, d.route, trajs.flatMap((t) => t.traversals.map((x) => x.edge)), pe);
+      const s = scoreMatch(
+        d.trace,
+        d.route,
+        trajs.flatMap((t) => t.traversals.map((x) => x.edge)),
+        pe,
+      );
       recall += s.recall;
       precision += s.precision;
     }
     const s = (performance.now() - t1) / 1000;
-    console.log(`  ${intervalS} s sampling: ${pings} pings of 40 drives matched in ${s.toFixed(2)} s → ${Math.round(pings / s)} pings/s `
-      + `(edge recall ${(100 * recall / drives.length).toFixed(1)} %, precision ${(100 * precision / drives.length).toFixed(1)} %)`);
+    console.log(
+      `  ${intervalS} s sampling: ${pings} pings of 40 drives matched in ${s.toFixed(2)} s → ${Math.round(pings / s)} pings/s ` +
+        `(edge recall ${((100 * recall) / drives.length).toFixed(1)} %, precision ${((100 * precision) / drives.length).toFixed(1)} %)`,
+    );
   }
   // End to end: simulated traffic → ingest (PGlite) → match → traversals → learned speeds.
   const db = await openPglite();
@@ -62,6 +68,8 @@ export async function benchMatching(): Promise<void> {
     { startS: 1_767_612_600, durationS: 1800, penetration: 0.1, intervalS: 5, noiseM: 5, seed: 7, tripsPerDay: 40_000 },
   );
   const s2 = (performance.now() - t2) / 1000;
-  console.log(`  pipeline (simulate + ingest + match + learn, PGlite): ${r.ingest.inserted} pings of ${r.stats.probeVehicles} vehicles in ${s2.toFixed(1)} s → ${Math.round(r.ingest.inserted / s2)} pings/s; ${r.process.traversals} traversals, ${r.process.edgesUpdated} edges learned`);
+  console.log(
+    `  pipeline (simulate + ingest + match + learn, PGlite): ${r.ingest.inserted} pings of ${r.stats.probeVehicles} vehicles in ${s2.toFixed(1)} s → ${Math.round(r.ingest.inserted / s2)} pings/s; ${r.process.traversals} traversals, ${r.process.edgesUpdated} edges learned`,
+  );
   await db.close();
 }

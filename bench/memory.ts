@@ -29,17 +29,30 @@ async function measure(label: string, dataDir: string, regionName: string, regio
   let first = NaN;
   for (const n of THREADS) {
     const t0 = Date.now();
-    const { server, token } = await startBaltimoreServer(dataDir, { env: { SERVING_THREADS: String(n), REGION: regionName } });
+    const { server, token } = await startBaltimoreServer(dataDir, {
+      env: { SERVING_THREADS: String(n), REGION: regionName },
+    });
     const startS = (Date.now() - t0) / 1000;
     try {
       const { port } = new URL(server.url);
-      const requests = pairs.map(([a, b]) => ({ path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat.toFixed(6)},${a.lon.toFixed(6)}&WP_2=${b.lat.toFixed(6)},${b.lon.toFixed(6)}&DepartureTime=2026-11-30T13:00:00Z&Token=${token}` }));
+      const requests = pairs.map(([a, b]) => ({
+        path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat.toFixed(6)},${a.lon.toFixed(6)}&WP_2=${b.lat.toFixed(6)},${b.lon.toFixed(6)}&DepartureTime=2026-11-30T13:00:00Z&Token=${token}`,
+      }));
       // new connections: the kernel spreads them over the threads
-      const r = await runLoad({ host: '127.0.0.1', port: Number(port), requests, connections: n, newConnection: true, total: 50 * n });
+      const r = await runLoad({
+        host: '127.0.0.1',
+        port: Number(port),
+        requests,
+        connections: n,
+        newConnection: true,
+        total: 50 * n,
+      });
       await new Promise((res) => setTimeout(res, 2000));
       const mb = peakMb(server.child.pid!);
       if (n === 1) first = mb;
-      rows.push(`  ${n} serving thread${n > 1 ? 's' : ' '}  peak RSS ${mb.toFixed(0).padStart(5)} MB${n > 1 ? `  (+${((mb - first) / (n - 1)).toFixed(0)} MB per added thread)` : ''}  ready in ${startS.toFixed(1)} s  (${r.ms.length} routes answered)`);
+      rows.push(
+        `  ${n} serving thread${n > 1 ? 's' : ' '}  peak RSS ${mb.toFixed(0).padStart(5)} MB${n > 1 ? `  (+${((mb - first) / (n - 1)).toFixed(0)} MB per added thread)` : ''}  ready in ${startS.toFixed(1)} s  (${r.ms.length} routes answered)`,
+      );
     } finally {
       await server.stop();
     }
@@ -55,7 +68,12 @@ export async function benchMemory(): Promise<void> {
   if (dir === undefined) console.log(`memory: ${BALTIMORE_PBF} not found, Baltimore skipped`);
   else {
     try {
-      await measure(`Baltimore (${dir.region.graph.nodeCount} nodes, ${dir.region.graph.edgeCount} edges), embedded database`, dir.dataDir, 'baltimore', dir.region);
+      await measure(
+        `Baltimore (${dir.region.graph.nodeCount} nodes, ${dir.region.graph.edgeCount} edges), embedded database`,
+        dir.dataDir,
+        'baltimore',
+        dir.region,
+      );
     } finally {
       dir.remove();
     }
@@ -65,7 +83,12 @@ export async function benchMemory(): Promise<void> {
   try {
     writeRegion(join(gridDir, 'regions', 'grid'), signalizedGrid(501, 10));
     const grid = loadRegion(join(gridDir, 'regions', 'grid'));
-    await measure(`grid (${grid.graph.nodeCount} nodes, ${grid.graph.edgeCount} edges), embedded database`, gridDir, 'grid', grid);
+    await measure(
+      `grid (${grid.graph.nodeCount} nodes, ${grid.graph.edgeCount} edges), embedded database`,
+      gridDir,
+      'grid',
+      grid,
+    );
   } finally {
     rmSync(gridDir, { recursive: true, force: true });
   }

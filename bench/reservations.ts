@@ -9,7 +9,13 @@
  *   contended    200 simultaneous attempts on capacity 10 (10 must succeed)
  */
 import { migrations } from '../src/parking/reservations/migrations.js';
-import { createReservation, loadProducts, ReservationsError, TestPaymentProcessor, type Caller } from '../src/parking/reservations/index.js';
+import {
+  createReservation,
+  loadProducts,
+  ReservationsError,
+  TestPaymentProcessor,
+  type Caller,
+} from '../src/parking/reservations/index.js';
 import { openPglite, openPostgres, runMigrations, type Db } from '../src/store/index.js';
 
 const NOW_MS = Date.UTC(2026, 10, 23, 12);
@@ -28,7 +34,10 @@ async function seed(db: Db): Promise<void> {
     f_id: 1,
     name: `Bench ${i}`,
     tz: 'UTC',
-    rates: [{ duration: 60, rate: 5 }, { duration: 1440, rate: 20 }],
+    rates: [
+      { duration: 60, rate: 5 },
+      { duration: 1440, rate: 20 },
+    ],
     capacity: i === 9 ? 10 : 1_000_000,
     service_fee: 0.5,
   }));
@@ -42,7 +51,19 @@ function entryOf(k: number): number {
 
 async function one(db: Db, product: string, k: number): Promise<boolean> {
   try {
-    await createReservation(db, caller, { productId: product, entryAt: () => entryOf(k), durationMin: 60, quoteOnly: false, payment: { token: 'tok_visa' }, contact: {} }, { processor, nowMs: NOW_MS });
+    await createReservation(
+      db,
+      caller,
+      {
+        productId: product,
+        entryAt: () => entryOf(k),
+        durationMin: 60,
+        quoteOnly: false,
+        payment: { token: 'tok_visa' },
+        contact: {},
+      },
+      { processor, nowMs: NOW_MS },
+    );
     return true;
   } catch (e) {
     if (e instanceof ReservationsError && e.code === 'PARKING_PRODUCT_SOLD_OUT') return false;
@@ -54,7 +75,9 @@ async function timed(label: string, count: number, run: () => Promise<void>): Pr
   const t0 = performance.now();
   await run();
   const s = (performance.now() - t0) / 1000;
-  console.log(`  ${label.padEnd(44)} ${String(count).padStart(5)} in ${s.toFixed(2)} s = ${(count / s).toFixed(0).padStart(5)} reservations/s`);
+  console.log(
+    `  ${label.padEnd(44)} ${String(count).padStart(5)} in ${s.toFixed(2)} s = ${(count / s).toFixed(0).padStart(5)} reservations/s`,
+  );
 }
 
 async function benchOne(name: string, db: Db, n: number): Promise<void> {
@@ -70,21 +93,25 @@ async function benchOne(name: string, db: Db, n: number): Promise<void> {
   });
   await timed('parallel, 8 clients, same product', n, async () => {
     let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (next < n) {
-        next++;
-        await one(db, productId(1), k++);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < n) {
+          next++;
+          await one(db, productId(1), k++);
+        }
+      }),
+    );
   });
   await timed('parallel, 8 clients, 8 products', n, async () => {
     let next = 0;
-    await Promise.all(Array.from({ length: 8 }, async (_, w) => {
-      while (next < n) {
-        next++;
-        await one(db, productId(1 + w), k++);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, w) => {
+        while (next < n) {
+          next++;
+          await one(db, productId(1 + w), k++);
+        }
+      }),
+    );
   });
   let ok = 0;
   await timed('contended: 200 at once for capacity 10', 200, async () => {

@@ -40,14 +40,21 @@ function report(label: string, ms: number[], settled?: number[], windowShare?: n
   if (settled) {
     const ss = [...settled].sort((a, b) => a - b);
     const w = windowShare !== undefined ? `  window bounds ${(windowShare * 100).toFixed(0)} %` : '';
-    console.log(`${line}  settled p50 ${pct(ss, 0.5)} mean ${Math.round(settled.reduce((a, b) => a + b, 0) / settled.length)}${w}`);
+    console.log(
+      `${line}  settled p50 ${pct(ss, 0.5)} mean ${Math.round(settled.reduce((a, b) => a + b, 0) / settled.length)}${w}`,
+    );
   } else console.log(line);
 }
 
 /** Midpoints of `n` random routable edges. */
-export function odPairs(g: Graph, n: number, seed: number): Array<[{ lat: number; lon: number }, { lat: number; lon: number }]> {
+export function odPairs(
+  g: Graph,
+  n: number,
+  seed: number,
+): Array<[{ lat: number; lon: number }, { lat: number; lon: number }]> {
   const routable: number[] = [];
-  for (let e = 0; e < g.edgeCount; e++) if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & EdgeFlag.reversible)) routable.push(e);
+  for (let e = 0; e < g.edgeCount; e++)
+    if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & EdgeFlag.reversible)) routable.push(e);
   const r = rng(seed);
   const mid = (e: number) => {
     const s = g.edgeGeomStart[e];
@@ -55,7 +62,8 @@ export function odPairs(g: Graph, n: number, seed: number): Array<[{ lat: number
     return { lat: (g.geomLatE7[k - 1] + g.geomLatE7[k]) / 2e7, lon: (g.geomLonE7[k - 1] + g.geomLonE7[k]) / 2e7 };
   };
   const out: Array<[{ lat: number; lon: number }, { lat: number; lon: number }]> = [];
-  for (let i = 0; i < n; i++) out.push([mid(routable[Math.floor(r() * routable.length)]), mid(routable[Math.floor(r() * routable.length)])]);
+  for (let i = 0; i < n; i++)
+    out.push([mid(routable[Math.floor(r() * routable.length)]), mid(routable[Math.floor(r() * routable.length)])]);
   return out;
 }
 
@@ -65,12 +73,27 @@ export function odPairs(g: Graph, n: number, seed: number): Array<[{ lat: number
  * cold as in one pass), and each pair's time is the median of its passes; `passP50` gives each
  * pass's own p50. Labels do not depend on the pass.
  */
-export function searchRun(eng: RoutingEngine, pairs: ReturnType<typeof odPairs>, departS: number, warmup: number, passes = 1): { ms: number[]; settled: number[]; failed: number; windowShare: number; passP50: number[] } {
+export function searchRun(
+  eng: RoutingEngine,
+  pairs: ReturnType<typeof odPairs>,
+  departS: number,
+  warmup: number,
+  passes = 1,
+): { ms: number[]; settled: number[]; failed: number; windowShare: number; passP50: number[] } {
   const settled: number[] = [];
   let failed = 0;
   let window = 0;
   const run = ([a, b]: (typeof pairs)[number]): number => {
-    const req: PlanRequest = { waypoints: [a, b], departS, nowS: departS, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false };
+    const req: PlanRequest = {
+      waypoints: [a, b],
+      departS,
+      nowS: departS,
+      shortest: false,
+      useTraffic: true,
+      criteria: NO_CRITERIA,
+      maxAlternates: 0,
+      ambiguousOrigin: false,
+    };
     const t0 = performance.now();
     try {
       eng.plan(req);
@@ -99,16 +122,26 @@ export function searchRun(eng: RoutingEngine, pairs: ReturnType<typeof odPairs>,
   }
   const ms = times.map((t) => [...t].sort((a, b) => a - b)[Math.floor((t.length - 1) / 2)]);
   // a failed plan is timed like an answer: say so rather than fold it silently into the figures
-  if (failed > 0) console.log(`  ${failed} of ${pairs.length * passes} timed queries failed (included in the figures below)`);
+  if (failed > 0)
+    console.log(`  ${failed} of ${pairs.length * passes} timed queries failed (included in the figures below)`);
   return { ms, settled, failed, windowShare: ms.length ? window / ms.length : 0, passP50 };
 }
 
 /** The CCH search with static window metrics (each edge at its fastest speed of the window), for comparison with the warped ones. */
-function staticWindowsRun(g: Graph, timeZone: string, pairs: ReturnType<typeof odPairs>, dep: number, warmup: number, label: string): void {
+function staticWindowsRun(
+  g: Graph,
+  timeZone: string,
+  pairs: ReturnType<typeof odPairs>,
+  dep: number,
+  warmup: number,
+  label: string,
+): void {
   const t0 = performance.now();
   const eng = new RoutingEngine(g, new SpeedFeeds(), null, timeZone, { windowBounds: { warp: false } });
   eng.prepareWindows(dep);
-  console.log(`engine with static window metrics: load + the departure bin's metrics ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `engine with static window metrics: load + the departure bin's metrics ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
   const s = searchRun(eng, pairs, dep, warmup);
   report(label, s.ms, s.settled, s.windowShare);
 }
@@ -121,15 +154,21 @@ async function benchBaltimore(): Promise<void> {
   let t0 = performance.now();
   const region = buildRegion(readOsmExtract(PBF), { name: 'baltimore' });
   const g = region.graph;
-  console.log(`Baltimore: ${g.nodeCount} nodes, ${g.edgeCount} edges (import ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `Baltimore: ${g.nodeCount} nodes, ${g.edgeCount} edges (import ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
   const dep = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000; // Monday 08:00 America/New_York
   t0 = performance.now();
   const eng = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone);
-  console.log(`engine load (traffic model, snapping index, ${eng.landmarks.nodes.length} landmarks, CCH + free-flow metric, turn table): ${(performance.now() - t0).toFixed(0)} ms`);
+  console.log(
+    `engine load (traffic model, snapping index, ${eng.landmarks.nodes.length} landmarks, CCH + free-flow metric, turn table): ${(performance.now() - t0).toFixed(0)} ms`,
+  );
   t0 = performance.now();
   eng.prepareWindows(dep);
   eng.prepareWindows(dep - 5 * 3600);
-  console.log(`time-window bound metrics (2 departure bins × ${eng.windows?.horizons.length ?? 0} horizons): ${(performance.now() - t0).toFixed(0)} ms`);
+  console.log(
+    `time-window bound metrics (2 departure bins × ${eng.windows?.horizons.length ?? 0} horizons): ${(performance.now() - t0).toFixed(0)} ms`,
+  );
   const pairs = odPairs(g, 1000, 1);
   const s = searchRun(eng, pairs, dep, 100);
   report('search (plan), 1000 pairs, Mon 08:00', s.ms, s.settled, s.windowShare);
@@ -143,7 +182,11 @@ async function benchBaltimore(): Promise<void> {
   const l = searchRun(alt, pairs, dep, 100);
   report('search, landmark (ALT) bounds, Mon 08:00', l.ms, l.settled, l.windowShare);
   staticWindowsRun(g, region.meta.timeZone, pairs, dep, 100, 'search, CCH, static window metrics, Mon 08:00');
-  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', deadEnds: false });
+  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, {
+    landmarkCount: 0,
+    potentials: 'landmarks',
+    deadEnds: false,
+  });
   const d = searchRun(plain, pairs.slice(0, 300), dep, 30);
   report('plain TD-Dijkstra (no landmarks), 300 pairs', d.ms, d.settled);
 
@@ -153,18 +196,58 @@ async function benchBaltimore(): Promise<void> {
     const saves: number[] = [];
     for (let i = 0; i < 300; i++) {
       const [a, b] = pairs[i];
-      const [r] = svc.engine.plan({ waypoints: [a, b], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false });
+      const [r] = svc.engine.plan({
+        waypoints: [a, b],
+        departS: dep,
+        nowS: dep,
+        shortest: false,
+        useTraffic: true,
+        criteria: NO_CRITERIA,
+        maxAlternates: 0,
+        ambiguousOrigin: false,
+      });
       const t1 = performance.now();
-      await svc.routes.save([{ id: `bench-${i}`, tripId: 'bench', mapVersion: 'bench', legs: r.legs, waypoints: [a, b], shortest: false, useTraffic: true, criteria: NO_CRITERIA }], dep - 600, 24);
+      await svc.routes.save(
+        [
+          {
+            id: `bench-${i}`,
+            tripId: 'bench',
+            mapVersion: 'bench',
+            legs: r.legs,
+            waypoints: [a, b],
+            shortest: false,
+            useTraffic: true,
+            criteria: NO_CRITERIA,
+          },
+        ],
+        dep - 600,
+        24,
+      );
       saves.push(performance.now() - t1);
     }
     report('route store INSERT (PGlite, awaited), 300 routes', saves);
-    const output = { fields: new Set(['D', 'S', 'W', 'B', 'I', 'U'] as const), incidentFields: new Set(['all']), units: 0 as const, toleranceM: 0, speedBucketId: 1, collapseManeuvers: true };
+    const output = {
+      fields: new Set(['D', 'S', 'W', 'B', 'I', 'U'] as const),
+      incidentFields: new Set(['all']),
+      units: 0 as const,
+      toleranceM: 0,
+      speedBucketId: 1,
+      collapseManeuvers: true,
+    };
     const inProc: number[] = [];
     for (let i = 0; i < 1100; i++) {
       const [a, b] = pairs[i % 1000];
       const t1 = performance.now();
-      await svc.findRoute({ waypoints: [a, b], departS: dep, maxAlternates: 0, useTraffic: true, shortest: false, criteria: NO_CRITERIA, ambiguousOrigin: false, output });
+      await svc.findRoute({
+        waypoints: [a, b],
+        departS: dep,
+        maxAlternates: 0,
+        useTraffic: true,
+        shortest: false,
+        criteria: NO_CRITERIA,
+        ambiguousOrigin: false,
+        output,
+      });
       if (i >= 100) inProc.push(performance.now() - t1);
       // let the background work of this request run (route INSERT, window tables), untimed
       await new Promise((r) => setImmediate(r));
@@ -203,7 +286,9 @@ async function benchGrid(): Promise<void> {
   let t0 = performance.now();
   const region = gridRegion();
   const g = region.graph;
-  console.log(`\ngrid: ${g.nodeCount} nodes, ${g.edgeCount} edges (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(
+    `\ngrid: ${g.nodeCount} nodes, ${g.edgeCount} edges (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
   const dep = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000;
   const night = dep - 5 * 3600;
   const pairs = odPairs(g, 200, 2);
@@ -216,19 +301,33 @@ async function benchGrid(): Promise<void> {
     if (eng.cch !== null) {
       const { topo, freeFlow } = eng.cch;
       const kept = freeFlow.head.length;
-      console.log(`engine load with CCH: ${load.toFixed(1)} s (bound graph ${topo.nodeCount} nodes, ${topo.bound.expandedCount} turn-expanded intersections; ${topo.upHead.length} chordal arcs, ${kept} kept by the free-flow metric's perfect customization, ${((kept * 12) / 1e6).toFixed(0)} MB)`);
+      console.log(
+        `engine load with CCH: ${load.toFixed(1)} s (bound graph ${topo.nodeCount} nodes, ${topo.bound.expandedCount} turn-expanded intersections; ${topo.upHead.length} chordal arcs, ${kept} kept by the free-flow metric's perfect customization, ${((kept * 12) / 1e6).toFixed(0)} MB)`,
+      );
     } else console.log(`engine load with ${eng.landmarks.nodes.length} landmarks: ${load.toFixed(1)} s`);
-    for (const [label, d] of [['Mon 08:00', dep], ['Mon 03:00', night]] as const) {
+    for (const [label, d] of [
+      ['Mon 08:00', dep],
+      ['Mon 03:00', night],
+    ] as const) {
       t0 = performance.now();
       eng.prepareWindows(d);
-      console.log(`  window bounds for the ${label} bin (${eng.windows?.horizons.length ?? 0} horizons): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `  window bounds for the ${label} bin (${eng.windows?.horizons.length ?? 0} horizons): ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
       // the headline figures: per pair, the median of three passes (a shared machine's noise
       // moved one pass's p50 by ±15 % between passes of the same code in one process)
       const passes = potentials === 'cch' ? 3 : 1;
       const s = searchRun(eng, pairs, d, 10, passes);
       report(`grid search (${potentials}), 200 pairs, ${label}`, s.ms, s.settled, s.windowShare);
-      if (potentials === 'cch' && d === dep) peakP50 = pct([...s.ms].sort((a, b) => a - b), 0.5);
-      if (passes > 1) console.log(`  (per pair the median of ${passes} passes; p50 of each pass: ${s.passP50.map((x) => x.toFixed(1)).join(' / ')} ms)`);
+      if (potentials === 'cch' && d === dep)
+        peakP50 = pct(
+          [...s.ms].sort((a, b) => a - b),
+          0.5,
+        );
+      if (passes > 1)
+        console.log(
+          `  (per pair the median of ${passes} passes; p50 of each pass: ${s.passP50.map((x) => x.toFixed(1)).join(' / ')} ms)`,
+        );
     }
     if (eng.windows !== null && eng.cch !== null) {
       // a table built in the background: how long one event-loop turn of the build blocks requests
@@ -248,16 +347,27 @@ async function benchGrid(): Promise<void> {
         tick();
       }
       turns.sort((a, b) => a - b);
-      console.log(`  background customization of one window metric: ${((performance.now() - started) / 1000).toFixed(1)} s in ${turns.length} event-loop turns, longest ${turns[turns.length - 1].toFixed(1)} ms, p50 ${pct(turns, 0.5).toFixed(1)} ms`);
+      console.log(
+        `  background customization of one window metric: ${((performance.now() - started) / 1000).toFixed(1)} s in ${turns.length} event-loop turns, longest ${turns[turns.length - 1].toFixed(1)} ms, p50 ${pct(turns, 0.5).toFixed(1)} ms`,
+      );
     }
   }
   staticWindowsRun(g, region.meta.timeZone, pairs, dep, 10, 'grid search (cch, static windows), Mon 08:00');
-  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', deadEnds: false });
+  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, {
+    landmarkCount: 0,
+    potentials: 'landmarks',
+    deadEnds: false,
+  });
   const d = searchRun(plain, pairs.slice(0, 30), dep, 3);
   report('grid plain TD-Dijkstra, 30 pairs, Mon 08:00', d.ms, d.settled);
   // a day's machine speed moves every row alike (by up to 1.5× between days); this ratio moves far less
-  const plainP50 = pct([...d.ms].sort((a, b) => a - b), 0.5);
-  console.log(`grid CCH search at 08:00 relative to plain TD-Dijkstra on the same machine: ${(peakP50 / plainP50).toFixed(3)} (p50 over p50)`);
+  const plainP50 = pct(
+    [...d.ms].sort((a, b) => a - b),
+    0.5,
+  );
+  console.log(
+    `grid CCH search at 08:00 relative to plain TD-Dijkstra on the same machine: ${(peakP50 / plainP50).toFixed(3)} (p50 over p50)`,
+  );
 }
 
 /** Runs the routing benchmarks and prints the figures. */

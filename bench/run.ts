@@ -6,14 +6,42 @@ const BENCHES: Record<string, { file: string; fn: string; what: string }> = {
   import: { file: './import.js', fn: 'benchImport', what: 'OSM import and bundle load per extract' },
   routing: { file: './routing.js', fn: 'benchRouting', what: 'FindRoute latency on Baltimore and a 1M-edge grid' },
   matching: { file: './matching.js', fn: 'benchMatching', what: 'map-matching throughput on Baltimore' },
-  formats: { file: './formats.js', fn: 'benchFormats', what: 'reading 1M-ping JSON, NDJSON and CSV bodies: throughput and peak RSS' },
+  formats: {
+    file: './formats.js',
+    fn: 'benchFormats',
+    what: 'reading 1M-ping JSON, NDJSON and CSV bodies: throughput and peak RSS',
+  },
   parking: { file: './parking.js', fn: 'benchParking', what: 'lots/blocks query latency with 10k and 1M lots' },
-  reservations: { file: './reservations.js', fn: 'benchReservations', what: 'reservation throughput on PGlite and PostgreSQL' },
-  http: { file: './http.js', fn: 'benchHttp', what: 'routing over real TCP from another process: latency (new connection, keep-alive) and throughput' },
-  memory: { file: './memory.js', fn: 'benchMemory', what: 'server peak RSS by serving threads on Baltimore and the 1M-edge grid' },
-  live: { file: './live.js', fn: 'benchLive', what: 'FindRoute over TCP quiet vs during a probe feed, /healthz, ingestion throughput' },
-  analytics: { file: './analytics.js', fn: 'benchAnalytics', what: 'metric query latency over 1M (PGlite) / 10M (PostgreSQL) facts' },
-  tiles: { file: './tiles.js', fn: 'benchTiles', what: 'basemap vector tiles of Baltimore over real HTTP (cold and cached)' },
+  reservations: {
+    file: './reservations.js',
+    fn: 'benchReservations',
+    what: 'reservation throughput on PGlite and PostgreSQL',
+  },
+  http: {
+    file: './http.js',
+    fn: 'benchHttp',
+    what: 'routing over real TCP from another process: latency (new connection, keep-alive) and throughput',
+  },
+  memory: {
+    file: './memory.js',
+    fn: 'benchMemory',
+    what: 'server peak RSS by serving threads on Baltimore and the 1M-edge grid',
+  },
+  live: {
+    file: './live.js',
+    fn: 'benchLive',
+    what: 'FindRoute over TCP quiet vs during a probe feed, /healthz, ingestion throughput',
+  },
+  analytics: {
+    file: './analytics.js',
+    fn: 'benchAnalytics',
+    what: 'metric query latency over 1M (PGlite) / 10M (PostgreSQL) facts',
+  },
+  tiles: {
+    file: './tiles.js',
+    fn: 'benchTiles',
+    what: 'basemap vector tiles of Baltimore over real HTTP (cold and cached)',
+  },
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

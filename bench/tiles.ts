@@ -48,7 +48,9 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Pro
     if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}`);
     try {
       if ((await fetch(url)).ok) return;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > deadline) throw new Error(`serve did not answer ${url} in time`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -66,17 +68,26 @@ export async function benchTiles(): Promise<void> {
     const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' };
     const imp = spawnSync(process.execPath, [...CLI, 'import', PBF, '--name', 'baltimore'], { env, encoding: 'utf8' });
     if (imp.status !== 0) throw new Error(`import failed: ${imp.stderr}`);
-    const meta = JSON.parse(readFileSync(join(dataDir, 'regions', 'baltimore', 'region.json'), 'utf8')) as { meta: { bounds: [number, number, number, number] } };
+    const meta = JSON.parse(readFileSync(join(dataDir, 'regions', 'baltimore', 'region.json'), 'utf8')) as {
+      meta: { bounds: [number, number, number, number] };
+    };
     const port = await freePort();
-    child = spawn(process.execPath, [...CLI, 'serve'], { env: { ...env, REGION: 'baltimore', PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+    child = spawn(process.execPath, [...CLI, 'serve'], {
+      env: { ...env, REGION: 'baltimore', PORT: String(port), HOST: '127.0.0.1' },
+      stdio: 'ignore',
+    });
     const base = `http://127.0.0.1:${port}`;
     await waitFor(`${base}/healthz`, child, 120_000);
 
     const tiles = ZOOMS.flatMap((z) => tilesOver(meta.meta.bounds, z).map(([x, y]) => [z, x, y] as const));
-    console.log(`Baltimore basemap: ${tiles.length} tiles at z${ZOOMS[0]}–${ZOOMS[ZOOMS.length - 1]} over the extract's bounds; one request at a time, keep-alive, gzip`);
+    console.log(
+      `Baltimore basemap: ${tiles.length} tiles at z${ZOOMS[0]}–${ZOOMS[ZOOMS.length - 1]} over the extract's bounds; one request at a time, keep-alive, gzip`,
+    );
     for (const pass of ['cold (cut on request)', 'warm (from the tile cache)']) {
       const ms: number[] = [];
-      let bytes = 0, nonEmpty = 0, maxBytes = 0;
+      let bytes = 0,
+        nonEmpty = 0,
+        maxBytes = 0;
       for (const [z, x, y] of tiles) {
         const t0 = performance.now();
         const r = await fetch(`${base}/tiles/${z}/${x}/${y}.pbf`, { headers: { 'accept-encoding': 'gzip' } });
@@ -90,7 +101,9 @@ export async function benchTiles(): Promise<void> {
         } else if (r.status !== 204) throw new Error(`tile ${z}/${x}/${y}: HTTP ${r.status}`);
       }
       ms.sort((a, b) => a - b);
-      console.log(`  ${pass}: p50 ${pct(ms, 0.5).toFixed(2)} ms, p95 ${pct(ms, 0.95).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(1)} ms; ${nonEmpty} tiles with data, gzip mean ${(bytes / Math.max(1, nonEmpty) / 1024).toFixed(1)} KiB, largest ${(maxBytes / 1024).toFixed(1)} KiB`);
+      console.log(
+        `  ${pass}: p50 ${pct(ms, 0.5).toFixed(2)} ms, p95 ${pct(ms, 0.95).toFixed(2)} ms, max ${ms[ms.length - 1].toFixed(1)} ms; ${nonEmpty} tiles with data, gzip mean ${(bytes / Math.max(1, nonEmpty) / 1024).toFixed(1)} KiB, largest ${(maxBytes / 1024).toFixed(1)} KiB`,
+      );
     }
   } finally {
     child?.kill('SIGTERM');

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const entry = join(root, 'dist', 'cli', 'main.js');
 if (!existsSync(entry)) {
-  console.error('streetwise is not built: run `npm install` (or `npm run build`) in ' + root);
+  console.error(`streetwise is not built: run \`npm install\` (or \`npm run build\`) in ${root}`);
   process.exit(1);
 }
 await import(entry);

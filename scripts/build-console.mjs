@@ -22,12 +22,17 @@ mkdirSync(join(out, 'fonts'), { recursive: true });
 
 // MapLibre stays a separate module: it finds its worker beside itself (import.meta.url).
 const maplibre = join(pkgDir('maplibre-gl'), 'dist');
-for (const f of ['maplibre-gl.mjs', 'maplibre-gl-worker.mjs', 'maplibre-gl.css']) copyFileSync(join(maplibre, f), join(out, 'vendor', f));
+for (const f of ['maplibre-gl.mjs', 'maplibre-gl-worker.mjs', 'maplibre-gl.css'])
+  copyFileSync(join(maplibre, f), join(out, 'vendor', f));
 copyFileSync(join(pkgDir('maplibre-gl'), 'LICENSE.txt'), join(out, 'vendor', 'maplibre-gl-LICENSE.txt'));
 
 const fonts = join(pkgDir('@fontsource/noto-sans'), 'files');
 for (const subset of ['latin', 'latin-ext']) {
-  for (const weight of ['400', '700']) copyFileSync(join(fonts, `noto-sans-${subset}-${weight}-normal.woff2`), join(out, 'fonts', `noto-sans-${subset}-${weight}-normal.woff2`));
+  for (const weight of ['400', '700'])
+    copyFileSync(
+      join(fonts, `noto-sans-${subset}-${weight}-normal.woff2`),
+      join(out, 'fonts', `noto-sans-${subset}-${weight}-normal.woff2`),
+    );
 }
 copyFileSync(join(pkgDir('@fontsource/noto-sans'), 'LICENSE'), join(out, 'fonts', 'LICENSE-OFL.txt'));
 
@@ -41,17 +46,20 @@ await build({
   sourcemap: true,
   legalComments: 'linked',
   logLevel: 'warning',
-  plugins: [{
-    name: 'maplibre-beside',
-    setup(b) {
-      b.onResolve({ filter: /^maplibre-gl$/ }, () => ({ path: './vendor/maplibre-gl.mjs', external: true }));
+  plugins: [
+    {
+      name: 'maplibre-beside',
+      setup(b) {
+        b.onResolve({ filter: /^maplibre-gl$/ }, () => ({ path: './vendor/maplibre-gl.mjs', external: true }));
+      },
     },
-  }],
+  ],
 });
 for (const f of ['index.html', 'console.css']) copyFileSync(join(root, 'console', f), join(out, f));
 
 // Pre-compressed copies, served by @fastify/static (preCompressed) without compressing per request.
-const walk = (dir) => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
+const walk = (dir) =>
+  readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
 for (const file of walk(out)) {
   if (!/\.(mjs|js|css|html|map)$/.test(file) || statSync(file).size < 1024) continue;
   const data = readFileSync(file);

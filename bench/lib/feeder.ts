@@ -19,9 +19,19 @@ export const PINGS_PER_POST = 600;
 export const FEED_CONCURRENCY = 4;
 
 /** What the child is told. */
-interface FeederArgs { url: string; token: string; regionDir: string; minutes: number }
+interface FeederArgs {
+  url: string;
+  token: string;
+  regionDir: string;
+  minutes: number;
+}
 /** What a feed achieved. */
-export interface FeedFigures { pings: number; seconds: number; posts: number; ranOut: boolean }
+export interface FeedFigures {
+  pings: number;
+  seconds: number;
+  posts: number;
+  ranOut: boolean;
+}
 
 /**
  * Simulated pings of the region over `minutes` up to `endS` (default: now), in time order, as NDJSON
@@ -32,13 +42,31 @@ export async function feedBodies(regionDir: string, minutes: number, parts?: num
   const nowS = Math.floor(Date.now() / 1000);
   const end = endS ?? nowS;
   const all: ProbeRecord[] = [];
-  for await (const batch of simulate(region, { startS: end - minutes * 60, durationS: minutes * 60, penetration: 1, intervalS: 3, seed: parts ? 11 : 7, tracePrefix: `live${nowS}${parts ? 'b' : ''}`, stopAtEnd: true })) all.push(...batch);
+  for await (const batch of simulate(region, {
+    startS: end - minutes * 60,
+    durationS: minutes * 60,
+    penetration: 1,
+    intervalS: 3,
+    seed: parts ? 11 : 7,
+    tracePrefix: `live${nowS}${parts ? 'b' : ''}`,
+    stopAtEnd: true,
+  }))
+    all.push(...batch);
   // a feed arrives in time order; a large upload (a fleet's day) is grouped by vehicle
-  all.sort(parts ? (a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS) : (a, b) => a.ping.tS - b.ping.tS);
+  all.sort(
+    parts
+      ? (a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS)
+      : (a, b) => a.ping.tS - b.ping.tS,
+  );
   const bodies: string[] = [];
   const size = parts ? Math.ceil(all.length / parts) : PINGS_PER_POST;
   for (let i = 0; i < all.length; i += size) {
-    bodies.push(all.slice(i, i + size).map((r) => JSON.stringify({ traceId: r.traceId, timestamp: r.ping.tS, lat: r.ping.lat, lon: r.ping.lon })).join('\n'));
+    bodies.push(
+      all
+        .slice(i, i + size)
+        .map((r) => JSON.stringify({ traceId: r.traceId, timestamp: r.ping.tS, lat: r.ping.lat, lon: r.ping.lon }))
+        .join('\n'),
+    );
   }
   return bodies;
 }
@@ -61,7 +89,9 @@ export interface Feeder {
  * post in flight at the pause.
  */
 export async function startFeeder(args: FeederArgs): Promise<Feeder> {
-  const child: ChildProcess = fork(new URL(import.meta.url), [JSON.stringify(args)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(new URL(import.meta.url), [JSON.stringify(args)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const next = (t: string): Promise<Record<string, unknown>> => nextMessage(child, 'feeder', t);
   const ready = await next('ready');
   return {
@@ -77,7 +107,12 @@ export async function startFeeder(args: FeederArgs): Promise<Feeder> {
       child.send({ t: 'stop' });
       const m = await stopped;
       child.disconnect();
-      return { pings: m.pings as number, seconds: m.seconds as number, posts: m.posts as number, ranOut: m.ranOut as boolean };
+      return {
+        pings: m.pings as number,
+        seconds: m.seconds as number,
+        posts: m.posts as number,
+        ranOut: m.ranOut as boolean,
+      };
     },
   };
 }
@@ -97,9 +132,16 @@ async function child(args: FeederArgs): Promise<void> {
   const lane = async (): Promise<void> => {
     while (!paused && next < bodies.length) {
       const body = bodies[next++];
-      const r = await fetch(`${args.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${args.token}`, 'content-type': 'application/x-ndjson' }, body });
+      const r = await fetch(`${args.url}/v1/probes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${args.token}`, 'content-type': 'application/x-ndjson' },
+        body,
+      });
       const rep = (await r.json()) as { received?: number };
-      if (r.status === 200) { pings += rep.received ?? 0; posts++; }
+      if (r.status === 200) {
+        pings += rep.received ?? 0;
+        posts++;
+      }
       lastDone = performance.now();
     }
   };
@@ -120,7 +162,9 @@ async function child(args: FeederArgs): Promise<void> {
     } else if (m.t === 'pause') {
       void halt().then(() => process.send!({ t: 'paused' }));
     } else if (m.t === 'stop') {
-      void halt().then(() => process.send!({ t: 'stopped', pings, seconds: postingMs / 1000, posts, ranOut: next >= bodies.length }));
+      void halt().then(() =>
+        process.send!({ t: 'stopped', pings, seconds: postingMs / 1000, posts, ranOut: next >= bodies.length }),
+      );
     }
   });
   process.send!({ t: 'ready', bodies: bodies.length });

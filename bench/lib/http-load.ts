@@ -29,7 +29,11 @@ export interface LoadResult {
 
 export function build(host: string, r: LoadRequest, keepAlive: boolean): Buffer {
   const body = r.body ?? '';
-  const lines = [`${r.method ?? 'GET'} ${r.path} HTTP/1.1`, `Host: ${host}`, `Connection: ${keepAlive ? 'keep-alive' : 'close'}`];
+  const lines = [
+    `${r.method ?? 'GET'} ${r.path} HTTP/1.1`,
+    `Host: ${host}`,
+    `Connection: ${keepAlive ? 'keep-alive' : 'close'}`,
+  ];
   for (const [k, v] of Object.entries(r.headers ?? {})) lines.push(`${k}: ${v}`);
   if (body !== '' || r.method === 'POST') lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body}`);
@@ -70,11 +74,16 @@ class ResponseReader {
       const head = this.buf.subarray(0, end).toString('latin1');
       this.status = Number(head.slice(9, 12));
       const m = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-      if (!m) { this.fail?.(new Error('response without Content-Length')); return; }
+      if (!m) {
+        this.fail?.(new Error('response without Content-Length'));
+        return;
+      }
       this.want = end + 4 + Number(m[1]);
     }
     if (this.buf.length < this.want) return;
-    if (this.status !== 200) this.lastErrorBody = this.buf.subarray(0, Math.min(this.want, 600)).toString('latin1').split('\r\n\r\n')[1]?.slice(0, 300) ?? '';
+    if (this.status !== 200)
+      this.lastErrorBody =
+        this.buf.subarray(0, Math.min(this.want, 600)).toString('latin1').split('\r\n\r\n')[1]?.slice(0, 300) ?? '';
     this.buf = this.buf.subarray(this.want);
     this.want = -1;
     const d = this.done;
@@ -106,7 +115,10 @@ export class LoadConnection {
   private sock: Socket | null = null;
   private reader: ResponseReader | null = null;
 
-  constructor(private readonly host: string, private readonly port: number) {}
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+  ) {}
 
   /** Sends `req` and resolves with the answer's status once its whole body has arrived. */
   async exchange(req: Buffer): Promise<number> {
@@ -163,7 +175,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
         const status = await conn.exchange(req);
         res.ms.push(performance.now() - start);
         res.statuses.set(status, (res.statuses.get(status) ?? 0) + 1);
-        if (status !== 200 && res.sampleFailure === undefined) res.sampleFailure = `HTTP ${status}: ${conn.lastErrorBody}`;
+        if (status !== 200 && res.sampleFailure === undefined)
+          res.sampleFailure = `HTTP ${status}: ${conn.lastErrorBody}`;
       } catch (err) {
         res.errors++;
         res.sampleFailure ??= `error: ${(err as Error).message}`;

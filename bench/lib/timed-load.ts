@@ -15,7 +15,14 @@ import { nextMessage } from './child-messages.js';
 import { build, LoadConnection, type LoadRequest } from './http-load.js';
 
 /** What the child is given. */
-interface TimedLoadArgs { host: string; port: number; requests: LoadRequest[]; connections: number; rate: number; healthEveryMs: number }
+interface TimedLoadArgs {
+  host: string;
+  port: number;
+  requests: LoadRequest[];
+  connections: number;
+  rate: number;
+  healthEveryMs: number;
+}
 
 /** What a run recorded; times are unix ms (`nowMs`). */
 export interface TimedLoadResult {
@@ -31,7 +38,9 @@ export function nowMs(): number {
 }
 
 /** Forks the load process; `start()` begins the load, `stop()` ends it and returns what it recorded. */
-export async function startTimedLoad(args: TimedLoadArgs): Promise<{ start: () => void; stop: () => Promise<TimedLoadResult> }> {
+export async function startTimedLoad(
+  args: TimedLoadArgs,
+): Promise<{ start: () => void; stop: () => Promise<TimedLoadResult> }> {
   const child = fork(new URL(import.meta.url), ['timed-load'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const next = (t: string): Promise<Record<string, unknown>> => nextMessage(child, 'load process', t);
   const ready = next('ready');

@@ -29,13 +29,24 @@ function ms(v: string, unit: string): number {
 }
 
 /** Runs wrk with `threads` threads and `connections` connections for `seconds`. */
-export function runWrk(baseUrl: string, paths: readonly string[], opts: { connections: number; threads: number; seconds: number; newConnection: boolean }): WrkResult {
+export function runWrk(
+  baseUrl: string,
+  paths: readonly string[],
+  opts: { connections: number; threads: number; seconds: number; newConnection: boolean },
+): WrkResult {
   const dir = mkdtempSync(join(tmpdir(), 'streetwise-wrk-'));
   try {
     const script = join(dir, 'paths.lua');
     const header = opts.newConnection ? '{ ["Connection"] = "close" }' : '{}';
-    writeFileSync(script, `local paths = {\n${paths.map((p) => `  ${JSON.stringify(p)},`).join('\n')}\n}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format("GET", paths[(i % #paths) + 1], ${header})\nend\n`);
-    const out = execFileSync('wrk', [`-t${opts.threads}`, `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency', '-s', script, baseUrl], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    writeFileSync(
+      script,
+      `local paths = {\n${paths.map((p) => `  ${JSON.stringify(p)},`).join('\n')}\n}\nlocal i = 0\nrequest = function()\n  i = i + 1\n  return wrk.format("GET", paths[(i % #paths) + 1], ${header})\nend\n`,
+    );
+    const out = execFileSync(
+      'wrk',
+      [`-t${opts.threads}`, `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency', '-s', script, baseUrl],
+      { encoding: 'utf8', maxBuffer: 1 << 24 },
+    );
     const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
     const p50 = /\s50%\s+([\d.]+)(us|ms|s)/.exec(out);
     const p99 = /\s99%\s+([\d.]+)(us|ms|s)/.exec(out);

@@ -10,7 +10,11 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 export type ApiFailure = 'expired' | 'unauthorized' | 'forbidden' | 'failed';
 
 export class ApiError extends Error {
-  constructor(readonly kind: ApiFailure, readonly status: number, message: string) {
+  constructor(
+    readonly kind: ApiFailure,
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'ApiError';
   }
@@ -27,7 +31,8 @@ function messageOf(body: unknown): string {
   const b = body as Record<string, unknown>;
   const err = b.error as Record<string, unknown> | undefined;
   if (err && typeof err === 'object') return String(err.userMessage ?? err.message ?? '');
-  for (const k of ['statusDetail', 'message', 'ErrorDescription', 'statusText']) if (typeof b[k] === 'string' && b[k]) return String(b[k]);
+  for (const k of ['statusDetail', 'message', 'ErrorDescription', 'statusText'])
+    if (typeof b[k] === 'string' && b[k]) return String(b[k]);
   return '';
 }
 
@@ -50,19 +55,27 @@ export class ApiClient {
     const url = `${this.base}/v1/AppToken?appId=${encodeURIComponent(appId)}&hashToken=${hashTokenFor(appId, appKey)}`;
     const res = await fetch(url);
     const body = (await res.json().catch(() => null)) as { result?: { token: string; expiry: string } } | null;
-    if (!res.ok || !body?.result?.token) throw new ApiError('unauthorized', res.status, messageOf(body) || `sign-in failed (HTTP ${res.status})`);
+    if (!res.ok || !body?.result?.token)
+      throw new ApiError('unauthorized', res.status, messageOf(body) || `sign-in failed (HTTP ${res.status})`);
     this.token = body.result.token;
     return body.result;
   }
 
   /** GET or POST with the token as `Authorization: Bearer`; parses JSON and normalises errors. */
-  async request<T>(method: 'GET' | 'POST', path: string, opts: { query?: Record<string, string | number | undefined>; json?: unknown; form?: Record<string, string> } = {}): Promise<T> {
+  async request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    opts: { query?: Record<string, string | number | undefined>; json?: unknown; form?: Record<string, string> } = {},
+  ): Promise<T> {
     if (!this.token) {
       const err = new ApiError('unauthorized', 401, 'not signed in');
       this.onAuthFailure(err);
       throw err;
     }
-    const qs = Object.entries(opts.query ?? {}).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+    const qs = Object.entries(opts.query ?? {})
+      .filter(([, v]) => v !== undefined && v !== '')
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+      .join('&');
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'application/json' };
     let body: string | undefined;
     if (opts.json !== undefined) {
@@ -89,11 +102,16 @@ export class ApiClient {
     const routingStatus = (parsed as { statusId?: unknown } | null)?.statusId;
     if (res.status === 401 || routingStatus === 41 || routingStatus === 42 || routingStatus === 43) {
       const expired = saysExpired(parsed, text);
-      const err = new ApiError(expired ? 'expired' : 'unauthorized', res.status, messageOf(parsed) || (expired ? 'token expired' : 'invalid token'));
+      const err = new ApiError(
+        expired ? 'expired' : 'unauthorized',
+        res.status,
+        messageOf(parsed) || (expired ? 'token expired' : 'invalid token'),
+      );
       this.onAuthFailure(err);
       throw err;
     }
-    if (res.status === 403) throw new ApiError('forbidden', 403, messageOf(parsed) || 'this application may not call this API');
+    if (res.status === 403)
+      throw new ApiError('forbidden', 403, messageOf(parsed) || 'this application may not call this API');
     if (!res.ok) throw new ApiError('failed', res.status, messageOf(parsed) || `HTTP ${res.status}`);
     return parsed as T;
   }

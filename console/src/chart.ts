@@ -2,7 +2,11 @@
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
+function el<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number>,
+  text?: string,
+): SVGElementTagNameMap[K] {
   const e = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   if (text !== undefined) e.textContent = text;
@@ -22,8 +26,15 @@ export interface Bar {
  * Renders bars into an SVG element (width 340 × height 140 user units, scales with CSS).
  * `highlight` outlines one bar (e.g. the chosen hour); `unit` is printed after the maximum.
  */
-export function barChart(bars: Bar[], opts: { unit: string; highlight?: number; labelEvery?: number; testId?: string }): SVGSVGElement {
-  const W = 340, H = 140, left = 30, bottom = 18, top = 8;
+export function barChart(
+  bars: Bar[],
+  opts: { unit: string; highlight?: number; labelEvery?: number; testId?: string },
+): SVGSVGElement {
+  const W = 340,
+    H = 140,
+    left = 30,
+    bottom = 18,
+    top = 8;
   const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img' });
   if (opts.testId) svg.setAttribute('data-testid', opts.testId);
   const max = Math.max(1, ...bars.map((b) => b.value ?? 0));
@@ -36,8 +47,17 @@ export function barChart(bars: Bar[], opts: { unit: string; highlight?: number; 
   bars.forEach((b, i) => {
     const x = left + i * bw;
     if (b.value !== null) {
-      const r = el('rect', { x: x + 1, y: y(b.value), width: Math.max(1, bw - 2), height: H - bottom - y(b.value), fill: b.color ?? '#1f6feb' });
-      if (i === opts.highlight) { r.setAttribute('stroke', '#111'); r.setAttribute('stroke-width', '1.5'); }
+      const r = el('rect', {
+        x: x + 1,
+        y: y(b.value),
+        width: Math.max(1, bw - 2),
+        height: H - bottom - y(b.value),
+        fill: b.color ?? '#1f6feb',
+      });
+      if (i === opts.highlight) {
+        r.setAttribute('stroke', '#111');
+        r.setAttribute('stroke-width', '1.5');
+      }
       r.append(el('title', {}, b.title ?? `${b.label}: ${b.value}`));
       svg.append(r);
     }

@@ -14,7 +14,13 @@ import type { Panel, PanelContext } from './panels/panel.js';
 import { RoutingPanel } from './panels/routing.js';
 
 interface PageConfig {
-  region: { name: string; mapVersion: string; bounds: [number, number, number, number]; timeZone: string; country: string };
+  region: {
+    name: string;
+    mapVersion: string;
+    bounds: [number, number, number, number];
+    timeZone: string;
+    country: string;
+  };
   now: string;
   services: string[];
   attribution: string;
@@ -68,9 +74,12 @@ async function main(): Promise<void> {
     api.token = null;
     sessionStorage.removeItem(TOKEN_KEY);
     byId('sign-out').hidden = true;
-    showNotice(err.kind === 'expired'
-      ? 'Your app token has expired. Sign in again to get a new one.'
-      : `The server refused the app token (${err.message}). Sign in again.`, { label: 'Sign in', run: askSignIn });
+    showNotice(
+      err.kind === 'expired'
+        ? 'Your app token has expired. Sign in again to get a new one.'
+        : `The server refused the app token (${err.message}). Sign in again.`,
+      { label: 'Sign in', run: askSignIn },
+    );
     askSignIn();
   };
   byId<HTMLFormElement>('sign-in-form').addEventListener('submit', async (ev) => {
@@ -133,4 +142,6 @@ async function main(): Promise<void> {
   select('routing');
 }
 
-main().catch((err: unknown) => showNotice(`The console could not start: ${err instanceof Error ? err.message : String(err)}`));
+main().catch((err: unknown) =>
+  showNotice(`The console could not start: ${err instanceof Error ? err.message : String(err)}`),
+);

@@ -11,12 +11,19 @@ export interface MapRegion {
 }
 
 /** Creates the map fitted to the region's bounds ([minLat, minLon, maxLat, maxLon]). */
-export function createMap(container: HTMLElement, region: MapRegion, transformRequest: NonNullable<MapOptions['transformRequest']>): MlMap {
+export function createMap(
+  container: HTMLElement,
+  region: MapRegion,
+  transformRequest: NonNullable<MapOptions['transformRequest']>,
+): MlMap {
   const [minLat, minLon, maxLat, maxLon] = region.bounds;
   const map = new maplibregl.Map({
     container,
     style: basemapStyle(location.origin, region.attribution),
-    bounds: [[minLon, minLat], [maxLon, maxLat]],
+    bounds: [
+      [minLon, minLat],
+      [maxLon, maxLat],
+    ],
     fitBoundsOptions: { padding: 20 },
     attributionControl: { compact: false },
     transformRequest,
@@ -38,11 +45,17 @@ export const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [
 export class Overlay {
   private ready: Promise<void>;
 
-  constructor(private readonly map: MlMap, readonly id: string, private readonly layers: LayerSpecification[], private readonly beforeId?: string) {
+  constructor(
+    private readonly map: MlMap,
+    readonly id: string,
+    private readonly layers: LayerSpecification[],
+    readonly beforeId?: string,
+  ) {
     this.ready = new Promise((resolve) => {
       const add = () => {
         if (!map.getSource(id)) map.addSource(id, { type: 'geojson', data: EMPTY, promoteId: 'fid' });
-        for (const l of layers) if (!map.getLayer(l.id)) map.addLayer(l, beforeId && map.getLayer(beforeId) ? beforeId : undefined);
+        for (const l of layers)
+          if (!map.getLayer(l.id)) map.addLayer(l, beforeId && map.getLayer(beforeId) ? beforeId : undefined);
         resolve();
       };
       if (map.isStyleLoaded()) add();

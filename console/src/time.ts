@@ -6,7 +6,10 @@ export class RegionTime {
   /** offset between the server's clock and the browser's, ms (server − browser) */
   private readonly skewMs: number;
 
-  constructor(readonly zone: string, serverNowIso: string) {
+  constructor(
+    readonly zone: string,
+    serverNowIso: string,
+  ) {
     this.skewMs = Date.parse(serverNowIso) - Date.now();
   }
 

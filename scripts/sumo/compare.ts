@@ -20,11 +20,16 @@ import { SpeedFeeds } from '../../src/traffic/feeds.js';
 
 const { values: args } = parseArgs({
   options: {
-    pbf: { type: 'string' }, fcd: { type: 'string' }, edgedata: { type: 'string' }, work: { type: 'string', default: '.' },
-    'min-samples': { type: 'string', default: '10' }, 'min-sumo-seconds': { type: 'string', default: '60' },
+    pbf: { type: 'string' },
+    fcd: { type: 'string' },
+    edgedata: { type: 'string' },
+    work: { type: 'string', default: '.' },
+    'min-samples': { type: 'string', default: '10' },
+    'min-sumo-seconds': { type: 'string', default: '60' },
   },
 });
-if (!args.pbf || !args.fcd || !args.edgedata) throw new Error('usage: compare.ts --pbf x.osm.pbf --fcd fcd.xml --edgedata edgedata.xml [--work dir]');
+if (!args.pbf || !args.fcd || !args.edgedata)
+  throw new Error('usage: compare.ts --pbf x.osm.pbf --fcd fcd.xml --edgedata edgedata.xml [--work dir]');
 const MIN_SAMPLES = Number(args['min-samples']);
 const MIN_SUMO_S = Number(args['min-sumo-seconds']);
 
@@ -92,14 +97,26 @@ const db = await openPglite();
 await runMigrations(db, migrations);
 const feeds = new SpeedFeeds();
 const t1 = Date.now();
-const { ingest, process: proc } = await ingestAndProcess({
-  db, graph: g, mapVersion: 'sumo-validation', timeZone: region.meta.timeZone, feeds, nowS: DEFAULT_FCD_START_S,
-}, createReadStream(args.fcd), { format: 'fcd' });
+const { ingest, process: proc } = await ingestAndProcess(
+  {
+    db,
+    graph: g,
+    mapVersion: 'sumo-validation',
+    timeZone: region.meta.timeZone,
+    feeds,
+    nowS: DEFAULT_FCD_START_S,
+  },
+  createReadStream(args.fcd),
+  { format: 'fcd' },
+);
 const pipelineS = (Date.now() - t1) / 1000;
-console.log(`ingested ${ingest.inserted} pings (${ingest.malformed} malformed) of ${proc.traces} vehicles → ${proc.trajectories} trajectories, ${proc.traversals} traversals in ${pipelineS.toFixed(1)} s (${Math.round(ingest.parsed / pipelineS)} pings/s end to end)`);
+console.log(
+  `ingested ${ingest.inserted} pings (${ingest.malformed} malformed) of ${proc.traces} vehicles → ${proc.trajectories} trajectories, ${proc.traversals} traversals in ${pipelineS.toFixed(1)} s (${Math.round(ingest.parsed / pipelineS)} pings/s end to end)`,
+);
 
 // 4. Matching accuracy by way and direction.
-let judged = 0, right = 0;
+let judged = 0,
+  right = 0;
 for await (const t of readTrajectories(db)) {
   for (const x of t.traversals) {
     const k = edgeKey(x.edge);
@@ -121,7 +138,9 @@ for (const r of learnedRows.rows) {
   const k = edgeKey(Number(r.edge_id));
   if (k === undefined) continue;
   const acc = ours.get(k) ?? { n: 0, len: 0, dur: 0 };
-  acc.n += Number(r.n); acc.len += Number(r.len); acc.dur += Number(r.dur);
+  acc.n += Number(r.n);
+  acc.len += Number(r.len);
+  acc.dur += Number(r.dur);
   ours.set(k, acc);
 }
 const errors: number[] = [];
@@ -140,12 +159,23 @@ const mape = errors.reduce((a, b) => a + b, 0) / Math.max(1, errors.length);
 const median = errors.length ? errors[Math.floor(errors.length / 2)] : NaN;
 const bias = rows.reduce((a, r) => a + (r.learnedKph - r.sumoKph) / r.sumoKph, 0) / Math.max(1, rows.length);
 const summary = {
-  pings: ingest.inserted, vehicles: proc.traces, traversals: proc.traversals,
-  matchingWayAccuracy: judged ? right / judged : NaN, judgedPings: judged,
-  comparedWays: errors.length, minSamples: MIN_SAMPLES, minSumoSeconds: MIN_SUMO_S,
-  mape, medianApe: median, meanSignedError: bias,
+  pings: ingest.inserted,
+  vehicles: proc.traces,
+  traversals: proc.traversals,
+  matchingWayAccuracy: judged ? right / judged : NaN,
+  judgedPings: judged,
+  comparedWays: errors.length,
+  minSamples: MIN_SAMPLES,
+  minSumoSeconds: MIN_SUMO_S,
+  mape,
+  medianApe: median,
+  meanSignedError: bias,
 };
 writeFileSync(join(args.work ?? '.', 'comparison.json'), JSON.stringify({ summary, rows }, null, 1));
-console.log(`matching: ${(100 * summary.matchingWayAccuracy).toFixed(1)} % of ${judged} pings on SUMO's way and direction`);
-console.log(`learned vs SUMO edge speeds on ${errors.length} way-directions with ≥ ${MIN_SAMPLES} traversals: MAPE ${(100 * mape).toFixed(1)} %, median APE ${(100 * median).toFixed(1)} %, mean signed error ${(100 * bias).toFixed(1)} %`);
+console.log(
+  `matching: ${(100 * summary.matchingWayAccuracy).toFixed(1)} % of ${judged} pings on SUMO's way and direction`,
+);
+console.log(
+  `learned vs SUMO edge speeds on ${errors.length} way-directions with ≥ ${MIN_SAMPLES} traversals: MAPE ${(100 * mape).toFixed(1)} %, median APE ${(100 * median).toFixed(1)} %, mean signed error ${(100 * bias).toFixed(1)} %`,
+);
 await db.close();

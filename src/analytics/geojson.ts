@@ -13,8 +13,14 @@ export const DEFAULT_POINT_TOLERANCE_M = 25;
 
 /** CRS names meaning WGS 84 longitude/latitude (the only accepted reference system). */
 const WGS84_NAMES = new Set([
-  'EPSG:4326', 'urn:ogc:def:crs:EPSG::4326', 'urn:ogc:def:crs:OGC:1.3:CRS84', 'urn:ogc:def:crs:OGC::CRS84',
-  'CRS84', 'WGS84', 'http://www.opengis.net/def/crs/OGC/1.3/CRS84', 'http://www.opengis.net/def/crs/EPSG/0/4326',
+  'EPSG:4326',
+  'urn:ogc:def:crs:EPSG::4326',
+  'urn:ogc:def:crs:OGC:1.3:CRS84',
+  'urn:ogc:def:crs:OGC::CRS84',
+  'CRS84',
+  'WGS84',
+  'http://www.opengis.net/def/crs/OGC/1.3/CRS84',
+  'http://www.opengis.net/def/crs/EPSG/0/4326',
 ]);
 
 /** A predicate: does the area contain (lat, lon)? */
@@ -37,18 +43,23 @@ export function readPosition(v: unknown, param: string): Pos {
   if (Array.isArray(v)) {
     if (v.length < 2) fail(param, 'a position needs at least [lon, lat]');
     [lon, lat] = v;
-    for (const x of v) if (typeof x !== 'number' || !Number.isFinite(x)) fail(param, 'position elements must be numbers');
+    for (const x of v)
+      if (typeof x !== 'number' || !Number.isFinite(x)) fail(param, 'position elements must be numbers');
   } else if (isObj(v)) {
     lon = v.longitude;
     lat = v.latitude;
     if (v.altitude !== undefined && typeof v.altitude !== 'number') fail(param, 'altitude must be a number');
-    if (v.additionalElements !== undefined && (!Array.isArray(v.additionalElements) || v.additionalElements.some((x) => typeof x !== 'number'))) {
+    if (
+      v.additionalElements !== undefined &&
+      (!Array.isArray(v.additionalElements) || v.additionalElements.some((x) => typeof x !== 'number'))
+    ) {
       fail(param, 'additionalElements must be an array of numbers');
     }
   } else {
     fail(param, 'a position is [lon, lat(, alt)] or { longitude, latitude, altitude }');
   }
-  if (typeof lon !== 'number' || typeof lat !== 'number' || !Number.isFinite(lon) || !Number.isFinite(lat)) fail(param, 'longitude and latitude must be numbers');
+  if (typeof lon !== 'number' || typeof lat !== 'number' || !Number.isFinite(lon) || !Number.isFinite(lat))
+    fail(param, 'longitude and latitude must be numbers');
   if (lat < -90 || lat > 90 || lon < -180 || lon > 180) fail(param, `position out of range (lon ${lon}, lat ${lat})`);
   return [lat, lon];
 }
@@ -69,7 +80,8 @@ function nearLine(line: Pos[], radiusM: number): AreaTest {
   return (lat, lon) => {
     if (line.length === 1) return haversineM(lat, lon, line[0][0], line[0][1]) <= radiusM;
     for (let i = 1; i < line.length; i++) {
-      if (projectOnSegment(lat, lon, line[i - 1][0], line[i - 1][1], line[i][0], line[i][1]).distanceM <= radiusM) return true;
+      if (projectOnSegment(lat, lon, line[i - 1][0], line[i - 1][1], line[i][0], line[i][1]).distanceM <= radiusM)
+        return true;
     }
     return false;
   };
@@ -89,14 +101,23 @@ function checkCrs(crs: unknown, param: string): void {
   if (crs.type !== 'name' && crs.type !== 'link') fail(`${param}.crs.type`, 'must be name or link');
   const props = crs.properties;
   if (props !== undefined && !isObj(props)) fail(`${param}.crs.properties`, 'must be an object');
-  if (crs.type === 'link') fail(`${param}.crs`, 'linked reference systems are not supported; use { type: "name", properties: { name: "EPSG:4326" } }');
+  if (crs.type === 'link')
+    fail(
+      `${param}.crs`,
+      'linked reference systems are not supported; use { type: "name", properties: { name: "EPSG:4326" } }',
+    );
   const name = isObj(props) ? props.name : undefined;
-  if (typeof name !== 'string' || !WGS84_NAMES.has(name)) fail(`${param}.crs.properties.name`, 'only WGS 84 (EPSG:4326 / CRS84) is supported');
+  if (typeof name !== 'string' || !WGS84_NAMES.has(name))
+    fail(`${param}.crs.properties.name`, 'only WGS 84 (EPSG:4326 / CRS84) is supported');
 }
 
 function bboxTest(bbox: unknown, param: string): AreaTest | undefined {
   if (bbox === undefined || bbox === null) return undefined;
-  if (!Array.isArray(bbox) || (bbox.length !== 4 && bbox.length !== 6) || bbox.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
+  if (
+    !Array.isArray(bbox) ||
+    (bbox.length !== 4 && bbox.length !== 6) ||
+    bbox.some((x) => typeof x !== 'number' || !Number.isFinite(x))
+  ) {
     fail(`${param}.bbox`, 'must be [west, south, east, north] or with altitudes [w, s, minAlt, e, n, maxAlt]');
   }
   const b = bbox as number[];
@@ -117,20 +138,26 @@ export function parseArea(v: unknown, param: string, radiusM?: number): AreaTest
   const r = radiusM ?? DEFAULT_POINT_TOLERANCE_M;
   let test: AreaTest;
   switch (v.type) {
-    case 'Point': test = nearLine([readPosition(v.coordinates, `${param}.coordinates`)], r); break;
+    case 'Point':
+      test = nearLine([readPosition(v.coordinates, `${param}.coordinates`)], r);
+      break;
     case 'MultiPoint': {
       const pts = readList(v.coordinates, `${param}.coordinates`, 1);
       test = (lat, lon) => pts.some((p) => haversineM(lat, lon, p[0], p[1]) <= r);
       break;
     }
-    case 'LineString': test = nearLine(readList(v.coordinates, `${param}.coordinates`, 2), r); break;
+    case 'LineString':
+      test = nearLine(readList(v.coordinates, `${param}.coordinates`, 2), r);
+      break;
     case 'MultiLineString': {
       if (!Array.isArray(v.coordinates)) fail(`${param}.coordinates`, 'must be an array of lines');
       const lines = v.coordinates.map((l, i) => nearLine(readList(l, `${param}.coordinates[${i}]`, 2), r));
       test = (lat, lon) => lines.some((t) => t(lat, lon));
       break;
     }
-    case 'Polygon': test = polygonTest(readRings(v.coordinates, `${param}.coordinates`), radiusM ?? 0); break;
+    case 'Polygon':
+      test = polygonTest(readRings(v.coordinates, `${param}.coordinates`), radiusM ?? 0);
+      break;
     case 'MultiPolygon': {
       if (!Array.isArray(v.coordinates)) fail(`${param}.coordinates`, 'must be an array of polygons');
       const polys = v.coordinates.map((p, i) => polygonTest(readRings(p, `${param}.coordinates[${i}]`), radiusM ?? 0));
@@ -144,9 +171,14 @@ export function parseArea(v: unknown, param: string, radiusM?: number): AreaTest
       break;
     }
     case 'Feature': {
-      if (v.properties !== undefined && v.properties !== null && !isObj(v.properties)) fail(`${param}.properties`, 'must be an object');
-      if (v.id !== undefined && typeof v.id !== 'string' && typeof v.id !== 'number') fail(`${param}.id`, 'must be a string');
-      if (v.geometry === null || v.geometry === undefined) { test = () => false; break; }
+      if (v.properties !== undefined && v.properties !== null && !isObj(v.properties))
+        fail(`${param}.properties`, 'must be an object');
+      if (v.id !== undefined && typeof v.id !== 'string' && typeof v.id !== 'number')
+        fail(`${param}.id`, 'must be a string');
+      if (v.geometry === null || v.geometry === undefined) {
+        test = () => false;
+        break;
+      }
       test = parseArea(v.geometry, `${param}.geometry`, radiusM);
       break;
     }
@@ -160,7 +192,10 @@ export function parseArea(v: unknown, param: string, radiusM?: number): AreaTest
       break;
     }
     default:
-      fail(`${param}.type`, 'must be one of Point, MultiPoint, LineString, MultiLineString, Polygon, MultiPolygon, GeometryCollection, Feature, FeatureCollection');
+      fail(
+        `${param}.type`,
+        'must be one of Point, MultiPoint, LineString, MultiLineString, Polygon, MultiPolygon, GeometryCollection, Feature, FeatureCollection',
+      );
   }
   return bbox ? (lat, lon) => bbox(lat, lon) && test(lat, lon) : test;
 }

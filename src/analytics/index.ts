@@ -1,19 +1,67 @@
 /** The intersection analytics service: public entry points used by `http/` and the CLI. */
 export { migrations } from './migrations.js';
 export { AnalyticsError, ANALYTICS_ERRORS, type AnalyticsErrorCode, type AnalyticsErrorKind } from './errors.js';
-export { catalogOf, mapVersionOf, type IntersectionCatalog, type CatalogIntersection, type CatalogMovement } from './catalog/catalog.js';
-export { buildFacts, ZONE_UPSTREAM_M, ZONE_DOWNSTREAM_M, STOP_SPEED_KPH, STOP_MIN_DURATION_S, type Fact, type FactOptions, type SignalTiming } from './facts/build-facts.js';
+export {
+  catalogOf,
+  mapVersionOf,
+  type IntersectionCatalog,
+  type CatalogIntersection,
+  type CatalogMovement,
+} from './catalog/catalog.js';
+export {
+  buildFacts,
+  ZONE_UPSTREAM_M,
+  ZONE_DOWNSTREAM_M,
+  STOP_SPEED_KPH,
+  STOP_MIN_DURATION_S,
+  type Fact,
+  type FactOptions,
+  type SignalTiming,
+} from './facts/build-facts.js';
 export { storeFacts, refreshFacts, type StoreFactsOptions, type TrajectorySource } from './facts/store-facts.js';
 export { rebuildRollups, rebuildRollupSlices, type RollupSlice } from './facts/rollup.js';
 export {
-  parseMetricRequest, queryMetrics, METRIC_REQUEST_FIELDS, metricSourceFor, METRIC_PAGE_SIZE_DEFAULT, METRIC_PAGE_SIZE_MAX,
-  type MetricData, type MetricRequest, type QueryMetricsOptions,
+  parseMetricRequest,
+  queryMetrics,
+  METRIC_REQUEST_FIELDS,
+  metricSourceFor,
+  METRIC_PAGE_SIZE_DEFAULT,
+  METRIC_PAGE_SIZE_MAX,
+  type MetricData,
+  type MetricRequest,
+  type QueryMetricsOptions,
 } from './metrics/metric-query.js';
 export { DIMENSION_NAMES, METRIC_NAMES, type MetricSource } from './metrics/definitions.js';
 export {
-  applyDelta, checkNamespaceName, NAMESPACE_SEARCH_FIELDS, NAMESPACE_UPDATE_FIELDS, deleteNamespace, findNamespace, parseNamespaceSearch, parseNamespaceUpdate,
-  searchNamespaces, updateNamespace, type NamespaceData, type NamespaceEnv, type NamespaceUpdate,
+  applyDelta,
+  checkNamespaceName,
+  NAMESPACE_SEARCH_FIELDS,
+  NAMESPACE_UPDATE_FIELDS,
+  deleteNamespace,
+  findNamespace,
+  parseNamespaceSearch,
+  parseNamespaceUpdate,
+  searchNamespaces,
+  updateNamespace,
+  type NamespaceData,
+  type NamespaceEnv,
+  type NamespaceUpdate,
 } from './namespaces/namespaces.js';
-export { parseMetadataRequest, queryMetadata, METADATA_REQUEST_FIELDS, METADATA_PAGE_SIZE_DEFAULT, METADATA_MAX_ROWS, type MetadataRequest, type MetadataResult } from './metadata/metadata.js';
-export { AVAILABILITY_PARAMS, PRINCIPAL_FIELDS, checkPrincipal, parseAvailabilityQuery, queryAvailability, type AvailabilityQuery } from './availability.js';
+export {
+  parseMetadataRequest,
+  queryMetadata,
+  METADATA_REQUEST_FIELDS,
+  METADATA_PAGE_SIZE_DEFAULT,
+  METADATA_MAX_ROWS,
+  type MetadataRequest,
+  type MetadataResult,
+} from './metadata/metadata.js';
+export {
+  AVAILABILITY_PARAMS,
+  PRINCIPAL_FIELDS,
+  checkPrincipal,
+  parseAvailabilityQuery,
+  queryAvailability,
+  type AvailabilityQuery,
+} from './availability.js';
 export { invalid } from './errors.js';

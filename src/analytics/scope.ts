@@ -14,16 +14,23 @@ export interface Scope {
 }
 
 /** Resolves the visible intersection keys. Throws ANALYTICS_NAMESPACE_NOT_FOUND for an unknown namespace. */
-export async function resolveScope(db: Queryable, catalog: IntersectionCatalog, opts: { namespaces?: string[]; area?: AreaTest; namespaceParam?: string }): Promise<Scope> {
+export async function resolveScope(
+  db: Queryable,
+  catalog: IntersectionCatalog,
+  opts: { namespaces?: string[]; area?: AreaTest; namespaceParam?: string },
+): Promise<Scope> {
   let keys: string[] | undefined;
-  if (opts.namespaces && opts.namespaces.length > 0) keys = await provisionedKeys(db, opts.namespaces, opts.namespaceParam);
+  if (opts.namespaces && opts.namespaces.length > 0)
+    keys = await provisionedKeys(db, opts.namespaces, opts.namespaceParam);
   if (opts.area) {
     const area = opts.area;
     const inArea = (k: string): boolean => {
       const c = catalog.byKey.get(k);
       return c !== undefined && area(c.intersection.lat, c.intersection.lon);
     };
-    keys = keys ? keys.filter(inArea) : catalog.list.filter((c) => area(c.intersection.lat, c.intersection.lon)).map((c) => c.key);
+    keys = keys
+      ? keys.filter(inArea)
+      : catalog.list.filter((c) => area(c.intersection.lat, c.intersection.lon)).map((c) => c.key);
   }
   // facts of other regions in the same database stay out: only this region's intersections
   return { keys: keys ? keys.filter((k) => catalog.byKey.has(k)) : catalog.list.map((c) => c.key) };

@@ -61,21 +61,31 @@ export async function bootstrap(config: Config, log: (line: string) => void): Pr
   }
 }
 
-async function start(config: Config, log: (line: string) => void, opened: OpenedDb & { closers: Array<() => Promise<void>>; closeAll: () => Promise<void> }): Promise<Started> {
+async function start(
+  config: Config,
+  log: (line: string) => void,
+  opened: OpenedDb & { closers: Array<() => Promise<void>>; closeAll: () => Promise<void> },
+): Promise<Started> {
   const { db, embedded, lock, closers } = opened;
   const regionDir = join(config.store.dataDir, 'regions', config.region.name);
   const isDemo = config.region.name === 'demo';
   if (!regionExists(regionDir)) {
     if (!isDemo || !config.region.demoIfMissing) {
-      throw new ConfigError(`region "${config.region.name}" not found in ${regionDir}: import one with \`streetwise import <file.osm.pbf> --name ${config.region.name}\``);
+      throw new ConfigError(
+        `region "${config.region.name}" not found in ${regionDir}: import one with \`streetwise import <file.osm.pbf> --name ${config.region.name}\``,
+      );
     }
     log(`generating the demo city (seed ${config.region.demoSeed}) and importing it…`);
     const r = await createDemoRegion(config.store.dataDir, { seed: config.region.demoSeed });
-    log(`demo region: ${r.imported.nodes} nodes, ${r.imported.edges} edges, ${r.imported.intersections} intersections, ${r.imported.lots} lots`);
+    log(
+      `demo region: ${r.imported.nodes} nodes, ${r.imported.edges} edges, ${r.imported.intersections} intersections, ${r.imported.lots} lots`,
+    );
   }
   const t0 = Date.now();
   const region = loadRegion(regionDir);
-  log(`region "${region.meta.name}" loaded in ${Date.now() - t0} ms (${region.graph.nodeCount} nodes, ${region.graph.edgeCount} edges)`);
+  log(
+    `region "${region.meta.name}" loaded in ${Date.now() - t0} ms (${region.graph.nodeCount} nodes, ${region.graph.edgeCount} edges)`,
+  );
 
   await runMigrations(db, allMigrations());
   const auth = new DbAuthService(db);
@@ -93,7 +103,9 @@ async function start(config: Config, log: (line: string) => void, opened: Opened
       if (config.region.demoSimulate) {
         log('simulating demo traffic (first start only)…');
         const s = await runDemoTraffic(ctx, log);
-        log(`demo traffic: ${s.vehicles} vehicles, ${s.pings} pings, ${s.trajectories} trajectories, ${s.facts} intersection facts`);
+        log(
+          `demo traffic: ${s.vehicles} vehicles, ${s.pings} pings, ${s.trajectories} trajectories, ${s.facts} intersection facts`,
+        );
       }
       await markDone(db, key, { at: new Date().toISOString() });
     }
@@ -104,7 +116,10 @@ async function start(config: Config, log: (line: string) => void, opened: Opened
     closers.push(async () => removeOperatorCredentials(config.store.dataDir));
   }
   const ingestion = await startIngestionThread({
-    regionDir, databaseUrl: config.store.databaseUrl || undefined, embedded, maxQueuedJobs: config.probes.maxQueuedJobs,
+    regionDir,
+    databaseUrl: config.store.databaseUrl || undefined,
+    embedded,
+    maxQueuedJobs: config.probes.maxQueuedJobs,
     log: (_level, msg) => log(msg),
   });
   ctx.ingestion = ingestion;
@@ -116,7 +131,11 @@ async function start(config: Config, log: (line: string) => void, opened: Opened
   timer.unref();
   closers.push(async () => clearInterval(timer));
   return {
-    ctx, demoApp, regionDir, embedded, ingestion,
+    ctx,
+    demoApp,
+    regionDir,
+    embedded,
+    ingestion,
     listening: (url) => lock?.update({ url }),
     close: opened.closeAll,
   };

@@ -19,11 +19,13 @@ export async function ensureDemoApp(db: Db, dataDir: string): Promise<DemoCreden
   let creds: DemoCredentials | undefined;
   if (existsSync(file)) {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<DemoCredentials>;
-    if (typeof parsed.appId === 'string' && typeof parsed.appKey === 'string') creds = { appId: parsed.appId, appKey: parsed.appKey };
+    if (typeof parsed.appId === 'string' && typeof parsed.appKey === 'string')
+      creds = { appId: parsed.appId, appKey: parsed.appKey };
   }
   if (creds) {
     const r = await db.query('SELECT 1 FROM applications WHERE app_id = $1', [creds.appId]);
-    if (r.rows.length === 0) await createApp(db, { name: 'demo', admin: true, appId: creds.appId, appKey: creds.appKey });
+    if (r.rows.length === 0)
+      await createApp(db, { name: 'demo', admin: true, appId: creds.appId, appKey: creds.appKey });
     return creds;
   }
   const app = await createApp(db, { name: 'demo', admin: true });
@@ -39,5 +41,8 @@ export async function isDone(db: Db, key: string): Promise<boolean> {
 
 /** Records `key` as done in platform_state. */
 export async function markDone(db: Db, key: string, value: unknown = true): Promise<void> {
-  await db.query('INSERT INTO platform_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()', [key, JSON.stringify(value)]);
+  await db.query(
+    'INSERT INTO platform_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()',
+    [key, JSON.stringify(value)],
+  );
 }

@@ -17,8 +17,17 @@ export interface DemoTrafficSummary {
 }
 
 /** Runs the demo simulation through ingestion, matching, speeds and facts. */
-export async function runDemoTraffic(ctx: AppContext, log: (line: string) => void = () => undefined): Promise<DemoTrafficSummary> {
-  const reports = await runDemoSimulation({ db: ctx.db, region: ctx.region, speeds: ctx.speeds, nowS: ctx.now() / 1000, log: (m) => log(`  ${m}`) });
+export async function runDemoTraffic(
+  ctx: AppContext,
+  log: (line: string) => void = () => undefined,
+): Promise<DemoTrafficSummary> {
+  const reports = await runDemoSimulation({
+    db: ctx.db,
+    region: ctx.region,
+    speeds: ctx.speeds,
+    nowS: ctx.now() / 1000,
+    log: (m) => log(`  ${m}`),
+  });
   const sinceS = Math.min(...reports.map((r) => r.startS)) - 3600;
   const untilS = Math.max(...reports.map((r) => r.endS)) + 3600;
   const facts = await refreshFactsBetween(ctx.db, ctx.region, sinceS, untilS);

@@ -20,12 +20,16 @@ export const CHANGE_POLL_MS = 5000;
  * (bins of learned profiles to reload, `learnedBinKey`) and `learned` (edges whose whole learned
  * profile is reloaded: those of a change that names no bins).
  */
-export function changedEdges(changes: readonly Change[], mapVersion: string): { edges: Set<number>; learned: Set<number>; learnedBins: Set<number> } {
+export function changedEdges(
+  changes: readonly Change[],
+  mapVersion: string,
+): { edges: Set<number>; learned: Set<number>; learnedBins: Set<number> } {
   const edges = new Set<number>();
   const learned = new Set<number>();
   const learnedBins = new Set<number>();
   const add = (list: unknown, into: Set<number>): void => {
-    if (Array.isArray(list)) for (const e of list) if (Number.isSafeInteger(e) && (e as number) >= 0) into.add(e as number);
+    if (Array.isArray(list))
+      for (const e of list) if (Number.isSafeInteger(e) && (e as number) >= 0) into.add(e as number);
   };
   for (const c of changes) {
     if (c.scope !== mapVersion) continue;
@@ -40,7 +44,11 @@ export function changedEdges(changes: readonly Change[], mapVersion: string): { 
  * Starts following the change log from `fromSeq` (read before the state was loaded, so nothing
  * falls between): `speeds` changes reload the learned bins and live speeds they name.
  */
-export async function followChanges(deps: { db: Db; region: Region; speeds: SpeedFeeds; now: () => number }, fromSeq: number, onError: (err: unknown) => void): Promise<ChangeFeed> {
+export async function followChanges(
+  deps: { db: Db; region: Region; speeds: SpeedFeeds; now: () => number },
+  fromSeq: number,
+  onError: (err: unknown) => void,
+): Promise<ChangeFeed> {
   const { db, region, speeds } = deps;
   const mapVersion = region.meta.mapVersion;
   const feed = new ChangeFeed(db, fromSeq, { pollMs: CHANGE_POLL_MS, onError });

@@ -34,7 +34,7 @@ describe('v8PoolSize', () => {
 const linux = existsSync('/proc/self/task');
 // (a test process already at nice 10 or lower priority cannot show the change)
 describe.skipIf(!linux)('lowerV8Helpers in a real process', () => {
-  it('lowers exactly the delayed-task thread and the V8 workers, not the main thread or libuv\'s pool', () => {
+  it("lowers exactly the delayed-task thread and the V8 workers, not the main thread or libuv's pool", () => {
     const script = `
       import { readFileSync, readdirSync, readFile } from 'node:fs';
       import { lowerV8Helpers } from './src/app/helper-threads.ts';
@@ -54,9 +54,15 @@ describe.skipIf(!linux)('lowerV8Helpers in a real process', () => {
         info = read();
       }
       console.log(JSON.stringify({ pid: process.pid, changed, info }));`;
-    const out = execFileSync(process.execPath, ['--v8-pool-size=3', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      ['--v8-pool-size=3', '--import', 'tsx', '--input-type=module', '-e', script],
+      { encoding: 'utf8' },
+    );
     const { pid, changed, info } = JSON.parse(out.trim().split('\n').pop()!) as {
-      pid: number; changed: number[]; info: Array<{ tid: number; nice: number; nr: number; arg0: string }>;
+      pid: number;
+      changed: number[];
+      info: Array<{ tid: number; nice: number; nr: number; arg0: string }>;
     };
     expect(changed).toHaveLength(4);
     const byTid = new Map(info.map((i) => [i.tid, i]));
@@ -66,12 +72,20 @@ describe.skipIf(!linux)('lowerV8Helpers in a real process', () => {
     const FUTEX = process.arch === 'arm64' ? 98 : 202;
     expect(delayed.nr).toBe(EPOLL_PWAIT);
     // one condition variable (its two futex words lie 4 bytes apart), which no other thread waits on
-    const sameCv = (a: string, b: string): boolean => { const d = BigInt(a) - BigInt(b); return d >= -8n && d <= 8n; };
+    const sameCv = (a: string, b: string): boolean => {
+      const d = BigInt(a) - BigInt(b);
+      return d >= -8n && d <= 8n;
+    };
     for (const w of workers) {
       expect(w.nr).toBe(FUTEX);
       expect(sameCv(w.arg0, workers[0].arg0)).toBe(true);
     }
-    expect(info.filter((i) => i.nr === FUTEX && sameCv(i.arg0, workers[0].arg0)).map((i) => i.tid).sort()).toEqual(changed.slice(1).sort());
+    expect(
+      info
+        .filter((i) => i.nr === FUTEX && sameCv(i.arg0, workers[0].arg0))
+        .map((i) => i.tid)
+        .sort(),
+    ).toEqual(changed.slice(1).sort());
     const base = byTid.get(pid)!.nice;
     for (const i of info) expect(i.nice).toBe(changed.includes(i.tid) ? 10 : base);
     expect(changed).not.toContain(pid);

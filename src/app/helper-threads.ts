@@ -55,7 +55,11 @@ export function v8PoolSize(execArgv: readonly string[] = process.execArgv): numb
   let size = DEFAULT_V8_POOL_SIZE;
   for (let i = 0; i < execArgv.length; i++) {
     const a = execArgv[i];
-    const v = a.startsWith('--v8-pool-size=') ? a.slice('--v8-pool-size='.length) : a === '--v8-pool-size' ? execArgv[i + 1] : undefined;
+    const v = a.startsWith('--v8-pool-size=')
+      ? a.slice('--v8-pool-size='.length)
+      : a === '--v8-pool-size'
+        ? execArgv[i + 1]
+        : undefined;
     if (v !== undefined && /^\d+$/.test(v)) size = Number(v);
   }
   return size;

@@ -14,9 +14,12 @@ import { migrations as analytics } from '../analytics/migrations.js';
 
 /** All migrations sorted by version; throws on a duplicate version. */
 export function allMigrations(): Migration[] {
-  const all = [...platform, ...store, ...routing, ...parking, ...reservations, ...probes, ...analytics].sort((a, b) => a.version - b.version);
+  const all = [...platform, ...store, ...routing, ...parking, ...reservations, ...probes, ...analytics].sort(
+    (a, b) => a.version - b.version,
+  );
   for (let i = 1; i < all.length; i++) {
-    if (all[i].version === all[i - 1].version) throw new Error(`duplicate migration version ${all[i].version}: ${all[i - 1].name} and ${all[i].name}`);
+    if (all[i].version === all[i - 1].version)
+      throw new Error(`duplicate migration version ${all[i].version}: ${all[i - 1].name} and ${all[i].name}`);
   }
   return all;
 }

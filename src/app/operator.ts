@@ -21,7 +21,9 @@ const FILE = 'operator.json';
 
 /** Ensures the operator app exists with a fresh key and writes the credentials file. */
 export async function ensureOperatorApp(db: Db, dataDir: string): Promise<OperatorCredentials> {
-  const r = await db.query<{ value: { appId?: string } }>('SELECT value FROM platform_state WHERE key = $1', [STATE_KEY]);
+  const r = await db.query<{ value: { appId?: string } }>('SELECT value FROM platform_state WHERE key = $1', [
+    STATE_KEY,
+  ]);
   const known = r.rows[0]?.value?.appId;
   let creds: OperatorCredentials | undefined;
   if (typeof known === 'string') {
@@ -49,7 +51,9 @@ export function readOperatorCredentials(dataDir: string): OperatorCredentials | 
   if (!existsSync(file)) return undefined;
   try {
     const o = JSON.parse(readFileSync(file, 'utf8')) as Partial<OperatorCredentials>;
-    return typeof o.appId === 'string' && typeof o.appKey === 'string' ? { appId: o.appId, appKey: o.appKey } : undefined;
+    return typeof o.appId === 'string' && typeof o.appKey === 'string'
+      ? { appId: o.appId, appKey: o.appKey }
+      : undefined;
   } catch {
     return undefined;
   }

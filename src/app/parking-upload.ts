@@ -23,7 +23,8 @@ function withIds(lots: unknown[]): unknown[] {
     const o = l as Record<string, unknown>;
     if (!o || typeof o !== 'object' || o.id !== undefined) return l;
     const t = o.osm_type;
-    if ((t === 'node' || t === 'way' || t === 'relation') && typeof o.osm_id === 'number') return { ...o, id: osmLotId(t, o.osm_id) };
+    if ((t === 'node' || t === 'way' || t === 'relation') && typeof o.osm_id === 'number')
+      return { ...o, id: osmLotId(t, o.osm_id) };
     if (typeof o.alias === 'string') return { ...o, id: idFromAlias(o.alias) };
     return l;
   });
@@ -35,6 +36,14 @@ export async function loadParkingDocument(db: Db, doc: unknown): Promise<Parking
   const res = await storeUploads(db, lots, blocks);
   const raw = (Array.isArray(doc) ? {} : doc) as Record<string, unknown>;
   let p = { products: 0, publishers: 0 };
-  if (products.length > 0 || Array.isArray(raw.publishers)) p = await loadParkingFile(db, { ...raw, lots: withIds(lots) });
-  return { lots: res.lots, blocks: res.blocks, products: p.products, publishers: p.publishers, ignoredFields: res.ignoredFields, version: res.version };
+  if (products.length > 0 || Array.isArray(raw.publishers))
+    p = await loadParkingFile(db, { ...raw, lots: withIds(lots) });
+  return {
+    lots: res.lots,
+    blocks: res.blocks,
+    products: p.products,
+    publishers: p.publishers,
+    ignoredFields: res.ignoredFields,
+    version: res.version,
+  };
 }

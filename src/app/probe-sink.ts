@@ -55,7 +55,11 @@ export function directProbeSink(db: Db, region: Region, nowS: () => number = () 
     async flush(onProgress) {
       const pending = new Map(firstNewS);
       firstNewS.clear();
-      const done = await processStored({ db, region, nowS: nowS(), onMatchProgress: onProgress }, [...pending.keys()], pending);
+      const done = await processStored(
+        { db, region, nowS: nowS(), onMatchProgress: onProgress },
+        [...pending.keys()],
+        pending,
+      );
       return { ...done.process, facts: done.facts.facts };
     },
     async close() {},

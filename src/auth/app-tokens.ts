@@ -41,14 +41,24 @@ function safeEqualHex(a: string, b: string): boolean {
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Creates an application with a random key. */
-export async function createApp(db: Queryable, opts: { name: string; admin?: boolean; appId?: string; appKey?: string; tokenExpirationHours?: number }): Promise<CreatedApp> {
+export async function createApp(
+  db: Queryable,
+  opts: { name: string; admin?: boolean; appId?: string; appKey?: string; tokenExpirationHours?: number },
+): Promise<CreatedApp> {
   const appId = opts.appId ?? randomUUID();
   const appKey = opts.appKey ?? randomBytes(24).toString('base64url');
   if (!UUID_RE.test(appId)) throw new Error('appId must be a UUID');
   await db.query(
     `INSERT INTO applications (app_id, name, hash_token_lower, hash_token_exact, admin, token_expiration_hours)
      VALUES ($1, $2, $3, $4, $5, $6)`,
-    [appId, opts.name, hashTokenFor(appId, appKey), sha1Hex(`${appId}|${appKey}`), opts.admin ?? false, opts.tokenExpirationHours ?? 24],
+    [
+      appId,
+      opts.name,
+      hashTokenFor(appId, appKey),
+      sha1Hex(`${appId}|${appKey}`),
+      opts.admin ?? false,
+      opts.tokenExpirationHours ?? 24,
+    ],
   );
   return { appId, appKey, name: opts.name, admin: opts.admin ?? false };
 }
@@ -60,16 +70,27 @@ export async function createApp(db: Queryable, opts: { name: string; admin?: boo
 export async function resetAppKey(db: Queryable, appId: string): Promise<string | undefined> {
   if (!UUID_RE.test(appId)) return undefined;
   const appKey = randomBytes(24).toString('base64url');
-  const r = await db.query('UPDATE applications SET hash_token_lower = $2, hash_token_exact = $3, status = 2 WHERE app_id = $1', [appId, hashTokenFor(appId, appKey), sha1Hex(`${appId}|${appKey}`)]);
+  const r = await db.query(
+    'UPDATE applications SET hash_token_lower = $2, hash_token_exact = $3, status = 2 WHERE app_id = $1',
+    [appId, hashTokenFor(appId, appKey), sha1Hex(`${appId}|${appKey}`)],
+  );
   return r.rowCount > 0 ? appKey : undefined;
 }
 
 /** Lists applications (never their keys). */
-export async function listApps(db: Queryable): Promise<Array<{ appId: string; name: string; admin: boolean; status: number; createdAt: Date }>> {
+export async function listApps(
+  db: Queryable,
+): Promise<Array<{ appId: string; name: string; admin: boolean; status: number; createdAt: Date }>> {
   const r = await db.query<{ app_id: string; name: string; admin: boolean; status: number; created_at: Date }>(
     'SELECT app_id, name, admin, status, created_at FROM applications ORDER BY created_at, app_id',
   );
-  return r.rows.map((x) => ({ appId: x.app_id, name: x.name, admin: x.admin, status: x.status, createdAt: x.created_at }));
+  return r.rows.map((x) => ({
+    appId: x.app_id,
+    name: x.name,
+    admin: x.admin,
+    status: x.status,
+    createdAt: x.created_at,
+  }));
 }
 
 /** Sets an application's status (0 disabled, 2 active). Returns false when the app does not exist. */
@@ -87,24 +108,37 @@ export async function rotateSigningKey(db: Queryable): Promise<string> {
   return kid;
 }
 
-interface KeyRow { kid: string; secret: string; retired_at: Date | null }
+interface KeyRow {
+  kid: string;
+  secret: string;
+  retired_at: Date | null;
+}
 
 /** The app-token service over the database. */
 export class DbAuthService implements AuthService {
   private keys = new Map<string, { secret: Uint8Array; retiredAtS: number | null }>();
   private signingKid: string | undefined;
 
-  constructor(private readonly db: Queryable, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private async loadKeys(): Promise<void> {
-    let rows = (await this.db.query<KeyRow>('SELECT kid, secret, retired_at FROM signing_keys ORDER BY created_at')).rows;
+    let rows = (await this.db.query<KeyRow>('SELECT kid, secret, retired_at FROM signing_keys ORDER BY created_at'))
+      .rows;
     if (!rows.some((r) => r.retired_at === null)) {
       // First start: create the first key. Concurrent first starts may both insert: harmless,
       // the newest active key signs and all verify.
       await rotateSigningKey(this.db);
       rows = (await this.db.query<KeyRow>('SELECT kid, secret, retired_at FROM signing_keys ORDER BY created_at')).rows;
     }
-    this.keys = new Map(rows.map((r) => [r.kid, { secret: Buffer.from(r.secret, 'base64'), retiredAtS: r.retired_at ? r.retired_at.getTime() / 1000 : null }]));
+    this.keys = new Map(
+      rows.map((r) => [
+        r.kid,
+        { secret: Buffer.from(r.secret, 'base64'), retiredAtS: r.retired_at ? r.retired_at.getTime() / 1000 : null },
+      ]),
+    );
     const active = rows.filter((r) => r.retired_at === null);
     this.signingKid = active[active.length - 1].kid;
   }
@@ -112,7 +146,14 @@ export class DbAuthService implements AuthService {
   async issueAppToken(appId: string, hashToken: string): Promise<{ token: string; expiresAtS: number }> {
     if (!appId || !hashToken) throw new AuthError('AUTH_PARAM_MISSING', 'appId and hashToken are required');
     if (!UUID_RE.test(appId)) throw new AuthError('AUTH_APP_UNKNOWN', 'User Authentication Failed');
-    const r = await this.db.query<{ name: string; hash_token_lower: string; hash_token_exact: string; admin: boolean; status: number; token_expiration_hours: number }>(
+    const r = await this.db.query<{
+      name: string;
+      hash_token_lower: string;
+      hash_token_exact: string;
+      admin: boolean;
+      status: number;
+      token_expiration_hours: number;
+    }>(
       'SELECT name, hash_token_lower, hash_token_exact, admin, status, token_expiration_hours FROM applications WHERE app_id = $1',
       [appId],
     );
@@ -153,8 +194,13 @@ export class DbAuthService implements AuthService {
       throw new AuthError('AUTH_TOKEN_INVALID', 'invalid token');
     }
     try {
-      const { payload } = await jwtVerify(token, key.secret, { issuer: ISSUER, algorithms: ['HS256'], currentDate: new Date(this.now()) });
-      if (typeof payload.appId !== 'string' || typeof payload.exp !== 'number') throw new AuthError('AUTH_TOKEN_INVALID', 'invalid token');
+      const { payload } = await jwtVerify(token, key.secret, {
+        issuer: ISSUER,
+        algorithms: ['HS256'],
+        currentDate: new Date(this.now()),
+      });
+      if (typeof payload.appId !== 'string' || typeof payload.exp !== 'number')
+        throw new AuthError('AUTH_TOKEN_INVALID', 'invalid token');
       return { appId: payload.appId, admin: payload.admin === true, expiresAtS: payload.exp };
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw new AuthError('AUTH_TOKEN_EXPIRED', 'token expired');

@@ -26,7 +26,14 @@ export interface AuthService {
 /** Auth failures; the HTTP layer shapes them per service. */
 export class AuthError extends Error {
   constructor(
-    readonly code: 'AUTH_TOKEN_MISSING' | 'AUTH_TOKEN_INVALID' | 'AUTH_TOKEN_EXPIRED' | 'AUTH_APP_UNKNOWN' | 'AUTH_HASH_INVALID' | 'AUTH_PARAM_MISSING' | 'AUTH_FORBIDDEN',
+    readonly code:
+      | 'AUTH_TOKEN_MISSING'
+      | 'AUTH_TOKEN_INVALID'
+      | 'AUTH_TOKEN_EXPIRED'
+      | 'AUTH_APP_UNKNOWN'
+      | 'AUTH_HASH_INVALID'
+      | 'AUTH_PARAM_MISSING'
+      | 'AUTH_FORBIDDEN',
     message: string,
   ) {
     super(message);

@@ -6,7 +6,7 @@ import { hashPassword, verifyPassword } from './password.js';
 
 describe('app tokens', () => {
   let db: Db;
-  let t = Date.UTC(2026, 0, 1) ;
+  const t = Date.UTC(2026, 0, 1);
   const now = () => t;
   beforeAll(async () => {
     db = await openPglite();
@@ -27,14 +27,18 @@ describe('app tokens', () => {
     const other = new DbAuthService(db, now); // a second process sharing the database
     expect(await other.verifyAppToken(token)).toEqual({ appId: app.appId, admin: false, expiresAtS });
     // the non-lower-cased hash form is accepted as well
-    await expect(auth.issueAppToken(app.appId, sha1Hex(`${app.appId}|${app.appKey}`).toUpperCase())).resolves.toBeTruthy();
+    await expect(
+      auth.issueAppToken(app.appId, sha1Hex(`${app.appId}|${app.appKey}`).toUpperCase()),
+    ).resolves.toBeTruthy();
   });
 
   it('rejects wrong hashes, unknown and disabled apps, tampered and expired tokens', async () => {
     const app = await createApp(db, { name: 'b' });
     const auth = new DbAuthService(db, now);
     await expect(auth.issueAppToken(app.appId, sha1Hex('nope'))).rejects.toMatchObject({ code: 'AUTH_HASH_INVALID' });
-    await expect(auth.issueAppToken('00000000-0000-0000-0000-000000000000', sha1Hex('x'))).rejects.toMatchObject({ code: 'AUTH_APP_UNKNOWN' });
+    await expect(auth.issueAppToken('00000000-0000-0000-0000-000000000000', sha1Hex('x'))).rejects.toMatchObject({
+      code: 'AUTH_APP_UNKNOWN',
+    });
     await expect(auth.issueAppToken('not-a-uuid', sha1Hex('x'))).rejects.toMatchObject({ code: 'AUTH_APP_UNKNOWN' });
     const { token } = await auth.issueAppToken(app.appId, hashTokenFor(app.appId, app.appKey));
     const parts = token.split('.');
@@ -44,7 +48,9 @@ describe('app tokens', () => {
     const later = new DbAuthService(db, () => t + 86401 * 1000);
     await expect(later.verifyAppToken(token)).rejects.toMatchObject({ code: 'AUTH_TOKEN_EXPIRED' });
     await setAppStatus(db, app.appId, 0);
-    await expect(auth.issueAppToken(app.appId, hashTokenFor(app.appId, app.appKey))).rejects.toMatchObject({ code: 'AUTH_APP_UNKNOWN' });
+    await expect(auth.issueAppToken(app.appId, hashTokenFor(app.appId, app.appKey))).rejects.toMatchObject({
+      code: 'AUTH_APP_UNKNOWN',
+    });
   });
 
   it('keeps verifying tokens signed with a rotated key and signs new ones with the new key', async () => {

@@ -9,7 +9,9 @@ const MAXMEM = 64 * 1024 * 1024;
 
 function scrypt(pw: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   const opts: ScryptOptions = { N: n, r, p, maxmem: MAXMEM };
-  return new Promise((resolve, reject) => scryptCb(pw.normalize('NFKC'), salt, KEY_LEN, opts, (e, k) => (e ? reject(e) : resolve(k))));
+  return new Promise((resolve, reject) =>
+    scryptCb(pw.normalize('NFKC'), salt, KEY_LEN, opts, (e, k) => (e ? reject(e) : resolve(k))),
+  );
 }
 
 /** Hashes a password: `scrypt$N$r$p$salt$hash` (base64 parts). */

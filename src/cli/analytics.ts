@@ -12,7 +12,8 @@ import { chosenRegion, chosenRegionName } from './region-choice.js';
 /** Adds `analytics refresh`. */
 export function registerAnalytics(program: Command, deps: CliDeps): void {
   const analytics = program.command('analytics').description('intersection analytics maintenance');
-  analytics.command('refresh')
+  analytics
+    .command('refresh')
     .description('rebuild intersection traversal facts (movement, control delay, stops) from stored trajectories')
     .option('--since <time>', 'only trajectories overlapping this ISO 8601 time or later')
     .option('--until <time>', 'only trajectories overlapping before this ISO 8601 time')
@@ -35,8 +36,12 @@ export function registerAnalytics(program: Command, deps: CliDeps): void {
       } else {
         const loaded = await chosenRegion(deps);
         region = loaded.meta.name;
-        r = await deps.withDb((db) => refreshFacts(db, loaded, (d) => readTrajectories(d, { sinceS, untilS, mapVersion: loaded.meta.mapVersion })));
+        r = await deps.withDb((db) =>
+          refreshFacts(db, loaded, (d) => readTrajectories(d, { sinceS, untilS, mapVersion: loaded.meta.mapVersion })),
+        );
       }
-      console.log(`analytics (region "${region}"${server ? `, through the server at ${server.url}` : ''}): ${r.facts} intersection facts from ${r.trajectories} trajectories in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `analytics (region "${region}"${server ? `, through the server at ${server.url}` : ''}): ${r.facts} intersection facts from ${r.trajectories} trajectories in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
     });
 }

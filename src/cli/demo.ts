@@ -20,7 +20,7 @@ export function registerDemo(program: Command, deps: CliDeps, stream: NodeJS.Wri
     .command('demo')
     .description(
       'generate the demo city "Port Calvert" (same seed → identical files) as OSM data into <data-dir>/demo ' +
-      '(demo.osm, parking-upload.json) and import it as region "demo" into <data-dir>/regions/demo',
+        '(demo.osm, parking-upload.json) and import it as region "demo" into <data-dir>/regions/demo',
     )
     .option('--seed <n>', `seed of the generated city, 0..${MAX_SEED} (default: DEMO_SEED or 42)`)
     .option('--data-dir <dir>', 'data directory (overrides the global --data-dir / DATA_DIR)')
@@ -64,8 +64,8 @@ export function registerDemo(program: Command, deps: CliDeps, stream: NodeJS.Wri
       report(stream, result, Date.now() - started);
       stream.write(
         `demo: region "demo" in ${result.regionDir}: ${s.nodes} nodes, ${s.edges} edges (${s.routableEdges} routable), ` +
-        `${s.intersections} intersections (${s.signals} signalized), ${s.blocks} blocks, ${s.lots} lots, ` +
-        `${s.restrictions} turn restrictions\n`,
+          `${s.intersections} intersections (${s.signals} signalized), ${s.blocks} blocks, ${s.lots} lots, ` +
+          `${s.restrictions} turn restrictions\n`,
       );
     });
 }
@@ -75,8 +75,8 @@ function report(stream: NodeJS.WriteStream, paths: DemoPaths, durationMs: number
   const restrictions = Object.values(s.restrictions).reduce((a, b) => a + b, 0);
   stream.write(
     `demo: Port Calvert (seed ${s.seed}): ${s.nodes} nodes, ${s.ways} ways (${s.roadWays} roads, ${s.streetNames} street names), ` +
-    `${s.trafficSignals} signals, ${s.tollWays} toll ways, ${s.ferryWays} ferry, ${restrictions} turn restrictions, ` +
-    `${s.lotWays + s.lotNodes} lots, ${s.uploadProducts} products; files in ${dirname(paths.osmPath)} (${durationMs} ms)\n`,
+      `${s.trafficSignals} signals, ${s.tollWays} toll ways, ${s.ferryWays} ferry, ${restrictions} turn restrictions, ` +
+      `${s.lotWays + s.lotNodes} lots, ${s.uploadProducts} products; files in ${dirname(paths.osmPath)} (${durationMs} ms)\n`,
   );
 }
 

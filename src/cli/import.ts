@@ -15,16 +15,27 @@ const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** Region name derived from a file name: "baltimore.osm.pbf" → "baltimore". */
 export function regionNameOf(file: string): string {
-  return basename(file).replace(/\.(osm\.pbf|pbf|osm|xml)$/i, '').toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+/, '') || 'region';
+  return (
+    basename(file)
+      .replace(/\.(osm\.pbf|pbf|osm|xml)$/i, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '-')
+      .replace(/^-+/, '') || 'region'
+  );
 }
 
 /** Adds `streetwise import <file> [--name NAME] [--data-dir DIR]` to the program. */
 export function registerImport(program: Command, deps: CliDeps, stream: NodeJS.WriteStream = process.stderr): void {
   program
     .command('import')
-    .description('import an OpenStreetMap extract (.osm.pbf or .osm XML) as a region bundle under <data-dir>/regions/<name>')
+    .description(
+      'import an OpenStreetMap extract (.osm.pbf or .osm XML) as a region bundle under <data-dir>/regions/<name>',
+    )
     .argument('<file>', 'OSM file: .osm.pbf or OSM XML (.osm)')
-    .option('--name <name>', 'region name (default: the file name without extension); lowercase letters, digits, - and _')
+    .option(
+      '--name <name>',
+      'region name (default: the file name without extension); lowercase letters, digits, - and _',
+    )
     .option('--data-dir <dir>', 'data directory (overrides the global --data-dir / DATA_DIR)')
     .action(async (file: string, opts: { name?: string; dataDir?: string }) => {
       if (!existsSync(file) || !statSync(file).isFile()) throw new Error(`import: file not found: ${file}`);
@@ -54,8 +65,8 @@ export function registerImport(program: Command, deps: CliDeps, stream: NodeJS.W
       if (reading) bar.stop();
       stream.write(
         `import: region "${name}" in ${summary.dir}: ${summary.nodes} nodes, ${summary.edges} edges ` +
-        `(${summary.routableEdges} routable), ${summary.intersections} intersections (${summary.signals} signalized), ` +
-        `${summary.blocks} blocks, ${summary.lots} lots, ${summary.restrictions} turn restrictions in ${summary.durationMs} ms\n`,
+          `(${summary.routableEdges} routable), ${summary.intersections} intersections (${summary.signals} signalized), ` +
+          `${summary.blocks} blocks, ${summary.lots} lots, ${summary.restrictions} turn restrictions in ${summary.durationMs} ms\n`,
       );
     });
 }

@@ -15,11 +15,16 @@ import { parseTimestampS, probeFormatFromName, type ParseIssue } from '../probes
 import type { CliDeps } from './deps.js';
 import { chosenRegion } from './region-choice.js';
 import { createProgress } from './progress.js';
-import { processWithProgress, storeAll, withProbeSink } from './probe-sink-cli.js';
+import { processWithProgress, storeAll, withProbeSink, type StoreTotals } from './probe-sink-cli.js';
 import { ingestFromNats, natsOptionsFrom, type NatsCliOptions } from './nats-ingest.js';
 
 interface IngestCliOptions extends NatsCliOptions {
-  format?: string; columns?: string; header?: boolean; fcdStart?: string; tracePrefix?: string; batchSize: string;
+  format?: string;
+  columns?: string;
+  header?: boolean;
+  fcdStart?: string;
+  tracePrefix?: string;
+  batchSize: string;
 }
 
 /** Most malformed rows listed (all are counted). */
@@ -28,18 +33,30 @@ const ISSUES_SHOWN = 20;
 /** Adds `ingest probes`. */
 export function registerIngest(program: Command, deps: CliDeps): void {
   const ingest = program.command('ingest').description('ingest data into the database');
-  ingest.command('probes [file]')
-    .description('ingest GPS probe pings from a file (JSON {"pings":[…]} or array, NDJSON, CSV with a header, SUMO --fcd-output XML with --fcd-output.geo) or from a NATS JetStream subject (--from), map-match them and update learned speeds and intersection facts')
+  ingest
+    .command('probes [file]')
+    .description(
+      'ingest GPS probe pings from a file (JSON {"pings":[…]} or array, NDJSON, CSV with a header, SUMO --fcd-output XML with --fcd-output.geo) or from a NATS JetStream subject (--from), map-match them and update learned speeds and intersection facts',
+    )
     .option('--format <format>', 'json | ndjson (or jsonl) | csv | fcd (default: from the file extension)')
-    .option('--columns <mapping>', 'CSV: field=column[:unit],… with fields trace,time,lat,lon,speed,heading; a column is a header name or a 1-based number; time units iso|s|ms, speed units mps|kph|mph|knots; speed=- skips a speed column (e.g. trace=vehicle,time=ts:ms,lat=y,lon=x,speed=v:mps,heading=dir)')
+    .option(
+      '--columns <mapping>',
+      'CSV: field=column[:unit],… with fields trace,time,lat,lon,speed,heading; a column is a header name or a 1-based number; time units iso|s|ms, speed units mps|kph|mph|knots; speed=- skips a speed column (e.g. trace=vehicle,time=ts:ms,lat=y,lon=x,speed=v:mps,heading=dir)',
+    )
     .option('--header', 'CSV: the first row is a header (default: detected)')
     .option('--no-header', 'CSV: the first row is data')
-    .option('--fcd-start <time>', 'FCD only: ISO 8601 or unix time of simulation second 0 (default 2026-01-05T00:00:00Z)')
+    .option(
+      '--fcd-start <time>',
+      'FCD only: ISO 8601 or unix time of simulation second 0 (default 2026-01-05T00:00:00Z)',
+    )
     .option('--trace-prefix <prefix>', 'FCD only: prefix for vehicle ids (to keep runs apart)')
     .option('--batch-size <n>', 'pings per store call', '5000')
     .option('--from <url>', 'consume a NATS JetStream subject instead of a file, e.g. nats://127.0.0.1:4222')
     .option('--subject <subject>', 'NATS: subject the pings are published on (required with --from)')
-    .option('--stream <name>', 'NATS: JetStream stream (default: the stream capturing the subject; created as PROBES when none does)')
+    .option(
+      '--stream <name>',
+      'NATS: JetStream stream (default: the stream capturing the subject; created as PROBES when none does)',
+    )
     .option('--durable <name>', 'NATS: durable consumer name; a restart resumes where it stopped', 'streetwise-probes')
     .option('--batch <n>', 'NATS: messages per pull', '100')
     .option('--ack-wait <s>', 'NATS: seconds before an unacknowledged message is redelivered', '30')
@@ -72,25 +89,32 @@ function readOptions(opts: IngestCliOptions): ReadProbesOptions {
 }
 
 async function ingestFile(deps: CliDeps, file: string, opts: IngestCliOptions): Promise<void> {
-  const format = opts.format !== undefined ? probeFormatFromName(opts.format) : file === '-' ? undefined : formatFromFileName(file);
+  const format =
+    opts.format !== undefined ? probeFormatFromName(opts.format) : file === '-' ? undefined : formatFromFileName(file);
   if (format === undefined) {
-    throw new Error(`--format must be json, ndjson (jsonl), csv or fcd${opts.format ? ` (got ${opts.format})` : ' (cannot tell from the file name)'}`);
+    throw new Error(
+      `--format must be json, ndjson (jsonl), csv or fcd${opts.format ? ` (got ${opts.format})` : ' (cannot tell from the file name)'}`,
+    );
   }
-  if (format !== 'csv' && (opts.columns !== undefined || opts.header !== undefined)) throw new Error('--columns and --header apply to CSV files only');
+  if (format !== 'csv' && (opts.columns !== undefined || opts.header !== undefined))
+    throw new Error('--columns and --header apply to CSV files only');
   const batchSize = Number(opts.batchSize);
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000) throw new Error('--batch-size must be an integer in 1..100000');
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 100_000)
+    throw new Error('--batch-size must be an integer in 1..100000');
   const readOpts = readOptions(opts);
   const region = await chosenRegion(deps);
   const totalBytes = file === '-' ? undefined : statSync(file).size;
   let bytes = 0;
   const raw: Readable = file === '-' ? process.stdin : createReadStream(file);
   // Count bytes as they pass (a 'data' listener would start the stream before the parser reads it).
-  const counted = raw.pipe(new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  }));
+  const counted = raw.pipe(
+    new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        done(null, chunk);
+      },
+    }),
+  );
   const input = file.endsWith('.gz') ? counted.pipe(createGunzip()) : counted;
   const issues: ParseIssue[] = [];
   let malformed = 0;
@@ -102,18 +126,25 @@ async function ingestFile(deps: CliDeps, file: string, opts: IngestCliOptions): 
     const t0 = Date.now();
     const bar = createProgress('read', 'bytes');
     bar.update(0, totalBytes);
-    let stored;
+    let stored: StoreTotals;
     try {
-      stored = await storeAll(sink, readProbes(input, format, onIssue, readOpts), batchSize, () => bar.update(bytes, totalBytes));
+      stored = await storeAll(sink, readProbes(input, format, onIssue, readOpts), batchSize, () =>
+        bar.update(bytes, totalBytes),
+      );
       bar.update(bytes, totalBytes);
     } finally {
       bar.stop();
     }
-    console.log(`pings: ${stored.read} read, ${stored.inserted} new, ${stored.duplicates} already stored, ${malformed} malformed (region ${region.meta.name}, into ${sink.via})`);
-    for (const i of issues) console.log(`  ${i.line !== undefined ? `line ${i.line}` : `ping ${i.index}`}: ${i.message}`);
+    console.log(
+      `pings: ${stored.read} read, ${stored.inserted} new, ${stored.duplicates} already stored, ${malformed} malformed (region ${region.meta.name}, into ${sink.via})`,
+    );
+    for (const i of issues)
+      console.log(`  ${i.line !== undefined ? `line ${i.line}` : `ping ${i.index}`}: ${i.message}`);
     if (malformed > ISSUES_SHOWN) console.log(`  … and ${malformed - ISSUES_SHOWN} more malformed rows`);
     const proc = await processWithProgress(sink);
-    console.log(`matched: ${proc.traces} traces → ${proc.trajectories} trajectories, ${proc.traversals} edge traversals, ${proc.unmatchedPings} pings off-road`);
+    console.log(
+      `matched: ${proc.traces} traces → ${proc.trajectories} trajectories, ${proc.traversals} edge traversals, ${proc.unmatchedPings} pings off-road`,
+    );
     console.log(`learned speeds updated on ${proc.edgesUpdated} edges (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     console.log(`intersection facts: ${proc.facts} from ${proc.trajectories} trajectories`);
   });

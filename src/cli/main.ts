@@ -22,11 +22,21 @@ const program = new Command('streetwise')
   .description('Routing, parking and intersection analytics APIs on your own OpenStreetMap region.')
   .showHelpAfterError()
   .addOption(new Option('--data-dir <dir>', 'data directory (embedded database, regions, demo files) [env DATA_DIR]'))
-  .addOption(new Option('--database-url <url>', 'PostgreSQL URL; default: embedded PGlite in the data directory [env DATABASE_URL]'))
+  .addOption(
+    new Option(
+      '--database-url <url>',
+      'PostgreSQL URL; default: embedded PGlite in the data directory [env DATABASE_URL]',
+    ),
+  )
   .addOption(new Option('--region <name>', 'region to serve / write (default demo) [env REGION]'))
   .addOption(new Option('--port <port>', 'HTTP port (default 8080) [env PORT]'))
   .addOption(new Option('--host <host>', 'interface to bind (default 127.0.0.1) [env HOST]'))
-  .addOption(new Option('--threads <n>', 'threads answering HTTP requests, 0 = one per CPU core (default 0) [env SERVING_THREADS]'))
+  .addOption(
+    new Option(
+      '--threads <n>',
+      'threads answering HTTP requests, 0 = one per CPU core (default 0) [env SERVING_THREADS]',
+    ),
+  )
   .addOption(new Option('--services <list>', 'APIs to serve: routing,parking,analytics [env SERVICES]'))
   .addOption(new Option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent [env LOG_LEVEL]'));
 
@@ -44,8 +54,14 @@ const deps: CliDeps = {
     if (!config) {
       const o = program.opts<Record<string, string | undefined>>();
       config = loadConfig({
-        'store.dataDir': o.dataDir, 'store.databaseUrl': o.databaseUrl, 'region.name': o.region,
-        'server.port': o.port, 'server.host': o.host, 'server.services': o.services, 'server.threads': o.threads, 'server.logLevel': o.logLevel,
+        'store.dataDir': o.dataDir,
+        'store.databaseUrl': o.databaseUrl,
+        'region.name': o.region,
+        'server.port': o.port,
+        'server.host': o.host,
+        'server.services': o.services,
+        'server.threads': o.threads,
+        'server.logLevel': o.logLevel,
       });
     }
     return config;
@@ -82,9 +98,11 @@ try {
   }
   if (err instanceof DataDirBusyError) {
     console.error(`error: ${err.message}.`);
-    console.error(err.owner.role === 'serve'
-      ? 'Stop that server first, or use another --data-dir (or DATABASE_URL for several processes on one database).'
-      : 'Wait until it has finished, or use another --data-dir.');
+    console.error(
+      err.owner.role === 'serve'
+        ? 'Stop that server first, or use another --data-dir (or DATABASE_URL for several processes on one database).'
+        : 'Wait until it has finished, or use another --data-dir.',
+    );
     process.exit(3);
   }
   console.error(err instanceof Error ? `error: ${err.message}` : err);

@@ -9,8 +9,15 @@ import { formatDuration } from './progress.js';
 
 /** The NATS flags of `ingest probes`. */
 export interface NatsCliOptions {
-  from?: string; subject?: string; stream?: string; durable: string; batch: string; ackWait: string;
-  flushEvery: string; flushPings: string; untilIdle?: string;
+  from?: string;
+  subject?: string;
+  stream?: string;
+  durable: string;
+  batch: string;
+  ackWait: string;
+  flushEvery: string;
+  flushPings: string;
+  untilIdle?: string;
 }
 
 /** Reads a number flag or throws naming it. */
@@ -25,10 +32,16 @@ function num(flag: string, v: string, min: number, max: number, integer: boolean
 /** Checks the NATS flags and turns them into feed options. */
 export function natsOptionsFrom(o: NatsCliOptions): NatsFeedOptions {
   const from = o.from ?? '';
-  if (!/^(nats|tls):\/\/[^\s/]+(,(nats|tls):\/\/[^\s/]+)*$/.test(from)) throw new Error(`--from must be a NATS URL such as nats://127.0.0.1:4222 (got ${from})`);
-  if (o.subject === undefined || !/^[^\s]+$/.test(o.subject)) throw new Error('--subject is required with --from (e.g. --subject probes.fleet1)');
-  for (const [flag, name] of [['stream', o.stream], ['durable', o.durable]] as const) {
-    if (name !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(name)) throw new Error(`--${flag} must be 1-64 letters, digits, _ or - (got ${name})`);
+  if (!/^(nats|tls):\/\/[^\s/]+(,(nats|tls):\/\/[^\s/]+)*$/.test(from))
+    throw new Error(`--from must be a NATS URL such as nats://127.0.0.1:4222 (got ${from})`);
+  if (o.subject === undefined || !/^[^\s]+$/.test(o.subject))
+    throw new Error('--subject is required with --from (e.g. --subject probes.fleet1)');
+  for (const [flag, name] of [
+    ['stream', o.stream],
+    ['durable', o.durable],
+  ] as const) {
+    if (name !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(name))
+      throw new Error(`--${flag} must be 1-64 letters, digits, _ or - (got ${name})`);
   }
   return {
     servers: from,
@@ -44,7 +57,11 @@ export function natsOptionsFrom(o: NatsCliOptions): NatsFeedOptions {
 }
 
 /** Runs the feed into `sink`, stopping cleanly on SIGINT/SIGTERM; prints the totals. */
-export async function ingestFromNats(sink: ProbeSink, opts: NatsFeedOptions, stream: NodeJS.WriteStream = process.stderr): Promise<NatsFeedTotals> {
+export async function ingestFromNats(
+  sink: ProbeSink,
+  opts: NatsFeedOptions,
+  stream: NodeJS.WriteStream = process.stderr,
+): Promise<NatsFeedTotals> {
   const ac = new AbortController();
   const onSignal = (sig: NodeJS.Signals): void => {
     stream.write(`${sig}: stopping after the current pull (stored pings are acknowledged and processed)\n`);
@@ -56,10 +73,14 @@ export async function ingestFromNats(sink: ProbeSink, opts: NatsFeedOptions, str
   let lastLog = 0;
   const line = (t: NatsFeedTotals): string => {
     const s = (Date.now() - t0) / 1000;
-    return `nats: ${t.acked} messages, ${t.pings} pings (${t.inserted} new, ${t.duplicates} already stored, ${t.malformedPings} malformed), ` +
-      `${t.terminated} messages rejected, ${Math.round(t.pings / Math.max(0.001, s))} pings/s, ${formatDuration(s)} elapsed`;
+    return (
+      `nats: ${t.acked} messages, ${t.pings} pings (${t.inserted} new, ${t.duplicates} already stored, ${t.malformedPings} malformed), ` +
+      `${t.terminated} messages rejected, ${Math.round(t.pings / Math.max(0.001, s))} pings/s, ${formatDuration(s)} elapsed`
+    );
   };
-  stream.write(`nats: consuming ${opts.subject} from ${opts.servers} as ${opts.durable ?? 'streetwise-probes'} into ${sink.via}\n`);
+  stream.write(
+    `nats: consuming ${opts.subject} from ${opts.servers} as ${opts.durable ?? 'streetwise-probes'} into ${sink.via}\n`,
+  );
   try {
     const totals = await consumeNatsProbes(sink, {
       ...opts,

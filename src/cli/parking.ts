@@ -13,7 +13,9 @@ import { announceChange } from '../store/changes.js';
 
 /** Registers `parking load` on the program. */
 export function registerParking(program: Command, deps: CliDeps): void {
-  const parking = program.command('parking').description('parking inventory: operator uploads of lots, blocks and products');
+  const parking = program
+    .command('parking')
+    .description('parking inventory: operator uploads of lots, blocks and products');
   parking
     .command('load <file>')
     .description('load lots, blocks (and products) from a JSON or GeoJSON file into the database')
@@ -28,12 +30,18 @@ export function registerParking(program: Command, deps: CliDeps): void {
       const res = server
         ? await server.request<ParkingLoadResult>('POST', '/v1/admin/parking/load', doc)
         : await deps.withDb(async (db) => {
-          const r = await loadParkingDocument(db, doc);
-          await announceChange(db, 'parking', '');
-          return r;
-        });
-      console.log(`parking load: ${res.lots} lots and ${res.blocks} blocks stored (inventory version ${res.version})${server ? ` through the server at ${server.url}` : ''}`);
-      if (res.ignoredFields.length > 0) console.log(`ignored fields: ${res.ignoredFields.slice(0, 20).join(', ')}${res.ignoredFields.length > 20 ? ', …' : ''}`);
-      if (res.products > 0 || res.publishers > 0) console.log(`parking load: ${res.products} products and ${res.publishers} publishers stored`);
+            const r = await loadParkingDocument(db, doc);
+            await announceChange(db, 'parking', '');
+            return r;
+          });
+      console.log(
+        `parking load: ${res.lots} lots and ${res.blocks} blocks stored (inventory version ${res.version})${server ? ` through the server at ${server.url}` : ''}`,
+      );
+      if (res.ignoredFields.length > 0)
+        console.log(
+          `ignored fields: ${res.ignoredFields.slice(0, 20).join(', ')}${res.ignoredFields.length > 20 ? ', …' : ''}`,
+        );
+      if (res.products > 0 || res.publishers > 0)
+        console.log(`parking load: ${res.products} products and ${res.publishers} publishers stored`);
     });
 }

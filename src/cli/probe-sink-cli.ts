@@ -15,7 +15,9 @@ export async function withProbeSink<T>(deps: CliDeps, region: Region, fn: (sink:
   const server = await deps.server();
   if (server) {
     if (server.region !== region.meta.name) {
-      throw new Error(`the server at ${server.url} serves region "${server.region}", not "${region.meta.name}": run the command with --region ${server.region}, or stop the server`);
+      throw new Error(
+        `the server at ${server.url} serves region "${server.region}", not "${region.meta.name}": run the command with --region ${server.region}, or stop the server`,
+      );
     }
     const sink = serverProbeSink(server);
     try {
@@ -47,7 +49,10 @@ export interface StoreTotals {
  * Resolves when the last batch is stored.
  */
 export async function storeAll(
-  sink: ProbeSink, records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>, batchSize: number, onBatch?: (t: StoreTotals) => void,
+  sink: ProbeSink,
+  records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>,
+  batchSize: number,
+  onBatch?: (t: StoreTotals) => void,
 ): Promise<StoreTotals> {
   const totals: StoreTotals = { read: 0, inserted: 0, duplicates: 0 };
   let batch: ProbeRecord[] = [];

@@ -3,8 +3,12 @@ import { createProgress, formatDuration, progressLine } from './progress.js';
 
 describe('progress lines', () => {
   it('say done of total, share, rate, elapsed and time left; bytes in MB', () => {
-    expect(progressLine(25_000_000, 100_000_000, 'bytes', 5)).toBe('25.0/100.0 MB (25%), 5.0 MB/s, 5.0 s elapsed, 15 s left');
-    expect(progressLine(300, 1200, 'sim min', 60)).toBe('300/1200 sim min (25%), 5 sim min/s, 1 min 00 s elapsed, 3 min 00 s left');
+    expect(progressLine(25_000_000, 100_000_000, 'bytes', 5)).toBe(
+      '25.0/100.0 MB (25%), 5.0 MB/s, 5.0 s elapsed, 15 s left',
+    );
+    expect(progressLine(300, 1200, 'sim min', 60)).toBe(
+      '300/1200 sim min (25%), 5 sim min/s, 1 min 00 s elapsed, 3 min 00 s left',
+    );
     expect(progressLine(1200, 1200, 'traces', 12)).toBe('1200/1200 traces (100%), 100 traces/s, 12 s elapsed');
     expect(progressLine(42, undefined, 'pings', 2)).toBe('42 pings, 21 pings/s, 2.0 s elapsed');
   });

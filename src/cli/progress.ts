@@ -43,12 +43,16 @@ export function progressLine(done: number, total: number | undefined, unit: stri
 export function createProgress(label: string, unit: string, stream: NodeJS.WriteStream = process.stderr): Progress {
   const bytes = unit === 'bytes';
   if (stream.isTTY) {
-    const bar = new cliProgress.SingleBar({
-      format: `${label.padEnd(14)} [{bar}] {value}/{total} ${bytes ? 'MB' : unit} | {rate} ${bytes ? 'MB' : unit}/s | {duration_formatted} | {eta_formatted} left`,
-      hideCursor: true,
-      stream,
-      formatValue: (v: number, _o: unknown, type: string) => (bytes && (type === 'value' || type === 'total') ? (v / 1e6).toFixed(1) : String(v)),
-    }, cliProgress.Presets.shades_classic);
+    const bar = new cliProgress.SingleBar(
+      {
+        format: `${label.padEnd(14)} [{bar}] {value}/{total} ${bytes ? 'MB' : unit} | {rate} ${bytes ? 'MB' : unit}/s | {duration_formatted} | {eta_formatted} left`,
+        hideCursor: true,
+        stream,
+        formatValue: (v: number, _o: unknown, type: string) =>
+          bytes && (type === 'value' || type === 'total') ? (v / 1e6).toFixed(1) : String(v),
+      },
+      cliProgress.Presets.shades_classic,
+    );
     const start = Date.now();
     let started = false;
     return {
@@ -103,7 +107,9 @@ export function startStep(label: string, stream: NodeJS.WriteStream = process.st
   const start = Date.now();
   const elapsed = (): string => formatDuration((Date.now() - start) / 1000);
   if (stream.isTTY) {
-    const draw = (): void => { stream.write(`\r${label}… ${elapsed()}\x1b[K`); };
+    const draw = (): void => {
+      stream.write(`\r${label}… ${elapsed()}\x1b[K`);
+    };
     draw();
     const t = setInterval(draw, 1000);
     t.unref();

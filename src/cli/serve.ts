@@ -8,7 +8,8 @@ import type { CliDeps } from './deps.js';
 
 /** Adds `serve`. */
 export function registerServe(program: Command, deps: CliDeps): void {
-  program.command('serve')
+  program
+    .command('serve')
     .description('serve the routing, parking and analytics APIs (creates the demo region on first start)')
     .action(async () => {
       const config = deps.config();
@@ -31,23 +32,40 @@ export function registerServe(program: Command, deps: CliDeps): void {
       process.on('SIGINT', () => void shutdown('SIGINT'));
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
       try {
-        threads = await startServingThreads({ config, regionDir: started.regionDir, embedded: started.embedded, databaseUrl: config.store.databaseUrl || undefined, ingestion: started.ingestion });
+        threads = await startServingThreads({
+          config,
+          regionDir: started.regionDir,
+          embedded: started.embedded,
+          databaseUrl: config.store.databaseUrl || undefined,
+          ingestion: started.ingestion,
+        });
       } catch (err) {
         await close();
         throw err;
       }
       threads.onFailure((err) => void shutdown(`a serving thread failed: ${err.message}`, 1));
       const port = threads.port;
-      const shownHost = config.server.host === '0.0.0.0' || config.server.host === '::' ? 'localhost' : config.server.host;
+      const shownHost =
+        config.server.host === '0.0.0.0' || config.server.host === '::' ? 'localhost' : config.server.host;
       const url = `http://${shownHost}:${port}`;
       // CLI commands reach this server on a loopback address when it listens on all interfaces
-      const loopback = config.server.host === '0.0.0.0' ? '127.0.0.1' : config.server.host === '::' ? '[::1]' : config.server.host;
+      const loopback =
+        config.server.host === '0.0.0.0' ? '127.0.0.1' : config.server.host === '::' ? '[::1]' : config.server.host;
       listening(`http://${loopback}:${port}`);
-      console.log(banner(url, ctx.region.meta.name, (Date.now() - t0) / 1000, demoApp, ctx.region.meta.bounds, threads.count));
+      console.log(
+        banner(url, ctx.region.meta.name, (Date.now() - t0) / 1000, demoApp, ctx.region.meta.bounds, threads.count),
+      );
     });
 }
 
-function banner(url: string, region: string, startS: number, demo: { appId: string; appKey: string } | undefined, bounds: [number, number, number, number], threadCount: number): string {
+function banner(
+  url: string,
+  region: string,
+  startS: number,
+  demo: { appId: string; appKey: string } | undefined,
+  bounds: [number, number, number, number],
+  threadCount: number,
+): string {
   const lines = [
     '',
     `Console: ${url}/  (map, routes, parking, intersections)`,

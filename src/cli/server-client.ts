@@ -31,7 +31,10 @@ export interface ServerClient {
  * (PostgreSQL, or nobody holds the directory). Throws DataDirBusyError when another CLI command
  * holds it; waits (saying so on `log`) while the owning server is still starting.
  */
-export async function owningServer(config: Config, log: (line: string) => void = (l) => console.error(l)): Promise<ServerClient | undefined> {
+export async function owningServer(
+  config: Config,
+  log: (line: string) => void = (l) => console.error(l),
+): Promise<ServerClient | undefined> {
   if (config.store.databaseUrl) return undefined;
   const dataDir = config.store.dataDir;
   let owner = await findDataDirOwner(dataDir);
@@ -40,7 +43,8 @@ export async function owningServer(config: Config, log: (line: string) => void =
   const deadline = Date.now() + STARTING_WAIT_MS;
   if (owner.url === undefined) log(`waiting for ${describeOwner(owner)} to finish starting…`);
   while (owner.url === undefined) {
-    if (Date.now() > deadline) throw new Error(`${describeOwner(owner)} did not finish starting within ${STARTING_WAIT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`${describeOwner(owner)} did not finish starting within ${STARTING_WAIT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, 500));
     const again = await findDataDirOwner(dataDir);
     if (again === undefined) return undefined; // it stopped: the database is free
@@ -48,24 +52,36 @@ export async function owningServer(config: Config, log: (line: string) => void =
     owner = again;
   }
   const creds = readOperatorCredentials(dataDir);
-  if (creds === undefined) throw new Error(`${describeOwner(owner)} owns ${dataDir} but its operator credentials (operator.json) are missing: restart it`);
+  if (creds === undefined)
+    throw new Error(
+      `${describeOwner(owner)} owns ${dataDir} but its operator credentials (operator.json) are missing: restart it`,
+    );
   const url = owner.url;
-  const tokenRes = await fetch(`${url}/v1/AppToken?appId=${encodeURIComponent(creds.appId)}&hashToken=${hashTokenFor(creds.appId, creds.appKey)}`).catch((err: Error) => {
+  const tokenRes = await fetch(
+    `${url}/v1/AppToken?appId=${encodeURIComponent(creds.appId)}&hashToken=${hashTokenFor(creds.appId, creds.appKey)}`,
+  ).catch((err: Error) => {
     throw new Error(`cannot reach ${describeOwner(owner!)}: ${err.message}`);
   });
   const tokenBody = (await tokenRes.json()) as { result?: { token?: string } };
   const token = tokenBody.result?.token;
-  if (!tokenRes.ok || !token) throw new Error(`${describeOwner(owner)} refused the operator credentials (HTTP ${tokenRes.status}): restart it`);
+  if (!tokenRes.ok || !token)
+    throw new Error(`${describeOwner(owner)} refused the operator credentials (HTTP ${tokenRes.status}): restart it`);
   const found = owner;
   const health = (await (await fetch(`${url}/healthz`)).json()) as { region?: string };
   return {
-    url, owner: found, region: health.region ?? '',
+    url,
+    owner: found,
+    region: health.region ?? '',
     async request<T>(method: string, path: string, body?: unknown, opts: { contentType?: string } = {}): Promise<T> {
       const isStream = body !== undefined && typeof (body as Readable).pipe === 'function';
       const init: RequestInit & { duplex?: 'half' } = { method, headers: { authorization: `Bearer ${token}` } };
       if (body !== undefined) {
         (init.headers as Record<string, string>)['content-type'] = opts.contentType ?? 'application/json';
-        init.body = isStream ? (body as unknown as ReadableStream) : typeof body === 'string' ? body : JSON.stringify(body);
+        init.body = isStream
+          ? (body as unknown as ReadableStream)
+          : typeof body === 'string'
+            ? body
+            : JSON.stringify(body);
         if (isStream) init.duplex = 'half';
       }
       const res = await fetch(`${url}${path}`, init).catch((err: Error) => {
@@ -73,7 +89,11 @@ export async function owningServer(config: Config, log: (line: string) => void =
       });
       const text = await res.text();
       let parsed: unknown;
-      try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
       if (!res.ok) {
         const e = (parsed as { error?: { userMessage?: string; message?: string } } | undefined)?.error;
         throw new Error(`the server answered ${res.status}: ${e?.userMessage ?? e?.message ?? text.slice(0, 300)}`);
@@ -103,14 +123,21 @@ export function serverProbeSink(server: ServerClient): ProbeSink {
     reportsProgress: false,
     async store(records): Promise<StoreReport> {
       if (records.length === 0) return { inserted: 0, duplicates: 0 };
-      const r = await server.request<{ inserted: number; duplicates: number; malformed: number; issues: Array<{ line?: number; message: string }> }>(
-        'POST', '/v1/probes?defer=true', ndjson(records), { contentType: 'application/x-ndjson' },
-      );
+      const r = await server.request<{
+        inserted: number;
+        duplicates: number;
+        malformed: number;
+        issues: Array<{ line?: number; message: string }>;
+      }>('POST', '/v1/probes?defer=true', ndjson(records), { contentType: 'application/x-ndjson' });
       if (r.malformed > 0) throw new Error(`the server rejected ${r.malformed} pings: ${r.issues[0]?.message ?? ''}`);
       return { inserted: r.inserted, duplicates: r.duplicates };
     },
     async flush(): Promise<FlushReport> {
-      const r = await server.request<{ matched: Omit<FlushReport, 'facts'>; intersectionFacts: number }>('POST', '/v1/admin/probes/process', {});
+      const r = await server.request<{ matched: Omit<FlushReport, 'facts'>; intersectionFacts: number }>(
+        'POST',
+        '/v1/admin/probes/process',
+        {},
+      );
       return { ...r.matched, facts: r.intersectionFacts };
     },
     async close() {},

@@ -13,17 +13,26 @@ import { localParts, parseIsoToUnixS } from '../time/index.js';
 import type { CliDeps } from './deps.js';
 import { chosenRegion } from './region-choice.js';
 import { createProgress } from './progress.js';
-import { processWithProgress, storeAll, withProbeSink } from './probe-sink-cli.js';
+import { processWithProgress, storeAll, withProbeSink, type StoreTotals } from './probe-sink-cli.js';
 
 interface SimulateCliOptions {
-  days: string; hours?: string; penetration: string; interval: string; seed: string; noise: string;
-  start?: string; tripsPerDay?: string; out?: string; ingest: boolean;
+  days: string;
+  hours?: string;
+  penetration: string;
+  interval: string;
+  seed: string;
+  noise: string;
+  start?: string;
+  tripsPerDay?: string;
+  out?: string;
+  ingest: boolean;
 }
 
 /** Parses a numeric option or throws naming it. */
 function num(name: string, v: string, min: number, max: number, integer = false): number {
   const n = Number(v);
-  if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) throw new Error(`--${name} must be ${integer ? 'an integer' : 'a number'} in ${min}..${max} (got ${v})`);
+  if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n)))
+    throw new Error(`--${name} must be ${integer ? 'an integer' : 'a number'} in ${min}..${max} (got ${v})`);
   return n;
 }
 
@@ -40,15 +49,21 @@ function line(r: ProbeRecord, csv: boolean): string {
 
 /** Adds `simulate`. */
 export function registerSimulate(program: Command, deps: CliDeps): void {
-  program.command('simulate')
-    .description('simulate traffic on the region (demand curve, signals, congestion) and ingest GPS pings of a sample of vehicles')
+  program
+    .command('simulate')
+    .description(
+      'simulate traffic on the region (demand curve, signals, congestion) and ingest GPS pings of a sample of vehicles',
+    )
     .option('--days <n>', 'days to simulate', '1')
     .option('--hours <n>', 'hours to simulate instead of whole days')
     .option('--penetration <p>', 'share of vehicles reporting pings, 0..1', '0.1')
     .option('--interval <s>', 'seconds between pings', '5')
     .option('--noise <m>', 'GPS noise per axis, metres', '5')
     .option('--seed <n>', 'random seed', '1')
-    .option('--start <time>', 'start (ISO 8601 local to the region, or unix seconds); default: local midnight --days days ago')
+    .option(
+      '--start <time>',
+      'start (ISO 8601 local to the region, or unix seconds); default: local midnight --days days ago',
+    )
     .option('--trips-per-day <n>', 'trips per day (default from the road length)')
     .option('--out <file>', 'also write the pings to a .csv, .ndjson or .jsonl file')
     .option('--no-ingest', 'do not ingest (only write --out)')
@@ -61,19 +76,27 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
       const noiseM = num('noise', opts.noise, 0, 200);
       const seed = num('seed', opts.seed, 0, 2 ** 31, true);
       if (!opts.ingest && !opts.out) throw new Error('--no-ingest needs --out');
-      if (opts.out && !/\.(csv|jsonl|ndjson)$/i.test(opts.out)) throw new Error('--out must end in .csv, .ndjson or .jsonl');
+      if (opts.out && !/\.(csv|jsonl|ndjson)$/i.test(opts.out))
+        throw new Error('--out must end in .csv, .ndjson or .jsonl');
       const region = await chosenRegion(deps);
       const tz = region.meta.timeZone || 'UTC';
       let startS: number;
       if (opts.start !== undefined) {
         const s = /^\d+(\.\d+)?$/.test(opts.start) ? parseTimestampS(opts.start) : parseIsoToUnixS(opts.start, tz);
-        if (s === undefined || !Number.isFinite(s)) throw new Error(`--start ${opts.start} is not ISO 8601 or unix seconds`);
+        if (s === undefined || !Number.isFinite(s))
+          throw new Error(`--start ${opts.start} is not ISO 8601 or unix seconds`);
         startS = s;
       } else {
         const p = localParts(Date.now() / 1000 - Math.max(1, Math.ceil(durationS / 86400)) * 86400, tz);
-        startS = parseIsoToUnixS(`${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}T00:00:00`, tz) as number;
+        startS = parseIsoToUnixS(
+          `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}T00:00:00`,
+          tz,
+        ) as number;
       }
-      const tripsPerDay = opts.tripsPerDay !== undefined ? num('trips-per-day', opts.tripsPerDay, 1, 10_000_000, true) : defaultTripsPerDay(region);
+      const tripsPerDay =
+        opts.tripsPerDay !== undefined
+          ? num('trips-per-day', opts.tripsPerDay, 1, 10_000_000, true)
+          : defaultTripsPerDay(region);
       const stats = newStats();
       const bar = createProgress('simulate', 'sim min');
       const simMinutes = (): number => Math.round(Math.max(0, Math.min(durationS, stats.nowS - startS)) / 60);
@@ -86,7 +109,11 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
       }
       async function* records(): AsyncGenerator<ProbeRecord> {
         // Batches of 1000 pings: progress moves at least that often.
-        for await (const batch of simulate(region, { startS, durationS, penetration, intervalS, noiseM, seed, tripsPerDay, batchSize: 1000 }, stats)) {
+        for await (const batch of simulate(
+          region,
+          { startS, durationS, penetration, intervalS, noiseM, seed, tripsPerDay, batchSize: 1000 },
+          stats,
+        )) {
           if (out) {
             const ok = out.write(batch.map((r) => line(r, csv)).join(''));
             if (!ok) await new Promise<void>((res) => out?.once('drain', () => res()));
@@ -98,14 +125,16 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
       const t0 = Date.now();
       if (opts.ingest) {
         await withProbeSink(deps, region, async (sink) => {
-          let stored;
+          let stored: StoreTotals;
           try {
             stored = await storeAll(sink, records(), 5000);
           } finally {
             bar.stop();
           }
           const proc = await processWithProgress(sink);
-          console.log(`ingested ${stored.inserted} new pings (${stored.duplicates} already stored) into ${sink.via}; matched ${proc.trajectories} trajectories, ${proc.traversals} traversals; learned speeds on ${proc.edgesUpdated} edges`);
+          console.log(
+            `ingested ${stored.inserted} new pings (${stored.duplicates} already stored) into ${sink.via}; matched ${proc.trajectories} trajectories, ${proc.traversals} traversals; learned speeds on ${proc.edgesUpdated} edges`,
+          );
           console.log(`intersection facts: ${proc.facts} from ${proc.trajectories} trajectories`);
         });
       } else {
@@ -113,6 +142,8 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
         bar.stop();
       }
       if (out) await new Promise<void>((res) => out?.end(() => res()));
-      console.log(`simulated ${(durationS / 3600).toFixed(1)} h from ${new Date(startS * 1000).toISOString()}: ${stats.routedTrips} trips (${stats.completedTrips} completed, mean ${Math.round(stats.meanTripS)} s, ${Math.round(stats.meanControlDelayS)} s at signals/stops), ${stats.signalizedNodes} signals, ${stats.probeVehicles} probe vehicles, ${stats.pings} pings in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `simulated ${(durationS / 3600).toFixed(1)} h from ${new Date(startS * 1000).toISOString()}: ${stats.routedTrips} trips (${stats.completedTrips} completed, mean ${Math.round(stats.meanTripS)} s, ${Math.round(stats.meanControlDelayS)} s at signals/stops), ${stats.signalizedNodes} signals, ${stats.probeVehicles} probe vehicles, ${stats.pings} pings in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
     });
 }

@@ -25,7 +25,10 @@ function deepFreeze<T>(o: T): T {
  * Builds the frozen Config from `flags` (keys like 'server.port', values as strings) and `env`.
  * Only this module reads environment variables.
  */
-export function loadConfig(flags: Record<string, string | undefined> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(
+  flags: Record<string, string | undefined> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Config {
   const raw = (key: string): { value: string; source: string } => {
     const s = SETTINGS.find((x) => x.key === key)!;
     if (flags[key] !== undefined) return { value: flags[key]!, source: s.flag ?? key };
@@ -36,7 +39,9 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
     const { value, source } = raw(key);
     const n = Number(value);
     if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < min || n > max) {
-      throw new ConfigError(`${source}=${JSON.stringify(value)} is invalid: ${key} must be an integer in ${min}..${max}`);
+      throw new ConfigError(
+        `${source}=${JSON.stringify(value)} is invalid: ${key} must be an integer in ${min}..${max}`,
+      );
     }
     return n;
   };
@@ -49,21 +54,28 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
   };
   const str = (key: string): string => raw(key).value.trim();
 
-  const services = str('server.services').split(',').map((s) => s.trim()).filter(Boolean);
+  const services = str('server.services')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const s of services) {
-    if (!SERVICES.includes(s as ServiceName)) throw new ConfigError(`SERVICES contains unknown service "${s}"; choose from ${SERVICES.join(', ')}`);
+    if (!SERVICES.includes(s as ServiceName))
+      throw new ConfigError(`SERVICES contains unknown service "${s}"; choose from ${SERVICES.join(', ')}`);
   }
   if (services.length === 0) throw new ConfigError('SERVICES must name at least one service');
   const logLevel = str('server.logLevel');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL=${JSON.stringify(logLevel)} is invalid: use fatal|error|warn|info|debug|trace|silent`);
+    throw new ConfigError(
+      `LOG_LEVEL=${JSON.stringify(logLevel)} is invalid: use fatal|error|warn|info|debug|trace|silent`,
+    );
   }
   const databaseUrl = str('store.databaseUrl');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
   const region = str('region.name');
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(region)) throw new ConfigError(`REGION=${JSON.stringify(region)} is invalid: letters, digits, _ and - only`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(region))
+    throw new ConfigError(`REGION=${JSON.stringify(region)} is invalid: letters, digits, _ and - only`);
   const host = str('server.host');
   if (!host) throw new ConfigError('HOST must not be empty');
 
@@ -77,9 +89,20 @@ export function loadConfig(flags: Record<string, string | undefined> = {}, env: 
       threads: int('server.threads', 0, 256),
     },
     store: { databaseUrl, dataDir: resolve(str('store.dataDir') || './data') },
-    region: { name: region, demoIfMissing: bool('region.demoIfMissing'), demoSimulate: bool('region.demoSimulate'), demoSeed: int('region.demoSeed', 0, 2 ** 31 - 1) },
-    probes: { bodyLimitBytes: int('probes.bodyLimitBytes', 1024, 2 ** 40), maxQueuedJobs: int('probes.maxQueuedJobs', 0, 100_000) },
-    routing: { routeTtlHours: int('routing.routeTtlHours', 1, 24 * 30), routeWriteDelayMs: int('routing.routeWriteDelayMs', 0, 1000) },
+    region: {
+      name: region,
+      demoIfMissing: bool('region.demoIfMissing'),
+      demoSimulate: bool('region.demoSimulate'),
+      demoSeed: int('region.demoSeed', 0, 2 ** 31 - 1),
+    },
+    probes: {
+      bodyLimitBytes: int('probes.bodyLimitBytes', 1024, 2 ** 40),
+      maxQueuedJobs: int('probes.maxQueuedJobs', 0, 100_000),
+    },
+    routing: {
+      routeTtlHours: int('routing.routeTtlHours', 1, 24 * 30),
+      routeWriteDelayMs: int('routing.routeWriteDelayMs', 0, 1000),
+    },
   };
   return deepFreeze(config);
 }

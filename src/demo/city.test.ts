@@ -8,10 +8,28 @@ import { demoLandmarks } from './landmarks.js';
 // The demo city is read back from its XML text with an independent parser, so these tests check
 // the document a real importer sees, not the generator's own bookkeeping.
 
-interface ParsedNode { id: number; lat: number; lon: number; tags: Record<string, string> }
-interface ParsedWay { id: number; refs: number[]; tags: Record<string, string> }
-interface ParsedRelation { id: number; members: Array<{ type: string; ref: number; role: string }>; tags: Record<string, string> }
-interface ParsedOsm { version: string; nodes: Map<number, ParsedNode>; ways: ParsedWay[]; relations: ParsedRelation[] }
+interface ParsedNode {
+  id: number;
+  lat: number;
+  lon: number;
+  tags: Record<string, string>;
+}
+interface ParsedWay {
+  id: number;
+  refs: number[];
+  tags: Record<string, string>;
+}
+interface ParsedRelation {
+  id: number;
+  members: Array<{ type: string; ref: number; role: string }>;
+  tags: Record<string, string>;
+}
+interface ParsedOsm {
+  version: string;
+  nodes: Map<number, ParsedNode>;
+  ways: ParsedWay[];
+  relations: ParsedRelation[];
+}
 
 function parseOsm(xml: string): ParsedOsm {
   const parser = new XMLParser({
@@ -28,11 +46,17 @@ function parseOsm(xml: string): ParsedOsm {
     nodes.set(Number(n.id), { id: Number(n.id), lat: Number(n.lat), lon: Number(n.lon), tags: tagsOf(n) });
   }
   const ways = (doc.osm.way ?? []).map((w: any) => ({
-    id: Number(w.id), refs: (w.nd as Array<{ ref: string }>).map((nd) => Number(nd.ref)), tags: tagsOf(w),
+    id: Number(w.id),
+    refs: (w.nd as Array<{ ref: string }>).map((nd) => Number(nd.ref)),
+    tags: tagsOf(w),
   }));
   const relations = (doc.osm.relation ?? []).map((r: any) => ({
     id: Number(r.id),
-    members: (r.member as Array<{ type: string; ref: string; role: string }>).map((m) => ({ type: m.type, ref: Number(m.ref), role: m.role })),
+    members: (r.member as Array<{ type: string; ref: string; role: string }>).map((m) => ({
+      type: m.type,
+      ref: Number(m.ref),
+      role: m.role,
+    })),
     tags: tagsOf(r),
   }));
   return { version: String(doc.osm.version), nodes, ways, relations };
@@ -63,7 +87,11 @@ function reachable(adj: Map<number, Set<number>>, from: number): Set<number> {
   const stack = [from];
   while (stack.length > 0) {
     const a = stack.pop()!;
-    for (const b of adj.get(a) ?? []) if (!seen.has(b)) { seen.add(b); stack.push(b); }
+    for (const b of adj.get(a) ?? [])
+      if (!seen.has(b)) {
+        seen.add(b);
+        stack.push(b);
+      }
   }
   return seen;
 }
@@ -148,11 +176,15 @@ describe('generateDemoCity', () => {
   });
 
   it('references only existing nodes from ways and existing elements from relations', () => {
-    for (const w of osm.ways) for (const ref of w.refs) expect(osm.nodes.has(ref), `way ${w.id} → node ${ref}`).toBe(true);
+    for (const w of osm.ways)
+      for (const ref of w.refs) expect(osm.nodes.has(ref), `way ${w.id} → node ${ref}`).toBe(true);
     const wayIds = new Set(osm.ways.map((w) => w.id));
     for (const r of osm.relations) {
       for (const m of r.members) {
-        expect(m.type === 'node' ? osm.nodes.has(m.ref) : wayIds.has(m.ref), `relation ${r.id} → ${m.type} ${m.ref}`).toBe(true);
+        expect(
+          m.type === 'node' ? osm.nodes.has(m.ref) : wayIds.has(m.ref),
+          `relation ${r.id} → ${m.type} ${m.ref}`,
+        ).toBe(true);
       }
     }
   });
@@ -185,7 +217,9 @@ describe('generateDemoCity', () => {
     expect(giveWays.length).toBe(4);
     const degree = new Map<number, number>();
     for (const w of osm.ways.filter((x) => x.tags.highway)) {
-      w.refs.forEach((ref, k) => degree.set(ref, (degree.get(ref) ?? 0) + (k === 0 || k === w.refs.length - 1 ? 1 : 2)));
+      w.refs.forEach((ref, k) => {
+        degree.set(ref, (degree.get(ref) ?? 0) + (k === 0 || k === w.refs.length - 1 ? 1 : 2));
+      });
     }
     for (const n of [...stops, ...giveWays]) expect(degree.get(n.id), `node ${n.id}`).toBeGreaterThanOrEqual(3);
   });
@@ -196,8 +230,10 @@ describe('generateDemoCity', () => {
       expect(ways.length).toBeGreaterThan(0);
       for (const w of ways) expect(w.tags.oneway).toBe('yes');
     }
-    const northward = (w: ParsedWay): boolean => osm.nodes.get(w.refs[w.refs.length - 1])!.lat > osm.nodes.get(w.refs[0])!.lat;
-    const eastward = (w: ParsedWay): boolean => osm.nodes.get(w.refs[w.refs.length - 1])!.lon > osm.nodes.get(w.refs[0])!.lon;
+    const northward = (w: ParsedWay): boolean =>
+      osm.nodes.get(w.refs[w.refs.length - 1])!.lat > osm.nodes.get(w.refs[0])!.lat;
+    const eastward = (w: ParsedWay): boolean =>
+      osm.nodes.get(w.refs[w.refs.length - 1])!.lon > osm.nodes.get(w.refs[0])!.lon;
     expect(byName('Calvert St').every(northward)).toBe(true);
     expect(byName('Dover St').every((w) => !northward(w))).toBe(true);
     expect(byName('Lombard St').every(eastward)).toBe(true);
@@ -225,13 +261,17 @@ describe('generateDemoCity', () => {
     const express = osm.ways.filter((w) => w.tags.express === 'yes');
     expect(express.map((w) => [w.tags.name, w.tags.toll])).toEqual([['Harbor Expressway Express Lanes', 'yes']]);
     const hov = osm.ways.filter((w) => w.tags.hov === 'designated');
-    expect(hov.map((w) => [w.tags.name, w.tags.access, w.tags['hov:minimum']])).toEqual([['Harbor Expressway HOV Lane', 'no', '2']]);
+    expect(hov.map((w) => [w.tags.name, w.tags.access, w.tags['hov:minimum']])).toEqual([
+      ['Harbor Expressway HOV Lane', 'no', '2'],
+    ]);
     // each runs beside a main carriageway: same first and last node
     const main = motorway.filter((w) => !w.tags.express && !w.tags.hov);
     for (const lane of [...express, ...hov]) {
       const from = lane.refs[0];
       const to = lane.refs[lane.refs.length - 1];
-      expect(main.some((w) => w.refs.includes(from) && w.refs.includes(to) && w.refs.indexOf(from) < w.refs.indexOf(to))).toBe(true);
+      expect(
+        main.some((w) => w.refs.includes(from) && w.refs.includes(to) && w.refs.indexOf(from) < w.refs.indexOf(to)),
+      ).toBe(true);
     }
   });
 
@@ -270,7 +310,10 @@ describe('generateDemoCity', () => {
   });
 
   it('crosses the river only by ferry, toll bridge or Old Mill Bridge', () => {
-    const adj = carAdjacency(osm, (w) => w.tags.route === 'ferry' || w.tags.bridge === 'yes' && w.tags.name !== 'Center St');
+    const adj = carAdjacency(
+      osm,
+      (w) => w.tags.route === 'ferry' || (w.tags.bridge === 'yes' && w.tags.name !== 'Center St'),
+    );
     const downtown = byName('Water St')[0].refs[0];
     const southport = byName('Linden Ln')[0].refs[0];
     expect(reachable(adj, downtown).has(southport)).toBe(false);
@@ -306,7 +349,8 @@ describe('generateDemoCity', () => {
       for (const k of required) expect(tags[k], `${tags.name} ${k}`).toBeTruthy();
       expect(Number(tags.capacity)).toBeGreaterThan(Number(tags['capacity:disabled']));
       expect(['surface', 'multi-storey', 'underground']).toContain(tags.parking);
-      if (tags.fee === 'yes') expect(Object.keys(tags).some((k) => k.startsWith('payment:') && tags[k] === 'yes')).toBe(true);
+      if (tags.fee === 'yes')
+        expect(Object.keys(tags).some((k) => k.startsWith('payment:') && tags[k] === 'yes')).toBe(true);
     }
     const formats = [...lotWays, ...lotNodes].map((e) => e.tags.parking);
     expect(new Set(formats)).toEqual(new Set(['surface', 'multi-storey', 'underground']));
@@ -315,11 +359,16 @@ describe('generateDemoCity', () => {
   it('tags curb parking on streets: parallel, metered with a 2-hour limit, and no-parking sides', () => {
     const curb = osm.ways.filter((w) => w.tags.highway && Object.keys(w.tags).some((k) => k.startsWith('parking:')));
     expect(curb.length).toBe(40);
-    const metered = osm.ways.find((w) =>
-      w.tags['parking:lane:both'] === 'parallel' && w.tags['parking:condition:both'] === 'ticket' &&
-      w.tags['parking:condition:both:maxstay'] === '2 hours');
+    const metered = osm.ways.find(
+      (w) =>
+        w.tags['parking:lane:both'] === 'parallel' &&
+        w.tags['parking:condition:both'] === 'ticket' &&
+        w.tags['parking:condition:both:maxstay'] === '2 hours',
+    );
     expect(metered).toBeDefined();
-    expect(osm.ways.some((w) => w.tags['parking:lane:right'] === 'no_parking' && w.tags['parking:lane:left'] === 'parallel')).toBe(true);
+    expect(
+      osm.ways.some((w) => w.tags['parking:lane:right'] === 'no_parking' && w.tags['parking:lane:left'] === 'parallel'),
+    ).toBe(true);
     expect(osm.ways.some((w) => w.tags['parking:lane:both'] === 'no_stopping')).toBe(true);
     expect(osm.ways.some((w) => w.tags['parking:lane:both'] === 'diagonal')).toBe(true);
     expect(osm.ways.some((w) => w.tags['parking:left'] === 'lane' && w.tags['parking:right'] === 'no')).toBe(true);
@@ -333,7 +382,9 @@ describe('demoLandmarks', () => {
     for (const l of landmarks) {
       const [a, b] = l.streets!;
       const onA = new Set(byName(a).flatMap((w) => w.refs));
-      const shared = byName(b).flatMap((w) => w.refs).filter((id) => onA.has(id));
+      const shared = byName(b)
+        .flatMap((w) => w.refs)
+        .filter((id) => onA.has(id));
       expect(shared.length, l.name).toBeGreaterThan(0);
       const node = osm.nodes.get(shared[0])!;
       const dy = (node.lat - l.lat) * 111_022;

@@ -87,19 +87,34 @@ export function generateDemoCity(options: DemoCityOptions = {}): DemoCity {
 }
 
 function summarize(doc: OsmDocument, seed: number, upload: ParkingUpload, network: RoadNetwork): DemoCitySummary {
-  let minLat = Infinity, minLon = Infinity, maxLat = -Infinity, maxLon = -Infinity;
-  let trafficSignals = 0, stopSigns = 0, giveWaySigns = 0, lotNodes = 0;
+  let minLat = Infinity,
+    minLon = Infinity,
+    maxLat = -Infinity,
+    maxLon = -Infinity;
+  let trafficSignals = 0,
+    stopSigns = 0,
+    giveWaySigns = 0,
+    lotNodes = 0;
   for (const n of doc.nodes) {
-    minLat = Math.min(minLat, n.lat); maxLat = Math.max(maxLat, n.lat);
-    minLon = Math.min(minLon, n.lon); maxLon = Math.max(maxLon, n.lon);
+    minLat = Math.min(minLat, n.lat);
+    maxLat = Math.max(maxLat, n.lat);
+    minLon = Math.min(minLon, n.lon);
+    maxLon = Math.max(maxLon, n.lon);
     if (n.tags.highway === 'traffic_signals') trafficSignals++;
     if (n.tags.highway === 'stop') stopSigns++;
     if (n.tags.highway === 'give_way') giveWaySigns++;
     if (n.tags.amenity === 'parking') lotNodes++;
   }
   const names = new Set<string>();
-  let roadWays = 0, onewayWays = 0, motorwayWays = 0, motorwayLinkWays = 0, tollWays = 0, ferryWays = 0;
-  let bridgeWays = 0, lotWays = 0, curbParkingWays = 0;
+  let roadWays = 0,
+    onewayWays = 0,
+    motorwayWays = 0,
+    motorwayLinkWays = 0,
+    tollWays = 0,
+    ferryWays = 0;
+  let bridgeWays = 0,
+    lotWays = 0,
+    curbParkingWays = 0;
   for (const w of doc.ways) {
     const t = w.tags;
     if (t.highway) {

@@ -32,7 +32,10 @@ export interface DemoRegionResult extends DemoPaths {
  * (replacing a previous demo region atomically).
  * @example const r = await createDemoRegion('./data', { seed: 42 }); console.log(r.imported.edges);
  */
-export async function createDemoRegion(dataDir: string, options: CreateDemoRegionOptions = {}): Promise<DemoRegionResult> {
+export async function createDemoRegion(
+  dataDir: string,
+  options: CreateDemoRegionOptions = {},
+): Promise<DemoRegionResult> {
   const paths = await writeDemo(join(dataDir, 'demo'), { seed: options.seed });
   options.onWritten?.(paths);
   const regionDir = join(dataDir, 'regions', DEMO_REGION_NAME);

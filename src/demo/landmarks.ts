@@ -31,8 +31,17 @@ const PLACES: ReadonlyArray<[key: string, name: string, xM: number, yM: number, 
 
 /** Keys of the landmarks. */
 export type DemoLandmarkKey =
-  | 'downtownWaterfront' | 'grandAndCenter' | 'calvertAndLombard' | 'southport' | 'southportAve'
-  | 'northernPkwy' | 'northernPkwyEast' | 'downtownFerryTerminal' | 'southportFerryTerminal' | 'harborplaceGarage' | 'parkAndRide';
+  | 'downtownWaterfront'
+  | 'grandAndCenter'
+  | 'calvertAndLombard'
+  | 'southport'
+  | 'southportAve'
+  | 'northernPkwy'
+  | 'northernPkwyEast'
+  | 'downtownFerryTerminal'
+  | 'southportFerryTerminal'
+  | 'harborplaceGarage'
+  | 'parkAndRide';
 
 /**
  * The demo city's landmarks by key (degrees, rounded to 1e-6).
@@ -42,7 +51,12 @@ export function demoLandmarks(): Record<DemoLandmarkKey, DemoLandmark> {
   const out = {} as Record<DemoLandmarkKey, DemoLandmark>;
   for (const [key, name, x, y, streets] of PLACES) {
     const [lat, lon] = toLatLon(x, y);
-    out[key as DemoLandmarkKey] = { name, lat: Math.round(lat * 1e6) / 1e6, lon: Math.round(lon * 1e6) / 1e6, ...(streets ? { streets } : {}) };
+    out[key as DemoLandmarkKey] = {
+      name,
+      lat: Math.round(lat * 1e6) / 1e6,
+      lon: Math.round(lon * 1e6) / 1e6,
+      ...(streets ? { streets } : {}),
+    };
   }
   return out;
 }

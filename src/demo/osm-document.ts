@@ -89,18 +89,25 @@ export class OsmDocument {
     out.push('<?xml version="1.0" encoding="UTF-8"?>');
     out.push(`<osm version="0.6" generator="${escapeXml(generator)}">`);
     if (this.nodes.length > 0) {
-      let minLat = Infinity, minLon = Infinity, maxLat = -Infinity, maxLon = -Infinity;
+      let minLat = Infinity,
+        minLon = Infinity,
+        maxLat = -Infinity,
+        maxLon = -Infinity;
       for (const n of this.nodes) {
-        minLat = Math.min(minLat, n.lat); maxLat = Math.max(maxLat, n.lat);
-        minLon = Math.min(minLon, n.lon); maxLon = Math.max(maxLon, n.lon);
+        minLat = Math.min(minLat, n.lat);
+        maxLat = Math.max(maxLat, n.lat);
+        minLon = Math.min(minLon, n.lon);
+        maxLon = Math.max(maxLon, n.lon);
       }
-      out.push(`  <bounds minlat="${fmt(minLat)}" minlon="${fmt(minLon)}" maxlat="${fmt(maxLat)}" maxlon="${fmt(maxLon)}"/>`);
+      out.push(
+        `  <bounds minlat="${fmt(minLat)}" minlon="${fmt(minLon)}" maxlat="${fmt(maxLat)}" maxlon="${fmt(maxLon)}"/>`,
+      );
     }
     for (const n of this.nodes) {
       const head = `  <node id="${n.id}" version="1" lat="${fmt(n.lat)}" lon="${fmt(n.lon)}"`;
       const tags = tagLines(n.tags);
-      if (tags.length === 0) out.push(head + '/>');
-      else out.push(head + '>', ...tags, '  </node>');
+      if (tags.length === 0) out.push(`${head}/>`);
+      else out.push(`${head}>`, ...tags, '  </node>');
     }
     for (const w of this.ways) {
       out.push(`  <way id="${w.id}" version="1">`);

@@ -10,7 +10,9 @@ function osmTagsOf(lot: UploadLot): Record<string, string> {
   const re = new RegExp(`<${lot.osm_type} id="${lot.osm_id}"[^>]*>([\\s\\S]*?)</${lot.osm_type}>`);
   const m = re.exec(city.osmXml);
   if (!m) throw new Error(`no ${lot.osm_type} ${lot.osm_id} in the XML`);
-  return Object.fromEntries([...m[1].matchAll(/<tag k="([^"]*)" v="([^"]*)"\/>/g)].map((t) => [t[1], t[2].replace(/&amp;/g, '&')]));
+  return Object.fromEntries(
+    [...m[1].matchAll(/<tag k="([^"]*)" v="([^"]*)"\/>/g)].map((t) => [t[1], t[2].replace(/&amp;/g, '&')]),
+  );
 }
 
 const isMoney = (x: number): boolean => Number.isFinite(x) && Math.abs(Math.round(x * 100) - x * 100) < 1e-9;
@@ -35,13 +37,24 @@ describe('demo parking upload', () => {
       expect(Number(tags.capacity)).toBe(lot.spacesTotal);
       expect(Number(tags['capacity:disabled'])).toBe(lot.handicapSpacesTotal);
       expect(lot.id).toBe(lot.osm_type === 'way' ? lot.osm_id * 10 + 1 : lot.osm_id);
-      expect(lot.format).toBe({ surface: 'Surface', 'multi-storey': 'Structure', underground: 'Subterranean' }[tags.parking]);
+      expect(lot.format).toBe(
+        { surface: 'Surface', 'multi-storey': 'Structure', underground: 'Subterranean' }[tags.parking],
+      );
     }
   });
 
   it('uses only the contract values for category, format, type, phones and entrances', () => {
     for (const lot of upload.lots) {
-      expect(['Unknown', 'University', 'Airport Adjacent', 'Park N Ride', 'Public Parking', 'Venue Lot', 'Hospital', 'Hotel']).toContain(lot.lotCategory);
+      expect([
+        'Unknown',
+        'University',
+        'Airport Adjacent',
+        'Park N Ride',
+        'Public Parking',
+        'Venue Lot',
+        'Hospital',
+        'Hotel',
+      ]).toContain(lot.lotCategory);
       expect(['Surface', 'Structure', 'Subterranean']).toContain(lot.format);
       expect(['Non-restricted', 'Restricted']).toContain(lot.type);
       expect(lot.costIndex).toBeGreaterThanOrEqual(1);

@@ -90,7 +90,14 @@ export interface UploadEvCharger {
   site_code: string;
   names: Array<{ name: string; locale: string }>;
   display_point: { coordinates: { latitude: number; longitude: number } };
-  ports: Array<{ connector_type: string; id: string; voltage_volt: number; current_amps: number; level: number; power_kw: number }>;
+  ports: Array<{
+    connector_type: string;
+    id: string;
+    voltage_volt: number;
+    current_amps: number;
+    level: number;
+    power_kw: number;
+  }>;
   manufacturer: string;
   network: string;
   reservable: boolean;
@@ -151,8 +158,14 @@ const AMENITY = {
 } as const;
 
 const PAYMENT_LABEL: Record<string, string> = {
-  cash: 'Cash', coins: 'Coins', credit_cards: 'Credit Card', debit_cards: 'Debit Card', visa: 'Visa',
-  mastercard: 'Mastercard', american_express: 'American Express', app: 'Mobile App',
+  cash: 'Cash',
+  coins: 'Coins',
+  credit_cards: 'Credit Card',
+  debit_cards: 'Debit Card',
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  american_express: 'American Express',
+  app: 'Mobile App',
 };
 
 /** Builds the operator upload (lots and products) for the lots of the demo city. */
@@ -167,7 +180,12 @@ export function buildParkingUpload(lots: DemoLot[], rng: Prng): ParkingUpload {
 function uploadLot(lot: DemoLot, costIndex: number, rng: Prng): UploadLot {
   const alias = `${DEMO_DATA_SOURCE}|${lot.key}`;
   const address = (type: UploadAddress['type']): UploadAddress => ({
-    street: `${lot.houseNumber} ${lot.street}`, city: CITY_NAME, state: CITY_STATE, postal: CITY_POSTCODE, country: 'US', type,
+    street: `${lot.houseNumber} ${lot.street}`,
+    city: CITY_NAME,
+    state: CITY_STATE,
+    postal: CITY_POSTCODE,
+    country: 'US',
+    type,
   });
   const structured = structuredRates(lot);
   const amenities: UploadLot['amenities'] = [{ ...AMENITY.accessible }, { ...AMENITY.lit }];
@@ -180,8 +198,18 @@ function uploadLot(lot: DemoLot, costIndex: number, rng: Prng): UploadLot {
   amenities.sort((a, b) => a.id - b.id);
   const reviewCount = rng.int(3, 140);
   const reviews = [
-    { author: 'J. M.', score: rng.int(3, 5), date: `2026-0${rng.int(1, 9)}-1${rng.int(0, 9)}`, text: 'Easy to find and close to the harbor.' },
-    { author: 'R. T.', score: rng.int(2, 5), date: `2026-0${rng.int(1, 9)}-2${rng.int(0, 8)}`, text: 'Entrance is a little tight, staff were helpful.' },
+    {
+      author: 'J. M.',
+      score: rng.int(3, 5),
+      date: `2026-0${rng.int(1, 9)}-1${rng.int(0, 9)}`,
+      text: 'Easy to find and close to the harbor.',
+    },
+    {
+      author: 'R. T.',
+      score: rng.int(2, 5),
+      date: `2026-0${rng.int(1, 9)}-2${rng.int(0, 8)}`,
+      text: 'Entrance is a little tight, staff were helpful.',
+    },
   ];
   return {
     id: lotIdOf(lot),
@@ -222,7 +250,7 @@ function uploadLot(lot: DemoLot, costIndex: number, rng: Prng): UploadLot {
       { type: 'Central Office', number: '+1 410-555-0100' },
       ...(lot.fee ? [{ type: 'Monthly', number: '+1 410-555-0101' }] : []),
     ],
-    paymentIDs: lot.fee ? [{ company: 'CurbPay', id: String(4000 + lot.osmId % 1000) }] : [],
+    paymentIDs: lot.fee ? [{ company: 'CurbPay', id: String(4000 + (lot.osmId % 1000)) }] : [],
     reviewCount,
     reviewScore: Math.round(rng.float(3.4, 4.9) * 10) / 10,
     reviews,
@@ -245,8 +273,15 @@ function structuredRates(lot: DemoLot): UploadStructuredRate[] {
     const max = weekend ? r.weekendMaxUsd : r.weekdayMaxUsd;
     if (hourly === 0) {
       out.push({
-        dow_start: h.dowStart, dow_end: h.dowEnd, time_in: h.open, time_out: h.close, rate: 0, increment: 60,
-        repeats: false, max: 0, holidays: 0,
+        dow_start: h.dowStart,
+        dow_end: h.dowEnd,
+        time_in: h.open,
+        time_out: h.close,
+        rate: 0,
+        increment: 60,
+        repeats: false,
+        max: 0,
+        holidays: 0,
         rate_line: `${days} ${clock12(h.open)}-${clock12(h.close)}: Free${lot.access === 'customers' ? ' for customers, 2 hour limit' : ''}`,
       });
       continue;
@@ -258,23 +293,45 @@ function structuredRates(lot: DemoLot): UploadStructuredRate[] {
     const dayStart = evening && allNight ? '06:00' : h.open;
     const dayEnd = evening ? '18:00' : h.close;
     out.push({
-      dow_start: h.dowStart, dow_end: h.dowEnd, time_in: dayStart, time_out: dayEnd, rate: hourly, increment: 60,
-      repeats: true, max, holidays,
+      dow_start: h.dowStart,
+      dow_end: h.dowEnd,
+      time_in: dayStart,
+      time_out: dayEnd,
+      rate: hourly,
+      increment: 60,
+      repeats: true,
+      max,
+      holidays,
       rate_line: `${days} ${clock12(dayStart)}-${clock12(dayEnd)}: ${money(hourly)} per hour, max ${money(max)}`,
     });
     if (evening) {
       const eveningOut = allNight ? '06:00' : h.close;
       out.push({
-        dow_start: h.dowStart, dow_end: h.dowEnd, time_in: '18:00', time_out: eveningOut, rate: r.eveningFlatUsd,
-        increment: allNight ? 720 : minutesBetween('18:00', eveningOut), repeats: false, max: r.eveningFlatUsd, holidays,
+        dow_start: h.dowStart,
+        dow_end: h.dowEnd,
+        time_in: '18:00',
+        time_out: eveningOut,
+        rate: r.eveningFlatUsd,
+        increment: allNight ? 720 : minutesBetween('18:00', eveningOut),
+        repeats: false,
+        max: r.eveningFlatUsd,
+        holidays,
         rate_line: `${days} evening, enter after ${clock12('18:00')}: ${money(r.eveningFlatUsd)} flat`,
       });
     }
   }
   if (r.holidayFlatUsd > 0) {
     out.push({
-      dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', rate: r.holidayFlatUsd, increment: 1440,
-      repeats: false, max: r.holidayFlatUsd, holidays: 1, rate_line: `Holidays: ${money(r.holidayFlatUsd)} flat per day`,
+      dow_start: 1,
+      dow_end: 7,
+      time_in: '00:00',
+      time_out: '24:00',
+      rate: r.holidayFlatUsd,
+      increment: 1440,
+      repeats: false,
+      max: r.holidayFlatUsd,
+      holidays: 1,
+      rate_line: `Holidays: ${money(r.holidayFlatUsd)} flat per day`,
     });
   }
   return out;
@@ -285,7 +342,10 @@ function productsOf(lot: DemoLot, rng: Prng): UploadProduct[] {
   if (!lot.fee || lot.access === 'customers') return [];
   const hourly = lot.rates.weekdayPerHourUsd;
   const daily = lot.rates.weekdayMaxUsd;
-  const base = (name: string, index: number): Omit<UploadProduct, 'rates' | 'max_duration' | 'start_time' | 'end_time' | 'days_available' | 'capacity'> => ({
+  const base = (
+    name: string,
+    index: number,
+  ): Omit<UploadProduct, 'rates' | 'max_duration' | 'start_time' | 'end_time' | 'days_available' | 'capacity'> => ({
     pk_reservation_product: stableUuid(`${DEMO_DATA_SOURCE}|${lot.key}|product|${index}`),
     f_id: lotIdOf(lot),
     lot_alias: `${DEMO_DATA_SOURCE}|${lot.key}`,
@@ -326,7 +386,9 @@ function productsOf(lot: DemoLot, rng: Prng): UploadProduct[] {
     products.push({
       ...base(`${lot.name} Event Evening`, 1),
       promo_text: 'Guaranteed space for harbor events',
-      rates: [{ duration: 360, rate: quarter(lot.rates.eveningFlatUsd > 0 ? lot.rates.eveningFlatUsd + 2 : daily * 0.6) }],
+      rates: [
+        { duration: 360, rate: quarter(lot.rates.eveningFlatUsd > 0 ? lot.rates.eveningFlatUsd + 2 : daily * 0.6) },
+      ],
       max_duration: 360,
       start_time: '5:00pm',
       end_time: '11:59pm',
@@ -347,25 +409,37 @@ function evChargers(lot: DemoLot): UploadEvCharger[] {
   const ports = [];
   for (let k = 0; k < lot.capacityCharging; k++) {
     const fast = k < 2 && lot.parking !== 'surface';
-    ports.push(fast
-      ? { connector_type: 'CCS1', id: `${k + 1}`, voltage_volt: 480, current_amps: 125, level: 3, power_kw: 50 }
-      : { connector_type: 'J1772', id: `${k + 1}`, voltage_volt: 240, current_amps: 32, level: 2, power_kw: 7.7 });
+    ports.push(
+      fast
+        ? { connector_type: 'CCS1', id: `${k + 1}`, voltage_volt: 480, current_amps: 125, level: 3, power_kw: 50 }
+        : { connector_type: 'J1772', id: `${k + 1}`, voltage_volt: 240, current_amps: 32, level: 2, power_kw: 7.7 },
+    );
   }
-  return [{
-    site_code: `PC-${lot.key.split('-').map((w) => w[0].toUpperCase()).join('')}-01`,
-    names: [{ name: `${lot.name} Charging`, locale: 'en-US' }],
-    display_point: { coordinates: { latitude: round7(lot.entrances[0].lat), longitude: round7(lot.entrances[0].lon) } },
-    ports,
-    manufacturer: 'AmpWorks',
-    network: 'HarborCharge',
-    reservable: false,
-  }];
+  return [
+    {
+      site_code: `PC-${lot.key
+        .split('-')
+        .map((w) => w[0].toUpperCase())
+        .join('')}-01`,
+      names: [{ name: `${lot.name} Charging`, locale: 'en-US' }],
+      display_point: {
+        coordinates: { latitude: round7(lot.entrances[0].lat), longitude: round7(lot.entrances[0].lon) },
+      },
+      ports,
+      manufacturer: 'AmpWorks',
+      network: 'HarborCharge',
+      reservable: false,
+    },
+  ];
 }
 
 function poisOf(lot: DemoLot): UploadLot['pois'] {
   switch (lot.key) {
     case 'harborplace-garage':
-      return [{ name: 'Harborplace Pavilions', category: 'Shopping', distance: 140 }, { name: 'Downtown Ferry Terminal', category: 'Transit', distance: 110 }];
+      return [
+        { name: 'Harborplace Pavilions', category: 'Shopping', distance: 140 },
+        { name: 'Downtown Ferry Terminal', category: 'Transit', distance: 110 },
+      ];
     case 'courthouse-lot':
       return [{ name: 'Port Calvert Courthouse', category: 'Government', distance: 90 }];
     case 'southport-ferry-lot':
@@ -389,7 +463,13 @@ function noteOf(lot: DemoLot): string {
 
 /** Contract `hrs` lines ("Mon-Fri: 6:00 AM - 10:00 PM", "Sun: Closed"). */
 function hrsLines(hours: OpeningRule[]): string[] {
-  if (hours.length === 1 && hours[0].dowStart === 1 && hours[0].dowEnd === 7 && hours[0].open === '00:00' && hours[0].close === '24:00') {
+  if (
+    hours.length === 1 &&
+    hours[0].dowStart === 1 &&
+    hours[0].dowEnd === 7 &&
+    hours[0].open === '00:00' &&
+    hours[0].close === '24:00'
+  ) {
     return ['Mon-Sun: 24 Hours'];
   }
   const lines = hours.map((h) => {
@@ -453,8 +533,9 @@ function round7(deg: number): number {
 function bearingDeg(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const r = Math.PI / 180;
   const y = Math.sin((lon2 - lon1) * r) * Math.cos(lat2 * r);
-  const x = Math.cos(lat1 * r) * Math.sin(lat2 * r) - Math.sin(lat1 * r) * Math.cos(lat2 * r) * Math.cos((lon2 - lon1) * r);
-  return ((Math.atan2(y, x) / r) + 360) % 360;
+  const x =
+    Math.cos(lat1 * r) * Math.sin(lat2 * r) - Math.sin(lat1 * r) * Math.cos(lat2 * r) * Math.cos((lon2 - lon1) * r);
+  return (Math.atan2(y, x) / r + 360) % 360;
 }
 
 /** A UUID (version 4 layout) derived from a string with SHA-1, so it is the same on every run. */

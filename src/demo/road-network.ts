@@ -18,8 +18,16 @@
 import type { Prng } from './prng.js';
 import type { OsmDocument, OsmTags } from './osm-document.js';
 import {
-  DOWNTOWN_BLOCKS, DOWNTOWN_SPACING_M, FREEWAY_NB_X_M, FREEWAY_SB_X_M, RIVER_NORTH_Y_M,
-  RIVER_SOUTH_Y_M, SOUTHPORT_NORTH_Y_M, SOUTHPORT_SPACING_M, SOUTHPORT_WEST_X_M, toLatLon,
+  DOWNTOWN_BLOCKS,
+  DOWNTOWN_SPACING_M,
+  FREEWAY_NB_X_M,
+  FREEWAY_SB_X_M,
+  RIVER_NORTH_Y_M,
+  RIVER_SOUTH_Y_M,
+  SOUTHPORT_NORTH_Y_M,
+  SOUTHPORT_SPACING_M,
+  SOUTHPORT_WEST_X_M,
+  toLatLon,
 } from './layout.js';
 
 /** Role of a downtown street, which decides its class, direction, signals and curb rules. */
@@ -113,7 +121,9 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
       let tags: OsmTags = {};
       if (b === 2) tags = a === 0 ? { highway: 'traffic_signals' } : { highway: 'stop' };
       else if ((a === 1 || a === 3) && (b === 1 || b === 3)) tags = { highway: 'give_way' };
-      southport[a].push(node(SOUTHPORT_WEST_X_M + a * SOUTHPORT_SPACING_M, SOUTHPORT_NORTH_Y_M - b * SOUTHPORT_SPACING_M, tags));
+      southport[a].push(
+        node(SOUTHPORT_WEST_X_M + a * SOUTHPORT_SPACING_M, SOUTHPORT_NORTH_Y_M - b * SOUTHPORT_SPACING_M, tags),
+      );
     }
   }
 
@@ -134,12 +144,16 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
   const southAveSb = node(xSb, ySouthAve, { highway: 'traffic_signals' });
   const southAveNb = node(xNb, ySouthAve);
   const nb = {
-    bridgeS: node(xNb, yBridgeS), bridgeN: node(xNb, yBridgeN),
-    diverge: node(xNb, 3 * s - 200), merge: node(xNb, 3 * s + 200),
+    bridgeS: node(xNb, yBridgeS),
+    bridgeN: node(xNb, yBridgeN),
+    diverge: node(xNb, 3 * s - 200),
+    merge: node(xNb, 3 * s + 200),
   };
   const sb = {
-    diverge: node(xSb, 3 * s + 200), merge: node(xSb, 3 * s - 200),
-    bridgeN: node(xSb, yBridgeN), bridgeS: node(xSb, yBridgeS),
+    diverge: node(xSb, 3 * s + 200),
+    merge: node(xSb, 3 * s - 200),
+    bridgeN: node(xSb, yBridgeN),
+    bridgeS: node(xSb, yBridgeS),
   };
   const rampNbOff = node(1440, 3 * s - 100);
   const rampNbOn = node(1440, 3 * s + 100);
@@ -150,11 +164,18 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
   const expressNb = [node(1440, 700), node(1440, 1100)];
   const hovSb = [node(1360, 1100), node(1360, 700)];
   const oldMill = {
-    a: node(-300, s + 5), b: node(-600, s), bridgeN: node(-600, yBridgeN), bridgeS: node(-600, yBridgeS),
-    c: node(-600, ySouthAve), d: node(-250, ySouthAve),
+    a: node(-300, s + 5),
+    b: node(-600, s),
+    bridgeN: node(-600, yBridgeN),
+    bridgeS: node(-600, yBridgeS),
+    c: node(-600, ySouthAve),
+    d: node(-250, ySouthAve),
   };
   const terminalDowntown = node(4 * s, -60, { amenity: 'ferry_terminal', name: 'Downtown Ferry Terminal' });
-  const terminalSouthport = node(4 * s, RIVER_SOUTH_Y_M - 30, { amenity: 'ferry_terminal', name: 'Southport Ferry Terminal' });
+  const terminalSouthport = node(4 * s, RIVER_SOUTH_Y_M - 30, {
+    amenity: 'ferry_terminal',
+    name: 'Southport Ferry Terminal',
+  });
   const ferryA = node(4 * s - 15, -200);
   const ferryB = node(4 * s + 15, -400);
 
@@ -192,13 +213,24 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
     ewWays.push(addStreet(doc, ids, seg, splitAt));
   }
 
-  const pkwyTags: OsmTags = { highway: 'primary', name: 'Northern Pkwy', maxspeed: MPH(40), lanes: '4', surface: 'asphalt' };
+  const pkwyTags: OsmTags = {
+    highway: 'primary',
+    name: 'Northern Pkwy',
+    maxspeed: MPH(40),
+    lanes: '4',
+    surface: 'asphalt',
+  };
   addStreet(doc, [pkwyGrand, pkwyMid, pkwySb, pkwyNb], [pkwyTags, pkwyTags, pkwyTags], new Set());
 
   // I 900: two carriageways, the river crossing tolled.
   const fwy: OsmTags = {
-    highway: 'motorway', name: 'Harbor Expressway', ref: 'I 900', oneway: 'yes', lanes: '3',
-    maxspeed: MPH(55), surface: 'asphalt',
+    highway: 'motorway',
+    name: 'Harbor Expressway',
+    ref: 'I 900',
+    oneway: 'yes',
+    lanes: '3',
+    maxspeed: MPH(55),
+    surface: 'asphalt',
   };
   const tollBridge: OsmTags = { ...fwy, toll: 'yes', bridge: 'yes', layer: '1', 'bridge:name': 'Harbor Bridge' };
   const tollWays: number[] = [];
@@ -209,7 +241,13 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
   tollWays.push(doc.addWay([sb.bridgeN, sb.bridgeS], tollBridge));
   doc.addWay([sb.bridgeS, southAveSb], fwy);
   const link = (name: string, dest: string): OsmTags => ({
-    highway: 'motorway_link', name, oneway: 'yes', lanes: '1', maxspeed: MPH(35), destination: dest, surface: 'asphalt',
+    highway: 'motorway_link',
+    name,
+    oneway: 'yes',
+    lanes: '1',
+    maxspeed: MPH(35),
+    destination: dest,
+    surface: 'asphalt',
   });
   doc.addWay([nb.diverge, rampNbOff, centerEast], link('Center St Exit Ramp', 'Center St'));
   doc.addWay([centerEast, rampNbOn, nb.merge], link('I 900 North Ramp', 'Northern Pkwy'));
@@ -217,15 +255,33 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
   doc.addWay([centerWest, rampSbOn, sb.merge], link('I 900 South Ramp', 'Southport'));
   // Express lanes: tolled for everyone, slightly longer than the main carriageway, so routes use
   // them only with PreferExpress. The HOV lane is for cars with 2+ occupants (PreferCarPool).
-  tollWays.push(doc.addWay([nb.merge, ...expressNb, pkwyNb], {
-    ...fwy, name: 'Harbor Expressway Express Lanes', ref: 'I 900 Express', lanes: '2', toll: 'yes', express: 'yes',
-  }));
+  tollWays.push(
+    doc.addWay([nb.merge, ...expressNb, pkwyNb], {
+      ...fwy,
+      name: 'Harbor Expressway Express Lanes',
+      ref: 'I 900 Express',
+      lanes: '2',
+      toll: 'yes',
+      express: 'yes',
+    }),
+  );
   doc.addWay([pkwySb, ...hovSb, sb.diverge], {
-    ...fwy, name: 'Harbor Expressway HOV Lane', lanes: '1', access: 'no', hov: 'designated', 'hov:minimum': '2',
+    ...fwy,
+    name: 'Harbor Expressway HOV Lane',
+    lanes: '1',
+    access: 'no',
+    hov: 'designated',
+    'hov:minimum': '2',
   });
 
   // Old Mill Rd: the toll-free, ferry-free way round, west of downtown.
-  const mill: OsmTags = { highway: 'secondary', name: 'Old Mill Rd', maxspeed: MPH(35), lanes: '2', surface: 'asphalt' };
+  const mill: OsmTags = {
+    highway: 'secondary',
+    name: 'Old Mill Rd',
+    maxspeed: MPH(35),
+    lanes: '2',
+    surface: 'asphalt',
+  };
   const millBridge: OsmTags = { ...mill, bridge: 'yes', layer: '1', 'bridge:name': 'Old Mill Bridge' };
   addStreet(
     doc,
@@ -235,21 +291,42 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
   );
 
   // The ferry and the two landings.
-  const landing: OsmTags = { highway: 'unclassified', name: 'Ferry Landing', maxspeed: MPH(15), 'parking:lane:both': 'no_stopping' };
+  const landing: OsmTags = {
+    highway: 'unclassified',
+    name: 'Ferry Landing',
+    maxspeed: MPH(15),
+    'parking:lane:both': 'no_stopping',
+  };
   doc.addWay([downtown[4][0], terminalDowntown], landing);
   const ferryWay = doc.addWay([terminalDowntown, ferryA, ferryB, terminalSouthport], {
-    route: 'ferry', name: 'Harbor Ferry', operator: 'Port Calvert Ferry Co.', motor_vehicle: 'yes',
-    motorcar: 'yes', foot: 'yes', bicycle: 'yes', duration: '00:02', 'opening_hours': 'Mo-Su 05:30-23:30',
+    route: 'ferry',
+    name: 'Harbor Ferry',
+    operator: 'Port Calvert Ferry Co.',
+    motor_vehicle: 'yes',
+    motorcar: 'yes',
+    foot: 'yes',
+    bicycle: 'yes',
+    duration: '00:02',
+    opening_hours: 'Mo-Su 05:30-23:30',
   });
   doc.addWay([terminalSouthport, southport[2][0]], landing);
 
   // Southport streets.
   for (let a = 0; a < SOUTHPORT_NS_STREETS.length; a++) {
     const tags: OsmTags = {
-      highway: 'residential', name: SOUTHPORT_NS_STREETS[a], maxspeed: MPH(25),
-      'parking:lane:both': 'parallel', 'parking:condition:both': 'residents', 'parking:condition:both:residents': 'SP',
+      highway: 'residential',
+      name: SOUTHPORT_NS_STREETS[a],
+      maxspeed: MPH(25),
+      'parking:lane:both': 'parallel',
+      'parking:condition:both': 'residents',
+      'parking:condition:both:residents': 'SP',
     };
-    addStreet(doc, southport[a], southport[a].slice(1).map(() => tags), new Set());
+    addStreet(
+      doc,
+      southport[a],
+      southport[a].slice(1).map(() => tags),
+      new Set(),
+    );
   }
   for (let b = 0; b < SOUTHPORT_EW_STREETS.length; b++) {
     const ids = southport.map((col) => col[b]);
@@ -267,15 +344,23 @@ export function buildRoadNetwork(doc: OsmDocument, rng: Prng): RoadNetwork {
   }
 
   // The river (an area; not part of the road network).
-  const river = [[-1200, RIVER_NORTH_Y_M], [2200, RIVER_NORTH_Y_M], [2200, RIVER_SOUTH_Y_M], [-1200, RIVER_SOUTH_Y_M]]
-    .map(([x, y]) => doc.addNode(...toLatLon(x, y)));
+  const river = [
+    [-1200, RIVER_NORTH_Y_M],
+    [2200, RIVER_NORTH_Y_M],
+    [2200, RIVER_SOUTH_Y_M],
+    [-1200, RIVER_SOUTH_Y_M],
+  ].map(([x, y]) => doc.addNode(...toLatLon(x, y)));
   doc.addWay([...river, river[0]], { natural: 'water', water: 'river', name: 'Calvert River' });
 
   // Turn restrictions (from way, via node, to way).
   const restrictions: Record<string, number> = {};
   const restriction = (kind: string, from: number, via: number, to: number): void => {
     restrictions[kind] = doc.addRelation(
-      [{ type: 'way', ref: from, role: 'from' }, { type: 'node', ref: via, role: 'via' }, { type: 'way', ref: to, role: 'to' }],
+      [
+        { type: 'way', ref: from, role: 'from' },
+        { type: 'node', ref: via, role: 'via' },
+        { type: 'way', ref: to, role: 'to' },
+      ],
       { type: 'restriction', restriction: kind },
     );
   };
@@ -314,7 +399,11 @@ function addStreet(doc: OsmDocument, nodeIds: number[], segTags: OsmTags[], spli
 }
 
 function tagKey(tags: OsmTags): string {
-  return JSON.stringify(Object.keys(tags).sort().map((k) => [k, tags[k]]));
+  return JSON.stringify(
+    Object.keys(tags)
+      .sort()
+      .map((k) => [k, tags[k]]),
+  );
 }
 
 /** Class, speed, lanes and direction tags of a downtown street. */
@@ -357,9 +446,13 @@ function curbTags(st: GridStreet, k: number): OsmTags {
       return k < 5 ? metered('both', '2 hours', '2.00') : { 'parking:lane:both': 'no_parking' };
     case 'Market St':
       return {
-        'parking:left': 'lane', 'parking:left:orientation': 'parallel', 'parking:left:fee': 'yes',
-        'parking:left:charge': '2.50 USD/hour', 'parking:left:maxstay': '1 hour',
-        'parking:right': 'no', 'parking:right:restriction': 'no_stopping',
+        'parking:left': 'lane',
+        'parking:left:orientation': 'parallel',
+        'parking:left:fee': 'yes',
+        'parking:left:charge': '2.50 USD/hour',
+        'parking:left:maxstay': '1 hour',
+        'parking:right': 'no',
+        'parking:right:restriction': 'no_stopping',
       };
     case 'Water St':
       return { ...metered('left', '4 hours', '1.50'), 'parking:lane:right': 'no_parking' };
@@ -378,7 +471,8 @@ function curbTags(st: GridStreet, k: number): OsmTags {
       return metered('both', '2 hours', '2.00');
     case 'residential':
       return {
-        'parking:lane:both': 'parallel', 'parking:condition:both': 'free',
+        'parking:lane:both': 'parallel',
+        'parking:condition:both': 'free',
         'parking:condition:both:maxstay': '2 hours',
       };
     default:
@@ -391,16 +485,31 @@ function southportEwTags(name: string): OsmTags {
   switch (name) {
     case 'Southport Ave':
       return {
-        highway: 'secondary', name, maxspeed: MPH(30), lanes: '2', 'parking:lane:both': 'parallel',
-        'parking:condition:both': 'ticket', 'parking:condition:both:maxstay': '2 hours',
+        highway: 'secondary',
+        name,
+        maxspeed: MPH(30),
+        lanes: '2',
+        'parking:lane:both': 'parallel',
+        'parking:condition:both': 'ticket',
+        'parking:condition:both:maxstay': '2 hours',
         'parking:condition:both:charge': '1.00 USD/hour',
       };
     case 'Shore Rd':
-      return { highway: 'tertiary', name, maxspeed: MPH(25), 'parking:lane:both': 'parallel', 'parking:condition:both': 'free' };
+      return {
+        highway: 'tertiary',
+        name,
+        maxspeed: MPH(25),
+        'parking:lane:both': 'parallel',
+        'parking:condition:both': 'free',
+      };
     default:
       return {
-        highway: 'residential', name, maxspeed: MPH(25), 'parking:lane:both': 'parallel',
-        'parking:condition:both': 'residents', 'parking:condition:both:residents': 'SP',
+        highway: 'residential',
+        name,
+        maxspeed: MPH(25),
+        'parking:lane:both': 'parallel',
+        'parking:condition:both': 'residents',
+        'parking:condition:both:residents': 'SP',
       };
   }
 }

@@ -29,7 +29,7 @@ export async function writeDemo(dir: string, options: { seed?: number } = {}): P
   const osmPath = join(dir, DEMO_OSM_FILE);
   const uploadPath = join(dir, DEMO_UPLOAD_FILE);
   await writeAtomically(osmPath, city.osmXml);
-  await writeAtomically(uploadPath, JSON.stringify(city.parkingUpload, null, 2) + '\n');
+  await writeAtomically(uploadPath, `${JSON.stringify(city.parkingUpload, null, 2)}\n`);
   return { osmPath, uploadPath, summary: city.summary };
 }
 

@@ -1,5 +1,17 @@
 import { describe, it, expect } from 'vitest';
-import { haversineM, bearingDeg, turnAngleDeg, destinationPoint, simplifyDouglasPeucker, pointInPolygon, projectOnSegment, encodePolyline, decodePolyline, bboxOf, polylineLengthM } from './index.js';
+import {
+  haversineM,
+  bearingDeg,
+  turnAngleDeg,
+  destinationPoint,
+  simplifyDouglasPeucker,
+  pointInPolygon,
+  projectOnSegment,
+  encodePolyline,
+  decodePolyline,
+  bboxOf,
+  polylineLengthM,
+} from './index.js';
 
 describe('geo kernel', () => {
   it('measures one degree of latitude as about 111.2 km', () => {
@@ -22,12 +34,29 @@ describe('geo kernel', () => {
     expect(bearingDeg(39.29, -76.61, la, lo)).toBeCloseTo(45, 2);
   });
   it('simplifies a nearly straight line to its end points', () => {
-    const pts: Array<[number, number]> = [[0, 0], [0.00001, 0.001], [0, 0.002], [0, 0.003]];
-    expect(simplifyDouglasPeucker(pts, 5)).toEqual([[0, 0], [0, 0.003]]);
-    expect(simplifyDouglasPeucker(pts, 0.6)).toEqual([[0, 0], [0.00001, 0.001], [0, 0.003]]);
+    const pts: Array<[number, number]> = [
+      [0, 0],
+      [0.00001, 0.001],
+      [0, 0.002],
+      [0, 0.003],
+    ];
+    expect(simplifyDouglasPeucker(pts, 5)).toEqual([
+      [0, 0],
+      [0, 0.003],
+    ]);
+    expect(simplifyDouglasPeucker(pts, 0.6)).toEqual([
+      [0, 0],
+      [0.00001, 0.001],
+      [0, 0.003],
+    ]);
   });
   it('tests points against polygons', () => {
-    const sq: Array<[number, number]> = [[0, 0], [0, 1], [1, 1], [1, 0]];
+    const sq: Array<[number, number]> = [
+      [0, 0],
+      [0, 1],
+      [1, 1],
+      [1, 0],
+    ];
     expect(pointInPolygon(0.5, 0.5, sq)).toBe(true);
     expect(pointInPolygon(1.5, 0.5, sq)).toBe(false);
   });
@@ -37,12 +66,27 @@ describe('geo kernel', () => {
     expect(p.distanceM).toBeCloseTo(11.12, 1);
   });
   it('encodes polylines like the reference example', () => {
-    const pts: Array<[number, number]> = [[38.5, -120.2], [40.7, -120.95], [43.252, -126.453]];
+    const pts: Array<[number, number]> = [
+      [38.5, -120.2],
+      [40.7, -120.95],
+      [43.252, -126.453],
+    ];
     expect(encodePolyline(pts)).toBe('_p~iF~ps|U_ulLnnqC_mqNvxq`@');
     expect(decodePolyline(encodePolyline(pts, 6), 6)).toEqual(pts);
   });
   it('computes bounding boxes and lengths', () => {
-    expect(bboxOf([[1, 2], [-1, 5]])).toEqual([-1, 2, 1, 5]);
-    expect(polylineLengthM([[0, 0], [1, 0], [2, 0]])).toBeCloseTo(2 * 111_195, -1);
+    expect(
+      bboxOf([
+        [1, 2],
+        [-1, 5],
+      ]),
+    ).toEqual([-1, 2, 1, 5]);
+    expect(
+      polylineLengthM([
+        [0, 0],
+        [1, 0],
+        [2, 0],
+      ]),
+    ).toBeCloseTo(2 * 111_195, -1);
   });
 });

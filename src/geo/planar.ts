@@ -17,7 +17,14 @@ export interface SegmentProjection {
 }
 
 /** Projects (lat, lon) onto the segment a→b (clamped to the segment). */
-export function projectOnSegment(lat: number, lon: number, aLat: number, aLon: number, bLat: number, bLon: number): SegmentProjection {
+export function projectOnSegment(
+  lat: number,
+  lon: number,
+  aLat: number,
+  aLon: number,
+  bLat: number,
+  bLon: number,
+): SegmentProjection {
   const kx = Math.cos(((aLat + bLat) / 2) * RAD) * RAD * EARTH_RADIUS_M;
   const ky = RAD * EARTH_RADIUS_M;
   const bx = (bLon - aLon) * kx;
@@ -37,7 +44,10 @@ export function projectOnSegment(lat: number, lon: number, aLat: number, aLon: n
  * Douglas-Peucker simplification of [lat, lon] points with a tolerance in metres. The first and
  * last points are always kept; a tolerance ≤ 0 returns a copy.
  */
-export function simplifyDouglasPeucker(points: ReadonlyArray<readonly [number, number]>, toleranceM: number): Array<[number, number]> {
+export function simplifyDouglasPeucker(
+  points: ReadonlyArray<readonly [number, number]>,
+  toleranceM: number,
+): Array<[number, number]> {
   const n = points.length;
   if (n <= 2 || toleranceM <= 0) return points.map((p) => [p[0], p[1]]);
   const keep = new Uint8Array(n);
@@ -50,8 +60,18 @@ export function simplifyDouglasPeucker(points: ReadonlyArray<readonly [number, n
     let maxD = -1;
     let idx = -1;
     for (let i = first + 1; i < last; i++) {
-      const d = projectOnSegment(points[i][0], points[i][1], points[first][0], points[first][1], points[last][0], points[last][1]).distanceM;
-      if (d > maxD) { maxD = d; idx = i; }
+      const d = projectOnSegment(
+        points[i][0],
+        points[i][1],
+        points[first][0],
+        points[first][1],
+        points[last][0],
+        points[last][1],
+      ).distanceM;
+      if (d > maxD) {
+        maxD = d;
+        idx = i;
+      }
     }
     if (idx >= 0 && maxD > toleranceM) {
       keep[idx] = 1;
@@ -69,7 +89,7 @@ export function pointInPolygon(lat: number, lon: number, ring: ReadonlyArray<rea
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
     const [yi, xi] = ring[i];
     const [yj, xj] = ring[j];
-    if ((yi > lat) !== (yj > lat) && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+    if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
 }

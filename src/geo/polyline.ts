@@ -3,7 +3,10 @@ import polyline from '@mapbox/polyline';
 
 /** Encodes [lat, lon] points; precision 5 (polyline) or 6 (polyline6). */
 export function encodePolyline(points: ReadonlyArray<readonly [number, number]>, precision: 5 | 6 = 5): string {
-  return polyline.encode(points.map((p) => [p[0], p[1]] as [number, number]), precision);
+  return polyline.encode(
+    points.map((p) => [p[0], p[1]] as [number, number]),
+    precision,
+  );
 }
 
 /** Decodes an encoded polyline into [lat, lon] points. Throws on malformed input. */

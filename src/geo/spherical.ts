@@ -15,7 +15,9 @@ export function haversineM(lat1: number, lon1: number, lat2: number, lon2: numbe
 /** Initial bearing from point 1 to point 2, degrees clockwise from north in [0, 360). */
 export function bearingDeg(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const y = Math.sin((lon2 - lon1) * RAD) * Math.cos(lat2 * RAD);
-  const x = Math.cos(lat1 * RAD) * Math.sin(lat2 * RAD) - Math.sin(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.cos((lon2 - lon1) * RAD);
+  const x =
+    Math.cos(lat1 * RAD) * Math.sin(lat2 * RAD) -
+    Math.sin(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.cos((lon2 - lon1) * RAD);
   const b = Math.atan2(y, x) / RAD;
   return (b + 360) % 360;
 }
@@ -50,14 +52,18 @@ export function destinationPoint(lat: number, lon: number, bearing: number, dist
 /** Length of a polyline of [lat, lon] points, metres. */
 export function polylineLengthM(points: ReadonlyArray<readonly [number, number]>): number {
   let len = 0;
-  for (let i = 1; i < points.length; i++) len += haversineM(points[i - 1][0], points[i - 1][1], points[i][0], points[i][1]);
+  for (let i = 1; i < points.length; i++)
+    len += haversineM(points[i - 1][0], points[i - 1][1], points[i][0], points[i][1]);
   return len;
 }
 
 /** Bounding box of [lat, lon] points as [minLat, minLon, maxLat, maxLon]. Throws on an empty list. */
 export function bboxOf(points: ReadonlyArray<readonly [number, number]>): [number, number, number, number] {
   if (points.length === 0) throw new Error('bboxOf: no points');
-  let minLat = Infinity, minLon = Infinity, maxLat = -Infinity, maxLon = -Infinity;
+  let minLat = Infinity,
+    minLon = Infinity,
+    maxLat = -Infinity,
+    maxLon = -Infinity;
   for (const [la, lo] of points) {
     if (la < minLat) minLat = la;
     if (la > maxLat) maxLat = la;

@@ -33,8 +33,15 @@ export function answerMalformedHttp(err: Error & { code?: string }, socket: impo
   }
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const status = tooLarge ? 431 : 400;
-  const body = JSON.stringify({ error: { statusId: status, userMessage: tooLarge ? 'the request headers are too large' : 'the request is not well-formed HTTP/1.1' } });
-  socket.end(`HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const body = JSON.stringify({
+    error: {
+      statusId: status,
+      userMessage: tooLarge ? 'the request headers are too large' : 'the request is not well-formed HTTP/1.1',
+    },
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 export interface BuildAppOptions {
@@ -48,7 +55,9 @@ export interface BuildAppOptions {
 
 /** Creates the app with every plugin registered for the services in `ctx.config.server.services`. */
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
-  const logger: FastifyServerOptions['logger'] = opts.logger ? loggerOptions(ctx.config.server.logLevel, opts.logStream) : false;
+  const logger: FastifyServerOptions['logger'] = opts.logger
+    ? loggerOptions(ctx.config.server.logLevel, opts.logStream)
+    : false;
   const app = Fastify({
     logger,
     bodyLimit: ctx.config.server.bodyLimitBytes,
@@ -86,7 +95,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   registerMetrics(app, { defaultMetrics: opts.defaultMetrics ?? false });
 
   // Unknown routes: generic JSON. Errors outside any service plugin: the owning API's shape.
-  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: { statusId: 404, userMessage: `No such endpoint: ${req.method} ${req.url.split('?')[0]}` } }));
+  app.setNotFoundHandler((req, reply) =>
+    reply
+      .code(404)
+      .send({ error: { statusId: 404, userMessage: `No such endpoint: ${req.method} ${req.url.split('?')[0]}` } }),
+  );
   app.setErrorHandler((err, req, reply) => sendEdgeError(ctx, err, req, reply));
 
   await app.register(authPlugin, { ctx });

@@ -50,7 +50,13 @@ export function sendEdgeError(ctx: AppContext, err: unknown, req: FastifyRequest
   const status = problem?.status ?? 500;
   const message = problem?.message ?? 'Internal server error';
   // probe ingestion and the operator admin API: { error: { code, statusId, userMessage } } with their catalogs' codes
-  if (owner === 'admin') return reply.code(status).send({ error: { code: problem ? 'ADMIN_BAD_REQUEST' : 'ADMIN_INTERNAL', statusId: status, userMessage: message } });
-  if (owner === 'probes') return reply.code(status).send({ error: { code: problem ? 'PROBES_BAD_REQUEST' : 'PROBES_INTERNAL', statusId: status, userMessage: message } });
+  if (owner === 'admin')
+    return reply.code(status).send({
+      error: { code: problem ? 'ADMIN_BAD_REQUEST' : 'ADMIN_INTERNAL', statusId: status, userMessage: message },
+    });
+  if (owner === 'probes')
+    return reply.code(status).send({
+      error: { code: problem ? 'PROBES_BAD_REQUEST' : 'PROBES_INTERNAL', statusId: status, userMessage: message },
+    });
   return reply.code(status).send({ error: { statusId: status, userMessage: message } });
 }

@@ -7,6 +7,16 @@ export const COPYRIGHT = 'Copyright streetwise. Map data (c) OpenStreetMap contr
 export const VERSION_NUMBER = '1.0';
 
 /** The four common envelope fields for a response created at `nowMs`. */
-export function envelope(nowMs: number = Date.now()): { copyright: string; versionNumber: string; createdDate: string; responseId: string } {
-  return { copyright: COPYRIGHT, versionNumber: VERSION_NUMBER, createdDate: new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'), responseId: randomUUID() };
+export function envelope(nowMs: number = Date.now()): {
+  copyright: string;
+  versionNumber: string;
+  createdDate: string;
+  responseId: string;
+} {
+  return {
+    copyright: COPYRIGHT,
+    versionNumber: VERSION_NUMBER,
+    createdDate: new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    responseId: randomUUID(),
+  };
 }

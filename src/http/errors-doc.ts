@@ -19,12 +19,12 @@ export function renderErrorsDoc(): string {
   const out: string[] = [
     '# Errors',
     '',
-    'Every API answers failures in its own shape (see each service\'s docs); this page lists every code',
+    "Every API answers failures in its own shape (see each service's docs); this page lists every code",
     'each can raise and its HTTP status. Generated from the catalogs in the code (`src/http/errors-doc.ts`);',
     'a test fails when this page and the code disagree.',
     '',
     'Problems found before a handler runs are answered in the shape of the API that owns the path, with',
-    'a message naming what is wrong and never the framework\'s own codes: unparsable JSON, an unsupported',
+    "a message naming what is wrong and never the framework's own codes: unparsable JSON, an unsupported",
     '`Content-Type`, a body over the size limit, a path that does not decode, a path segment over',
     '100 characters, a NUL character anywhere. Routing answers them as 1009, parking as',
     '`PARKING_PARAM_INVALID`, probes as `PROBES_BAD_REQUEST`, analytics without a `code`. An empty body',
@@ -47,18 +47,70 @@ export function renderErrorsDoc(): string {
     '| name | statusId | statusText | HTTP |',
     '|---|---|---|---|',
   ];
-  for (const [name, s] of Object.entries(RoutingStatus)) out.push(`| ${name} | ${s.statusId} | ${s.text} | ${s.http} |`);
-  out.push('', '## Parking inventory (`/lots`, `/blocks`, `/blocks/v3`, parking admin)', '', 'Body: the parking envelope with `status`, `code`, `message`, `parameter`.', '', '| code | kind | HTTP |', '|---|---|---|');
-  for (const [code, kind] of Object.entries(PARKING_ERRORS)) out.push(`| ${code} | ${kind} | ${PARKING_STATUS_OF_KIND[kind]} |`);
-  out.push('', '## Parking products, reservations, users, open spots (`/product/`, `/reservation/`, `/user/`, `/USS`)', '', 'Body: `ErrorCode` / `ErrorDescription` (users) or the parking error body; see docs/reservations.md.', '', '| code | kind | HTTP |', '|---|---|---|');
-  for (const [code, kind] of Object.entries(RESERVATIONS_ERRORS)) out.push(`| ${code} | ${kind} | ${RESERVATION_STATUS_OF_KIND[kind]} |`);
-  out.push('', '## Intersection analytics (`/v1/metrics/…`, `/v1/metadata/…`, `/v1/namespace/…`)', '', 'Body `{ timestamp, status, error, message, code, path }`; missing, invalid or expired tokens give 401.', '', '| code | kind | HTTP |', '|---|---|---|');
-  for (const [code, v] of Object.entries(ANALYTICS_ERRORS)) out.push(`| ${code} | ${v.kind} | ${ANALYTICS_STATUS_OF_KIND[v.kind]} |`);
-  out.push('', '## Probe ingestion (`POST /v1/probes`)', '', 'Body `{ "error": { code, statusId, userMessage } }`.', '', '| code | HTTP |', '|---|---|');
+  for (const [name, s] of Object.entries(RoutingStatus))
+    out.push(`| ${name} | ${s.statusId} | ${s.text} | ${s.http} |`);
+  out.push(
+    '',
+    '## Parking inventory (`/lots`, `/blocks`, `/blocks/v3`, parking admin)',
+    '',
+    'Body: the parking envelope with `status`, `code`, `message`, `parameter`.',
+    '',
+    '| code | kind | HTTP |',
+    '|---|---|---|',
+  );
+  for (const [code, kind] of Object.entries(PARKING_ERRORS))
+    out.push(`| ${code} | ${kind} | ${PARKING_STATUS_OF_KIND[kind]} |`);
+  out.push(
+    '',
+    '## Parking products, reservations, users, open spots (`/product/`, `/reservation/`, `/user/`, `/USS`)',
+    '',
+    'Body: `ErrorCode` / `ErrorDescription` (users) or the parking error body; see docs/reservations.md.',
+    '',
+    '| code | kind | HTTP |',
+    '|---|---|---|',
+  );
+  for (const [code, kind] of Object.entries(RESERVATIONS_ERRORS))
+    out.push(`| ${code} | ${kind} | ${RESERVATION_STATUS_OF_KIND[kind]} |`);
+  out.push(
+    '',
+    '## Intersection analytics (`/v1/metrics/…`, `/v1/metadata/…`, `/v1/namespace/…`)',
+    '',
+    'Body `{ timestamp, status, error, message, code, path }`; missing, invalid or expired tokens give 401.',
+    '',
+    '| code | kind | HTTP |',
+    '|---|---|---|',
+  );
+  for (const [code, v] of Object.entries(ANALYTICS_ERRORS))
+    out.push(`| ${code} | ${v.kind} | ${ANALYTICS_STATUS_OF_KIND[v.kind]} |`);
+  out.push(
+    '',
+    '## Probe ingestion (`POST /v1/probes`)',
+    '',
+    'Body `{ "error": { code, statusId, userMessage } }`.',
+    '',
+    '| code | HTTP |',
+    '|---|---|',
+  );
   for (const [code, http] of Object.entries(PROBES_ERROR_STATUS)) out.push(`| ${code} | ${http} |`);
-  out.push('', '## Operator admin API (`/v1/admin/apps…`, `/v1/admin/signing-keys`, `/v1/admin/parking/load`, `/v1/admin/probes/process`, `/v1/admin/analytics/refresh`)', '', 'Body `{ "error": { code, statusId, userMessage } }`.', '', '| code | HTTP |', '|---|---|');
+  out.push(
+    '',
+    '## Operator admin API (`/v1/admin/apps…`, `/v1/admin/signing-keys`, `/v1/admin/parking/load`, `/v1/admin/probes/process`, `/v1/admin/analytics/refresh`)',
+    '',
+    'Body `{ "error": { code, statusId, userMessage } }`.',
+    '',
+    '| code | HTTP |',
+    '|---|---|',
+  );
   for (const [code, http] of Object.entries(ADMIN_ERROR_STATUS)) out.push(`| ${code} | ${http} |`);
-  out.push('', '## Map tiles (`/tiles/…`)', '', 'Body `{ "error": { code, statusId, userMessage } }`. Basemap tiles are public; live tiles need an app token.', '', '| code | HTTP |', '|---|---|');
+  out.push(
+    '',
+    '## Map tiles (`/tiles/…`)',
+    '',
+    'Body `{ "error": { code, statusId, userMessage } }`. Basemap tiles are public; live tiles need an app token.',
+    '',
+    '| code | HTTP |',
+    '|---|---|',
+  );
   for (const [code, http] of Object.entries(TILES_ERROR_STATUS)) out.push(`| ${code} | ${http} |`);
   out.push('');
   return out.join('\n');

@@ -21,10 +21,20 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
   const probe = (): Promise<void> => {
     if (probingSince !== 0) return first ?? Promise.resolve();
     probingSince = Date.now();
-    return ctx.db.query('SELECT 1').then(
-      () => { lastOkAt = Date.now(); lastError = undefined; },
-      (err: unknown) => { lastError = err instanceof Error ? err.message : String(err); },
-    ).finally(() => { probingSince = 0; });
+    return ctx.db
+      .query('SELECT 1')
+      .then(
+        () => {
+          lastOkAt = Date.now();
+          lastError = undefined;
+        },
+        (err: unknown) => {
+          lastError = err instanceof Error ? err.message : String(err);
+        },
+      )
+      .finally(() => {
+        probingSince = 0;
+      });
   };
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
@@ -32,25 +42,54 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
     timer = setInterval(() => void probe(), PROBE_MS);
     timer.unref();
   });
-  app.addHook('onClose', async () => { if (timer) clearInterval(timer); });
-
-  app.get('/healthz', { schema: { tags: ['platform'], summary: 'Liveness and readiness: ok, degraded (with reasons) or unavailable (503)' } }, async (_req, reply) => {
-    if (lastOkAt === 0 && lastError === undefined) {
-      // before the first probe has answered: wait for it, briefly
-      await Promise.race([first ?? probe(), new Promise((r) => setTimeout(r, 1000))]);
-    }
-    if (lastError !== undefined) return reply.code(503).send({ status: 'unavailable', database: 'down', reasons: [`the database refuses queries: ${lastError}`] });
-    const reasons: string[] = [];
-    const waitingMs = probingSince === 0 ? 0 : Date.now() - probingSince;
-    if (waitingMs > SLOW_MS || lastOkAt === 0) reasons.push(`the database has not answered for ${Math.round(waitingMs / 1000)} s`);
-    const ingestion = ctx.ingestion?.status();
-    if (ingestion?.state === 'degraded' && ingestion.reason) reasons.push(ingestion.reason);
-    const g = ctx.region.graph;
-    return {
-      status: reasons.length > 0 ? 'degraded' : 'ok',
-      ...(reasons.length > 0 ? { reasons } : {}),
-      region: ctx.region.meta.name, mapVersion: ctx.region.meta.mapVersion, nodes: g.nodeCount, edges: g.edgeCount, services: ctx.config.server.services,
-      ...(ingestion ? { ingestion: { queued: ingestion.queued, running: ingestion.running, pendingTraces: ingestion.pendingTraces, oldestPendingS: ingestion.oldestPendingS, steppedAsideMs: ingestion.steppedAsideMs } } : {}),
-    };
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
   });
+
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags: ['platform'],
+        summary: 'Liveness and readiness: ok, degraded (with reasons) or unavailable (503)',
+      },
+    },
+    async (_req, reply) => {
+      if (lastOkAt === 0 && lastError === undefined) {
+        // before the first probe has answered: wait for it, briefly
+        await Promise.race([first ?? probe(), new Promise((r) => setTimeout(r, 1000))]);
+      }
+      if (lastError !== undefined)
+        return reply
+          .code(503)
+          .send({ status: 'unavailable', database: 'down', reasons: [`the database refuses queries: ${lastError}`] });
+      const reasons: string[] = [];
+      const waitingMs = probingSince === 0 ? 0 : Date.now() - probingSince;
+      if (waitingMs > SLOW_MS || lastOkAt === 0)
+        reasons.push(`the database has not answered for ${Math.round(waitingMs / 1000)} s`);
+      const ingestion = ctx.ingestion?.status();
+      if (ingestion?.state === 'degraded' && ingestion.reason) reasons.push(ingestion.reason);
+      const g = ctx.region.graph;
+      return {
+        status: reasons.length > 0 ? 'degraded' : 'ok',
+        ...(reasons.length > 0 ? { reasons } : {}),
+        region: ctx.region.meta.name,
+        mapVersion: ctx.region.meta.mapVersion,
+        nodes: g.nodeCount,
+        edges: g.edgeCount,
+        services: ctx.config.server.services,
+        ...(ingestion
+          ? {
+              ingestion: {
+                queued: ingestion.queued,
+                running: ingestion.running,
+                pendingTraces: ingestion.pendingTraces,
+                oldestPendingS: ingestion.oldestPendingS,
+                steppedAsideMs: ingestion.steppedAsideMs,
+              },
+            }
+          : {}),
+      };
+    },
+  );
 }

@@ -6,10 +6,20 @@
 /** The OpenAPI document's head: info and the two ways of presenting credentials. */
 export const OPENAPI_DOCUMENT = {
   openapi: '3.0.3',
-  info: { title: 'streetwise', version: '0.1.0', description: 'Routing, parking and intersection analytics APIs on your own OpenStreetMap region.' },
+  info: {
+    title: 'streetwise',
+    version: '0.1.0',
+    description: 'Routing, parking and intersection analytics APIs on your own OpenStreetMap region.',
+  },
   components: {
     securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'app token from GET /v1/AppToken (routing and parking also take it as the Token / accesstoken parameter)' },
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description:
+          'app token from GET /v1/AppToken (routing and parking also take it as the Token / accesstoken parameter)',
+      },
       basic: { type: 'http', scheme: 'basic', description: 'parking user e-mail and password (/user/, /reservation/)' },
     },
   },
@@ -24,7 +34,11 @@ export const DOCUMENTATION_ONLY = { validatorCompiler: () => () => true } as con
  * Throws at start-up when the parser accepts a name the docs do not describe, so the document
  * cannot fall behind the parser.
  */
-export function documentedStrings(where: string, accepted: readonly string[], docs: Record<string, string>): { type: 'object'; properties: Record<string, { type: 'string'; description: string }> } {
+export function documentedStrings(
+  where: string,
+  accepted: readonly string[],
+  docs: Record<string, string>,
+): { type: 'object'; properties: Record<string, { type: 'string'; description: string }> } {
   const byLower = new Map(Object.entries(docs).map(([k, v]) => [k.toLowerCase(), [k, v] as const]));
   const properties: Record<string, { type: 'string'; description: string }> = {};
   for (const name of accepted) {
@@ -39,12 +53,22 @@ export function documentedStrings(where: string, accepted: readonly string[], do
  * An OpenAPI object schema of a JSON body: every top-level field in `accepted` with the schema
  * (or description) in `docs`; throws at start-up for an accepted field without one.
  */
-export function documentedBody(where: string, accepted: readonly string[], docs: Record<string, string | Record<string, unknown>>, required: readonly string[] = []): Record<string, unknown> {
+export function documentedBody(
+  where: string,
+  accepted: readonly string[],
+  docs: Record<string, string | Record<string, unknown>>,
+  required: readonly string[] = [],
+): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const name of accepted) {
     const doc = docs[name];
     if (doc === undefined) throw new Error(`${where}: body field ${name} is accepted but not documented`);
     properties[name] = typeof doc === 'string' ? { description: doc } : doc;
   }
-  return { type: 'object', properties, ...(required.length > 0 ? { required: [...required] } : {}), additionalProperties: false };
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required: [...required] } : {}),
+    additionalProperties: false,
+  };
 }

@@ -8,7 +8,11 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 
 /** A client error of the HTTP edge: status 4xx and a message naming what is expected. */
 export class RequestError extends Error {
-  constructor(readonly statusCode: number, message: string, readonly parameter?: string) {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly parameter?: string,
+  ) {
     super(message);
     this.name = 'RequestError';
   }
@@ -30,9 +34,13 @@ interface AjvIssue {
 
 /** `body.items[0].lat`-style name of the value an ajv issue is about. */
 function issuePath(context: string, issue: AjvIssue): string {
-  const parts = (issue.instancePath ?? '').split('/').filter((p) => p !== '').map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`));
+  const parts = (issue.instancePath ?? '')
+    .split('/')
+    .filter((p) => p !== '')
+    .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`));
   let name = `${context}${parts.join('')}`;
-  if (issue.keyword === 'required' && typeof issue.params?.missingProperty === 'string') name += `.${issue.params.missingProperty}`;
+  if (issue.keyword === 'required' && typeof issue.params?.missingProperty === 'string')
+    name += `.${issue.params.missingProperty}`;
   return name;
 }
 
@@ -41,7 +49,11 @@ function validationProblem(context: string, issues: AjvIssue[]): ClientProblem {
   const issue = issues[0] ?? {};
   const where = issuePath(context, issue);
   if (where === 'body' && issue.keyword === 'type') {
-    return { status: 400, parameter: 'body', message: `body: ${issue.message ?? 'wrong type'}; send a JSON body (Content-Type: application/json)${issue.params?.type === 'object' ? ' or form fields' : ''}` };
+    return {
+      status: 400,
+      parameter: 'body',
+      message: `body: ${issue.message ?? 'wrong type'}; send a JSON body (Content-Type: application/json)${issue.params?.type === 'object' ? ' or form fields' : ''}`,
+    };
   }
   if (issue.keyword === 'required') return { status: 400, parameter: where, message: `${where}: required` };
   if (issue.keyword === 'additionalProperties' && typeof issue.params?.additionalProperty === 'string') {
@@ -49,7 +61,11 @@ function validationProblem(context: string, issues: AjvIssue[]): ClientProblem {
     return { status: 400, parameter: name, message: `${name}: unknown field` };
   }
   if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) {
-    return { status: 400, parameter: where, message: `${where}: must be one of ${(issue.params.allowedValues as unknown[]).join(', ')}` };
+    return {
+      status: 400,
+      parameter: where,
+      message: `${where}: must be one of ${(issue.params.allowedValues as unknown[]).join(', ')}`,
+    };
   }
   return { status: 400, parameter: where, message: `${where}: ${issue.message ?? 'invalid'}` };
 }
@@ -59,15 +75,30 @@ function validationProblem(context: string, issues: AjvIssue[]): ClientProblem {
  * outage: the caller logs it and answers 500). Domain errors are not handled here.
  */
 export function clientProblemOf(err: unknown): ClientProblem | undefined {
-  if (err instanceof RequestError) return { status: err.statusCode, message: err.message, ...(err.parameter ? { parameter: err.parameter } : {}) };
+  if (err instanceof RequestError)
+    return { status: err.statusCode, message: err.message, ...(err.parameter ? { parameter: err.parameter } : {}) };
   if (err === null || typeof err !== 'object') return undefined;
-  const e = err as { code?: unknown; statusCode?: unknown; message?: unknown; validation?: unknown; validationContext?: unknown };
-  if (Array.isArray(e.validation)) return validationProblem(typeof e.validationContext === 'string' ? e.validationContext : 'request', e.validation as AjvIssue[]);
+  const e = err as {
+    code?: unknown;
+    statusCode?: unknown;
+    message?: unknown;
+    validation?: unknown;
+    validationContext?: unknown;
+  };
+  if (Array.isArray(e.validation))
+    return validationProblem(
+      typeof e.validationContext === 'string' ? e.validationContext : 'request',
+      e.validation as AjvIssue[],
+    );
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, parameter: 'body', message: 'body: larger than this endpoint accepts' };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, parameter: 'Content-Type', message: 'Content-Type: not accepted here; send application/json (or form fields where documented)' };
+      return {
+        status: 415,
+        parameter: 'Content-Type',
+        message: 'Content-Type: not accepted here; send application/json (or form fields where documented)',
+      };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, parameter: 'Content-Length', message: 'Content-Length: does not match the body sent' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -84,7 +115,10 @@ export function clientProblemOf(err: unknown): ClientProblem | undefined {
   if (status < 400 || status >= 500) return undefined;
   // a 4xx of the framework or a library we have no message for: its text without its code
   const text = typeof e.message === 'string' && e.message !== '' ? e.message : 'bad request';
-  return { status, message: typeof e.code === 'string' && e.code.startsWith('FST_') ? text.replace(/\bFST_[A-Z_]+\b:?\s*/g, '') : text };
+  return {
+    status,
+    message: typeof e.code === 'string' && e.code.startsWith('FST_') ? text.replace(/\bFST_[A-Z_]+\b:?\s*/g, '') : text,
+  };
 }
 
 /** A NUL character is refused everywhere: no text column can store it and no parameter needs it. */
@@ -107,7 +141,10 @@ function nulIn(values: unknown): string | undefined {
 export function registerNulCheck(app: FastifyInstance): void {
   // callback style: no promise per request on the hot path
   app.addHook('preValidation', (req, _reply, done) => {
-    const name = nulIn(req.params) ?? nulIn(req.query) ?? (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) ? nulIn(req.body) : undefined);
+    const name =
+      nulIn(req.params) ??
+      nulIn(req.query) ??
+      (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) ? nulIn(req.body) : undefined);
     if (name === undefined) done();
     else done(new RequestError(400, NUL_MESSAGE(name), name) as unknown as FastifyError);
   });

@@ -13,17 +13,63 @@ import type { FastifyServerOptions } from 'fastify';
  */
 const LOGGED_PARAMS = new Set([
   // routing
-  'action', 'format', 'wp_heading', 'departuretime', 'arrivaltime', 'maxalternates', 'usetraffic', 'routetype', 'units',
-  'routeoutputfields', 'incidentoutputfields', 'geometrytolerance', 'isambiguousorigin', 'criteria', 'speedbucketid',
-  'routeid', 'collapsemaneuvers', 'traveltimecount', 'traveltimeinterval',
+  'action',
+  'format',
+  'wp_heading',
+  'departuretime',
+  'arrivaltime',
+  'maxalternates',
+  'usetraffic',
+  'routetype',
+  'units',
+  'routeoutputfields',
+  'incidentoutputfields',
+  'geometrytolerance',
+  'isambiguousorigin',
+  'criteria',
+  'speedbucketid',
+  'routeid',
+  'collapsemaneuvers',
+  'traveltimecount',
+  'traveltimeinterval',
   // parking inventory, products, open spots
-  'id', 'alias', 'box', 'point', 'polygon', 'polyline', 'geoid', 'radius', 'entry_time', 'duration', 'limit', 'offset',
-  'outputfields', 'restrictions', 'locale', 'sort', 'operator', 'f_id', 'lot', 'entry_dt', 'entry', 'type', 'clat', 'clon',
-  'dlat', 'dlon', 'bearing', 'velocity',
+  'id',
+  'alias',
+  'box',
+  'point',
+  'polygon',
+  'polyline',
+  'geoid',
+  'radius',
+  'entry_time',
+  'duration',
+  'limit',
+  'offset',
+  'outputfields',
+  'restrictions',
+  'locale',
+  'sort',
+  'operator',
+  'f_id',
+  'lot',
+  'entry_dt',
+  'entry',
+  'type',
+  'clat',
+  'clon',
+  'dlat',
+  'dlon',
+  'bearing',
+  'velocity',
   // analytics
-  'startdate', 'enddate', 'intersectionoutputmode', 'namespaces', 'traveltimetype',
+  'startdate',
+  'enddate',
+  'intersectionoutputmode',
+  'namespaces',
+  'traveltimetype',
   // incidents admin; the application id of GET /v1/AppToken (its key and hash stay hidden)
-  'all', 'appid',
+  'all',
+  'appid',
 ]);
 /** Waypoints `WP_1` … `WP_10` (coordinates); their descriptions are free text and stay hidden. */
 const LOGGED_PATTERN = /^wp_\d{1,2}$/;
@@ -61,12 +107,19 @@ export function redactUrl(url: string): string {
 }
 
 /** Pino options of the app's logger: the request as `{ method, url (redacted), id }`, nothing else of it. */
-export function loggerOptions(level: string, stream?: { write(line: string): void }): NonNullable<FastifyServerOptions['logger']> {
+export function loggerOptions(
+  level: string,
+  stream?: { write(line: string): void },
+): NonNullable<FastifyServerOptions['logger']> {
   return {
     level,
     ...(stream ? { stream } : {}),
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+      req: (req: { method: string; url: string; id: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+        id: req.id,
+      }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   };

@@ -50,7 +50,9 @@ export function isValidCallback(name: string): boolean {
 export function sendJsonp(reply: FastifyReply, callback: string, body: unknown): FastifyReply {
   if (!isValidCallback(callback)) throw new Error('invalid JSONP callback name: validate with isValidCallback first');
   // U+2028/2029 are valid in JSON but not in older JavaScript string literals.
-  const json = JSON.stringify(body).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(body)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return reply
     .header('content-type', 'application/javascript; charset=utf-8')
     .header('x-content-type-options', 'nosniff')

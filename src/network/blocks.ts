@@ -16,8 +16,13 @@ export const SPACING_M: Readonly<Record<string, number>> = { parallel: 6, diagon
 
 /** Road classes that get blocks: streets with a curb (no motorways, links, service roads or ferries). */
 const BLOCK_CLASSES = new Set<number>([
-  RoadClass.trunk, RoadClass.primary, RoadClass.secondary, RoadClass.tertiary,
-  RoadClass.unclassified, RoadClass.residential, RoadClass.living_street,
+  RoadClass.trunk,
+  RoadClass.primary,
+  RoadClass.secondary,
+  RoadClass.tertiary,
+  RoadClass.unclassified,
+  RoadClass.residential,
+  RoadClass.living_street,
 ]);
 
 /** Estimated number of spaces on `lengthM` metres of curb of a given kind. */
@@ -29,7 +34,8 @@ export function estimateSpaces(kind: string, lengthM: number): number {
 
 /** 53-bit stable hash of a string (two FNV-1a variants). */
 export function stableId(s: string): number {
-  let h1 = 0x811c9dc5, h2 = 0x01000193 ^ 0x5bd1e995;
+  let h1 = 0x811c9dc5,
+    h2 = 0x01000193 ^ 0x5bd1e995;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 0x01000193) >>> 0;
@@ -58,7 +64,8 @@ export interface BlockInput {
  */
 export function buildBlocks(input: BlockInput): Block[] {
   const g = input.graph;
-  const eligible = (e: EdgeId): boolean => BLOCK_CLASSES.has(g.edgeRoadClass[e]) && (g.edgeFlags[e] & (EdgeFlag.link | EdgeFlag.ferry)) === 0;
+  const eligible = (e: EdgeId): boolean =>
+    BLOCK_CLASSES.has(g.edgeRoadClass[e]) && (g.edgeFlags[e] & (EdgeFlag.link | EdgeFlag.ferry)) === 0;
   const visited = new Uint8Array(g.edgeCount);
   const curbCache = new Map<number, ReturnType<typeof interpretCurb> | null>();
   const curbOf = (wayId: number): ReturnType<typeof interpretCurb> | null => {
@@ -83,34 +90,48 @@ export function buildBlocks(input: BlockInput): Block[] {
     let k = streetKeyCache.get(e);
     if (k === undefined) {
       const [left, right] = travelSides(e);
-      k = JSON.stringify([g.names[g.edgeNameId[e]], left ? curbRulesKey(left) : null, right ? curbRulesKey(right) : null]);
+      k = JSON.stringify([
+        g.names[g.edgeNameId[e]],
+        left ? curbRulesKey(left) : null,
+        right ? curbRulesKey(right) : null,
+      ]);
       streetKeyCache.set(e, k);
     }
     return k;
   };
   const boundary = new Uint8Array(g.nodeCount);
   for (let n = 0; n < g.nodeCount; n++) {
-    if ((g.nodeFlags[n] & NodeFlag.intersection) !== 0 || distinctNeighbourCount(g, n) !== 2) { boundary[n] = 1; continue; }
+    if ((g.nodeFlags[n] & NodeFlag.intersection) !== 0 || distinctNeighbourCount(g, n) !== 2) {
+      boundary[n] = 1;
+      continue;
+    }
     // a street change: some way through n (arrive on a, leave on b) changes name or curb rules
     for (let k = g.firstIn[n]; k < g.firstIn[n + 1] && !boundary[n]; k++) {
       const a = g.inEdges[k];
       if (!eligible(a) || g.edgeSource[a] === n) continue;
       for (let b = g.firstOut[n]; b < g.firstOut[n + 1]; b++) {
         if (!eligible(b) || g.edgeTarget[b] === n || g.edgeTarget[b] === g.edgeSource[a]) continue;
-        if (streetKey(a) !== streetKey(b)) { boundary[n] = 1; break; }
+        if (streetKey(a) !== streetKey(b)) {
+          boundary[n] = 1;
+          break;
+        }
       }
     }
   }
   const wayLengthM = new Map<number, number>();
   for (let e = 0; e < g.edgeCount; e++) {
-    if (input.edgeAlongWay[e] === 1 || g.edgeTwin[e] < 0) wayLengthM.set(g.edgeWayId[e], (wayLengthM.get(g.edgeWayId[e]) ?? 0) + g.edgeLengthM[e]);
+    if (input.edgeAlongWay[e] === 1 || g.edgeTwin[e] < 0)
+      wayLengthM.set(g.edgeWayId[e], (wayLengthM.get(g.edgeWayId[e]) ?? 0) + g.edgeLengthM[e]);
   }
   const usedIds = new Set<number>();
   const blocks: Block[] = [];
 
   const walk = (first: EdgeId): void => {
     const chain: EdgeId[] = [first];
-    const mark = (e: EdgeId): void => { visited[e] = 1; if (g.edgeTwin[e] >= 0) visited[g.edgeTwin[e]] = 1; };
+    const mark = (e: EdgeId): void => {
+      visited[e] = 1;
+      if (g.edgeTwin[e] >= 0) visited[g.edgeTwin[e]] = 1;
+    };
     mark(first);
     let cur = first;
     while (!boundary[g.edgeTarget[cur]]) {
@@ -142,7 +163,10 @@ export function buildBlocks(input: BlockInput): Block[] {
       for (let i = start; i < g.edgeGeomStart[e + 1]; i++) geometry.push([g.geomLatE7[i] / 1e7, g.geomLonE7[i] / 1e7]);
       const len = g.edgeLengthM[e];
       const [leftTags, rightTags] = travelSides(e);
-      const sides: Array<['left' | 'right', CurbSideTags | null]> = [['left', leftTags], ['right', rightTags]];
+      const sides: Array<['left' | 'right', CurbSideTags | null]> = [
+        ['left', leftTags],
+        ['right', rightTags],
+      ];
       for (const [side, t] of sides) {
         if (!t) continue;
         const wayLen = wayLengthM.get(g.edgeWayId[e]) ?? len;
@@ -151,14 +175,24 @@ export function buildBlocks(input: BlockInput): Block[] {
         const prev = last[side];
         const prevInfo = prev ? info.get(prev)! : undefined;
         // same rules continuing without a gap: extend (tagged shares add up, estimates are redone)
-        if (prev && prevInfo && prev.endM === round2(lengthM) && prevInfo.key === key && (prevInfo.tagged === null) === (tagged === null)) {
+        if (
+          prev &&
+          prevInfo &&
+          prev.endM === round2(lengthM) &&
+          prevInfo.key === key &&
+          (prevInfo.tagged === null) === (tagged === null)
+        ) {
           prev.endM = round2(lengthM + len);
           if (tagged !== null) prevInfo.tagged = (prevInfo.tagged ?? 0) + tagged;
           continue;
         }
         const seg: CurbSegment = {
-          side, startM: round2(lengthM), endM: round2(lengthM + len),
-          kind: t.kind, condition: t.condition, maxStay: t.maxStay,
+          side,
+          startM: round2(lengthM),
+          endM: round2(lengthM + len),
+          kind: t.kind,
+          condition: t.condition,
+          maxStay: t.maxStay,
           spaces: -1,
           tags: t.tags,
         };
@@ -173,7 +207,8 @@ export function buildBlocks(input: BlockInput): Block[] {
       s.spaces = tagged === null ? estimateSpaces(s.kind, s.endM - s.startM) : Math.round(tagged);
     }
     curb.sort((a, b) => (a.side === b.side ? a.startM - b.startM : a.side === 'left' ? -1 : 1));
-    const fromNode = g.edgeSource[chain[0]], toNode = g.edgeTarget[chain[chain.length - 1]];
+    const fromNode = g.edgeSource[chain[0]],
+      toNode = g.edgeTarget[chain[chain.length - 1]];
     let id = stableId(`${g.edgeWayId[chain[0]]}:${g.nodeOsmId[fromNode]}:${g.nodeOsmId[toNode]}`);
     while (usedIds.has(id)) id = (id + 1) % Number.MAX_SAFE_INTEGER;
     usedIds.add(id);
@@ -207,7 +242,9 @@ export function curbRulesKey(t: CurbSideTags): string {
     const had = norm[nk];
     if (!had || (specific && !had.specific)) norm[nk] = { v, specific };
   }
-  const tags = Object.keys(norm).sort().map((k) => [k, norm[k].v]);
+  const tags = Object.keys(norm)
+    .sort()
+    .map((k) => [k, norm[k].v]);
   return JSON.stringify([t.kind, t.condition, t.maxStay, tags]);
 }
 

@@ -74,7 +74,8 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
   const nodes = ex.nodes;
   const inside = (i: number): boolean => {
     if (!clip) return true;
-    const lat = nodes.latE7At(i) / 1e7, lon = nodes.lonE7At(i) / 1e7;
+    const lat = nodes.latE7At(i) / 1e7,
+      lon = nodes.lonE7At(i) / 1e7;
     return lat >= clip[0] && lat <= clip[2] && lon >= clip[1] && lon <= clip[3];
   };
 
@@ -87,16 +88,22 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
     const profile = interpretWay(w.tags, country);
     if (!profile) continue;
     wayCount++;
-    let idx: number[] = [], ids: number[] = [];
+    let idx: number[] = [],
+      ids: number[] = [];
     const flush = (): void => {
       if (idx.length >= 2) runs.push({ wayId: w.id, profile, durationTag: w.tags.duration, idx, ids });
-      idx = []; ids = [];
+      idx = [];
+      ids = [];
     };
     for (const ref of w.refs) {
       const i = nodes.indexOf(ref);
-      if (i < 0 || !inside(i)) { flush(); continue; }
+      if (i < 0 || !inside(i)) {
+        flush();
+        continue;
+      }
       if (ids.length > 0 && ids[ids.length - 1] === ref) continue;
-      idx.push(i); ids.push(ref);
+      idx.push(i);
+      ids.push(ref);
     }
     flush();
   }
@@ -122,7 +129,6 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
       const hw = t?.highway;
       if (hw === 'traffic_signals' || hw === 'stop' || hw === 'give_way') isGraphNode.add(id);
       else if (t?.barrier !== undefined && t.barrier !== 'no') isGraphNode.add(id); // keeps the barrier flag on the graph
-
     }
   }
   // a segment that would start and end at the same node (closed way) gets its middle node too
@@ -160,36 +166,61 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
     const p = r.profile;
     const flags = edgeFlagsOf(p);
     const rc = RoadClass[p.roadClass];
-    let speedF = p.speedForwardKph, speedB = p.speedBackwardKph;
+    let speedF = p.speedForwardKph,
+      speedB = p.speedBackwardKph;
     if (p.ferry) {
       const durS = parseDurationS(r.durationTag);
       const len = wayLengthM.get(r.wayId) ?? 0;
-      if (durS && len > 0) speedF = speedB = Math.min(FERRY_MAX_SPEED_KPH, Math.max(FERRY_MIN_SPEED_KPH, (len / durS) * 3.6));
+      if (durS && len > 0)
+        speedF = speedB = Math.min(FERRY_MAX_SPEED_KPH, Math.max(FERRY_MIN_SPEED_KPH, (len / durS) * 3.6));
     }
     let list = edgesOfWay.get(r.wayId);
     if (!list) edgesOfWay.set(r.wayId, (list = []));
     let start = 0;
     for (let k = 1; k < r.ids.length; k++) {
       if (!isGraphNode.has(r.ids[k])) continue;
-      const a = nodeIdOf.get(r.ids[start])!, b = nodeIdOf.get(r.ids[k])!;
+      const a = nodeIdOf.get(r.ids[start])!,
+        b = nodeIdOf.get(r.ids[k])!;
       const shape: Array<[number, number]> = [];
       for (let s = start + 1; s < k; s++) shape.push([nodes.latE7At(r.idx[s]) / 1e7, nodes.lonE7At(r.idx[s]) / 1e7]);
       let fi = -1;
       if (p.forward) {
         fi = edges.length;
         edges.push({
-          source: a, target: b, speedKph: speedF, lanes: p.lanesForward, shape, twin: -1,
-          roadClass: rc, flags, name: p.name, ref: p.ref, wayId: r.wayId, speedTagged: p.speedTagged,
+          source: a,
+          target: b,
+          speedKph: speedF,
+          lanes: p.lanesForward,
+          shape,
+          twin: -1,
+          roadClass: rc,
+          flags,
+          name: p.name,
+          ref: p.ref,
+          wayId: r.wayId,
+          speedTagged: p.speedTagged,
         });
-        along.push(1); list.push(fi);
+        along.push(1);
+        list.push(fi);
       }
       if (p.backward) {
         const bi = edges.length;
         edges.push({
-          source: b, target: a, speedKph: speedB, lanes: p.lanesBackward, shape: shape.slice().reverse(), twin: fi,
-          roadClass: rc, flags, name: p.name, ref: p.ref, wayId: r.wayId, speedTagged: p.speedTagged,
+          source: b,
+          target: a,
+          speedKph: speedB,
+          lanes: p.lanesBackward,
+          shape: shape.slice().reverse(),
+          twin: fi,
+          roadClass: rc,
+          flags,
+          name: p.name,
+          ref: p.ref,
+          wayId: r.wayId,
+          speedTagged: p.speedTagged,
         });
-        along.push(0); list.push(bi);
+        along.push(0);
+        list.push(bi);
         if (fi >= 0) edges[fi].twin = bi;
       }
       start = k;
@@ -198,13 +229,17 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
 
   // 5. turn restrictions (via node) → edge pairs
   const restrictions: RestrictionInput[] = [];
-  let mapped = 0, skipped = 0;
+  let mapped = 0,
+    skipped = 0;
   const rels = ex.restrictions.slice().sort((a, b) => a.id - b.id);
   for (const rel of rels) {
     const r = parseRestriction(rel);
     if (!r) continue;
     const via = r.viaNode === null ? undefined : nodeIdOf.get(r.viaNode);
-    if (via === undefined) { skipped++; continue; }
+    if (via === undefined) {
+      skipped++;
+      continue;
+    }
     const before = restrictions.length;
     const pairs: Array<[number, number]> = [];
     for (const fw of r.fromWays) {
@@ -220,11 +255,24 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
     const want = expectedTurn(r.restriction);
     let chosen = pairs;
     if (want && pairs.length > 1) {
-      const matching = pairs.filter(([fe, te]) => turnTypeOf(turnAngleDeg(arrivalBearing(nodeInputs, edges[fe]), departureBearing(nodeInputs, edges[te])), edges[fe].twin === te) === want);
+      const matching = pairs.filter(
+        ([fe, te]) =>
+          turnTypeOf(
+            turnAngleDeg(arrivalBearing(nodeInputs, edges[fe]), departureBearing(nodeInputs, edges[te])),
+            edges[fe].twin === te,
+          ) === want,
+      );
       if (matching.length > 0) chosen = matching;
     }
-    for (const [fe, te] of chosen) restrictions.push({ fromEdge: fe, via, toEdge: te, kind: r.kind === 'no' ? RestrictionKind.no : RestrictionKind.only });
-    if (restrictions.length > before) mapped++; else skipped++;
+    for (const [fe, te] of chosen)
+      restrictions.push({
+        fromEdge: fe,
+        via,
+        toEdge: te,
+        kind: r.kind === 'no' ? RestrictionKind.no : RestrictionKind.only,
+      });
+    if (restrictions.length > before) mapped++;
+    else skipped++;
   }
 
   const { graph, edgeIdOf } = buildGraph({ nodes: nodeInputs, edges, restrictions });
@@ -282,7 +330,8 @@ export function distinctNeighbourCount(g: Graph, n: number): number {
 export function markIntersections(g: Graph): void {
   const flags = g.nodeFlags as Uint8Array;
   for (let n = 0; n < g.nodeCount; n++) {
-    if ((flags[n] & NodeFlag.trafficSignals) !== 0 || distinctNeighbourCount(g, n) >= 3) flags[n] |= NodeFlag.intersection;
+    if ((flags[n] & NodeFlag.trafficSignals) !== 0 || distinctNeighbourCount(g, n) >= 3)
+      flags[n] |= NodeFlag.intersection;
   }
 }
 
@@ -300,12 +349,17 @@ export function propagateControlFlags(g: Graph, maxDistanceM = CONTROL_SNAP_M): 
   for (let n = 0; n < g.nodeCount; n++) {
     const f = flags[n] & control;
     if (f === 0 || (flags[n] & NodeFlag.intersection) !== 0) continue;
-    let best = -1, bestLen = Infinity;
+    let best = -1,
+      bestLen = Infinity;
     const consider = (other: number, lengthM: number): void => {
-      if (other !== n && (flags[other] & NodeFlag.intersection) !== 0 && lengthM < bestLen) { best = other; bestLen = lengthM; }
+      if (other !== n && (flags[other] & NodeFlag.intersection) !== 0 && lengthM < bestLen) {
+        best = other;
+        bestLen = lengthM;
+      }
     };
     for (let e = g.firstOut[n]; e < g.firstOut[n + 1]; e++) consider(g.edgeTarget[e], g.edgeLengthM[e]);
-    for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) consider(g.edgeSource[g.inEdges[k]], g.edgeLengthM[g.inEdges[k]]);
+    for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++)
+      consider(g.edgeSource[g.inEdges[k]], g.edgeLengthM[g.inEdges[k]]);
     if (best >= 0 && bestLen <= maxDistanceM) flags[best] |= f;
   }
 }

@@ -1,4 +1,13 @@
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync, renameSync } from 'node:fs';
+import {
+  mkdtempSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  existsSync,
+  renameSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,11 +19,43 @@ import type { Region } from './region.js';
 // 0 --- 1 --- 2     (two-way "Main St" 0–1, one-way "Side St" 1→2, a no-U-turn at 1)
 function sampleGraph(): Graph {
   return buildGraph({
-    nodes: [{ lat: 39.29, lon: -76.6, osmId: 10 }, { lat: 39.29, lon: -76.599, osmId: 11, flags: 1 }, { lat: 39.291, lon: -76.599, osmId: 12 }],
+    nodes: [
+      { lat: 39.29, lon: -76.6, osmId: 10 },
+      { lat: 39.29, lon: -76.599, osmId: 11, flags: 1 },
+      { lat: 39.291, lon: -76.599, osmId: 12 },
+    ],
     edges: [
-      { source: 0, target: 1, speedKph: 40, roadClass: RoadClass.residential, name: 'Main St', twin: 1, wayId: 5, shape: [[39.2901, -76.5995]] },
-      { source: 1, target: 0, speedKph: 40, roadClass: RoadClass.residential, name: 'Main St', twin: 0, wayId: 5, shape: [[39.2901, -76.5995]] },
-      { source: 1, target: 2, speedKph: 30, roadClass: RoadClass.service, name: 'Side St', ref: 'S 1', flags: EdgeFlag.oneway, wayId: 6, lanes: 1 },
+      {
+        source: 0,
+        target: 1,
+        speedKph: 40,
+        roadClass: RoadClass.residential,
+        name: 'Main St',
+        twin: 1,
+        wayId: 5,
+        shape: [[39.2901, -76.5995]],
+      },
+      {
+        source: 1,
+        target: 0,
+        speedKph: 40,
+        roadClass: RoadClass.residential,
+        name: 'Main St',
+        twin: 0,
+        wayId: 5,
+        shape: [[39.2901, -76.5995]],
+      },
+      {
+        source: 1,
+        target: 2,
+        speedKph: 30,
+        roadClass: RoadClass.service,
+        name: 'Side St',
+        ref: 'S 1',
+        flags: EdgeFlag.oneway,
+        wayId: 6,
+        lanes: 1,
+      },
     ],
     restrictions: [{ fromEdge: 0, via: 1, toEdge: 1, kind: RestrictionKind.no }],
   }).graph;
@@ -22,8 +63,19 @@ function sampleGraph(): Graph {
 
 function sampleRegion(name: string): Region {
   return {
-    meta: { name, mapVersion: `${name}-1`, source: 'x.osm', importedAt: '2026-01-01T00:00:00Z', bounds: [39, -77, 40, -76], country: 'US', timeZone: 'America/New_York' },
-    graph: sampleGraph(), intersections: [], blocks: [], lots: [],
+    meta: {
+      name,
+      mapVersion: `${name}-1`,
+      source: 'x.osm',
+      importedAt: '2026-01-01T00:00:00Z',
+      bounds: [39, -77, 40, -76],
+      country: 'US',
+      timeZone: 'America/New_York',
+    },
+    graph: sampleGraph(),
+    intersections: [],
+    blocks: [],
+    lots: [],
   };
 }
 
@@ -36,7 +88,8 @@ describe('graph.bin', () => {
     const back = decodeGraph(encodeGraph(g));
     expect(back.nodeCount).toBe(3);
     expect(back.edgeCount).toBe(3);
-    for (const [field] of GRAPH_FIELDS) expect(Array.from(back[field] as ArrayLike<number>)).toEqual(Array.from(g[field] as ArrayLike<number>));
+    for (const [field] of GRAPH_FIELDS)
+      expect(Array.from(back[field] as ArrayLike<number>)).toEqual(Array.from(g[field] as ArrayLike<number>));
     expect(back.names).toEqual(g.names);
   });
 
@@ -51,9 +104,11 @@ describe('graph.bin', () => {
 
   it('refuses a bad magic and another format version', () => {
     const buf = encodeGraph(sampleGraph());
-    const bad = Buffer.from(buf); bad[0] = 0;
+    const bad = Buffer.from(buf);
+    bad[0] = 0;
     expect(() => decodeGraph(bad)).toThrow(/bad magic/);
-    const v2 = Buffer.from(buf); v2.writeUInt32LE(99, 4);
+    const v2 = Buffer.from(buf);
+    v2.writeUInt32LE(99, 4);
     expect(() => decodeGraph(v2)).toThrow(/version 99/);
     expect(() => decodeGraph(buf.subarray(0, 80))).toThrow(/truncated/);
   });
@@ -96,7 +151,10 @@ describe('writeRegion / loadRegion', () => {
     // test's parent process)
     const dead = join(regions, `.e.tmp-${2 ** 22 + 1}-1764000000000`);
     const live = join(regions, `.other.tmp-${process.ppid}-1764000000000`);
-    for (const d of [dead, live]) { mkdirSync(d); writeFileSync(join(d, 'graph.bin'), 'partial'); }
+    for (const d of [dead, live]) {
+      mkdirSync(d);
+      writeFileSync(join(d, 'graph.bin'), 'partial');
+    }
     writeFileSync(join(regions, '.notes.tmp'), 'not a bundle');
     loadRegion(dir);
     expect(existsSync(dead)).toBe(false);

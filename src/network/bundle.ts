@@ -19,7 +19,20 @@
  * Then each array of GRAPH_FIELDS in order, each starting at an 8-byte aligned offset, then the
  * names JSON. One line per field in GRAPH_FIELDS gives its element type and count.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync, readSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  openSync,
+  fsyncSync,
+  closeSync,
+  readSync,
+  statSync,
+} from 'node:fs';
 import { endianness } from 'node:os';
 import { join, dirname, basename } from 'node:path';
 import type { Graph } from './graph.js';
@@ -34,7 +47,13 @@ export const GRAPH_FORMAT_VERSION = 1;
 export const REGION_FORMAT_VERSION = 1;
 const HEADER_BYTES = 64;
 
-type ArrayCtor = Int32ArrayConstructor | Uint32ArrayConstructor | Uint8ArrayConstructor | Uint16ArrayConstructor | Float32ArrayConstructor | Float64ArrayConstructor;
+type ArrayCtor =
+  | Int32ArrayConstructor
+  | Uint32ArrayConstructor
+  | Uint8ArrayConstructor
+  | Uint16ArrayConstructor
+  | Float32ArrayConstructor
+  | Float64ArrayConstructor;
 type Counts = { n: number; m: number; p: number; r: number };
 
 /** graph.bin arrays in file order: [field, element type, element count]. */
@@ -78,7 +97,12 @@ function assertLittleEndian(): void {
 /** Serialises a graph to one buffer (see the layout above). */
 export function encodeGraph(g: Graph): Buffer {
   assertLittleEndian();
-  const c: Counts = { n: g.nodeCount, m: g.edgeCount, p: g.edgeGeomStart[g.edgeCount] ?? 0, r: g.restrictionFrom.length };
+  const c: Counts = {
+    n: g.nodeCount,
+    m: g.edgeCount,
+    p: g.edgeGeomStart[g.edgeCount] ?? 0,
+    r: g.restrictionFrom.length,
+  };
   const names = Buffer.from(JSON.stringify(g.names), 'utf8');
   let size = HEADER_BYTES;
   for (const [, ctor, count] of GRAPH_FIELDS) size = align8(size) + ctor.BYTES_PER_ELEMENT * count(c);
@@ -95,7 +119,10 @@ export function encodeGraph(g: Graph): Buffer {
   for (const [field, ctor, count] of GRAPH_FIELDS) {
     off = align8(off);
     const arr = g[field] as ArrayLike<number> & { buffer: ArrayBufferLike; byteOffset: number; byteLength: number };
-    if (arr.byteLength !== ctor.BYTES_PER_ELEMENT * count(c)) throw new Error(`graph field ${String(field)} has ${arr.byteLength} bytes, expected ${ctor.BYTES_PER_ELEMENT * count(c)}`);
+    if (arr.byteLength !== ctor.BYTES_PER_ELEMENT * count(c))
+      throw new Error(
+        `graph field ${String(field)} has ${arr.byteLength} bytes, expected ${ctor.BYTES_PER_ELEMENT * count(c)}`,
+      );
     buf.set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength), off);
     off += arr.byteLength;
   }
@@ -110,17 +137,27 @@ export function decodeGraph(input: Uint8Array): Graph {
   // views need 8-byte alignment of the underlying buffer
   const buf = input.byteOffset % 8 === 0 ? input : new Uint8Array(input);
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  if (buf.byteLength < HEADER_BYTES || dv.getUint32(0, true) !== GRAPH_MAGIC) throw new Error('not a streetwise graph file (bad magic): re-run `streetwise import`');
+  if (buf.byteLength < HEADER_BYTES || dv.getUint32(0, true) !== GRAPH_MAGIC)
+    throw new Error('not a streetwise graph file (bad magic): re-run `streetwise import`');
   const version = dv.getUint32(4, true);
-  if (version !== GRAPH_FORMAT_VERSION) throw new Error(`graph file format version ${version}, this build reads ${GRAPH_FORMAT_VERSION}: re-run \`streetwise import\``);
-  const c: Counts = { n: dv.getUint32(8, true), m: dv.getUint32(12, true), p: dv.getUint32(16, true), r: dv.getUint32(20, true) };
+  if (version !== GRAPH_FORMAT_VERSION)
+    throw new Error(
+      `graph file format version ${version}, this build reads ${GRAPH_FORMAT_VERSION}: re-run \`streetwise import\``,
+    );
+  const c: Counts = {
+    n: dv.getUint32(8, true),
+    m: dv.getUint32(12, true),
+    p: dv.getUint32(16, true),
+    r: dv.getUint32(20, true),
+  };
   const namesLen = dv.getUint32(24, true);
   const out: Record<string, unknown> = { nodeCount: c.n, edgeCount: c.m };
   let off = HEADER_BYTES;
   for (const [field, ctor, count] of GRAPH_FIELDS) {
     off = align8(off);
     const len = count(c);
-    if (off + len * ctor.BYTES_PER_ELEMENT > buf.byteLength) throw new Error('graph file truncated: re-run `streetwise import`');
+    if (off + len * ctor.BYTES_PER_ELEMENT > buf.byteLength)
+      throw new Error('graph file truncated: re-run `streetwise import`');
     out[field] = new ctor(buf.buffer as ArrayBuffer, buf.byteOffset + off, len);
     off += len * ctor.BYTES_PER_ELEMENT;
   }
@@ -133,7 +170,11 @@ export function decodeGraph(input: Uint8Array): Graph {
 function writeFileDurable(path: string, data: string | Uint8Array): void {
   writeFileSync(path, data);
   const fd = openSync(path, 'r');
-  try { fsyncSync(fd); } finally { closeSync(fd); }
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Name of a bundle being written: `.<region>.tmp-<pid>-<unix ms>` beside the bundle. */
@@ -157,7 +198,11 @@ function processAlive(pid: number): boolean {
  */
 export function removeStaleTemporaryBundles(regionsDir: string): string[] {
   let names: string[];
-  try { names = readdirSync(regionsDir); } catch { return []; }
+  try {
+    names = readdirSync(regionsDir);
+  } catch {
+    return [];
+  }
   const removed: string[] = [];
   for (const name of names) {
     const m = TEMP_BUNDLE.exec(name);
@@ -200,7 +245,10 @@ export function writeRegion(dir: string, region: Region): void {
     writeFileDurable(join(tmp, 'lots.json'), JSON.stringify(region.lots));
     writeFileDurable(join(tmp, 'water.json'), JSON.stringify(region.water ?? { areas: [], lines: [] }));
     // region.json last: its presence marks a complete bundle
-    writeFileDurable(join(tmp, 'region.json'), JSON.stringify({ formatVersion: REGION_FORMAT_VERSION, meta: region.meta }, null, 2));
+    writeFileDurable(
+      join(tmp, 'region.json'),
+      JSON.stringify({ formatVersion: REGION_FORMAT_VERSION, meta: region.meta }, null, 2),
+    );
   } catch (err) {
     rmSync(tmp, { recursive: true, force: true });
     throw err;
@@ -250,14 +298,20 @@ export function loadRegion(dir: string, opts: { graphBytes?: Uint8Array } = {}):
   removeStaleTemporaryBundles(dirname(dir));
   const base = bundleDir(dir);
   const metaPath = join(base, 'region.json');
-  if (!existsSync(metaPath)) throw new Error(`no region bundle in ${dir}: run \`streetwise import <file.osm.pbf>\` first`);
+  if (!existsSync(metaPath))
+    throw new Error(`no region bundle in ${dir}: run \`streetwise import <file.osm.pbf>\` first`);
   const head = JSON.parse(readFileSync(metaPath, 'utf8')) as { formatVersion: number; meta: RegionMeta };
-  if (head.formatVersion !== REGION_FORMAT_VERSION) throw new Error(`region format version ${head.formatVersion}, this build reads ${REGION_FORMAT_VERSION}: re-run \`streetwise import\``);
+  if (head.formatVersion !== REGION_FORMAT_VERSION)
+    throw new Error(
+      `region format version ${head.formatVersion}, this build reads ${REGION_FORMAT_VERSION}: re-run \`streetwise import\``,
+    );
   const graph = decodeGraph(opts.graphBytes ?? readFileSync(join(base, 'graph.bin')));
   const intersections = JSON.parse(readFileSync(join(base, 'intersections.json'), 'utf8')) as Intersection[];
   const blocks = JSON.parse(readFileSync(join(base, 'blocks.json'), 'utf8')) as Block[];
   const lots = JSON.parse(readFileSync(join(base, 'lots.json'), 'utf8')) as OsmLot[];
   const waterPath = join(base, 'water.json');
-  const water = existsSync(waterPath) ? (JSON.parse(readFileSync(waterPath, 'utf8')) as RegionWater) : { areas: [], lines: [] };
+  const water = existsSync(waterPath)
+    ? (JSON.parse(readFileSync(waterPath, 'utf8')) as RegionWater)
+    : { areas: [], lines: [] };
   return { meta: head.meta, graph, intersections, blocks, lots, water };
 }

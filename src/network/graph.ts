@@ -35,8 +35,16 @@ export const RoadClass = {
 export type RoadClassId = (typeof RoadClass)[keyof typeof RoadClass];
 /** Names of the road classes indexed by id. */
 export const ROAD_CLASS_NAMES = [
-  'motorway', 'trunk', 'primary', 'secondary', 'tertiary',
-  'unclassified', 'residential', 'living_street', 'service', 'ferry',
+  'motorway',
+  'trunk',
+  'primary',
+  'secondary',
+  'tertiary',
+  'unclassified',
+  'residential',
+  'living_street',
+  'service',
+  'ferry',
 ] as const;
 
 /** Bit flags of an edge, stored in `edgeFlags` (Uint16). */
@@ -331,13 +339,36 @@ export function buildGraph(input: GraphInput): { graph: Graph; edgeIdOf: Uint32A
   });
 
   const graph: Graph = {
-    nodeCount, edgeCount,
-    nodeLatE7, nodeLonE7, nodeFlags, nodeOsmId,
-    firstOut, firstIn, inEdges,
-    edgeSource, edgeTarget, edgeTwin, edgeLengthM, edgeSpeedKph, edgeSpeedTagged, edgeRoadClass,
-    edgeFlags, edgeNameId, edgeRefId, edgeWayId, edgeBearingOut, edgeBearingIn, edgeLanes,
-    edgeGeomStart, geomLatE7, geomLonE7,
-    restrictionFrom, restrictionVia, restrictionTo, restrictionKind,
+    nodeCount,
+    edgeCount,
+    nodeLatE7,
+    nodeLonE7,
+    nodeFlags,
+    nodeOsmId,
+    firstOut,
+    firstIn,
+    inEdges,
+    edgeSource,
+    edgeTarget,
+    edgeTwin,
+    edgeLengthM,
+    edgeSpeedKph,
+    edgeSpeedTagged,
+    edgeRoadClass,
+    edgeFlags,
+    edgeNameId,
+    edgeRefId,
+    edgeWayId,
+    edgeBearingOut,
+    edgeBearingIn,
+    edgeLanes,
+    edgeGeomStart,
+    geomLatE7,
+    geomLonE7,
+    restrictionFrom,
+    restrictionVia,
+    restrictionTo,
+    restrictionKind,
     names,
   };
   return { graph, edgeIdOf };

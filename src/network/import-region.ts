@@ -72,7 +72,11 @@ export function buildRegion(ex: OsmExtract, opts: BuildRegionOptions): Region {
   progress('lots', 1, 1);
   const [a, b, c, d] = net.bounds;
   let timeZone = 'UTC';
-  try { timeZone = tzlookup((a + c) / 2, (b + d) / 2); } catch { /* keep UTC for impossible coordinates */ }
+  try {
+    timeZone = tzlookup((a + c) / 2, (b + d) / 2);
+  } catch {
+    /* keep UTC for impossible coordinates */
+  }
   const meta: RegionMeta = {
     name: opts.name,
     mapVersion: opts.mapVersion ?? opts.name,
@@ -92,7 +96,7 @@ function fileHash(path: string): string {
   try {
     const buf = Buffer.alloc(1 << 20);
     let pos = 0;
-    for (let n; (n = readSync(fd, buf, 0, buf.length, pos)) > 0; pos += n) h.update(buf.subarray(0, n));
+    for (let n: number; (n = readSync(fd, buf, 0, buf.length, pos)) > 0; pos += n) h.update(buf.subarray(0, n));
   } finally {
     closeSync(fd);
   }
@@ -109,11 +113,15 @@ export function summarize(region: Region, dir: string, durationMs: number): Impo
   let routable = 0;
   for (let e = 0; e < g.edgeCount; e++) if ((g.edgeFlags[e] & EdgeFlag.routable) !== 0) routable++;
   return {
-    name: region.meta.name, dir,
-    nodes: g.nodeCount, edges: g.edgeCount, routableEdges: routable,
+    name: region.meta.name,
+    dir,
+    nodes: g.nodeCount,
+    edges: g.edgeCount,
+    routableEdges: routable,
     intersections: region.intersections.length,
     signals: region.intersections.filter((i) => i.signalized).length,
-    blocks: region.blocks.length, lots: region.lots.length,
+    blocks: region.blocks.length,
+    lots: region.lots.length,
     restrictions: g.restrictionFrom.length,
     durationMs,
   };
@@ -126,7 +134,11 @@ export function summarize(region: Region, dir: string, durationMs: number): Impo
  * const s = await importRegion('baltimore.osm.pbf', 'data/regions/baltimore', { name: 'baltimore' });
  * console.log(`${s.edges} edges, ${s.intersections} intersections in ${s.durationMs} ms`);
  */
-export async function importRegion(inputPath: string, outDir: string, opts: BuildRegionOptions): Promise<ImportSummary> {
+export async function importRegion(
+  inputPath: string,
+  outDir: string,
+  opts: BuildRegionOptions,
+): Promise<ImportSummary> {
   const t0 = performance.now();
   const progress = opts.onProgress ?? ((): void => undefined);
   const st = statSync(inputPath);

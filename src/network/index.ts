@@ -12,6 +12,17 @@ export { buildWater, isWaterArea, isWaterLine } from './water.js';
 export type { RegionWater, WaterArea, WaterLine, WaterRing } from './water.js';
 export { EdgeLocator, locate, locateCandidates, locatorOf } from './locate.js';
 export type { Snap, LocateOptions } from './locate.js';
-export { encodeGraph, decodeGraph, writeRegion, loadRegion, readGraphShared, regionExists, GRAPH_FIELDS, GRAPH_MAGIC, GRAPH_FORMAT_VERSION, REGION_FORMAT_VERSION } from './bundle.js';
+export {
+  encodeGraph,
+  decodeGraph,
+  writeRegion,
+  loadRegion,
+  readGraphShared,
+  regionExists,
+  GRAPH_FIELDS,
+  GRAPH_MAGIC,
+  GRAPH_FORMAT_VERSION,
+  REGION_FORMAT_VERSION,
+} from './bundle.js';
 export { importRegion, buildRegion, summarize } from './import-region.js';
 export type { ImportStage, ImportProgress, ImportSummary, BuildRegionOptions } from './import-region.js';

@@ -36,7 +36,8 @@ export function buildIntersections(g: Graph): Intersection[] {
   for (let n = 0; n < g.nodeCount; n++) {
     const flags = g.nodeFlags[n];
     if ((flags & NodeFlag.intersection) === 0) continue;
-    const lat = g.nodeLatE7[n] / 1e7, lon = g.nodeLonE7[n] / 1e7;
+    const lat = g.nodeLatE7[n] / 1e7,
+      lon = g.nodeLonE7[n] / 1e7;
 
     // street names, most important road class first, then alphabetical
     const named = new Map<string, number>();
@@ -60,11 +61,15 @@ export function buildIntersections(g: Graph): Intersection[] {
         const outHeading = g.edgeBearingOut[outE];
         const angle = roundDeg(turnAngleDeg(inHeading, outHeading));
         row.push({
-          id: 0, inEdge: inE, outEdge: outE,
+          id: 0,
+          inEdge: inE,
+          outEdge: outE,
           turnType: turnTypeOf(angle, g.edgeTwin[inE] === outE),
-          inHeadingDeg: roundDeg(inHeading), outHeadingDeg: roundDeg(outHeading),
+          inHeadingDeg: roundDeg(inHeading),
+          outHeadingDeg: roundDeg(outHeading),
           turnAngleDeg: angle === -180 ? 180 : angle,
-          inName: label(g, inE), outName: label(g, outE),
+          inName: label(g, inE),
+          outName: label(g, outE),
           allowed: tr.isTurnAllowed(inE, outE),
         });
       }
@@ -72,9 +77,14 @@ export function buildIntersections(g: Graph): Intersection[] {
       movements.push(...row);
     }
     for (const m of movements) m.id = nextMovementId++;
-    const streetNames = Array.from(named.entries()).sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([s]) => s);
+    const streetNames = Array.from(named.entries())
+      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([s]) => s);
     out.push({
-      id: g.nodeOsmId[n], node: n, lat, lon,
+      id: g.nodeOsmId[n],
+      node: n,
+      lat,
+      lon,
       name: streetNames.join(' & '),
       streetNames,
       signalized: (flags & NodeFlag.trafficSignals) !== 0,
@@ -132,7 +142,13 @@ function neighbourCount(g: Graph, n: NodeId): number {
  * nearest first (ties by node id), each with the node it was reached from. With `throughJunctions`
  * false the search does not continue past a junction (it is reported, not expanded).
  */
-function reachable(g: Graph, start: NodeId, maxM: number, isJunction: (n: NodeId) => boolean, throughJunctions: boolean): Array<{ node: NodeId; distM: number; via: NodeId }> {
+function reachable(
+  g: Graph,
+  start: NodeId,
+  maxM: number,
+  isJunction: (n: NodeId) => boolean,
+  throughJunctions: boolean,
+): Array<{ node: NodeId; distM: number; via: NodeId }> {
   const dist = new Map<NodeId, number>([[start, 0]]);
   const via = new Map<NodeId, NodeId>([[start, start]]);
   const queue: NodeId[] = [start];
@@ -141,7 +157,8 @@ function reachable(g: Graph, start: NodeId, maxM: number, isJunction: (n: NodeId
     // the search is tiny (a few nodes within tens of metres): a linear pick of the nearest is enough
     let bi = 0;
     for (let i = 1; i < queue.length; i++) {
-      const di = dist.get(queue[i])!, db = dist.get(queue[bi])!;
+      const di = dist.get(queue[i])!,
+        db = dist.get(queue[bi])!;
       if (di < db || (di === db && queue[i] < queue[bi])) bi = i;
     }
     const n = queue.splice(bi, 1)[0];
@@ -156,7 +173,8 @@ function reachable(g: Graph, start: NodeId, maxM: number, isJunction: (n: NodeId
       via.set(m, n);
     };
     for (let e = g.firstOut[n]; e < g.firstOut[n + 1]; e++) relax(g.edgeTarget[e], g.edgeLengthM[e]);
-    for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) relax(g.edgeSource[g.inEdges[k]], g.edgeLengthM[g.inEdges[k]]);
+    for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++)
+      relax(g.edgeSource[g.inEdges[k]], g.edgeLengthM[g.inEdges[k]]);
   }
   return found;
 }
@@ -173,11 +191,15 @@ function reachable(g: Graph, start: NodeId, maxM: number, isJunction: (n: NodeId
 export function signalClusters(g: Graph, approachM = APPROACH_SIGNAL_M, clusterM = SIGNAL_CLUSTER_M): SignalCluster[] {
   const parent = new Int32Array(g.nodeCount).map((_, i) => i);
   const find = (x: number): number => {
-    while (parent[x] !== x) { parent[x] = parent[parent[x]]; x = parent[x]; }
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]];
+      x = parent[x];
+    }
     return x;
   };
   const union = (a: number, b: number): void => {
-    const ra = find(a), rb = find(b);
+    const ra = find(a),
+      rb = find(b);
     if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
   };
   const junction = new Uint8Array(g.nodeCount);
@@ -189,7 +211,10 @@ export function signalClusters(g: Graph, approachM = APPROACH_SIGNAL_M, clusterM
   const isJunction = (n: NodeId): boolean => junction[n] === 1;
   for (let n = 0; n < g.nodeCount; n++) {
     if ((g.nodeFlags[n] & NodeFlag.trafficSignals) === 0) continue;
-    if (junction[n]) { signalized[n] = 1; continue; }
+    if (junction[n]) {
+      signalized[n] = 1;
+      continue;
+    }
     const near = reachable(g, n, approachM, isJunction, false).find((r) => isJunction(r.node));
     if (near === undefined) continue; // a signal away from junctions (e.g. a pedestrian crossing) stays alone
     union(n, near.node);
@@ -284,7 +309,8 @@ export function junctionSetbackM(g: Graph, node: NodeId, edge: EdgeId, inbound: 
     if (e === edge || e === twin) return;
     if (axisAngleDeg(bearing, axis) > COLLINEAR_DEG) crossing = Math.max(crossing, roadWidthM(g, e));
   };
-  for (let e = g.firstOut[node]; e < g.firstOut[node + 1]; e++) if (g.edgeTarget[e] !== node) consider(e, g.edgeBearingOut[e]);
+  for (let e = g.firstOut[node]; e < g.firstOut[node + 1]; e++)
+    if (g.edgeTarget[e] !== node) consider(e, g.edgeBearingOut[e]);
   for (let k = g.firstIn[node]; k < g.firstIn[node + 1]; k++) {
     const e = g.inEdges[k];
     if (g.edgeSource[e] !== node) consider(e, g.edgeBearingIn[e]);

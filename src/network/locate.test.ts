@@ -8,7 +8,12 @@ import { EdgeLocator, locate, locateCandidates } from './locate.js';
 //        3               one-way 1→3 going south, NOT routable
 const R = EdgeFlag.routable;
 const { graph } = buildGraph({
-  nodes: [{ lat: 39.29, lon: -76.6 }, { lat: 39.29, lon: -76.599 }, { lat: 39.29, lon: -76.598 }, { lat: 39.289, lon: -76.599 }],
+  nodes: [
+    { lat: 39.29, lon: -76.6 },
+    { lat: 39.29, lon: -76.599 },
+    { lat: 39.29, lon: -76.598 },
+    { lat: 39.289, lon: -76.599 },
+  ],
   edges: [
     { source: 0, target: 1, speedKph: 40, roadClass: RoadClass.residential, twin: 1, flags: R, name: 'A' },
     { source: 1, target: 0, speedKph: 40, roadClass: RoadClass.residential, twin: 0, flags: R, name: 'A' },
@@ -60,7 +65,10 @@ describe('locate on random graphs', () => {
     const { projectOnSegment } = await import('../geo/index.js');
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 999 })), { minLength: 2, maxLength: 15 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 999 }), fc.integer({ min: 0, max: 999 })), {
+          minLength: 2,
+          maxLength: 15,
+        }),
         fc.array(fc.tuple(fc.nat(14), fc.nat(14)), { minLength: 1, maxLength: 20 }),
         fc.tuple(fc.integer({ min: -100, max: 1100 }), fc.integer({ min: -100, max: 1100 })),
         (pts, pairs, [qy, qx]) => {
@@ -71,11 +79,14 @@ describe('locate on random graphs', () => {
             .map(([a, b]) => ({ source: a, target: b, speedKph: 30, roadClass: RoadClass.residential, flags: R }));
           if (edges.length === 0) return;
           const { graph: g } = buildGraph({ nodes, edges });
-          const lat = 39.28 + qy * 1e-5, lon = -76.61 + qx * 1e-5;
+          const lat = 39.28 + qy * 1e-5,
+            lon = -76.61 + qx * 1e-5;
           let best = Infinity;
           for (let e = 0; e < g.edgeCount; e++) {
-            const s = g.nodeLatE7[g.edgeSource[e]] / 1e7, so = g.nodeLonE7[g.edgeSource[e]] / 1e7;
-            const t = g.nodeLatE7[g.edgeTarget[e]] / 1e7, to = g.nodeLonE7[g.edgeTarget[e]] / 1e7;
+            const s = g.nodeLatE7[g.edgeSource[e]] / 1e7,
+              so = g.nodeLonE7[g.edgeSource[e]] / 1e7;
+            const t = g.nodeLatE7[g.edgeTarget[e]] / 1e7,
+              to = g.nodeLonE7[g.edgeTarget[e]] / 1e7;
             best = Math.min(best, projectOnSegment(lat, lon, s, so, t, to).distanceM);
           }
           const snap = locate(g, lat, lon, { maxDistanceM: 5000 })!;

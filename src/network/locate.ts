@@ -57,8 +57,12 @@ export class EdgeLocator {
     this.segStart = new Uint32Array(segCount);
     let midLat = 0;
     if (g.nodeCount > 0) {
-      let lo = Infinity, hi = -Infinity;
-      for (let i = 0; i < g.nodeCount; i++) { lo = Math.min(lo, g.nodeLatE7[i]); hi = Math.max(hi, g.nodeLatE7[i]); }
+      let lo = Infinity,
+        hi = -Infinity;
+      for (let i = 0; i < g.nodeCount; i++) {
+        lo = Math.min(lo, g.nodeLatE7[i]);
+        hi = Math.max(hi, g.nodeLatE7[i]);
+      }
       midLat = (lo + hi) / 2e7;
     }
     this.kx = Math.cos((midLat * Math.PI) / 180);
@@ -66,8 +70,10 @@ export class EdgeLocator {
     let s = 0;
     for (let e = 0; e < g.edgeCount; e++) {
       for (let i = g.edgeGeomStart[e]; i < g.edgeGeomStart[e + 1] - 1; i++) {
-        const x1 = (g.geomLonE7[i] / 1e7) * this.kx, y1 = g.geomLatE7[i] / 1e7;
-        const x2 = (g.geomLonE7[i + 1] / 1e7) * this.kx, y2 = g.geomLatE7[i + 1] / 1e7;
+        const x1 = (g.geomLonE7[i] / 1e7) * this.kx,
+          y1 = g.geomLatE7[i] / 1e7;
+        const x2 = (g.geomLonE7[i + 1] / 1e7) * this.kx,
+          y2 = g.geomLatE7[i + 1] / 1e7;
         this.index.add(Math.min(x1, x2), Math.min(y1, y2), Math.max(x1, x2), Math.max(y1, y2));
         this.segEdge[s] = e;
         this.segStart[s] = i;
@@ -96,10 +102,18 @@ export class EdgeLocator {
       if (routableOnly && (g.edgeFlags[e] & EdgeFlag.routable) === 0) continue;
       if (opts.filter && !opts.filter(e)) continue;
       const i = this.segStart[s];
-      const p = projectOnSegment(lat, lon, g.geomLatE7[i] / 1e7, g.geomLonE7[i] / 1e7, g.geomLatE7[i + 1] / 1e7, g.geomLonE7[i + 1] / 1e7);
+      const p = projectOnSegment(
+        lat,
+        lon,
+        g.geomLatE7[i] / 1e7,
+        g.geomLonE7[i] / 1e7,
+        g.geomLatE7[i + 1] / 1e7,
+        g.geomLonE7[i + 1] / 1e7,
+      );
       if (p.distanceM > radiusM) continue;
       const prev = best.get(e);
-      if (!prev || p.distanceM < prev.d || (p.distanceM === prev.d && i < prev.seg)) best.set(e, { seg: i, t: p.t, d: p.distanceM, plat: p.lat, plon: p.lon });
+      if (!prev || p.distanceM < prev.d || (p.distanceM === prev.d && i < prev.seg))
+        best.set(e, { seg: i, t: p.t, d: p.distanceM, plat: p.lat, plon: p.lon });
     }
     const out: Snap[] = [];
     for (const [e, b] of best) {
@@ -113,8 +127,14 @@ export class EdgeLocator {
         offsetM: Math.min(offset, len),
         fraction: len > 0 ? Math.min(1, offset / len) : 0,
         distanceM: b.d,
-        lat: b.plat, lon: b.plon,
-        bearingDeg: bearingDeg(g.geomLatE7[i] / 1e7, g.geomLonE7[i] / 1e7, g.geomLatE7[i + 1] / 1e7, g.geomLonE7[i + 1] / 1e7),
+        lat: b.plat,
+        lon: b.plon,
+        bearingDeg: bearingDeg(
+          g.geomLatE7[i] / 1e7,
+          g.geomLonE7[i] / 1e7,
+          g.geomLatE7[i + 1] / 1e7,
+          g.geomLonE7[i + 1] / 1e7,
+        ),
       });
     }
     out.sort((a, b) => a.distanceM - b.distanceM || a.edge - b.edge);
@@ -171,6 +191,12 @@ export function locate(graph: Graph, lat: number, lon: number, opts?: LocateOpti
  * Every edge within `radiusM` metres of (lat, lon) at its closest position, nearest first, at most
  * `maxResults` (see `EdgeLocator.candidates`); for map matching.
  */
-export function locateCandidates(graph: Graph, lat: number, lon: number, radiusM: number, opts?: LocateOptions & { maxResults?: number }): Snap[] {
+export function locateCandidates(
+  graph: Graph,
+  lat: number,
+  lon: number,
+  radiusM: number,
+  opts?: LocateOptions & { maxResults?: number },
+): Snap[] {
   return locatorOf(graph).candidates(lat, lon, radiusM, opts);
 }

@@ -14,16 +14,28 @@ function intOrNull(v: string | undefined): number | null {
 
 /** Area-weighted centroid of a ring in the lat/lon plane (fine at lot scale), mean of points when degenerate. */
 export function ringCentroid(ring: Ring): [number, number] {
-  let a = 0, cx = 0, cy = 0;
-  const lat0 = ring[0][0], lon0 = ring[0][1];
+  let a = 0,
+    cx = 0,
+    cy = 0;
+  const lat0 = ring[0][0],
+    lon0 = ring[0][1];
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const yi = ring[i][0] - lat0, xi = ring[i][1] - lon0, yj = ring[j][0] - lat0, xj = ring[j][1] - lon0;
+    const yi = ring[i][0] - lat0,
+      xi = ring[i][1] - lon0,
+      yj = ring[j][0] - lat0,
+      xj = ring[j][1] - lon0;
     const f = xj * yi - xi * yj;
-    a += f; cx += (xj + xi) * f; cy += (yj + yi) * f;
+    a += f;
+    cx += (xj + xi) * f;
+    cy += (yj + yi) * f;
   }
   if (Math.abs(a) < 1e-14) {
-    let sy = 0, sx = 0;
-    for (const p of ring) { sy += p[0]; sx += p[1]; }
+    let sy = 0,
+      sx = 0;
+    for (const p of ring) {
+      sy += p[0];
+      sx += p[1];
+    }
     return [sy / ring.length, sx / ring.length];
   }
   return [lat0 + cy / (3 * a), lon0 + cx / (3 * a)];
@@ -35,14 +47,23 @@ function ringArea(ring: Ring): number {
   return Math.abs(a / 2);
 }
 
-function lotFromTags(osmType: OsmLot['osmType'], osmId: number, tags: Tags, lat: number, lon: number, outline: Ring | null): OsmLot {
+function lotFromTags(
+  osmType: OsmLot['osmType'],
+  osmId: number,
+  tags: Tags,
+  lat: number,
+  lon: number,
+  outline: Ring | null,
+): OsmLot {
   const fee = tags.fee === 'yes' || tags.fee === 'no' ? tags.fee : null;
   const capDis = tags['capacity:disabled'];
   const payment: string[] = [];
-  for (const k of Object.keys(tags).sort()) if (k.startsWith('payment:') && tags[k] === 'yes') payment.push(k.slice('payment:'.length));
+  for (const k of Object.keys(tags).sort())
+    if (k.startsWith('payment:') && tags[k] === 'yes') payment.push(k.slice('payment:'.length));
   return {
     id: osmType === 'node' ? osmId : osmType === 'way' ? osmId * 10 + 1 : osmId * 10 + 2,
-    osmType, osmId,
+    osmType,
+    osmId,
     name: tags.name ?? '',
     operator: tags.operator ?? '',
     capacity: intOrNull(tags.capacity),
@@ -52,7 +73,8 @@ function lotFromTags(osmType: OsmLot['osmType'], osmId: number, tags: Tags, lat:
     parking: tags.parking ?? '',
     openingHours: tags.opening_hours ?? '',
     payment,
-    lat: round7(lat), lon: round7(lon),
+    lat: round7(lat),
+    lon: round7(lon),
     outline,
     tags: { ...tags },
   };
@@ -101,7 +123,8 @@ export function buildLots(ex: OsmExtract, bounds: [number, number, number, numbe
     return out;
   };
   const lots: OsmLot[] = [];
-  for (const n of ex.parkingNodes.slice().sort((a, b) => a.id - b.id)) lots.push(lotFromTags('node', n.id, n.tags, n.lat, n.lon, null));
+  for (const n of ex.parkingNodes.slice().sort((a, b) => a.id - b.id))
+    lots.push(lotFromTags('node', n.id, n.tags, n.lat, n.lon, null));
   for (const w of ex.parkingWays.slice().sort((a, b) => a.id - b.id)) {
     const pts = coords(w.refs);
     if (pts.length === 0) continue;
@@ -113,8 +136,13 @@ export function buildLots(ex: OsmExtract, bounds: [number, number, number, numbe
   for (const w of ex.parkingWays) wayRefs.set(w.id, w.refs);
   for (const w of ex.roadWays) if (!wayRefs.has(w.id)) wayRefs.set(w.id, w.refs);
   for (const r of ex.parkingRelations.slice().sort((a, b) => a.id - b.id)) {
-    const outers = r.members.filter((m) => m.type === 'way' && (m.role === 'outer' || m.role === '')).map((m) => wayRefs.get(m.ref)).filter((x): x is number[] => !!x);
-    const rings = assembleRings(outers).map(coords).filter((ring) => ring.length >= 4);
+    const outers = r.members
+      .filter((m) => m.type === 'way' && (m.role === 'outer' || m.role === ''))
+      .map((m) => wayRefs.get(m.ref))
+      .filter((x): x is number[] => !!x);
+    const rings = assembleRings(outers)
+      .map(coords)
+      .filter((ring) => ring.length >= 4);
     if (rings.length === 0) continue;
     rings.sort((a, b) => ringArea(b) - ringArea(a));
     const [lat, lon] = ringCentroid(rings[0].slice(0, -1));

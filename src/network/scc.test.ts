@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { buildGraph, EdgeFlag, RoadClass } from './graph.js';
 import { markLargestScc, stronglyConnectedComponents } from './scc.js';
 
-const edge = (source: number, target: number, flags = 0) => ({ source, target, speedKph: 30, roadClass: RoadClass.residential, flags });
+const edge = (source: number, target: number, flags = 0) => ({
+  source,
+  target,
+  speedKph: 30,
+  roadClass: RoadClass.residential,
+  flags,
+});
 
 describe('strongly connected components', () => {
   // 0 ⇄ 1 ⇄ 2 (cycle)   2 → 3 (one-way out, dead end)   4 ⇄ 5 (island)   1 → 0 reversible
@@ -32,7 +38,9 @@ describe('strongly connected components on random graphs', () => {
     const fc = await import('fast-check');
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 12 }).chain((n) => fc.tuple(fc.constant(n), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 30 }))),
+        fc
+          .integer({ min: 1, max: 12 })
+          .chain((n) => fc.tuple(fc.constant(n), fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: 30 }))),
         ([n, pairs]) => {
           const { graph } = buildGraph({
             nodes: Array.from({ length: n }, (_, i) => ({ lat: 39 + i * 0.001, lon: -76 })),
@@ -47,7 +55,10 @@ describe('strongly connected components on random graphs', () => {
               const v = stack.pop()!;
               for (let e = graph.firstOut[v]; e < graph.firstOut[v + 1]; e++) {
                 const w = graph.edgeTarget[e];
-                if (!seen[w]) { seen[w] = true; stack.push(w); }
+                if (!seen[w]) {
+                  seen[w] = true;
+                  stack.push(w);
+                }
               }
             }
             return seen;

@@ -19,14 +19,17 @@ export function stronglyConnectedComponents(g: Graph): { comp: Int32Array; large
   let sp = 0;
   const callNode = new Int32Array(n);
   const callEdge = new Uint32Array(n);
-  let counter = 0, compCount = 0;
+  let counter = 0,
+    compCount = 0;
   const sizes: number[] = [];
   for (let root = 0; root < n; root++) {
     if (index[root] !== -1) continue;
     let depth = 0;
-    callNode[0] = root; callEdge[0] = g.firstOut[root];
+    callNode[0] = root;
+    callEdge[0] = g.firstOut[root];
     index[root] = low[root] = counter++;
-    stack[sp++] = root; onStack[root] = 1;
+    stack[sp++] = root;
+    onStack[root] = 1;
     while (depth >= 0) {
       const v = callNode[depth];
       const e = callEdge[depth];
@@ -36,15 +39,18 @@ export function stronglyConnectedComponents(g: Graph): { comp: Int32Array; large
         const w = g.edgeTarget[e];
         if (index[w] === -1) {
           index[w] = low[w] = counter++;
-          stack[sp++] = w; onStack[w] = 1;
+          stack[sp++] = w;
+          onStack[w] = 1;
           depth++;
-          callNode[depth] = w; callEdge[depth] = g.firstOut[w];
+          callNode[depth] = w;
+          callEdge[depth] = g.firstOut[w];
         } else if (onStack[w] && index[w] < low[v]) low[v] = index[w];
         continue;
       }
       // v is finished
       if (low[v] === index[v]) {
-        let size = 0, w: number;
+        let size = 0,
+          w: number;
         do {
           w = stack[--sp];
           onStack[w] = 0;
@@ -62,9 +68,13 @@ export function stronglyConnectedComponents(g: Graph): { comp: Int32Array; large
     }
   }
   // ascending node order: on equal sizes the component holding the lowest node id wins
-  let largest = -1, best = 0;
+  let largest = -1,
+    best = 0;
   for (let v = 0; v < n; v++) {
-    if (sizes[comp[v]] > best) { best = sizes[comp[v]]; largest = comp[v]; }
+    if (sizes[comp[v]] > best) {
+      best = sizes[comp[v]];
+      largest = comp[v];
+    }
   }
   return { comp, largest, count: compCount };
 }
@@ -75,8 +85,12 @@ export function markLargestScc(g: Graph): number {
   const flags = g.edgeFlags as Uint16Array;
   let count = 0;
   for (let e = 0; e < g.edgeCount; e++) {
-    const inside = comp[g.edgeSource[e]] === largest && comp[g.edgeTarget[e]] === largest && (flags[e] & EdgeFlag.reversible) === 0;
-    if (inside) { flags[e] |= EdgeFlag.routable; count++; } else flags[e] &= ~EdgeFlag.routable;
+    const inside =
+      comp[g.edgeSource[e]] === largest && comp[g.edgeTarget[e]] === largest && (flags[e] & EdgeFlag.reversible) === 0;
+    if (inside) {
+      flags[e] |= EdgeFlag.routable;
+      count++;
+    } else flags[e] &= ~EdgeFlag.routable;
   }
   return count;
 }

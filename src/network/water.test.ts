@@ -30,16 +30,57 @@ describe('water of the basemap', () => {
   it('keeps water areas (closed ways, multipolygons with islands) and waterway lines within the bounds', () => {
     const water = buildWater(readOsmExtractFromXml(XML), [39.2, -76.7, 39.4, -76.5]);
     expect(water.areas).toEqual([
-      { osm: 'w10', name: 'Mill Pond', polygons: [{ outer: [[39.3, -76.6], [39.3, -76.59], [39.29, -76.59], [39.29, -76.6], [39.3, -76.6]], inner: [] }] },
       {
-        osm: 'r50', name: 'Back Bay',
-        polygons: [{
-          outer: [[39.28, -76.6], [39.28, -76.56], [39.24, -76.56], [39.24, -76.6], [39.28, -76.6]],
-          inner: [[[39.27, -76.59], [39.27, -76.58], [39.26, -76.58], [39.27, -76.59]]],
-        }],
+        osm: 'w10',
+        name: 'Mill Pond',
+        polygons: [
+          {
+            outer: [
+              [39.3, -76.6],
+              [39.3, -76.59],
+              [39.29, -76.59],
+              [39.29, -76.6],
+              [39.3, -76.6],
+            ],
+            inner: [],
+          },
+        ],
+      },
+      {
+        osm: 'r50',
+        name: 'Back Bay',
+        polygons: [
+          {
+            outer: [
+              [39.28, -76.6],
+              [39.28, -76.56],
+              [39.24, -76.56],
+              [39.24, -76.6],
+              [39.28, -76.6],
+            ],
+            inner: [
+              [
+                [39.27, -76.59],
+                [39.27, -76.58],
+                [39.26, -76.58],
+                [39.27, -76.59],
+              ],
+            ],
+          },
+        ],
       },
     ]);
-    expect(water.lines).toEqual([{ osm: 'w30', name: 'Calvert River', kind: 'river', line: [[39.31, -76.6], [39.31, -76.57]] }]);
+    expect(water.lines).toEqual([
+      {
+        osm: 'w30',
+        name: 'Calvert River',
+        kind: 'river',
+        line: [
+          [39.31, -76.6],
+          [39.31, -76.57],
+        ],
+      },
+    ]);
   });
 
   it('keeps everything when no bounds are given', () => {

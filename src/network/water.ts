@@ -75,7 +75,10 @@ function closeRings(parts: number[][]): number[][] {
 /** True when a [lat, lon] bounding box of `pts` meets `b` ([minLat, minLon, maxLat, maxLon]). */
 function meets(pts: Array<[number, number]>, b: [number, number, number, number] | null): boolean {
   if (!b) return true;
-  let a0 = Infinity, a1 = Infinity, a2 = -Infinity, a3 = -Infinity;
+  let a0 = Infinity,
+    a1 = Infinity,
+    a2 = -Infinity,
+    a3 = -Infinity;
   for (const [lat, lon] of pts) {
     if (lat < a0) a0 = lat;
     if (lon < a1) a1 = lon;
@@ -104,20 +107,33 @@ export function buildWater(ex: OsmExtract, bounds: [number, number, number, numb
   for (const w of ways) {
     if (isWaterArea(w.tags) && w.refs.length >= 4 && w.refs[0] === w.refs[w.refs.length - 1]) {
       const ring = coords(w.refs);
-      if (ring.length === w.refs.length && meets(ring, bounds)) areas.push({ osm: `w${w.id}`, name: w.tags.name ?? '', polygons: [{ outer: ring, inner: [] }] });
+      if (ring.length === w.refs.length && meets(ring, bounds))
+        areas.push({ osm: `w${w.id}`, name: w.tags.name ?? '', polygons: [{ outer: ring, inner: [] }] });
     } else if (isWaterLine(w.tags)) {
       const line = coords(w.refs);
-      if (line.length >= 2 && meets(line, bounds)) lines.push({ osm: `w${w.id}`, name: w.tags.name ?? '', kind: w.tags.waterway!, line });
+      if (line.length >= 2 && meets(line, bounds))
+        lines.push({ osm: `w${w.id}`, name: w.tags.name ?? '', kind: w.tags.waterway!, line });
     }
   }
   const wayRefs = new Map<number, number[]>(ex.memberWayRefs);
   for (const w of ex.waterWays as OsmWay[]) wayRefs.set(w.id, w.refs);
   for (const r of ex.waterRelations.slice().sort((a, b) => a.id - b.id)) {
-    const members = (role: (x: string) => boolean) => r.members.filter((m) => m.type === 'way' && role(m.role)).map((m) => wayRefs.get(m.ref)).filter((x): x is number[] => !!x);
-    const outers = closeRings(members((x) => x === 'outer' || x === '')).map(coords).filter((g) => g.length >= 4);
-    const inners = closeRings(members((x) => x === 'inner')).map(coords).filter((g) => g.length >= 4);
+    const members = (role: (x: string) => boolean) =>
+      r.members
+        .filter((m) => m.type === 'way' && role(m.role))
+        .map((m) => wayRefs.get(m.ref))
+        .filter((x): x is number[] => !!x);
+    const outers = closeRings(members((x) => x === 'outer' || x === ''))
+      .map(coords)
+      .filter((g) => g.length >= 4);
+    const inners = closeRings(members((x) => x === 'inner'))
+      .map(coords)
+      .filter((g) => g.length >= 4);
     if (outers.length === 0 || !outers.some((o) => meets(o, bounds))) continue;
-    const polygons = outers.map((outer) => ({ outer, inner: inners.filter((i) => pointInPolygon(i[0][0], i[0][1], outer)) }));
+    const polygons = outers.map((outer) => ({
+      outer,
+      inner: inners.filter((i) => pointInPolygon(i[0][0], i[0][1], outer)),
+    }));
     areas.push({ osm: `r${r.id}`, name: r.tags.name ?? '', polygons });
   }
   return { areas, lines };

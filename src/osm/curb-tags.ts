@@ -34,14 +34,23 @@ function capacityOf(v: string | undefined): number | null {
 }
 
 /** Kinds that mean "no car may park here". */
-export const NO_PARKING_KINDS: ReadonlySet<string> = new Set(['no_parking', 'no_stopping', 'fire_lane', 'no', 'no_standing']);
+export const NO_PARKING_KINDS: ReadonlySet<string> = new Set([
+  'no_parking',
+  'no_stopping',
+  'fire_lane',
+  'no',
+  'no_standing',
+]);
 
 function sideTags(tags: Tags, side: 'left' | 'right'): CurbSideTags | null {
   const raw: Tags = {};
   let any = false;
   for (const k in tags) {
     const m = SIDE_KEY.exec(k);
-    if (m && (m[1] === side || m[1] === 'both')) { raw[k] = tags[k]; any = true; }
+    if (m && (m[1] === side || m[1] === 'both')) {
+      raw[k] = tags[k];
+      any = true;
+    }
   }
   if (!any) return null;
   // A way-wide price applies to every curb that has parking tags (the parking service reads it
@@ -78,8 +87,13 @@ function sideTags(tags: Tags, side: 'left' | 'right'): CurbSideTags | null {
     };
   }
   let kind: string;
-  if (place === 'no') kind = restriction === 'no_stopping' || restriction === 'no_standing' ? restriction : 'no_parking';
-  else if (place === undefined && (restriction === 'no_parking' || restriction === 'no_stopping' || restriction === 'no_standing')) kind = restriction;
+  if (place === 'no')
+    kind = restriction === 'no_stopping' || restriction === 'no_standing' ? restriction : 'no_parking';
+  else if (
+    place === undefined &&
+    (restriction === 'no_parking' || restriction === 'no_stopping' || restriction === 'no_standing')
+  )
+    kind = restriction;
   else kind = pick(tags, side, (s) => `parking:${s}:orientation`) ?? 'parallel';
   const fee = pick(tags, side, (s) => `parking:${s}:fee`);
   const access = pick(tags, side, (s) => `parking:${s}:access`);

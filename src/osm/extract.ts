@@ -26,9 +26,15 @@ export class NodeStore {
   add(id: number, lat: number, lon: number): void {
     if (this.n === this.ids.length) {
       const cap = this.n * 2;
-      const ids = new Float64Array(cap); ids.set(this.ids); this.ids = ids;
-      const la = new Int32Array(cap); la.set(this.latE7); this.latE7 = la;
-      const lo = new Int32Array(cap); lo.set(this.lonE7); this.lonE7 = lo;
+      const ids = new Float64Array(cap);
+      ids.set(this.ids);
+      this.ids = ids;
+      const la = new Int32Array(cap);
+      la.set(this.latE7);
+      this.latE7 = la;
+      const lo = new Int32Array(cap);
+      lo.set(this.lonE7);
+      this.lonE7 = lo;
     }
     if (this.n > 0 && id <= this.ids[this.n - 1]) this.sorted = false;
     this.ids[this.n] = id;
@@ -41,28 +47,42 @@ export class NodeStore {
   finish(): void {
     if (this.sorted) return;
     const order = Array.from({ length: this.n }, (_, i) => i).sort((a, b) => this.ids[a] - this.ids[b]);
-    const ids = new Float64Array(this.n), la = new Int32Array(this.n), lo = new Int32Array(this.n);
-    order.forEach((o, i) => { ids[i] = this.ids[o]; la[i] = this.latE7[o]; lo[i] = this.lonE7[o]; });
-    this.ids = ids; this.latE7 = la; this.lonE7 = lo;
+    const ids = new Float64Array(this.n),
+      la = new Int32Array(this.n),
+      lo = new Int32Array(this.n);
+    order.forEach((o, i) => {
+      ids[i] = this.ids[o];
+      la[i] = this.latE7[o];
+      lo[i] = this.lonE7[o];
+    });
+    this.ids = ids;
+    this.latE7 = la;
+    this.lonE7 = lo;
     this.sorted = true;
   }
 
   /** Index of node `id`, or -1 when absent. */
   indexOf(id: number): number {
-    let lo = 0, hi = this.n - 1;
+    let lo = 0,
+      hi = this.n - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const v = this.ids[mid];
       if (v === id) return mid;
-      if (v < id) lo = mid + 1; else hi = mid - 1;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
     }
     return -1;
   }
 
   /** Latitude × 1e7 at index i. */
-  latE7At(i: number): number { return this.latE7[i]; }
+  latE7At(i: number): number {
+    return this.latE7[i];
+  }
   /** Longitude × 1e7 at index i. */
-  lonE7At(i: number): number { return this.lonE7[i]; }
+  lonE7At(i: number): number {
+    return this.lonE7[i];
+  }
 }
 
 /** What the network stage needs from one OSM file. */
@@ -117,7 +137,9 @@ export function createExtractCollector(): { handler: OsmHandler; finish(): OsmEx
   };
   const b = ex.dataBounds;
   const handler: OsmHandler = {
-    header(h) { ex.header = h; },
+    header(h) {
+      ex.header = h;
+    },
     node(n) {
       ex.nodes.add(n.id, n.lat, n.lon);
       if (n.lat < b[0]) b[0] = n.lat;
@@ -125,7 +147,11 @@ export function createExtractCollector(): { handler: OsmHandler; finish(): OsmEx
       if (n.lat > b[2]) b[2] = n.lat;
       if (n.lon > b[3]) b[3] = n.lon;
       const t = n.tags;
-      if (t.highway !== undefined && NODE_HIGHWAY.has(t.highway) || t.barrier !== undefined || t.amenity === 'parking') {
+      if (
+        (t.highway !== undefined && NODE_HIGHWAY.has(t.highway)) ||
+        t.barrier !== undefined ||
+        t.amenity === 'parking'
+      ) {
         ex.nodeTags.set(n.id, t);
       }
       if (t.amenity === 'parking') ex.parkingNodes.push({ id: n.id, lat: n.lat, lon: n.lon, tags: t });
@@ -165,9 +191,14 @@ export function sniffOsmFormat(path: string): 'pbf' | 'xml' {
     closeSync(fd);
   }
   if (head.length >= 4 && head.subarray(4).includes('OSMHeader')) return 'pbf';
-  const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const text = head
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (text.startsWith('<')) return 'xml';
-  throw new Error(`${path}: not an OSM PBF or OSM XML file (compressed .osm.gz / .bz2 files must be decompressed first)`);
+  throw new Error(
+    `${path}: not an OSM PBF or OSM XML file (compressed .osm.gz / .bz2 files must be decompressed first)`,
+  );
 }
 
 /** Reads an OSM file (PBF or OSM XML, detected from its content). */

@@ -4,7 +4,14 @@ export { readPbfFile } from './pbf-reader.js';
 export { readOsmXmlFile, readOsmXmlString } from './xml-reader.js';
 export { NodeStore, createExtractCollector, readOsmExtract, readOsmExtractFromXml, sniffOsmFormat } from './extract.js';
 export type { OsmExtract } from './extract.js';
-export { interpretWay, carAccess, parseOneway, parseDurationS, EXCLUDED_SERVICE, FERRY_DEFAULT_SPEED_KPH } from './road-tags.js';
+export {
+  interpretWay,
+  carAccess,
+  parseOneway,
+  parseDurationS,
+  EXCLUDED_SERVICE,
+  FERRY_DEFAULT_SPEED_KPH,
+} from './road-tags.js';
 export type { WayProfile, RoadClassName } from './road-tags.js';
 export { parseMaxspeedKph, NO_LIMIT_SPEED_KPH, WALK_SPEED_KPH } from './maxspeed.js';
 export { countryAt, defaultSpeedKph, zoneSpeedKph, MPH_COUNTRIES } from './country.js';

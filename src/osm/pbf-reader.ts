@@ -23,7 +23,8 @@ export function readPbfFile(path: string, handler: OsmHandler, onProgress?: Read
     while (pos < total) {
       if (readSync(fd, lenBuf, 0, 4, pos) !== 4) throw new Error(`${path}: truncated blob length at byte ${pos}`);
       const headerLen = lenBuf.readUInt32BE(0);
-      if (headerLen > MAX_BLOB_HEADER_BYTES) throw new Error(`${path}: blob header too large (${headerLen} bytes) at byte ${pos}`);
+      if (headerLen > MAX_BLOB_HEADER_BYTES)
+        throw new Error(`${path}: blob header too large (${headerLen} bytes) at byte ${pos}`);
       pos += 4;
       const headerBuf = Buffer.alloc(headerLen);
       if (readSync(fd, headerBuf, 0, headerLen, pos) !== headerLen) throw new Error(`${path}: truncated blob header`);
@@ -62,7 +63,8 @@ function decodeBlob(buf: Uint8Array): Uint8Array {
   while ((f = p.nextField())) {
     if (f === 1) return p.readBytes();
     if (f === 3) return inflateSync(p.readBytes());
-    if (f === 4 || f === 5 || f === 6 || f === 7) throw new Error(`unsupported PBF blob compression (field ${f}); only raw and zlib are supported`);
+    if (f === 4 || f === 5 || f === 6 || f === 7)
+      throw new Error(`unsupported PBF blob compression (field ${f}); only raw and zlib are supported`);
   }
   throw new Error('PBF blob without data');
 }
@@ -74,7 +76,10 @@ function decodeHeaderBlock(buf: Uint8Array): OsmHeader {
   while ((f = p.nextField())) {
     if (f === 1) {
       const end = p.readVarint() + p.pos;
-      let left = 0, right = 0, top = 0, bottom = 0;
+      let left = 0,
+        right = 0,
+        top = 0,
+        bottom = 0;
       let g: number;
       while ((g = p.nextField(end))) {
         if (g === 1) left = p.readSVarint();
@@ -140,7 +145,9 @@ function tagsFrom(keys: number[], vals: number[], strings: string[]): Tags {
 
 function decodeNode(p: PbfReader, ctx: BlockContext, handler: OsmHandler): void {
   const end = p.readVarint() + p.pos;
-  let id = 0, lat = 0, lon = 0;
+  let id = 0,
+    lat = 0,
+    lon = 0;
   const keys: number[] = [];
   const vals: number[] = [];
   let f: number;
@@ -172,7 +179,10 @@ function decodeDenseNodes(p: PbfReader, ctx: BlockContext, handler: OsmHandler):
     else if (f === 9) p.readPackedSVarint(lons);
     else if (f === 10) p.readPackedVarint(kv);
   }
-  let id = 0, lat = 0, lon = 0, k = 0;
+  let id = 0,
+    lat = 0,
+    lon = 0,
+    k = 0;
   const { strings, granularity, latOffset, lonOffset } = ctx;
   for (let i = 0; i < ids.length; i++) {
     id += ids[i];

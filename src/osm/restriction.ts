@@ -23,10 +23,20 @@ export function parseRestriction(rel: OsmRelation): TurnRestrictionTags | null {
   const t = rel.tags;
   if (t.type !== 'restriction' && !(t.type ?? '').startsWith('restriction:')) return null;
   let value: string | undefined;
-  for (const k of CAR_KEYS) if (t[k] !== undefined) { value = t[k]; break; }
+  for (const k of CAR_KEYS)
+    if (t[k] !== undefined) {
+      value = t[k];
+      break;
+    }
   if (value === undefined) return null;
   // `except` lists vehicles the restriction does not apply to
-  if ((t.except ?? '').split(';').map((s) => s.trim()).some((s) => s === 'motorcar' || s === 'motor_vehicle')) return null;
+  if (
+    (t.except ?? '')
+      .split(';')
+      .map((s) => s.trim())
+      .some((s) => s === 'motorcar' || s === 'motor_vehicle')
+  )
+    return null;
   // conditional-only restrictions (by time) are not represented in the static graph
   const kind = value.startsWith('no_') ? 'no' : value.startsWith('only_') ? 'only' : null;
   if (!kind) return null;

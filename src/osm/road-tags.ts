@@ -8,8 +8,16 @@ import type { Tags } from './types.js';
 
 /** Road class names, in the order of the graph's `RoadClass` ids. */
 export type RoadClassName =
-  | 'motorway' | 'trunk' | 'primary' | 'secondary' | 'tertiary'
-  | 'unclassified' | 'residential' | 'living_street' | 'service' | 'ferry';
+  | 'motorway'
+  | 'trunk'
+  | 'primary'
+  | 'secondary'
+  | 'tertiary'
+  | 'unclassified'
+  | 'residential'
+  | 'living_street'
+  | 'service'
+  | 'ferry';
 
 /** How a drivable way is used by cars. */
 export interface WayProfile {
@@ -45,21 +53,44 @@ export interface WayProfile {
 }
 
 const CLASS_OF: Record<string, RoadClassName> = {
-  motorway: 'motorway', motorway_link: 'motorway',
-  trunk: 'trunk', trunk_link: 'trunk',
-  primary: 'primary', primary_link: 'primary',
-  secondary: 'secondary', secondary_link: 'secondary',
-  tertiary: 'tertiary', tertiary_link: 'tertiary',
-  unclassified: 'unclassified', road: 'unclassified',
+  motorway: 'motorway',
+  motorway_link: 'motorway',
+  trunk: 'trunk',
+  trunk_link: 'trunk',
+  primary: 'primary',
+  primary_link: 'primary',
+  secondary: 'secondary',
+  secondary_link: 'secondary',
+  tertiary: 'tertiary',
+  tertiary_link: 'tertiary',
+  unclassified: 'unclassified',
+  road: 'unclassified',
   residential: 'residential',
   living_street: 'living_street',
   service: 'service',
 };
 
 /** service=* values kept out of the car graph: they are private approaches, not streets. */
-export const EXCLUDED_SERVICE = new Set(['parking_aisle', 'driveway', 'drive-through', 'drive_through', 'emergency_access']);
+export const EXCLUDED_SERVICE = new Set([
+  'parking_aisle',
+  'driveway',
+  'drive-through',
+  'drive_through',
+  'emergency_access',
+]);
 
-const DENY = new Set(['no', 'private', 'agricultural', 'forestry', 'emergency', 'psv', 'bus', 'military', 'permit', 'use_sidepath']);
+const DENY = new Set([
+  'no',
+  'private',
+  'agricultural',
+  'forestry',
+  'emergency',
+  'psv',
+  'bus',
+  'military',
+  'permit',
+  'use_sidepath',
+]);
 const DESTINATION = new Set(['destination', 'customers', 'delivery', 'residents', 'local']);
 const ALLOW = new Set(['yes', 'designated', 'permissive', 'official']);
 
@@ -86,11 +117,22 @@ export function carAccess(tags: Tags, suffix = ''): 'yes' | 'destination' | 'no'
 export function parseOneway(value: string | undefined): 1 | -1 | 0 | 2 | undefined {
   if (value === undefined) return undefined;
   switch (value.trim().toLowerCase()) {
-    case 'yes': case '1': case 'true': return 1;
-    case '-1': case 'reverse': return -1;
-    case 'no': case '0': case 'false': return 0;
-    case 'reversible': case 'alternating': return 2;
-    default: return undefined;
+    case 'yes':
+    case '1':
+    case 'true':
+      return 1;
+    case '-1':
+    case 'reverse':
+      return -1;
+    case 'no':
+    case '0':
+    case 'false':
+      return 0;
+    case 'reversible':
+    case 'alternating':
+      return 2;
+    default:
+      return undefined;
   }
 }
 
@@ -142,11 +184,14 @@ export function interpretWay(tags: Tags, country: string): WayProfile | null {
 
   // ---- direction
   let oneway = parseOneway(tags['oneway:motorcar'] ?? tags['oneway:motor_vehicle'] ?? tags.oneway);
-  if (oneway === undefined) oneway = (highway === 'motorway' || highway === 'motorway_link' || roundabout) ? 1 : 0;
+  if (oneway === undefined) oneway = highway === 'motorway' || highway === 'motorway_link' || roundabout ? 1 : 0;
   let forward = oneway !== -1;
   let backward = oneway === 0 || oneway === -1;
   const reversible = oneway === 2;
-  if (reversible) { forward = true; backward = false; }
+  if (reversible) {
+    forward = true;
+    backward = false;
+  }
   if (carAccess(tags, ':forward') === 'no') forward = false;
   if (carAccess(tags, ':backward') === 'no') backward = false;
   if (!forward && !backward) return null;
@@ -180,12 +225,23 @@ export function interpretWay(tags: Tags, country: string): WayProfile | null {
   }
 
   const hovLanes = tags['hov:lanes'] ?? tags['hov:lanes:forward'] ?? tags['hov:lanes:backward'];
-  const hov = hovOnly || tags.hov === 'designated' || tags.hov === 'lane' || (hovLanes !== undefined && hovLanes.includes('designated'));
-  const express = isYes(tags.express) || tags['toll:hov'] !== undefined || tags.hot === 'yes' || tags['hov:toll'] !== undefined;
+  const hov =
+    hovOnly ||
+    tags.hov === 'designated' ||
+    tags.hov === 'lane' ||
+    (hovLanes !== undefined && hovLanes.includes('designated'));
+  const express =
+    isYes(tags.express) || tags['toll:hov'] !== undefined || tags.hot === 'yes' || tags['hov:toll'] !== undefined;
   return {
-    roadClass, highway, forward, backward,
-    speedForwardKph: fwd, speedBackwardKph: bwd, speedTagged: tagged,
-    lanesForward, lanesBackward,
+    roadClass,
+    highway,
+    forward,
+    backward,
+    speedForwardKph: fwd,
+    speedBackwardKph: bwd,
+    speedTagged: tagged,
+    lanesForward,
+    lanesBackward,
     name: tags.name ?? '',
     ref: tags.ref ?? '',
     link,

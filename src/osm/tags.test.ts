@@ -44,20 +44,47 @@ describe('interpretWay', () => {
   });
 
   it('reads oneway values and their implications', () => {
-    expect(['yes', '1', 'true', '-1', 'reverse', 'no', 'reversible', 'alternating', 'maybe'].map(parseOneway)).toEqual([1, 1, 1, -1, -1, 0, 2, 2, undefined]);
+    expect(['yes', '1', 'true', '-1', 'reverse', 'no', 'reversible', 'alternating', 'maybe'].map(parseOneway)).toEqual([
+      1,
+      1,
+      1,
+      -1,
+      -1,
+      0,
+      2,
+      2,
+      undefined,
+    ]);
     const p = interpretWay({ highway: 'motorway_link' }, 'US')!;
     expect([p.forward, p.backward, p.link, p.highwayFlag]).toEqual([true, false, true, true]);
     const r = interpretWay({ highway: 'tertiary', junction: 'circular' }, 'FR')!;
     expect([r.forward, r.backward, r.roundabout]).toEqual([true, false, true]);
-    const b = interpretWay({ highway: 'residential', 'oneway': '-1' }, 'US')!;
+    const b = interpretWay({ highway: 'residential', oneway: '-1' }, 'US')!;
     expect([b.forward, b.backward]).toEqual([false, true]);
   });
 
   it('reads HOV, express, tunnel, bridge, vignette and lanes', () => {
-    const p = interpretWay({
-      highway: 'motorway', hov: 'designated', tunnel: 'yes', bridge: 'no', lanes: '3', toll: 'yes', 'toll:hov': 'no',
-    }, 'US')!;
-    expect([p.hov, p.express, p.tunnel, p.bridge, p.toll, p.lanesForward, p.lanesBackward]).toEqual([true, true, true, false, true, 3, 0]);
+    const p = interpretWay(
+      {
+        highway: 'motorway',
+        hov: 'designated',
+        tunnel: 'yes',
+        bridge: 'no',
+        lanes: '3',
+        toll: 'yes',
+        'toll:hov': 'no',
+      },
+      'US',
+    )!;
+    expect([p.hov, p.express, p.tunnel, p.bridge, p.toll, p.lanesForward, p.lanesBackward]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      true,
+      3,
+      0,
+    ]);
     expect(interpretWay({ highway: 'motorway', 'hov:lanes': 'designated|yes|yes' }, 'US')!.hov).toBe(true);
     // an HOV-only roadway (access=no + hov=designated) stays in the graph, flagged hov
     expect(interpretWay({ highway: 'motorway', access: 'no', hov: 'designated' }, 'US')?.hov).toBe(true);
@@ -70,7 +97,13 @@ describe('interpretWay', () => {
   });
 
   it('parses ferry durations', () => {
-    expect(['0:30', '01:30:00', '45', 'PT1H30M', 'soon'].map(parseDurationS)).toEqual([1800, 5400, 2700, 5400, undefined]);
+    expect(['0:30', '01:30:00', '45', 'PT1H30M', 'soon'].map(parseDurationS)).toEqual([
+      1800,
+      5400,
+      2700,
+      5400,
+      undefined,
+    ]);
   });
 });
 
@@ -93,23 +126,40 @@ describe('countries and default speeds', () => {
 
 describe('interpretCurb', () => {
   it('carries a way-wide charge to the curbs that have parking tags', () => {
-    const c = interpretCurb({ 'parking:lane:left': 'parallel', 'parking:lane:right': 'no_parking', charge: '2 USD/hour' });
+    const c = interpretCurb({
+      'parking:lane:left': 'parallel',
+      'parking:lane:right': 'no_parking',
+      charge: '2 USD/hour',
+    });
     expect(c.left!.tags).toEqual({ 'parking:lane:left': 'parallel', charge: '2 USD/hour' });
     expect(c.right!.tags).toEqual({ 'parking:lane:right': 'no_parking', charge: '2 USD/hour' });
     expect(interpretCurb({ charge: '2 USD/hour' })).toEqual({ left: null, right: null });
   });
 
   it('resolves both/left/right in the old scheme, side keys winning', () => {
-    const c = interpretCurb({ 'parking:lane:both': 'parallel', 'parking:lane:right': 'no_parking', 'parking:condition:both': 'free' });
+    const c = interpretCurb({
+      'parking:lane:both': 'parallel',
+      'parking:lane:right': 'no_parking',
+      'parking:condition:both': 'free',
+    });
     expect(c.left).toMatchObject({ kind: 'parallel', condition: 'free' });
     expect(c.right).toMatchObject({ kind: 'no_parking', condition: 'free' });
   });
 
   it('reads the 2022 scheme restriction, maxstay and separate sides', () => {
-    const c = interpretCurb({ 'parking:left': 'no', 'parking:left:restriction': 'no_stopping', 'parking:right': 'separate' });
+    const c = interpretCurb({
+      'parking:left': 'no',
+      'parking:left:restriction': 'no_stopping',
+      'parking:right': 'separate',
+    });
     expect(c.left).toMatchObject({ kind: 'no_stopping', condition: 'no_stopping' });
     expect(c.right).toBeNull();
-    const d = interpretCurb({ 'parking:right': 'street_side', 'parking:right:orientation': 'diagonal', 'parking:right:maxstay': '1 hour', 'parking:right:capacity': '12' });
+    const d = interpretCurb({
+      'parking:right': 'street_side',
+      'parking:right:orientation': 'diagonal',
+      'parking:right:maxstay': '1 hour',
+      'parking:right:capacity': '12',
+    });
     expect(d.right).toMatchObject({ kind: 'diagonal', maxStay: '1 hour', capacity: 12 });
     expect(d.left).toBeNull();
   });
@@ -117,17 +167,31 @@ describe('interpretCurb', () => {
 
 describe('parseRestriction', () => {
   const rel = (tags: Record<string, string>) => ({
-    id: 1, tags,
-    members: [{ type: 'way' as const, ref: 10, role: 'from' }, { type: 'node' as const, ref: 5, role: 'via' }, { type: 'way' as const, ref: 11, role: 'to' }],
+    id: 1,
+    tags,
+    members: [
+      { type: 'way' as const, ref: 10, role: 'from' },
+      { type: 'node' as const, ref: 5, role: 'via' },
+      { type: 'way' as const, ref: 11, role: 'to' },
+    ],
   });
 
   it('reads no_* and only_* restrictions including restriction:motorcar', () => {
-    expect(parseRestriction(rel({ type: 'restriction', restriction: 'no_u_turn' }))).toMatchObject({ kind: 'no', fromWays: [10], viaNode: 5, toWays: [11] });
-    expect(parseRestriction(rel({ type: 'restriction', 'restriction:motorcar': 'only_right_turn' }))?.kind).toBe('only');
+    expect(parseRestriction(rel({ type: 'restriction', restriction: 'no_u_turn' }))).toMatchObject({
+      kind: 'no',
+      fromWays: [10],
+      viaNode: 5,
+      toWays: [11],
+    });
+    expect(parseRestriction(rel({ type: 'restriction', 'restriction:motorcar': 'only_right_turn' }))?.kind).toBe(
+      'only',
+    );
   });
 
   it('ignores restrictions that exempt cars or do not apply to them', () => {
-    expect(parseRestriction(rel({ type: 'restriction', restriction: 'no_left_turn', except: 'bicycle;motorcar' }))).toBeNull();
+    expect(
+      parseRestriction(rel({ type: 'restriction', restriction: 'no_left_turn', except: 'bicycle;motorcar' })),
+    ).toBeNull();
     expect(parseRestriction(rel({ type: 'restriction', 'restriction:hgv': 'no_left_turn' }))).toBeNull();
     expect(parseRestriction(rel({ type: 'multipolygon' }))).toBeNull();
   });

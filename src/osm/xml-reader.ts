@@ -14,7 +14,9 @@ type Attrs = Record<string, string>;
 function makeParser(handler: OsmHandler): SaxesParser {
   const parser = new SaxesParser();
   let kind: 'node' | 'way' | 'relation' | null = null;
-  let id = 0, lat = 0, lon = 0;
+  let id = 0,
+    lat = 0,
+    lon = 0;
   let tags: Tags = NO_TAGS;
   let refs: number[] = [];
   let members: OsmMember[] = [];
@@ -22,13 +24,23 @@ function makeParser(handler: OsmHandler): SaxesParser {
     const a = tag.attributes as Attrs;
     switch (tag.name) {
       case 'node':
-        kind = 'node'; id = Number(a.id); lat = Number(a.lat); lon = Number(a.lon); tags = NO_TAGS;
+        kind = 'node';
+        id = Number(a.id);
+        lat = Number(a.lat);
+        lon = Number(a.lon);
+        tags = NO_TAGS;
         break;
       case 'way':
-        kind = 'way'; id = Number(a.id); refs = []; tags = NO_TAGS;
+        kind = 'way';
+        id = Number(a.id);
+        refs = [];
+        tags = NO_TAGS;
         break;
       case 'relation':
-        kind = 'relation'; id = Number(a.id); members = []; tags = NO_TAGS;
+        kind = 'relation';
+        id = Number(a.id);
+        members = [];
+        tags = NO_TAGS;
         break;
       case 'tag':
         if (kind) {

@@ -6,18 +6,55 @@ export { ParkingError, PARKING_ERRORS, type ParkingErrorCode, type ParkingErrorK
 export { migrations } from './migrations.js';
 export { InventoryService, type InventoryServiceOptions } from './inventory/service.js';
 export { Inventory, buildInventory } from './inventory/inventory.js';
-export { parseInventoryQuery, inventoryParameters, type InventoryQuery, type InventoryOperation, type LocationQuery, DEFAULT_LIMIT, MAX_LIMIT, MAX_RADIUS_M, DEFAULT_RADIUS_M, CORRIDOR_HALF_WIDTH_M } from './inventory/params.js';
+export {
+  parseInventoryQuery,
+  inventoryParameters,
+  type InventoryQuery,
+  type InventoryOperation,
+  type LocationQuery,
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  MAX_RADIUS_M,
+  DEFAULT_RADIUS_M,
+  CORRIDOR_HALF_WIDTH_M,
+} from './inventory/params.js';
 export { selectLots, selectBlocks, type Hit, type Page } from './inventory/select.js';
-export { storeUploads, readUploads, deleteLotUpload, inventoryVersion, parseUploadDocument, type UploadResult } from './inventory/store.js';
-export { validateLotUpload, validateBlockUpload, idFromAlias, type LotUpload, type BlockUpload } from './inventory/upload.js';
+export {
+  storeUploads,
+  readUploads,
+  deleteLotUpload,
+  inventoryVersion,
+  parseUploadDocument,
+  type UploadResult,
+} from './inventory/store.js';
+export {
+  validateLotUpload,
+  validateBlockUpload,
+  idFromAlias,
+  type LotUpload,
+  type BlockUpload,
+} from './inventory/upload.js';
 export { geodesicDistanceM } from './inventory/geodesic.js';
 export type { LotRecord, BlockRecord, SegmentRecord } from './inventory/types.js';
 export { calculateRates, isOpenAt, type CalculatedRate } from './rates/calculated-rates.js';
 export { quoteStay, type StayQuote, type QuoteOptions } from './rates/quote.js';
-export { parseRateRules, buildFrames, type StructuredRateInput, type RateRule, type RateFrame } from './rates/rate-rule.js';
+export {
+  parseRateRules,
+  buildFrames,
+  type StructuredRateInput,
+  type RateRule,
+  type RateFrame,
+} from './rates/rate-rule.js';
 export { renderRateCard } from './rates/rate-card.js';
 export { holidayCalendar, usFederalHolidays } from './rates/holidays.js';
-export { estimateOccupancy, expectedPct, freeSpaceProbability, bucketOf, type OccupancyEstimate, type OccupancyObservation } from './occupancy/model.js';
+export {
+  estimateOccupancy,
+  expectedPct,
+  freeSpaceProbability,
+  bucketOf,
+  type OccupancyEstimate,
+  type OccupancyObservation,
+} from './occupancy/model.js';
 export { recordOccupancyObservations, readObservations, type ObservationInput } from './occupancy/store.js';
 
 /** Lot id the importer gives an OSM element (node id; way id ×10+1; relation id ×10+2). */

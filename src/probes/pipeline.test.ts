@@ -25,7 +25,7 @@ function csvTrace(id: string, t0: number): string {
     const [lat, lon] = toLatLon(10 + 20 * k, 0);
     rows.push(`${id},${t0 + 2 * k},${lat},${lon}`);
   }
-  return rows.join('\n') + '\n';
+  return `${rows.join('\n')}\n`;
 }
 
 describe('probe pipeline: ingest → match → traversals → learned and live speeds', () => {
@@ -35,7 +35,9 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
     db = await openProbeTestDb();
     deps = { db, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', feeds: new SpeedFeeds(), nowS: T0 + 60 };
   });
-  afterAll(async () => { await db.close(); });
+  afterAll(async () => {
+    await db.close();
+  });
 
   it('stores traversals, learns a shrunk profile, sets live speeds, and stays idempotent on re-ingest', async () => {
     const { ingest, process } = await ingestAndProcess(deps, Readable.from([csvTrace('car-1', T0)]), { format: 'csv' });
@@ -65,14 +67,16 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
 
   it('accumulates samples across traces and reloads the same profile at start-up', async () => {
     // four more cars in the same bin, twice as fast (20 m/s → 72 km/h)
-    const fast = [1, 2, 3, 4].map((i) => {
-      const rows: string[] = [];
-      for (let k = 0; k <= 9; k++) {
-        const [lat, lon] = toLatLon(10 + 20 * k, 0);
-        rows.push(`fast-${i},${T0 + 100 * i + k},${lat},${lon}`);
-      }
-      return rows.join('\n');
-    }).join('\n');
+    const fast = [1, 2, 3, 4]
+      .map((i) => {
+        const rows: string[] = [];
+        for (let k = 0; k <= 9; k++) {
+          const [lat, lon] = toLatLon(10 + 20 * k, 0);
+          rows.push(`fast-${i},${T0 + 100 * i + k},${lat},${lon}`);
+        }
+        return rows.join('\n');
+      })
+      .join('\n');
     await ingestAndProcess(deps, Readable.from([fast]), { format: 'csv' });
     const ab = plan.edge('ab');
     // Σ length / Σ duration: 90 m / 9 s once and 90 m / 4.5 s four times → 450 m / 27 s = 60 km/h
@@ -89,7 +93,10 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
   });
 
   it('re-matches only the tail after the last time gap when a trace gets later pings', async () => {
-    const at = (x: number, t: number): string => { const [lat, lon] = toLatLon(x, 0); return `car-9,${t},${lat},${lon}`; };
+    const at = (x: number, t: number): string => {
+      const [lat, lon] = toLatLon(x, 0);
+      return `car-9,${t},${lat},${lon}`;
+    };
     const trip1 = [0, 2, 4, 6, 8, 10, 12, 14, 16, 18].map((k) => at(10 + 10 * k, T0 + 1000 + k)).join('\n');
     await ingestAndProcess(deps, Readable.from([trip1]), { format: 'csv' });
     // 10 minutes later the same vehicle drives back: a new part, and only it is matched
@@ -99,7 +106,10 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
     expect(second.process.traversals).toBe(2);
     const parts = [];
     for await (const t of readTrajectories(db, { sinceS: T0 + 900 })) if (t.traceId === 'car-9') parts.push(t);
-    expect(parts.map((t) => [t.part, plan.names(t.traversals.map((x) => x.edge))])).toEqual([[0, ['ab', 'bc']], [1, ['cb', 'ba']]]);
+    expect(parts.map((t) => [t.part, plan.names(t.traversals.map((x) => x.edge))])).toEqual([
+      [0, ['ab', 'bc']],
+      [1, ['cb', 'ba']],
+    ]);
     expect(parts[1].traversals[0].pings[0].index).toBe(10);
     // a late ping inside the first trip has no gap before it: the whole trace is re-matched
     const late = await ingestAndProcess(deps, Readable.from([at(15, T0 + 1000.5)]), { format: 'csv' });
@@ -112,7 +122,13 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
   it('reports the same without in-memory feeds (the ingestion thread), counting live edges in the database', async () => {
     const other = await openProbeTestDb();
     try {
-      const bare: ProbePipelineDeps = { db: other, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', nowS: T0 + 60 };
+      const bare: ProbePipelineDeps = {
+        db: other,
+        graph: plan.graph,
+        mapVersion: 'plan-1',
+        timeZone: 'UTC',
+        nowS: T0 + 60,
+      };
       const withFeeds = { ...bare, feeds: new SpeedFeeds() };
       const body = (): Readable => Readable.from([csvTrace('car-20', T0), csvTrace('car-21', T0 + 30)]);
       const a = await ingestAndProcess(withFeeds, body(), { format: 'csv' });
@@ -139,25 +155,42 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
     try {
       // 240 traces: a first chunk of 200, then 40 matched while the first chunk's write goes on
       const ids = Array.from({ length: 240 }, (_, i) => `y${String(i).padStart(3, '0')}`);
-      await ingestRecords(other, ids.flatMap((id, i) => [10, 90].map((x, k) => {
-        const [lat, lon] = toLatLon(x, 0);
-        return { traceId: id, ping: { tS: T0 + i + 8 * k, lat, lon } };
-      })), {});
+      await ingestRecords(
+        other,
+        ids.flatMap((id, i) =>
+          [10, 90].map((x, k) => {
+            const [lat, lon] = toLatLon(x, 0);
+            return { traceId: id, ping: { tS: T0 + i + 8 * k, lat, lon } };
+          }),
+        ),
+        {},
+      );
       const events: string[] = [];
       // each statement of a write answers 20 ms later, as a busy database over a network connection would
-      const spy = { ...other, transaction: <T>(fn: (tx: Db) => Promise<T>) => other.transaction((tx) => fn({ query: async (sql: string, params?: unknown[]) => {
-        await new Promise((r) => setTimeout(r, 20));
-        if (sql.includes('jsonb_to_recordset')) events.push('write');
-        return tx.query(sql, params);
-      } } as Db)) } as Db;
+      const spy = {
+        ...other,
+        transaction: <T>(fn: (tx: Db) => Promise<T>) =>
+          other.transaction((tx) =>
+            fn({
+              query: async (sql: string, params?: unknown[]) => {
+                await new Promise((r) => setTimeout(r, 20));
+                if (sql.includes('jsonb_to_recordset')) events.push('write');
+                return tx.query(sql, params);
+              },
+            } as Db),
+          ),
+      } as Db;
       let traces = 0;
       const pace = (): undefined => {
         events.push(`match ${traces}`);
         // the second chunk's traces take 8 ms each to match
-        if (traces++ >= 200) for (const t0 = performance.now(); performance.now() - t0 < 8;);
+        if (traces++ >= 200) for (const t0 = performance.now(); performance.now() - t0 < 8; );
         return undefined;
       };
-      const r = await processTracesMarked({ db: spy, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', nowS: T0 + 60, pace }, ids);
+      const r = await processTracesMarked(
+        { db: spy, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', nowS: T0 + 60, pace },
+        ids,
+      );
       expect(r.report.traces).toBe(240);
       // the first chunk's traversals were written before the last trace of the second chunk was matched
       expect(events.indexOf('write')).toBeGreaterThan(events.indexOf('match 199'));
@@ -171,16 +204,26 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
     const other = await openProbeTestDb();
     try {
       const ids = Array.from({ length: 7 }, (_, i) => `z${i}`);
-      await ingestRecords(other, ids.flatMap((id, i) => [10, 90].map((x, k) => {
-        const [lat, lon] = toLatLon(x, 0);
-        return { traceId: id, ping: { tS: T0 + i + 8 * k, lat, lon } };
-      })), {});
+      await ingestRecords(
+        other,
+        ids.flatMap((id, i) =>
+          [10, 90].map((x, k) => {
+            const [lat, lon] = toLatLon(x, 0);
+            return { traceId: id, ping: { tS: T0 + i + 8 * k, lat, lon } };
+          }),
+        ),
+        {},
+      );
       const events: string[] = [];
-      const spy = { ...other, transaction: <T>(fn: (tx: Db) => Promise<T>) => other.transaction(async (tx) => {
-        const r = await fn(tx as Db);
-        events.push('traversals');
-        return r;
-      }) } as Db;
+      const spy = {
+        ...other,
+        transaction: <T>(fn: (tx: Db) => Promise<T>) =>
+          other.transaction(async (tx) => {
+            const r = await fn(tx as Db);
+            events.push('traversals');
+            return r;
+          }),
+      } as Db;
       const onStored = async (trajectories: readonly Trajectory[]): Promise<void> => {
         const chunk = trajectories.map((t) => t.traceId).join(' ');
         events.push(`derive ${chunk}`);
@@ -188,7 +231,10 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
         await new Promise((r) => setTimeout(r, 30));
         events.push(`derived ${chunk}`);
       };
-      const r = await processTracesMarked({ db: spy, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', nowS: T0 + 60, onStored, traceChunk: 2 }, ids);
+      const r = await processTracesMarked(
+        { db: spy, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', nowS: T0 + 60, onStored, traceChunk: 2 },
+        ids,
+      );
       events.push('processed');
       expect(r.report.traces).toBe(7);
       const derived = events.filter((e) => e.startsWith('derived'));
@@ -200,7 +246,10 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
       let derivedCount = 0;
       for (const e of events) {
         if (e.startsWith('derive ')) open++;
-        if (e.startsWith('derived')) { open--; derivedCount++; }
+        if (e.startsWith('derived')) {
+          open--;
+          derivedCount++;
+        }
         if (e === 'traversals') written++;
         expect(open).toBeLessThanOrEqual(1);
         expect(written - derivedCount).toBeLessThanOrEqual(2);
@@ -215,11 +264,29 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
     const run = async (matchHelper: TraceMatcher | undefined, match?: ProbePipelineDeps['match']) => {
       const own = await openProbeTestDb();
       try {
-        await ingestRecords(own, ids.flatMap((id, i) => [10, 50, 90, 130, 170].map((x, k) => {
-          const [lat, lon] = toLatLon(x, 0);
-          return { traceId: id, ping: { tS: T0 + i + 4 * k, lat, lon } };
-        })), {});
-        const r = await processTracesMarked({ db: own, graph: plan.graph, mapVersion: 'plan-1', timeZone: 'UTC', nowS: T0 + 60, traceChunk: 2, matchHelper, match }, ids);
+        await ingestRecords(
+          own,
+          ids.flatMap((id, i) =>
+            [10, 50, 90, 130, 170].map((x, k) => {
+              const [lat, lon] = toLatLon(x, 0);
+              return { traceId: id, ping: { tS: T0 + i + 4 * k, lat, lon } };
+            }),
+          ),
+          {},
+        );
+        const r = await processTracesMarked(
+          {
+            db: own,
+            graph: plan.graph,
+            mapVersion: 'plan-1',
+            timeZone: 'UTC',
+            nowS: T0 + 60,
+            traceChunk: 2,
+            matchHelper,
+            match,
+          },
+          ids,
+        );
         const trajectories: Trajectory[] = [];
         for await (const t of readTrajectories(own, { mapVersion: 'plan-1' })) trajectories.push(t);
         return { report: r.report, trajectories };
@@ -229,7 +296,12 @@ describe('probe pipeline: ingest → match → traversals → learned and live s
     };
     const local = new MapMatcher(plan.graph);
     const sent: string[][] = [];
-    const helper: TraceMatcher = { match: async (t) => { sent.push(t.map((x) => x.traceId)); return matchTraces(local, t); } };
+    const helper: TraceMatcher = {
+      match: async (t) => {
+        sent.push(t.map((x) => x.traceId));
+        return matchTraces(local, t);
+      },
+    };
     const here = await run(undefined);
     const helped = await run(helper);
     expect(sent).toEqual([['h0', 'h1'], ['h2', 'h3'], ['h4']]);

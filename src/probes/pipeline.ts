@@ -11,7 +11,13 @@ import { loadLearnedBins, type LearnedSpeedConfig } from '../traffic/learned-spe
 import { countLiveEdges, refreshLiveSpeeds } from '../traffic/live-speeds.js';
 import { ingestProbeStream, ingestRecords, type IngestOptions, type IngestReport } from './ingest/ingest.js';
 import type { ProbeRecord } from './ingest/records.js';
-import { MapMatcher, type MatchOptions, type MatchState, type MatchedTrace, type TraceMatcher } from './match/matcher.js';
+import {
+  MapMatcher,
+  type MatchOptions,
+  type MatchState,
+  type MatchedTrace,
+  type TraceMatcher,
+} from './match/matcher.js';
 import { asStored, replaceTraversals } from './traversal-store.js';
 import { clearPending, readPending, type PendingMark } from './ingest/pending.js';
 import type { Ping, Trajectory } from './trajectory.js';
@@ -140,7 +146,11 @@ const MATCH_SLICE_MS = 4;
  * splits at such gaps, so the parts before it cannot change and keep their rows and numbers.
  * Without it, whole traces are re-matched.
  */
-export async function processTraces(deps: ProbePipelineDeps, traceIds: readonly string[], firstNewS?: ReadonlyMap<string, number>): Promise<ProcessReport> {
+export async function processTraces(
+  deps: ProbePipelineDeps,
+  traceIds: readonly string[],
+  firstNewS?: ReadonlyMap<string, number>,
+): Promise<ProcessReport> {
   return (await processTracesMarked(deps, traceIds, firstNewS)).report;
 }
 
@@ -160,9 +170,20 @@ export interface MarkedProcessResult {
  * earliest unprocessed ping lowers where re-matching starts (pings a failed batch stored are
  * matched now), and the marks read are returned for the caller to clear.
  */
-export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: readonly string[], firstNewS?: ReadonlyMap<string, number>): Promise<MarkedProcessResult> {
+export async function processTracesMarked(
+  deps: ProbePipelineDeps,
+  traceIds: readonly string[],
+  firstNewS?: ReadonlyMap<string, number>,
+): Promise<MarkedProcessResult> {
   const matcher = matcherFor(deps.graph, deps.match);
-  const report: ProcessReport = { traces: traceIds.length, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 };
+  const report: ProcessReport = {
+    traces: traceIds.length,
+    trajectories: 0,
+    traversals: 0,
+    unmatchedPings: 0,
+    edgesUpdated: 0,
+    liveEdges: 0,
+  };
   const touched = new Set<number>();
   const learnedBins = new Set<number>();
   const marks: PendingMark[] = [];
@@ -170,7 +191,14 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
    * Reads what matching a chunk needs: its pending marks (before its pings), tails, the cached
    * memories of its traces and their pings (only the new ones where a matching state goes on).
    */
-  const load = async (chunk: string[]): Promise<{ chunk: string[]; tails: Map<string, TraceTail>; memories: Map<string, TraceMemory>; pings: Map<string, Ping[]> }> => {
+  const load = async (
+    chunk: string[],
+  ): Promise<{
+    chunk: string[];
+    tails: Map<string, TraceTail>;
+    memories: Map<string, TraceMemory>;
+    pings: Map<string, Ping[]>;
+  }> => {
     // the marks before the pings: a batch stored after this read keeps its trace pending
     const chunkMarks = await readPending(deps.db, chunk);
     marks.push(...chunkMarks);
@@ -195,8 +223,14 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
         const m = memories.get(id);
         const c = m?.state.consumed;
         const firstNew = from.get(id);
-        let same = m !== undefined && m.tail !== undefined && c !== undefined && c.length > 0 && firstNew !== undefined
-          && firstNew > c[c.length - 1] && firstNew - c[c.length - 1] <= maxGapS;
+        let same =
+          m !== undefined &&
+          m.tail !== undefined &&
+          c !== undefined &&
+          c.length > 0 &&
+          firstNew !== undefined &&
+          firstNew > c[c.length - 1] &&
+          firstNew - c[c.length - 1] <= maxGapS;
         for (let i = 1; same && i < c!.length; i++) if (c![i] - c![i - 1] > maxGapS) same = false;
         if (!same) ask.push(id);
         else if (m!.tail !== null) tails.set(id, m!.tail!);
@@ -213,8 +247,15 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
       // same tail, and every ping stored since the state was made (new, or pending from a failed
       // round) is later than what it consumed: the stored pings up to lastS are exactly those
       // (no tail: no gap before the new pings, the whole trace is the tail)
-      if (lastS !== undefined && firstNew !== undefined && firstNew > lastS
-        && st.traceId === id && st.firstPart === (tail?.keptParts ?? 0) && st.firstIndex === (tail?.pingsBefore ?? 0)) after.set(id, lastS);
+      if (
+        lastS !== undefined &&
+        firstNew !== undefined &&
+        firstNew > lastS &&
+        st.traceId === id &&
+        st.firstPart === (tail?.keptParts ?? 0) &&
+        st.firstIndex === (tail?.pingsBefore ?? 0)
+      )
+        after.set(id, lastS);
     }
     const pings = await readPingsOf(deps.db, chunk, tails, after);
     for (const id of after.keys()) {
@@ -231,11 +272,18 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
    * one) as soon as their pings are read: it matches them while this thread goes on with the
    * chunks before.
    */
-  const prepare = async (chunk: string[]): Promise<Awaited<ReturnType<typeof load>> & { helped?: Promise<Map<string, MatchedTrace>> }> => {
+  const prepare = async (
+    chunk: string[],
+  ): Promise<Awaited<ReturnType<typeof load>> & { helped?: Promise<Map<string, MatchedTrace>> }> => {
     const l = await load(chunk);
     const fresh = helper === undefined ? [] : chunk.filter((id) => !l.memories.has(id));
     if (fresh.length === 0) return l;
-    const sent = fresh.map((id) => ({ traceId: id, pings: l.pings.get(id) ?? [], firstPart: l.tails.get(id)?.keptParts ?? 0, firstIndex: l.tails.get(id)?.pingsBefore ?? 0 }));
+    const sent = fresh.map((id) => ({
+      traceId: id,
+      pings: l.pings.get(id) ?? [],
+      firstPart: l.tails.get(id)?.keptParts ?? 0,
+      firstIndex: l.tails.get(id)?.pingsBefore ?? 0,
+    }));
     const helped = quiet(helper!.match(sent).then((r) => new Map(fresh.map((id, i) => [id, r[i]]))));
     return { ...l, helped };
   };
@@ -248,7 +296,10 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
   // one chunk behind). Matching yields to the event loop every MATCH_SLICE_MS, so a write's next
   // statement goes out as soon as the last one returns. With a helper, the next chunk's new
   // traces are matched there as soon as they are read, while this thread writes.
-  const quiet = <T>(p: Promise<T>): Promise<T> => { p.catch(() => undefined); return p; };
+  const quiet = <T>(p: Promise<T>): Promise<T> => {
+    p.catch(() => undefined);
+    return p;
+  };
   let next = chunks.length > 0 ? quiet(prepare(chunks[0])) : undefined;
   let writing: Promise<void> | undefined;
   let deriving: Promise<void> | undefined;
@@ -278,7 +329,13 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
         const tail = tails.get(id);
         const memory = memories.get(id);
         if (memory?.rows !== undefined) known.set(id, memory.rows);
-        const { parts, state } = matcher.matchResumable(id, pings.get(id) ?? [], tail?.keptParts ?? 0, tail?.pingsBefore ?? 0, memory?.state);
+        const { parts, state } = matcher.matchResumable(
+          id,
+          pings.get(id) ?? [],
+          tail?.keptParts ?? 0,
+          tail?.pingsBefore ?? 0,
+          memory?.state,
+        );
         matched.set(id, { parts, state, unmatchedPings: matcher.lastStats.unmatchedPings });
       }
       const fromHelper = helped === undefined ? undefined : await helped;
@@ -287,7 +344,10 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
         // (a trace matched on the helper keeps no state: more pings later are matched from its tail)
         if (m.state !== undefined) states.push(m.state);
         report.unmatchedPings += m.unmatchedPings;
-        for (const t of m.parts) { trajectories.push(t); report.traversals += t.traversals.length; }
+        for (const t of m.parts) {
+          trajectories.push(t);
+          report.traversals += t.traversals.length;
+        }
       }
       report.trajectories += trajectories.length;
       const fromPart = new Map<string, number>();
@@ -296,20 +356,27 @@ export async function processTracesMarked(deps: ProbePipelineDeps, traceIds: rea
       // the facts at most one chunk behind the traversals (what waits for them is held in memory)
       await derivedBefore;
       derivedBefore = deriving;
-      writing = quiet(deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart, known)).then((r) => {
-        for (const e of r.edges) touched.add(e);
-        for (const k of r.learnedBins) learnedBins.add(k);
-        if (deps.matchStates) for (const st of states) deps.matchStates.put(st, r.rows.get(st.traceId), tails.get(st.traceId) ?? null);
-        // what is derived from the chunk's trajectories follows its traversals, one chunk at a time,
-        // beside the next chunk's traversals (other tables)
-        const before = deriving;
-        deriving = quiet((async () => {
-          await before;
-          if (deps.onStored) await deps.onStored(trajectories.map(asStored));
-          done += chunk.length;
-          deps.onMatchProgress?.(done, traceIds.length);
-        })());
-      }));
+      writing = quiet(
+        deps.db
+          .transaction((tx) => replaceTraversals(tx, deps.graph, deps, chunk, trajectories, fromPart, known))
+          .then((r) => {
+            for (const e of r.edges) touched.add(e);
+            for (const k of r.learnedBins) learnedBins.add(k);
+            if (deps.matchStates)
+              for (const st of states) deps.matchStates.put(st, r.rows.get(st.traceId), tails.get(st.traceId) ?? null);
+            // what is derived from the chunk's trajectories follows its traversals, one chunk at a time,
+            // beside the next chunk's traversals (other tables)
+            const before = deriving;
+            deriving = quiet(
+              (async () => {
+                await before;
+                if (deps.onStored) await deps.onStored(trajectories.map(asStored));
+                done += chunk.length;
+                deps.onMatchProgress?.(done, traceIds.length);
+              })(),
+            );
+          }),
+      );
     }
   } catch (err) {
     // a chunk failed (its read, its matching): the writes under way end first, so the traces of this
@@ -342,7 +409,12 @@ interface TraceTail {
  * 0` keeps the lateral subquery from being flattened into a hash join over the whole table, which
  * the planner prefers while it underestimates how many traces the table holds).
  */
-async function findTails(deps: ProbePipelineDeps, traceIds: readonly string[], firstNewS: ReadonlyMap<string, number>, maxGapS: number): Promise<Map<string, TraceTail>> {
+async function findTails(
+  deps: ProbePipelineDeps,
+  traceIds: readonly string[],
+  firstNewS: ReadonlyMap<string, number>,
+  maxGapS: number,
+): Promise<Map<string, TraceTail>> {
   const ids = traceIds.filter((id) => firstNewS.has(id));
   const out = new Map<string, TraceTail>();
   if (ids.length === 0) return out;
@@ -357,7 +429,8 @@ async function findTails(deps: ProbePipelineDeps, traceIds: readonly string[], f
      FROM c`,
     [ids, ids.map((id) => firstNewS.get(id)), maxGapS, deps.mapVersion],
   );
-  for (const r of res.rows) out.set(r.trace_id, { cutS: Number(r.cut), keptParts: Number(r.kept), pingsBefore: Number(r.before) });
+  for (const r of res.rows)
+    out.set(r.trace_id, { cutS: Number(r.cut), keptParts: Number(r.kept), pingsBefore: Number(r.before) });
   return out;
 }
 
@@ -365,13 +438,19 @@ async function findTails(deps: ProbePipelineDeps, traceIds: readonly string[], f
  * Stores already-matched trajectories (replacing those of the same traces) and updates learned
  * and live speeds of the edges they touch.
  */
-export async function processTrajectories(deps: ProbePipelineDeps, trajectories: readonly Trajectory[]): Promise<ProcessReport> {
+export async function processTrajectories(
+  deps: ProbePipelineDeps,
+  trajectories: readonly Trajectory[],
+): Promise<ProcessReport> {
   const traceIds = [...new Set(trajectories.map((t) => t.traceId))];
   const r = await deps.db.transaction((tx) => replaceTraversals(tx, deps.graph, deps, traceIds, trajectories));
   const upd = await updateSpeedsForEdges(deps, r.edges, r.learnedBins);
   return {
-    traces: traceIds.length, trajectories: trajectories.length, traversals: trajectories.reduce((n, t) => n + t.traversals.length, 0),
-    unmatchedPings: 0, ...upd,
+    traces: traceIds.length,
+    trajectories: trajectories.length,
+    traversals: trajectories.reduce((n, t) => n + t.traversals.length, 0),
+    unmatchedPings: 0,
+    ...upd,
   };
 }
 
@@ -380,9 +459,14 @@ export async function processTrajectories(deps: ProbePipelineDeps, trajectories:
  * feeds, and refreshes the live speeds of `edges` (every edge of the replaced traversals: their
  * window moves on with the clock).
  */
-async function updateSpeedsForEdges(deps: ProbePipelineDeps, edges: Set<number>, bins: Set<number>): Promise<{ edgesUpdated: number; liveEdges: number }> {
+async function updateSpeedsForEdges(
+  deps: ProbePipelineDeps,
+  edges: Set<number>,
+  bins: Set<number>,
+): Promise<{ edgesUpdated: number; liveEdges: number }> {
   if (edges.size === 0) return { edgesUpdated: 0, liveEdges: 0 };
-  if (bins.size > 0 && deps.feeds) await loadLearnedBins(deps.db, deps.graph, deps.feeds, deps.mapVersion, bins, deps.learned);
+  if (bins.size > 0 && deps.feeds)
+    await loadLearnedBins(deps.db, deps.graph, deps.feeds, deps.mapVersion, bins, deps.learned);
   const live = deps.liveWindowS === undefined ? {} : { windowS: deps.liveWindowS };
   const liveEdges = deps.feeds
     ? await refreshLiveSpeeds(deps.db, deps.feeds, deps.mapVersion, deps.nowS, edges, live)
@@ -395,8 +479,20 @@ async function updateSpeedsForEdges(deps: ProbePipelineDeps, edges: Set<number>,
  * `after` when given), grouped by trace id, in time order; each trace's through the primary key
  * (see `findTails`).
  */
-async function readPingsOf(db: Db, traceIds: readonly string[], tails: ReadonlyMap<string, TraceTail>, after: ReadonlyMap<string, number>): Promise<Map<string, Ping[]>> {
-  const res = await db.query<{ trace_id: string; t_s: number; lat: number; lon: number; speed_kph: number | null; heading_deg: number | null }>(
+async function readPingsOf(
+  db: Db,
+  traceIds: readonly string[],
+  tails: ReadonlyMap<string, TraceTail>,
+  after: ReadonlyMap<string, number>,
+): Promise<Map<string, Ping[]>> {
+  const res = await db.query<{
+    trace_id: string;
+    t_s: number;
+    lat: number;
+    lon: number;
+    speed_kph: number | null;
+    heading_deg: number | null;
+  }>(
     `SELECT p.trace_id, p.t_s, p.lat, p.lon, p.speed_kph, p.heading_deg
      FROM unnest($1::text[], $2::float8[], $3::float8[]) AS f(trace_id, cut_s, after_s)
      CROSS JOIN LATERAL (SELECT * FROM probe_pings p WHERE p.trace_id = f.trace_id
@@ -428,13 +524,21 @@ async function processAndClear(deps: ProbePipelineDeps, ingest: IngestReport): P
 }
 
 /** Ingests a stream and processes the traces that got new pings. */
-export async function ingestAndProcess(deps: ProbePipelineDeps, input: Readable, opts: IngestOptions): Promise<{ ingest: IngestReport; process: ProcessReport }> {
+export async function ingestAndProcess(
+  deps: ProbePipelineDeps,
+  input: Readable,
+  opts: IngestOptions,
+): Promise<{ ingest: IngestReport; process: ProcessReport }> {
   const ingest = await ingestProbeStream(deps.db, input, { mapVersion: deps.mapVersion, ...opts });
   return { ingest, process: await processAndClear(deps, ingest) };
 }
 
 /** Ingests records (request bodies, simulator output) and processes the traces that got new pings. */
-export async function ingestRecordsAndProcess(deps: ProbePipelineDeps, records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>, opts: Omit<IngestOptions, 'format'> = {}): Promise<{ ingest: IngestReport; process: ProcessReport }> {
+export async function ingestRecordsAndProcess(
+  deps: ProbePipelineDeps,
+  records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>,
+  opts: Omit<IngestOptions, 'format'> = {},
+): Promise<{ ingest: IngestReport; process: ProcessReport }> {
   const ingest = await ingestRecords(deps.db, records, { mapVersion: deps.mapVersion, ...opts });
   return { ingest, process: await processAndClear(deps, ingest) };
 }

@@ -64,10 +64,17 @@ export interface ReplacedTraversals {
  * (`len`, null without a speed) and its duration (`dur`), computed by the database exactly as a
  * plain aggregate over the table would.
  */
-interface ChangedRow { edge_id: number; bin_of_week: number; sign: number; len: number | null; dur: number }
+interface ChangedRow {
+  edge_id: number;
+  bin_of_week: number;
+  sign: number;
+  len: number | null;
+  dur: number;
+}
 
 /** What a row contributes to the sums of its learned bin, as SQL over a row alias `t`. */
-const CONTRIBUTION = (t: string): string => `(${t}.speed_kph / 3.6 * (${t}.exit_s - ${t}.enter_s)) AS len, (${t}.exit_s - ${t}.enter_s) AS dur`;
+const CONTRIBUTION = (t: string): string =>
+  `(${t}.speed_kph / 3.6 * (${t}.exit_s - ${t}.enter_s)) AS len, (${t}.exit_s - ${t}.enter_s) AS dur`;
 
 /** Rows a caller knows to be stored, per trace: `part/seq` → the digest `replaceTraversals` reported. */
 export type KnownTraversalRows = ReadonlyMap<string, ReadonlyMap<string, string>>;
@@ -90,8 +97,13 @@ function rowDigest(row: string): string {
  * traversals changed, the learned bins updated, and the rows now stored.
  */
 export async function replaceTraversals(
-  db: Queryable, g: Graph, ctx: TraversalStoreContext, traceIds: readonly string[], trajectories: readonly Trajectory[],
-  fromPart?: ReadonlyMap<string, number>, known?: KnownTraversalRows,
+  db: Queryable,
+  g: Graph,
+  ctx: TraversalStoreContext,
+  traceIds: readonly string[],
+  trajectories: readonly Trajectory[],
+  fromPart?: ReadonlyMap<string, number>,
+  known?: KnownTraversalRows,
 ): Promise<ReplacedTraversals> {
   const edges = new Set<number>();
   const changed = new Set<number>();
@@ -131,9 +143,16 @@ export async function replaceTraversals(
       edges.add(t.edge);
       const speed = traversalSpeedKph(g, t);
       const row = JSON.stringify({
-        trace_id: tr.traceId, part: tr.part, seq, edge_id: t.edge, enter_s: t.enterS, exit_s: t.exitS,
-        covered: t.coveredFraction, bin_of_week: binOfWeek((t.enterS + t.exitS) / 2, ctx.timeZone),
-        speed_kph: speed, pings: t.pings.map(compactPing),
+        trace_id: tr.traceId,
+        part: tr.part,
+        seq,
+        edge_id: t.edge,
+        enter_s: t.enterS,
+        exit_s: t.exitS,
+        covered: t.coveredFraction,
+        bin_of_week: binOfWeek((t.enterS + t.exitS) / 2, ctx.timeZone),
+        speed_kph: speed,
+        pings: t.pings.map(compactPing),
       });
       const k = `${tr.part}/${seq}`;
       const digest = rowDigest(row);
@@ -190,7 +209,11 @@ export async function replaceTraversals(
  * Bins are locked in one statement in (edge, bin) order, so two writers never wait for each other
  * in a circle. The work is that of the changed rows alone, however many samples a bin has.
  */
-async function applyLearnedDeltas(db: Queryable, mapVersion: string, deltas: ReadonlyMap<number, [number, number, number]>): Promise<void> {
+async function applyLearnedDeltas(
+  db: Queryable,
+  mapVersion: string,
+  deltas: ReadonlyMap<number, [number, number, number]>,
+): Promise<void> {
   if (deltas.size === 0) return;
   const keys = [...deltas.keys()].sort((a, b) => a - b);
   const { edges, bins } = splitBinKeys(keys);
@@ -231,13 +254,20 @@ async function applyLearnedDeltas(db: Queryable, mapVersion: string, deltas: Rea
  */
 export function asStored(t: Trajectory): Trajectory {
   return {
-    traceId: t.traceId, part: t.part,
+    traceId: t.traceId,
+    part: t.part,
     traversals: t.traversals.map((x) => ({
-      edge: x.edge, enterS: x.enterS, exitS: x.exitS, coveredFraction: realAsRead(x.coveredFraction),
+      edge: x.edge,
+      enterS: x.enterS,
+      exitS: x.exitS,
+      coveredFraction: realAsRead(x.coveredFraction),
       pings: x.pings.map((p) => {
         // the stored JSON's numbers: −0 is written as 0, a non-finite number as null
         const o: Record<string, number | null> = compactPing(p);
-        for (const k in o) { const v = o[k] as number; o[k] = Number.isFinite(v) ? (v === 0 ? 0 : v) : null; }
+        for (const k in o) {
+          const v = o[k] as number;
+          o[k] = Number.isFinite(v) ? (v === 0 ? 0 : v) : null;
+        }
         o.edge = x.edge;
         return o as unknown as MatchedPing;
       }),
@@ -247,7 +277,13 @@ export function asStored(t: Trajectory): Trajectory {
 
 /** Stored form of a matched ping (the edge is the traversal's). */
 function compactPing(p: MatchedPing): Record<string, number> {
-  const o: Record<string, number> = { index: p.index, tS: p.tS, lat: p.lat, lon: p.lon, offsetM: Math.round(p.offsetM * 100) / 100 };
+  const o: Record<string, number> = {
+    index: p.index,
+    tS: p.tS,
+    lat: p.lat,
+    lon: p.lon,
+    offsetM: Math.round(p.offsetM * 100) / 100,
+  };
   if (p.speedKph !== undefined) o.speedKph = p.speedKph;
   if (p.headingDeg !== undefined) o.headingDeg = p.headingDeg;
   return o;
@@ -268,7 +304,13 @@ export interface TrajectoryQuery {
 }
 
 interface TraversalRow {
-  trace_id: string; part: number; seq: number; edge_id: number; enter_s: number; exit_s: number; covered: number;
+  trace_id: string;
+  part: number;
+  seq: number;
+  edge_id: number;
+  enter_s: number;
+  exit_s: number;
+  covered: number;
   pings: Array<Record<string, number>> | string;
 }
 
@@ -311,7 +353,10 @@ export async function* readTrajectories(db: Queryable, q: TrajectoryQuery = {}):
       const edge = Number(r.edge_id);
       const pings = (typeof r.pings === 'string' ? JSON.parse(r.pings) : r.pings) as Array<Record<string, number>>;
       cur.traversals.push({
-        edge, enterS: Number(r.enter_s), exitS: Number(r.exit_s), coveredFraction: Number(r.covered),
+        edge,
+        enterS: Number(r.enter_s),
+        exitS: Number(r.exit_s),
+        coveredFraction: Number(r.covered),
         pings: pings.map((p) => ({ ...p, edge }) as unknown as MatchedPing),
       });
     }

@@ -12,7 +12,13 @@ import { SpeedMode, TrafficModel, type CostQuery, type TrafficModelConfig } from
 import { EdgeLocator, type Snap } from './locate.js';
 import { computeLandmarks, type Landmarks } from './search/landmarks.js';
 import { WindowBounds, type WindowBoundsConfig } from './search/window-bounds.js';
-import { TdAstar, type CchBounds, type SearchOptions, type SearchSource, type SearchTarget } from './search/td-astar.js';
+import {
+  TdAstar,
+  type CchBounds,
+  type SearchOptions,
+  type SearchSource,
+  type SearchTarget,
+} from './search/td-astar.js';
 import { buildCchTopology } from './search/cch/topology.js';
 import { buildBoundGraph } from './search/cch/bound-graph.js';
 import { customize } from './search/cch/customize.js';
@@ -94,7 +100,12 @@ export interface Criteria {
 
 /** No criteria. */
 export const NO_CRITERIA: Criteria = {
-  avoidTollRoads: false, avoidHighways: false, avoidFerries: false, avoidVignette: false, preferExpress: false, preferCarPool: false,
+  avoidTollRoads: false,
+  avoidHighways: false,
+  avoidFerries: false,
+  avoidVignette: false,
+  preferExpress: false,
+  preferCarPool: false,
 };
 
 /** A waypoint as given: degrees, optional heading (degrees clockwise from north). */
@@ -154,7 +165,13 @@ export class RoutingEngine {
   /** labels settled by the searches of the last `plan` */
   lastSettled = 0;
 
-  constructor(readonly graph: Graph, feeds: SpeedFeeds, incidents: IncidentCache | null, timeZone: string, cfg: Partial<EngineConfig> = {}) {
+  constructor(
+    readonly graph: Graph,
+    feeds: SpeedFeeds,
+    incidents: IncidentCache | null,
+    timeZone: string,
+    cfg: Partial<EngineConfig> = {},
+  ) {
     this.cfg = { ...DEFAULT_ENGINE_CONFIG, ...cfg };
     const g = graph;
     this.model = new TrafficModel(g, feeds, incidents, timeZone, this.cfg.traffic);
@@ -190,15 +207,33 @@ export class RoutingEngine {
     }
     this.landmarks = computeLandmarks(g, weight, this.usable, this.cfg.landmarkCount);
     if (this.cfg.potentials === 'cch') {
-      const turnS = (p: number, f: number): number => (this.restrictions.isTurnAllowed(p, f) ? this.model.turns.costS(p, f) : -1);
+      const turnS = (p: number, f: number): number =>
+        this.restrictions.isTurnAllowed(p, f) ? this.model.turns.costS(p, f) : -1;
       const bound = buildBoundGraph(g, this.usable, turnS, minTurnIn, this.cfg.cchExpandOverS);
       const topo = buildCchTopology(bound);
       this.cch = { topo, freeFlow: customize(topo, edgeTimeS) };
     } else this.cch = null;
-    this.windows = this.cfg.windowBounds === false || (this.landmarks.nodes.length === 0 && this.cch === null)
-      ? null
-      : new WindowBounds(this.model, this.usable, minTurnIn, this.landmarks.nodes, this.cfg.windowBounds, this.cch?.topo ?? null);
-    this.astar = new TdAstar(this.model, this.landmarks, this.restrictions, this.usable, this.cfg.activeLandmarks, this.windows, this.cch, this.cfg.labelQueue);
+    this.windows =
+      this.cfg.windowBounds === false || (this.landmarks.nodes.length === 0 && this.cch === null)
+        ? null
+        : new WindowBounds(
+            this.model,
+            this.usable,
+            minTurnIn,
+            this.landmarks.nodes,
+            this.cfg.windowBounds,
+            this.cch?.topo ?? null,
+          );
+    this.astar = new TdAstar(
+      this.model,
+      this.landmarks,
+      this.restrictions,
+      this.usable,
+      this.cfg.activeLandmarks,
+      this.windows,
+      this.cch,
+      this.cfg.labelQueue,
+    );
     this.astar.pruneDeadEnds = this.cfg.deadEnds;
     this.altFactor = new Float32Array(g.edgeCount);
   }
@@ -223,7 +258,11 @@ export class RoutingEngine {
   snap(wp: WaypointInput, index: number, useHeading: boolean): Snap[] {
     const snaps = this.locator.locate(wp.lat, wp.lon, this.cfg.snapRadiusM, useHeading ? wp.headingDeg : undefined);
     if (snaps.length === 0) {
-      throw new RoutingError('UNROUTABLE_WAYPOINT', `WP_${index + 1} is farther than ${this.cfg.snapRadiusM} m from any routable road`, `WP_${index + 1}`);
+      throw new RoutingError(
+        'UNROUTABLE_WAYPOINT',
+        `WP_${index + 1} is farther than ${this.cfg.snapRadiusM} m from any routable road`,
+        `WP_${index + 1}`,
+      );
     }
     return snaps;
   }
@@ -278,7 +317,11 @@ export class RoutingEngine {
   }
 
   /** Runs the legs through all waypoints with one option set; null when some leg has no path. */
-  private searchLegs(waypointSnaps: Snap[][], departS: number, o: SearchOptions): { legs: Leg[]; snaps: Snap[]; settled: number; arrivalS: number } | null {
+  private searchLegs(
+    waypointSnaps: Snap[][],
+    departS: number,
+    o: SearchOptions,
+  ): { legs: Leg[]; snaps: Snap[]; settled: number; arrivalS: number } | null {
     const legs: Leg[] = [];
     const snaps: Snap[] = [];
     let t = departS;
@@ -294,7 +337,12 @@ export class RoutingEngine {
       }
       if (!p) return null;
       if (i === 1) snaps.push(srcSnaps[p.sourceIndex] ?? srcSnaps[0]);
-      legs.push({ edges: p.edges, startFraction: p.startFraction, endFraction: p.endFraction, offsetS: sources[p.sourceIndex].offsetS });
+      legs.push({
+        edges: p.edges,
+        startFraction: p.startFraction,
+        endFraction: p.endFraction,
+        offsetS: sources[p.sourceIndex].offsetS,
+      });
       const endSnap = waypointSnaps[i].find((s) => s.edge === p.edges[p.edges.length - 1]) ?? waypointSnaps[i][0];
       snaps.push(endSnap);
       t = p.arrivalS;
@@ -302,7 +350,8 @@ export class RoutingEngine {
       const last = p.edges[p.edges.length - 1];
       sources = [{ edge: last, fraction: p.endFraction, offsetS: 0 }];
       const tw = this.graph.edgeTwin[last];
-      if (tw >= 0 && this.usable[tw]) sources.push({ edge: tw, fraction: 1 - p.endFraction, offsetS: this.model.cfg.turnCosts.uturnS });
+      if (tw >= 0 && this.usable[tw])
+        sources.push({ edge: tw, fraction: 1 - p.endFraction, offsetS: this.model.cfg.turnCosts.uturnS });
       srcSnaps = [endSnap];
     }
     return { legs, snaps, settled, arrivalS: t };
@@ -338,10 +387,26 @@ export class RoutingEngine {
       this.lastSettled = settled;
       throw new RoutingError('ROUTE_NOT_FOUND', 'no path connects the waypoints', 'WP_1');
     }
-    const routes: PlannedRoute[] = [{ legs: found.legs, snaps: found.snaps, settled: found.settled, viaClosure, avoidRelaxed, searchArrivalS: found.arrivalS }];
+    const routes: PlannedRoute[] = [
+      {
+        legs: found.legs,
+        snaps: found.snaps,
+        settled: found.settled,
+        viaClosure,
+        avoidRelaxed,
+        searchArrivalS: found.arrivalS,
+      },
+    ];
     if (req.maxAlternates > 0 && req.waypoints.length === 2) {
       for (const alt of this.alternatives(snaps, req, opts, found.legs[0], req.maxAlternates)) {
-        routes.push({ legs: [alt.leg], snaps: found.snaps, settled: 0, viaClosure, avoidRelaxed, searchArrivalS: alt.arrivalS });
+        routes.push({
+          legs: [alt.leg],
+          snaps: found.snaps,
+          settled: 0,
+          viaClosure,
+          avoidRelaxed,
+          searchArrivalS: alt.arrivalS,
+        });
       }
     }
     this.lastSettled = routes.reduce((s, r) => s + r.settled, 0);
@@ -353,7 +418,13 @@ export class RoutingEngine {
    * keep a candidate when it shares ≤ altMaxSharing of its length with every accepted route, takes
    * ≤ altMaxStretch × the best travel time, and is locally sensible (no repeated node, no U-turn).
    */
-  private alternatives(snaps: Snap[][], req: PlanRequest, base: SearchOptions, best: Leg, count: number): Array<{ leg: Leg; arrivalS: number }> {
+  private alternatives(
+    snaps: Snap[][],
+    req: PlanRequest,
+    base: SearchOptions,
+    best: Leg,
+    count: number,
+  ): Array<{ leg: Leg; arrivalS: number }> {
     const g = this.graph;
     const af = this.altFactor;
     af.fill(0);
@@ -387,7 +458,9 @@ export class RoutingEngine {
       if (seen.has(key)) continue;
       seen.add(key);
       const cost = this.costPath([cand], req.departS, req.nowS, mode);
-      const metric = req.shortest ? cost.distanceM / Math.max(1e-9, bestCost.distanceM) : cost.totalS / Math.max(1e-9, bestCost.totalS);
+      const metric = req.shortest
+        ? cost.distanceM / Math.max(1e-9, bestCost.distanceM)
+        : cost.totalS / Math.max(1e-9, bestCost.totalS);
       if (metric > this.cfg.altMaxStretch) continue;
       if (!this.locallySensible(cand)) continue;
       let ok = true;
@@ -408,7 +481,7 @@ export class RoutingEngine {
     const nodes = new Set<number>();
     for (let i = 0; i < leg.edges.length; i++) {
       const e = leg.edges[i];
-      if (i > 0 && (g.edgeTwin[leg.edges[i - 1]] === e)) return false;
+      if (i > 0 && g.edgeTwin[leg.edges[i - 1]] === e) return false;
       const v = g.edgeTarget[e];
       if (nodes.has(v)) return false;
       nodes.add(v);
@@ -420,7 +493,9 @@ export class RoutingEngine {
 /** Length shared by two legs (same street segment, either direction) over the shorter one's length. */
 export function sharedShare(g: Graph, a: Leg, b: Leg, bSet?: Set<number>): number {
   const set = bSet ?? new Set(b.edges);
-  let shared = 0, lenA = 0, lenB = 0;
+  let shared = 0,
+    lenA = 0,
+    lenB = 0;
   for (const e of a.edges) {
     lenA += g.edgeLengthM[e];
     const tw = g.edgeTwin[e];

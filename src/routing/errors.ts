@@ -67,7 +67,11 @@ export type RoutingStatusName = keyof typeof RoutingStatus;
 /** A routing failure: registry entry + the parameter it concerns + a human detail. */
 export class RoutingError extends Error {
   readonly status: StatusEntry;
-  constructor(readonly code: RoutingStatusName, readonly detail: string, readonly parameter?: string) {
+  constructor(
+    readonly code: RoutingStatusName,
+    readonly detail: string,
+    readonly parameter?: string,
+  ) {
     super(detail);
     this.name = 'RoutingError';
     this.status = RoutingStatus[code];

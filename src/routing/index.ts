@@ -1,8 +1,14 @@
 /** The routing service: time-dependent, traffic-aware routes over the loaded graph. */
 export { RoutingService, DEFAULT_ROUTING_CONFIG, horizonS } from './service.js';
 export type {
-  RoutingServiceConfig, FindRouteRequest, GetRouteRequest, TravelTimesRequest, TripView, TravelTimesView,
-  TravelTimeEntry, IncidentInput,
+  RoutingServiceConfig,
+  FindRouteRequest,
+  GetRouteRequest,
+  TravelTimesRequest,
+  TripView,
+  TravelTimesView,
+  TravelTimeEntry,
+  IncidentInput,
 } from './service.js';
 export { RoutingEngine, DEFAULT_ENGINE_CONFIG, NO_CRITERIA } from './engine.js';
 export type { Criteria, EngineConfig, PlanRequest, PlannedRoute, WaypointInput } from './engine.js';

@@ -10,9 +10,25 @@ describe('EdgeLocator', () => {
   //                    2 --x-- 3        x = query point, 5 m from 2–3
   const R = EdgeFlag.routable;
   const { graph } = buildGraph({
-    nodes: [{ lat: 0, lon: 0 }, { lat: 0, lon: 0.02 }, { lat: 0.005, lon: 0.0099 }, { lat: 0.005, lon: 0.0101 }],
+    nodes: [
+      { lat: 0, lon: 0 },
+      { lat: 0, lon: 0.02 },
+      { lat: 0.005, lon: 0.0099 },
+      { lat: 0.005, lon: 0.0101 },
+    ],
     edges: [
-      { source: 0, target: 1, speedKph: 50, roadClass: RoadClass.primary, flags: R | EdgeFlag.oneway, shape: [[0.01, 0.005], [0.011, 0.01], [0.01, 0.015]] },
+      {
+        source: 0,
+        target: 1,
+        speedKph: 50,
+        roadClass: RoadClass.primary,
+        flags: R | EdgeFlag.oneway,
+        shape: [
+          [0.01, 0.005],
+          [0.011, 0.01],
+          [0.01, 0.015],
+        ],
+      },
       { source: 2, target: 3, speedKph: 30, roadClass: RoadClass.residential, flags: R, twin: 2, name: 'Short St' },
       { source: 3, target: 2, speedKph: 30, roadClass: RoadClass.residential, flags: R, twin: 1, name: 'Short St' },
     ],

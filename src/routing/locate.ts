@@ -51,19 +51,34 @@ export class EdgeLocator {
     const g = this.g;
     // The nearest position on any edge whose street can be driven in at least one direction.
     const near = this.net.locate(lat, lon, {
-      maxDistanceM, routableOnly: false,
+      maxDistanceM,
+      routableOnly: false,
       filter: (e) => this.usable(e) || (g.edgeTwin[e] >= 0 && this.usable(g.edgeTwin[e])),
     });
     if (!near) return [];
     // fraction by geometry (an edge's stored length may differ from its drawn geometry)
     const geomM = this.geometryLengthM(near.edge);
     const fraction = geomM > 0 ? Math.min(1, near.offsetM / geomM) : 0;
-    const best: Snap = { edge: near.edge, fraction, lat: near.lat, lon: near.lon, distanceM: near.distanceM, bearingDeg: near.bearingDeg };
+    const best: Snap = {
+      edge: near.edge,
+      fraction,
+      lat: near.lat,
+      lon: near.lon,
+      distanceM: near.distanceM,
+      bearingDeg: near.bearingDeg,
+    };
     const out: Snap[] = [];
     if (this.usable(best.edge)) out.push(best);
     const tw = g.edgeTwin[best.edge];
     if (tw >= 0 && this.usable(tw)) {
-      out.push({ edge: tw, fraction: 1 - best.fraction, lat: best.lat, lon: best.lon, distanceM: best.distanceM, bearingDeg: (best.bearingDeg + 180) % 360 });
+      out.push({
+        edge: tw,
+        fraction: 1 - best.fraction,
+        lat: best.lat,
+        lon: best.lon,
+        distanceM: best.distanceM,
+        bearingDeg: (best.bearingDeg + 180) % 360,
+      });
     }
     // one direction first, as before: the lower edge id of the pair when both are usable
     out.sort((a, b) => a.edge - b.edge);

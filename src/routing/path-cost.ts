@@ -98,7 +98,14 @@ export function legsTimeS(model: TrafficModel, q: CostQuery, qFallback: CostQuer
     const n = edges.length;
     for (let i = 0; i < n; i++) {
       const e = edges[i];
-      const share = n === 1 ? leg.endFraction - leg.startFraction : i === 0 ? 1 - leg.startFraction : i === n - 1 ? leg.endFraction : 1;
+      const share =
+        n === 1
+          ? leg.endFraction - leg.startFraction
+          : i === 0
+            ? 1 - leg.startFraction
+            : i === n - 1
+              ? leg.endFraction
+              : 1;
       if (i > 0) t += model.turns.costS(edges[i - 1], e);
       let tt = model.travelTimeS(q, e, t);
       if (tt === Infinity) tt = model.travelTimeS(qFallback, e, t);

@@ -56,7 +56,10 @@ export class RouteStore {
   /** last background write failure (the batch is retried up to three times) */
   lastError: unknown = null;
 
-  constructor(private readonly db: Queryable, private readonly writeDelayMs = DEFAULT_WRITE_DELAY_MS) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly writeDelayMs = DEFAULT_WRITE_DELAY_MS,
+  ) {}
 
   /** Queues routes for a background INSERT; they are readable through this store at once. */
   saveBehind(routes: StoredRoute[], nowS: number, ttlHours: number): void {
@@ -66,7 +69,9 @@ export class RouteStore {
     }
     if (this.flushing === null && this.queue.length > 0) {
       const delay = this.writeDelayMs;
-      this.flushing = new Promise<void>((resolve) => (delay > 0 ? setTimeout(resolve, delay) : setImmediate(resolve))).then(() => this.flush());
+      this.flushing = new Promise<void>((resolve) =>
+        delay > 0 ? setTimeout(resolve, delay) : setImmediate(resolve),
+      ).then(() => this.flush());
     }
   }
 
@@ -114,19 +119,37 @@ export class RouteStore {
       const values: string[] = [];
       const params: unknown[] = [];
       for (const { route: r, nowS: at, ttlHours } of items) {
-        const legs = r.legs.map((l) => ({ n: l.edges.length, startFraction: l.startFraction, endFraction: l.endFraction, offsetS: l.offsetS }));
-        const path = { legs, waypoints: r.waypoints, shortest: r.shortest, useTraffic: r.useTraffic, criteria: r.criteria };
+        const legs = r.legs.map((l) => ({
+          n: l.edges.length,
+          startFraction: l.startFraction,
+          endFraction: l.endFraction,
+          offsetS: l.offsetS,
+        }));
+        const path = {
+          legs,
+          waypoints: r.waypoints,
+          shortest: r.shortest,
+          useTraffic: r.useTraffic,
+          criteria: r.criteria,
+        };
         const k = params.length;
-        values.push(`($${k + 1}, $${k + 2}, $${k + 3}, $${k + 4}, $${k + 5}, to_timestamp($${k + 6}), to_timestamp($${k + 7}))`);
+        values.push(
+          `($${k + 1}, $${k + 2}, $${k + 3}, $${k + 4}, $${k + 5}, to_timestamp($${k + 6}), to_timestamp($${k + 7}))`,
+        );
         params.push(r.id, r.tripId, r.mapVersion, JSON.stringify(path), encodeEdges(r.legs), at, at + ttlHours * 3600);
         if (at > nowS) nowS = at;
       }
-      await this.db.query(`INSERT INTO routes (id, trip_id, map_version, path, edges, created_at, expires_at) VALUES ${values.join(', ')}`, params);
+      await this.db.query(
+        `INSERT INTO routes (id, trip_id, map_version, path, edges, created_at, expires_at) VALUES ${values.join(', ')}`,
+        params,
+      );
     }
     if (nowS - this.lastPurgeS >= 60) {
       this.lastPurgeS = nowS;
       // best effort: a failed purge is retried a minute later
-      this.db.query(`DELETE FROM routes WHERE expires_at < to_timestamp($1)`, [nowS]).catch(() => { this.lastPurgeS = -Infinity; });
+      this.db.query(`DELETE FROM routes WHERE expires_at < to_timestamp($1)`, [nowS]).catch(() => {
+        this.lastPurgeS = -Infinity;
+      });
     }
   }
 
@@ -134,12 +157,22 @@ export class RouteStore {
   async find(id: string, nowS: number): Promise<StoredRoute | undefined> {
     const mine = this.recent.get(id);
     if (mine !== undefined && nowS < mine.expiresAtS) return mine.route;
-    const res = await this.db.query<{ id: string; trip_id: string; map_version: string; path: unknown; edges: string | null }>(
-      `SELECT id, trip_id, map_version, path, edges FROM routes WHERE id = $1 AND expires_at > to_timestamp($2)`, [id, nowS],
-    );
+    const res = await this.db.query<{
+      id: string;
+      trip_id: string;
+      map_version: string;
+      path: unknown;
+      edges: string | null;
+    }>(`SELECT id, trip_id, map_version, path, edges FROM routes WHERE id = $1 AND expires_at > to_timestamp($2)`, [
+      id,
+      nowS,
+    ]);
     const row = res.rows[0];
     if (!row) return undefined;
-    const p = (typeof row.path === 'string' ? JSON.parse(row.path) : row.path) as Omit<StoredRoute, 'id' | 'tripId' | 'mapVersion' | 'legs'> & {
+    const p = (typeof row.path === 'string' ? JSON.parse(row.path) : row.path) as Omit<
+      StoredRoute,
+      'id' | 'tripId' | 'mapVersion' | 'legs'
+    > & {
       legs: Array<Omit<Leg, 'edges'> & { n?: number; edges?: number[] }>;
     };
     // rows written before the compact encoding carry the edges inside the JSON legs
@@ -155,7 +188,16 @@ export class RouteStore {
       }
       return { edges, startFraction: l.startFraction, endFraction: l.endFraction, offsetS: l.offsetS };
     });
-    return { id: row.id, tripId: row.trip_id, mapVersion: row.map_version, waypoints: p.waypoints, shortest: p.shortest, useTraffic: p.useTraffic, criteria: p.criteria, legs };
+    return {
+      id: row.id,
+      tripId: row.trip_id,
+      mapVersion: row.map_version,
+      waypoints: p.waypoints,
+      shortest: p.shortest,
+      useTraffic: p.useTraffic,
+      criteria: p.criteria,
+      legs,
+    };
   }
 }
 
@@ -165,7 +207,11 @@ export function encodeEdges(legs: readonly Leg[]): string {
   for (const l of legs) n += l.edges.length;
   const buf = Buffer.allocUnsafe(n * 4);
   let o = 0;
-  for (const l of legs) for (const e of l.edges) { buf.writeUInt32LE(e, o); o += 4; }
+  for (const l of legs)
+    for (const e of l.edges) {
+      buf.writeUInt32LE(e, o);
+      o += 4;
+    }
   return buf.toString('base64');
 }
 

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../store/db.js';
 import { IncidentCache, IncidentStore, type Incident, type NewIncident } from '../traffic/incidents.js';
-import { SpeedMode } from '../traffic/model.js';
+import type { SpeedMode } from '../traffic/model.js';
 import { RoutingEngine, type Criteria, type EngineConfig, type PlannedRoute } from './engine.js';
 import { RoutingError } from './errors.js';
 import { RouteStore, newId, type StoredRoute, type TripWaypoint } from './route-store.js';
@@ -31,7 +31,12 @@ export interface RoutingServiceConfig {
 
 /** Default service settings. */
 export const DEFAULT_ROUTING_CONFIG: RoutingServiceConfig = {
-  routeTtlHours: 24, incidentRefreshMs: 5000, pastToleranceS: 60, missRetryMs: 100, routeWriteDelayMs: 20, engine: {},
+  routeTtlHours: 24,
+  incidentRefreshMs: 5000,
+  pastToleranceS: 60,
+  missRetryMs: 100,
+  routeWriteDelayMs: 20,
+  engine: {},
 };
 
 /** A FindRoute request after parameter parsing. */
@@ -126,8 +131,13 @@ export class RoutingService {
   readonly cfg: RoutingServiceConfig;
 
   constructor(
-    graph: Graph, feeds: SpeedFeeds, timeZone: string, private readonly mapVersion: string, db: Db,
-    private readonly nowMs: () => number, cfg: Partial<RoutingServiceConfig> = {},
+    graph: Graph,
+    feeds: SpeedFeeds,
+    timeZone: string,
+    private readonly mapVersion: string,
+    db: Db,
+    private readonly nowMs: () => number,
+    cfg: Partial<RoutingServiceConfig> = {},
   ) {
     this.cfg = { ...DEFAULT_ROUTING_CONFIG, ...cfg };
     this.incidentStore = new IncidentStore(db);
@@ -170,8 +180,14 @@ export class RoutingService {
     const nowS = this.nowS();
     const typicalOnly = this.isPast(req.departS ?? req.arriveS ?? nowS);
     const base = {
-      waypoints: req.waypoints, nowS, shortest: req.shortest, useTraffic: req.useTraffic,
-      criteria: req.criteria, maxAlternates: req.maxAlternates, ambiguousOrigin: req.ambiguousOrigin, typicalOnly,
+      waypoints: req.waypoints,
+      nowS,
+      shortest: req.shortest,
+      useTraffic: req.useTraffic,
+      criteria: req.criteria,
+      maxAlternates: req.maxAlternates,
+      ambiguousOrigin: req.ambiguousOrigin,
+      typicalOnly,
     };
     const mode = this.engine.speedMode(req.shortest, req.useTraffic, typicalOnly);
     if (req.departS !== undefined || req.arriveS === undefined) {
@@ -204,16 +220,28 @@ export class RoutingService {
     await this.incidents.refresh(this.nowMs());
     const { routes, departS } = this.planTimed(req);
     const tripId = newId();
-    const waypoints: TripWaypoint[] = req.waypoints.map((w) => ({ lat: w.lat, lon: w.lon, ...(w.description !== undefined ? { description: w.description } : {}) }));
+    const waypoints: TripWaypoint[] = req.waypoints.map((w) => ({
+      lat: w.lat,
+      lon: w.lon,
+      ...(w.description !== undefined ? { description: w.description } : {}),
+    }));
     const stored: StoredRoute[] = routes.map((r) => ({
-      id: newId(), tripId, mapVersion: this.mapVersion, legs: r.legs, waypoints, shortest: req.shortest,
-      useTraffic: req.useTraffic, criteria: req.criteria,
+      id: newId(),
+      tripId,
+      mapVersion: this.mapVersion,
+      legs: r.legs,
+      waypoints,
+      shortest: req.shortest,
+      useTraffic: req.useTraffic,
+      criteria: req.criteria,
     }));
     const nowS = this.nowS();
     // written in the background; this process serves them from memory meanwhile
     this.routes.saveBehind(stored, nowS, this.cfg.routeTtlHours);
     const mode = this.modeAt(req.shortest, req.useTraffic, departS);
-    const views = stored.map((s) => assembleRoute(this.engine, s.id, s.legs, departS, nowS, mode, this.incidents.all(), req.output));
+    const views = stored.map((s) =>
+      assembleRoute(this.engine, s.id, s.legs, departS, nowS, mode, this.incidents.all(), req.output),
+    );
     // Closure rule of the contract: the best route is searched with closed edges impassable, so it
     // is navigable whenever any navigable route exists; only when none does is it the best route
     // through the closures (hasClosures). Alternatives are searched the same way.
@@ -229,7 +257,12 @@ export class RoutingService {
       r = await this.routes.find(routeId, this.nowS());
     }
     if (!r) throw new RoutingError('ROUTE_ID_NOT_FOUND', `route ${routeId} does not exist or has expired`, 'RouteId');
-    if (r.mapVersion !== this.mapVersion) throw new RoutingError('ROUTE_UNRETRIEVABLE', `route ${routeId} was planned on map ${r.mapVersion}, the server runs ${this.mapVersion}`, 'RouteId');
+    if (r.mapVersion !== this.mapVersion)
+      throw new RoutingError(
+        'ROUTE_UNRETRIEVABLE',
+        `route ${routeId} was planned on map ${r.mapVersion}, the server runs ${this.mapVersion}`,
+        'RouteId',
+      );
     return r;
   }
 
@@ -241,7 +274,10 @@ export class RoutingService {
     for (let i = 0; i < 6; i++) {
       const tt = this.engine.costPath(legs, dep, nowS, mode).totalS;
       const next = arriveS - tt;
-      if (Math.abs(next - dep) < 1) { dep = Math.min(dep, next); break; }
+      if (Math.abs(next - dep) < 1) {
+        dep = Math.min(dep, next);
+        break;
+      }
       dep = next;
     }
     return this.isPast(arriveS) ? dep : Math.max(nowS, dep);
@@ -255,8 +291,19 @@ export class RoutingService {
     await this.incidents.refresh(this.nowMs());
     const shortest = req.shortest ?? r.shortest;
     const useTraffic = req.useTraffic ?? r.useTraffic;
-    const departS = req.departS ?? (req.arriveS !== undefined ? this.departureForArrival(r.legs, req.arriveS, shortest, useTraffic) : this.nowS());
-    const view = assembleRoute(this.engine, r.id, r.legs, departS, this.nowS(), this.modeAt(shortest, useTraffic, departS), this.incidents.all(), req.output);
+    const departS =
+      req.departS ??
+      (req.arriveS !== undefined ? this.departureForArrival(r.legs, req.arriveS, shortest, useTraffic) : this.nowS());
+    const view = assembleRoute(
+      this.engine,
+      r.id,
+      r.legs,
+      departS,
+      this.nowS(),
+      this.modeAt(shortest, useTraffic, departS),
+      this.incidents.all(),
+      req.output,
+    );
     return { tripId: r.tripId, wayPoints: tripWaypoints(r.waypoints, req.output), routes: [view] };
   }
 
@@ -274,7 +321,9 @@ export class RoutingService {
       starts = Array.from({ length: req.count }, (_, i) => first + i * stepS);
     } else {
       // arrivals counting back from ArrivalTime, reported in departure order
-      starts = Array.from({ length: req.count }, (_, i) => this.departureForArrival(r.legs, req.arriveS! - i * stepS, r.shortest, r.useTraffic)).reverse();
+      starts = Array.from({ length: req.count }, (_, i) =>
+        this.departureForArrival(r.legs, req.arriveS! - i * stepS, r.shortest, r.useTraffic),
+      ).reverse();
     }
     if (starts[starts.length - 1] > horizonS(nowS)) {
       throw new RoutingError('BAD_TIME_RANGE', 'the series runs past the nine-month horizon', 'TravelTimeCount');
@@ -302,7 +351,12 @@ export class RoutingService {
       tripId: r.tripId,
       origin: { lat: wps[0].lat, lon: wps[0].lon },
       destination: { lat: wps[wps.length - 1].lat, lon: wps[wps.length - 1].lon },
-      route: { id: r.id, routeInstanceId: `${r.id}-${Math.floor(nowS)}`, uncongestedTravelTimeMinutes: uncongested, travelTimes: entries },
+      route: {
+        id: r.id,
+        routeInstanceId: `${r.id}-${Math.floor(nowS)}`,
+        uncongestedTravelTimeMinutes: uncongested,
+        travelTimes: entries,
+      },
     };
   }
 
@@ -316,7 +370,8 @@ export class RoutingService {
     let lon = input.lon;
     if (edges.length > 0) {
       for (const e of edges) {
-        if (!Number.isInteger(e) || e < 0 || e >= g.edgeCount) throw new RoutingError('PARSE_FAILED', `edge ${e} does not exist (0..${g.edgeCount - 1})`, 'edges');
+        if (!Number.isInteger(e) || e < 0 || e >= g.edgeCount)
+          throw new RoutingError('PARSE_FAILED', `edge ${e} does not exist (0..${g.edgeCount - 1})`, 'edges');
       }
       if (lat === undefined || lon === undefined) {
         const s = g.edgeGeomStart[edges[0]];
@@ -324,15 +379,26 @@ export class RoutingService {
         lon = g.geomLonE7[s] / 1e7;
       }
     } else {
-      if (lat === undefined || lon === undefined) throw new RoutingError('MISSING_PARAMETER', 'an incident needs lat/lon or edges', 'lat');
+      if (lat === undefined || lon === undefined)
+        throw new RoutingError('MISSING_PARAMETER', 'an incident needs lat/lon or edges', 'lat');
       const snaps = this.engine.locator.locate(lat, lon, 200, input.headingDeg);
-      if (snaps.length === 0) throw new RoutingError('UNROUTABLE_WAYPOINT', 'no road within 200 m of the incident location', 'lat');
+      if (snaps.length === 0)
+        throw new RoutingError('UNROUTABLE_WAYPOINT', 'no road within 200 m of the incident location', 'lat');
       edges = snaps.map((s) => s.edge);
     }
     const inc: NewIncident = {
-      type: input.type, severity: input.severity, eventCode: input.eventCode ?? 0, lat, lon, edges,
-      startS: input.startS, endS: input.endS, delayImpactMinutes: input.delayImpactMinutes, closure: input.closure,
-      shortDescription: input.shortDescription, fullDescription: input.fullDescription,
+      type: input.type,
+      severity: input.severity,
+      eventCode: input.eventCode ?? 0,
+      lat,
+      lon,
+      edges,
+      startS: input.startS,
+      endS: input.endS,
+      delayImpactMinutes: input.delayImpactMinutes,
+      closure: input.closure,
+      shortDescription: input.shortDescription,
+      fullDescription: input.fullDescription,
     };
     const created = await this.incidentStore.create(inc);
     this.incidents.invalidate();
@@ -364,5 +430,10 @@ export class RoutingService {
 
 function tripWaypoints(wps: TripWaypoint[], output: OutputOptions): TripView['wayPoints'] {
   if (!output.fields.has('W')) return undefined;
-  return wps.map((w, i) => ({ id: i + 1, lat: w.lat, lon: w.lon, ...(w.description !== undefined ? { description: w.description } : {}) }));
+  return wps.map((w, i) => ({
+    id: i + 1,
+    lat: w.lat,
+    lon: w.lon,
+    ...(w.description !== undefined ? { description: w.description } : {}),
+  }));
 }

@@ -8,11 +8,13 @@ import type { Rng } from './prng.js';
 
 /** Share of a weekday's trips starting in each local hour 0..23 (sums to 1). */
 export const WEEKDAY_HOURLY_SHARE = normalise([
-  0.5, 0.3, 0.2, 0.2, 0.4, 1.2, 3.5, 7.0, 8.0, 5.5, 4.5, 4.8, 5.2, 5.0, 5.0, 6.0, 7.5, 8.5, 7.0, 5.0, 3.6, 2.6, 1.8, 1.0,
+  0.5, 0.3, 0.2, 0.2, 0.4, 1.2, 3.5, 7.0, 8.0, 5.5, 4.5, 4.8, 5.2, 5.0, 5.0, 6.0, 7.5, 8.5, 7.0, 5.0, 3.6, 2.6, 1.8,
+  1.0,
 ]);
 /** Share of a weekend day's trips starting in each local hour 0..23 (sums to 1). */
 export const WEEKEND_HOURLY_SHARE = normalise([
-  1.0, 0.7, 0.5, 0.3, 0.3, 0.5, 1.0, 2.0, 3.5, 5.0, 6.5, 7.5, 8.0, 8.0, 7.8, 7.5, 7.0, 6.5, 6.0, 5.0, 4.0, 3.2, 2.4, 1.6,
+  1.0, 0.7, 0.5, 0.3, 0.3, 0.5, 1.0, 2.0, 3.5, 5.0, 6.5, 7.5, 8.0, 8.0, 7.8, 7.5, 7.0, 6.5, 6.0, 5.0, 4.0, 3.2, 2.4,
+  1.6,
 ]);
 
 function normalise(xs: number[]): number[] {
@@ -23,7 +25,12 @@ function normalise(xs: number[]): number[] {
 /** Edges trips may start or end on: routable, not motorway/ferry/service, not destination-only. */
 export function isTripEndEdge(g: Graph, e: number): boolean {
   const c = g.edgeRoadClass[e];
-  return (g.edgeFlags[e] & EdgeFlag.routable) !== 0 && c >= RoadClass.primary && c <= RoadClass.living_street && (g.edgeFlags[e] & EdgeFlag.highway) === 0;
+  return (
+    (g.edgeFlags[e] & EdgeFlag.routable) !== 0 &&
+    c >= RoadClass.primary &&
+    c <= RoadClass.living_street &&
+    (g.edgeFlags[e] & EdgeFlag.highway) === 0
+  );
 }
 
 /** Cumulative-weight sampler over edges. */
@@ -34,15 +41,22 @@ class WeightedEdges {
     this.edges = Uint32Array.from(edges);
     this.cum = new Float64Array(edges.length);
     let s = 0;
-    for (let i = 0; i < edges.length; i++) { s += weights[i]; this.cum[i] = s; }
+    for (let i = 0; i < edges.length; i++) {
+      s += weights[i];
+      this.cum[i] = s;
+    }
   }
-  get size(): number { return this.edges.length; }
+  get size(): number {
+    return this.edges.length;
+  }
   pick(rng: Rng): number {
     const x = rng.next() * this.cum[this.cum.length - 1];
-    let lo = 0, hi = this.cum.length - 1;
+    let lo = 0,
+      hi = this.cum.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.cum[mid] < x) lo = mid + 1; else hi = mid;
+      if (this.cum[mid] < x) lo = mid + 1;
+      else hi = mid;
     }
     return this.edges[lo];
   }

@@ -71,15 +71,25 @@ export function lastWeekdayPeakStartS(nowS: number, tz: string, hours: number): 
 }
 
 /** Runs one simulated window straight into the probe pipeline. */
-export async function simulateIntoPipeline(deps: DemoSimulationDeps, opts: SimulationOptions): Promise<DemoWindowReport> {
+export async function simulateIntoPipeline(
+  deps: DemoSimulationDeps,
+  opts: SimulationOptions,
+): Promise<DemoWindowReport> {
   const stats = newStats();
   async function* records(): AsyncGenerator<ProbeRecord> {
     for await (const batch of simulate(deps.region, opts, stats)) yield* batch;
   }
-  const { ingest, process } = await ingestRecordsAndProcess({
-    db: deps.db, graph: deps.region.graph, mapVersion: deps.region.meta.mapVersion, timeZone: deps.region.meta.timeZone,
-    feeds: deps.speeds, nowS: deps.nowS,
-  }, records());
+  const { ingest, process } = await ingestRecordsAndProcess(
+    {
+      db: deps.db,
+      graph: deps.region.graph,
+      mapVersion: deps.region.meta.mapVersion,
+      timeZone: deps.region.meta.timeZone,
+      feeds: deps.speeds,
+      nowS: deps.nowS,
+    },
+    records(),
+  );
   return { startS: opts.startS, endS: opts.startS + opts.durationS, stats, ingest, process };
 }
 
@@ -90,7 +100,10 @@ export async function simulateIntoPipeline(deps: DemoSimulationDeps, opts: Simul
  * @example
  * await runDemoSimulation({ db, region, speeds, nowS: Date.now() / 1000, log: console.log });
  */
-export async function runDemoSimulation(deps: DemoSimulationDeps, options: DemoSimulationOptions = {}): Promise<DemoWindowReport[]> {
+export async function runDemoSimulation(
+  deps: DemoSimulationDeps,
+  options: DemoSimulationOptions = {},
+): Promise<DemoWindowReport[]> {
   const log = deps.log ?? ((): void => undefined);
   const tz = deps.region.meta.timeZone || 'UTC';
   const peakHours = options.peakHours ?? 3;
@@ -107,15 +120,23 @@ export async function runDemoSimulation(deps: DemoSimulationDeps, options: DemoS
   ];
   const recentS = (options.recentMinutes ?? 20) * 60;
   // The recent window is aligned to whole minutes so that a restart within the minute reproduces it.
-  if (recentS > 0) windows.push({ startS: Math.floor((deps.nowS - recentS) / 60) * 60, durationS: recentS, seed: common.seed + 1, stopAtEnd: true });
+  if (recentS > 0)
+    windows.push({
+      startS: Math.floor((deps.nowS - recentS) / 60) * 60,
+      durationS: recentS,
+      seed: common.seed + 1,
+      stopAtEnd: true,
+    });
   const reports: DemoWindowReport[] = [];
   for (const w of windows) {
     const t0 = Date.now();
     const r = await simulateIntoPipeline(deps, { ...common, ...w });
     reports.push(r);
-    log(`demo traffic: ${new Date(w.startS * 1000).toISOString()} +${Math.round(w.durationS / 60)} min: ${r.stats.routedTrips} trips, `
-      + `${r.stats.probeVehicles} probe vehicles, ${r.ingest.inserted} pings → ${r.process.traversals} traversals, `
-      + `learned speeds on ${r.process.edgesUpdated} edges (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    log(
+      `demo traffic: ${new Date(w.startS * 1000).toISOString()} +${Math.round(w.durationS / 60)} min: ${r.stats.routedTrips} trips, ` +
+        `${r.stats.probeVehicles} probe vehicles, ${r.ingest.inserted} pings → ${r.process.traversals} traversals, ` +
+        `learned speeds on ${r.process.edgesUpdated} edges (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
   }
   return reports;
 }

@@ -21,7 +21,11 @@ export function createRng(seed: number): Rng {
   return {
     next,
     normal() {
-      if (spare !== undefined) { const s = spare; spare = undefined; return s; }
+      if (spare !== undefined) {
+        const s = spare;
+        spare = undefined;
+        return s;
+      }
       let u = 0;
       while (u === 0) u = next();
       const v = next();

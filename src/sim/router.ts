@@ -27,7 +27,10 @@ export class SimRouter {
     this.drivable = new Uint8Array(graph.edgeCount);
     for (let e = 0; e < graph.edgeCount; e++) {
       const f = graph.edgeFlags[e];
-      this.drivable[e] = (f & EdgeFlag.routable) !== 0 && (f & EdgeFlag.reversible) === 0 && graph.edgeRoadClass[e] !== RoadClass.ferry ? 1 : 0;
+      this.drivable[e] =
+        (f & EdgeFlag.routable) !== 0 && (f & EdgeFlag.reversible) === 0 && graph.edgeRoadClass[e] !== RoadClass.ferry
+          ? 1
+          : 0;
     }
   }
 

@@ -50,12 +50,15 @@ export class SignalPlans {
       let main = ins[0];
       for (const e of ins) if (g.edgeRoadClass[e] < g.edgeRoadClass[main]) main = e;
       const axis = g.edgeBearingIn[main];
-      let w0 = 0, w1 = 0, big = false;
+      let w0 = 0,
+        w1 = 0,
+        big = false;
       for (const e of ins) {
         const phase = axisDiff(g.edgeBearingIn[e], axis) <= 45 ? 0 : 1;
         this.phaseOfInEdge[e] = phase;
         const w = classWeight(g.edgeRoadClass[e]);
-        if (phase === 0) w0 = Math.max(w0, w); else w1 = Math.max(w1, w);
+        if (phase === 0) w0 = Math.max(w0, w);
+        else w1 = Math.max(w1, w);
         if (g.edgeRoadClass[e] <= RoadClass.primary) big = true;
       }
       const cycleS = big ? 90 : 60;

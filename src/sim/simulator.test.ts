@@ -15,19 +15,38 @@ import { newStats, simulate, type SimulationOptions } from './simulator.js';
 //            s
 const plan = planGraph(
   { w: [-400, 0], x: [0, 0], e: [400, 0], n: [0, 300], s: [0, -300] },
-  [{ path: 'wxe', roadClass: RoadClass.primary, speedKph: 50 }, { path: 'nxs', roadClass: RoadClass.residential, speedKph: 40 }],
+  [
+    { path: 'wxe', roadClass: RoadClass.primary, speedKph: 50 },
+    { path: 'nxs', roadClass: RoadClass.residential, speedKph: 40 },
+  ],
   { x: NodeFlag.trafficSignals },
 );
 const region: Region = {
-  meta: { name: 'cross', mapVersion: 'cross-1', source: '', importedAt: '', bounds: [0, 0, 1, 1], country: '', timeZone: 'UTC' },
-  graph: plan.graph, intersections: [], blocks: [], lots: [],
+  meta: {
+    name: 'cross',
+    mapVersion: 'cross-1',
+    source: '',
+    importedAt: '',
+    bounds: [0, 0, 1, 1],
+    country: '',
+    timeZone: 'UTC',
+  },
+  graph: plan.graph,
+  intersections: [],
+  blocks: [],
+  lots: [],
 };
 const MONDAY_07 = Date.UTC(2026, 0, 5, 7) / 1000;
 
 async function run(opts: Partial<SimulationOptions>) {
   const stats = newStats();
   const out: ProbeRecord[] = [];
-  for await (const b of simulate(region, { startS: MONDAY_07, durationS: 3600, penetration: 1, seed: 3, tripsPerDay: 4000, ...opts }, stats)) out.push(...b);
+  for await (const b of simulate(
+    region,
+    { startS: MONDAY_07, durationS: 3600, penetration: 1, seed: 3, tripsPerDay: 4000, ...opts },
+    stats,
+  ))
+    out.push(...b);
   return { stats, out };
 }
 
@@ -79,7 +98,10 @@ describe('simulate', () => {
     const matcher = new MapMatcher(plan.graph);
     let matched = 0;
     for (const [id, recs] of byTrace) {
-      const trajs = matcher.match(id, recs.map((r) => r.ping));
+      const trajs = matcher.match(
+        id,
+        recs.map((r) => r.ping),
+      );
       if (trajs.length === 1 && trajs[0].traversals.length >= 2) matched++;
     }
     expect(matched / byTrace.size).toBeGreaterThan(0.9);

@@ -91,7 +91,11 @@ interface Vehicle {
  * @example
  * for await (const batch of simulate(region, { startS, durationS: 3 * 3600, penetration: 0.2 })) await insert(batch);
  */
-export async function* simulate(region: Region, opts: SimulationOptions, stats: SimulationStats = newStats()): AsyncGenerator<ProbeRecord[]> {
+export async function* simulate(
+  region: Region,
+  opts: SimulationOptions,
+  stats: SimulationStats = newStats(),
+): AsyncGenerator<ProbeRecord[]> {
   const g = region.graph;
   if (!(opts.penetration >= 0 && opts.penetration <= 1)) throw new Error('penetration must be in 0..1');
   if (!(opts.durationS > 0)) throw new Error('durationS must be > 0');
@@ -123,14 +127,16 @@ export async function* simulate(region: Region, opts: SimulationOptions, stats: 
     const lanes = Math.max(1, g.edgeLanes[e]);
     capacityVph[e] = lanes * (g.edgeRoadClass[e] <= 1 ? 1900 : g.edgeRoadClass[e] <= 3 ? 900 : 600);
   }
-  const flowVph = (e: number, t: number): number => inflow[e] * Math.exp(-(t - inflowAtS[e]) / FLOW_WINDOW_S) * (3600 / FLOW_WINDOW_S);
+  const flowVph = (e: number, t: number): number =>
+    inflow[e] * Math.exp(-(t - inflowAtS[e]) / FLOW_WINDOW_S) * (3600 / FLOW_WINDOW_S);
   const speedAt = (e: number, t: number): number => {
     const x = flowVph(e, t) / capacityVph[e];
     return Math.max(5, freeKph[e] / (1 + 0.15 * x * x * x * x));
   };
   let nowS = opts.startS;
   const timeOf = (e: number): number => (g.edgeLengthM[e] * 3.6) / speedAt(e, nowS);
-  const expectedNodeDelayS = (e: number): number => (signals.phaseOfInEdge[e] !== 255 ? 12 : (g.nodeFlags[g.edgeTarget[e]] & NodeFlag.stop) !== 0 ? STOP_SIGN_S : 0);
+  const expectedNodeDelayS = (e: number): number =>
+    signals.phaseOfInEdge[e] !== 255 ? 12 : (g.nodeFlags[g.edgeTarget[e]] & NodeFlag.stop) !== 0 ? STOP_SIGN_S : 0;
 
   // Departures over the demand curve (Poisson per local hour; the UTC offset of the start is used
   // for the whole run — a DST change inside a run shifts the curve by an hour).
@@ -138,7 +144,11 @@ export async function* simulate(region: Region, opts: SimulationOptions, stats: 
   const events = new FlatQueue<number>();
   const vehicles: Vehicle[] = [];
   const endS = opts.startS + opts.durationS;
-  for (let hourStart = Math.floor((opts.startS + offsetS) / 3600) * 3600 - offsetS; hourStart < endS; hourStart += 3600) {
+  for (
+    let hourStart = Math.floor((opts.startS + offsetS) / 3600) * 3600 - offsetS;
+    hourStart < endS;
+    hourStart += 3600
+  ) {
     const local = new Date((hourStart + offsetS) * 1000);
     const dow = local.getUTCDay();
     const weekend = dow === 0 || dow === 6;
@@ -152,7 +162,20 @@ export async function* simulate(region: Region, opts: SimulationOptions, stats: 
       if (o === d) continue;
       const t = from + rng.next() * (to - from);
       const probe = rng.next() < opts.penetration;
-      vehicles.push({ trip: vehicles.length, route: [], i: -1, departS: t, enterS: t, arriveS: t, speedKph: 0, probe, nextPingS: t + rng.next() * intervalS, waitS: 0, from: o, to: d });
+      vehicles.push({
+        trip: vehicles.length,
+        route: [],
+        i: -1,
+        departS: t,
+        enterS: t,
+        arriveS: t,
+        speedKph: 0,
+        probe,
+        nextPingS: t + rng.next() * intervalS,
+        waitS: 0,
+        from: o,
+        to: d,
+      });
       events.push(vehicles.length - 1, t);
     }
   }
@@ -244,7 +267,17 @@ export async function* simulate(region: Region, opts: SimulationOptions, stats: 
 
 /** Fresh zeroed statistics. */
 export function newStats(): SimulationStats {
-  return { trips: 0, routedTrips: 0, completedTrips: 0, probeVehicles: 0, pings: 0, signalizedNodes: 0, meanTripS: 0, meanControlDelayS: 0, nowS: 0 };
+  return {
+    trips: 0,
+    routedTrips: 0,
+    completedTrips: 0,
+    probeVehicles: 0,
+    pings: 0,
+    signalizedNodes: 0,
+    meanTripS: 0,
+    meanControlDelayS: 0,
+    nowS: 0,
+  };
 }
 
 /** Poisson-distributed count with mean `lambda` (normal approximation above 50). */
@@ -254,6 +287,9 @@ function poisson(rng: Rng, lambda: number): number {
   const l = Math.exp(-lambda);
   let k = 0;
   let p = 1;
-  do { k++; p *= rng.next(); } while (p > l);
+  do {
+    k++;
+    p *= rng.next();
+  } while (p > l);
   return k - 1;
 }

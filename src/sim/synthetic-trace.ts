@@ -16,7 +16,10 @@ const M_PER_DEG = 111_195;
  * early are retried from another start (up to 100 times); the longest attempt is returned.
  */
 export function randomDrive(g: Graph, rng: Rng, minLengthM: number, turns = new TurnRestrictions(g)): EdgeId[] {
-  const usable = (e: number): boolean => (g.edgeFlags[e] & EdgeFlag.routable) !== 0 && g.edgeRoadClass[e] !== RoadClass.ferry && g.edgeRoadClass[e] !== RoadClass.service;
+  const usable = (e: number): boolean =>
+    (g.edgeFlags[e] & EdgeFlag.routable) !== 0 &&
+    g.edgeRoadClass[e] !== RoadClass.ferry &&
+    g.edgeRoadClass[e] !== RoadClass.service;
   let best: EdgeId[] = [];
   let bestM = -1;
   for (let attempt = 0; attempt < 100; attempt++) {
@@ -37,7 +40,10 @@ export function randomDrive(g: Graph, rng: Rng, minLengthM: number, turns = new 
       route.push(e);
       lengthM += g.edgeLengthM[e];
     }
-    if (lengthM > bestM) { best = route; bestM = lengthM; }
+    if (lengthM > bestM) {
+      best = route;
+      bestM = lengthM;
+    }
     if (lengthM >= minLengthM) break;
   }
   return best;
@@ -62,7 +68,13 @@ export interface SyntheticTrace {
 }
 
 /** Drives `route` at a share of each edge's limit and records noisy pings every `intervalS`. */
-export function samplePings(g: Graph, route: readonly EdgeId[], rng: Rng, opts: SampleOptions, geometry = new EdgeGeometry(g)): SyntheticTrace {
+export function samplePings(
+  g: Graph,
+  route: readonly EdgeId[],
+  rng: Rng,
+  opts: SampleOptions,
+  geometry = new EdgeGeometry(g),
+): SyntheticTrace {
   const pings: Ping[] = [];
   const trueEdges: EdgeId[] = [];
   const factor = opts.speedFactor ?? 0.8;
@@ -99,7 +111,12 @@ export interface MatchAccuracy {
 }
 
 /** Scores matched edges and per-ping edges against the truth. */
-export function scoreMatch(trace: SyntheticTrace, route: readonly EdgeId[], matchedEdges: readonly EdgeId[], pingEdges: ReadonlyMap<number, EdgeId>): MatchAccuracy {
+export function scoreMatch(
+  trace: SyntheticTrace,
+  route: readonly EdgeId[],
+  matchedEdges: readonly EdgeId[],
+  pingEdges: ReadonlyMap<number, EdgeId>,
+): MatchAccuracy {
   const first = route.indexOf(trace.trueEdges[0]);
   const last = route.indexOf(trace.trueEdges[trace.trueEdges.length - 1]);
   const driven = new Set(route.slice(first, last + 1));
@@ -109,7 +126,9 @@ export function scoreMatch(trace: SyntheticTrace, route: readonly EdgeId[], matc
   let good = 0;
   for (const e of matched) if (driven.has(e)) good++;
   let pingsOk = 0;
-  trace.trueEdges.forEach((e, i) => { if (pingEdges.get(i) === e) pingsOk++; });
+  trace.trueEdges.forEach((e, i) => {
+    if (pingEdges.get(i) === e) pingsOk++;
+  });
   return {
     recall: driven.size ? hit / driven.size : 1,
     precision: matched.size ? good / matched.size : 0,

@@ -19,7 +19,12 @@ export interface Change {
 }
 
 /** Records a change (call inside the writer's transaction); returns its sequence number. */
-export async function announceChange(q: Queryable, topic: string, scope: string, payload: Record<string, unknown> = {}): Promise<number> {
+export async function announceChange(
+  q: Queryable,
+  topic: string,
+  scope: string,
+  payload: Record<string, unknown> = {},
+): Promise<number> {
   const r = await q.query<{ seq: number }>(
     `WITH c AS (INSERT INTO change_log (topic, scope, payload) VALUES ($1, $2, $3::jsonb) RETURNING seq)
      SELECT seq, pg_notify($4, seq::text) FROM c`,
@@ -71,7 +76,11 @@ export class ChangeFeed {
   private stopped = false;
 
   /** `fromSeq`: the last change already reflected in this process's state. */
-  constructor(private readonly db: Db, fromSeq: number, private readonly opts: ChangeFeedOptions = {}) {
+  constructor(
+    private readonly db: Db,
+    fromSeq: number,
+    private readonly opts: ChangeFeedOptions = {},
+  ) {
     this.floor = fromSeq;
   }
 
@@ -134,7 +143,13 @@ export class ChangeFeed {
   private async drain(): Promise<void> {
     try {
       for (;;) {
-        const r = await this.db.query<{ seq: number; topic: string; scope: string; payload: Record<string, unknown> | string; age_s: number }>(
+        const r = await this.db.query<{
+          seq: number;
+          topic: string;
+          scope: string;
+          payload: Record<string, unknown> | string;
+          age_s: number;
+        }>(
           `SELECT seq, topic, scope, payload, extract(epoch FROM now() - at)::float8 AS age_s
            FROM change_log WHERE seq > $1 ORDER BY seq LIMIT 1000`,
           [this.floor],
@@ -143,7 +158,12 @@ export class ChangeFeed {
         for (const row of r.rows) {
           const seq = Number(row.seq);
           if (this.applied.has(seq)) continue;
-          const c: Change = { seq, topic: row.topic, scope: row.scope, payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload };
+          const c: Change = {
+            seq,
+            topic: row.topic,
+            scope: row.scope,
+            payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
+          };
           const list = byTopic.get(c.topic) ?? [];
           list.push(c);
           byTopic.set(c.topic, list);
@@ -177,7 +197,7 @@ export class ChangeFeed {
   private release(): void {
     if (this.waiters.length === 0) return;
     const left: typeof this.waiters = [];
-    for (const w of this.waiters) (this.hasApplied(w.seq) ? w.resolve() : left.push(w));
+    for (const w of this.waiters) this.hasApplied(w.seq) ? w.resolve() : left.push(w);
     this.waiters = left;
   }
 }

@@ -13,7 +13,17 @@
  * the network namespace too (or use PostgreSQL).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { createConnection, createServer, type Server } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +41,10 @@ export interface DataDirOwner {
 
 /** The data directory is held by another process. */
 export class DataDirBusyError extends Error {
-  constructor(readonly dataDir: string, readonly owner: DataDirOwner) {
+  constructor(
+    readonly dataDir: string,
+    readonly owner: DataDirOwner,
+  ) {
     super(`the embedded database in ${dataDir} is in use by ${describeOwner(owner)}`);
     this.name = 'DataDirBusyError';
   }
@@ -65,12 +78,19 @@ function askOwner(name: string, timeoutMs = 2000): Promise<DataDirOwner | undefi
   return new Promise((resolve, reject) => {
     const s = createConnection(name);
     let buf = '';
-    const timer = setTimeout(() => { s.destroy(); reject(new Error('the data directory lock holder did not answer')); }, timeoutMs);
+    const timer = setTimeout(() => {
+      s.destroy();
+      reject(new Error('the data directory lock holder did not answer'));
+    }, timeoutMs);
     s.setEncoding('utf8');
     s.on('data', (d) => (buf += d));
     s.on('end', () => {
       clearTimeout(timer);
-      try { resolve(JSON.parse(buf) as DataDirOwner); } catch { reject(new Error('the data directory lock holder answered garbage')); }
+      try {
+        resolve(JSON.parse(buf) as DataDirOwner);
+      } catch {
+        reject(new Error('the data directory lock holder answered garbage'));
+      }
     });
     s.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
@@ -173,7 +193,12 @@ function acquireFileLock(dataDir: string, owner: DataDirOwner): DataDirLock {
       const holder = fileLockOwner(file);
       if (holder) throw new DataDirBusyError(dataDir, holder);
       // the holder is gone: move its file aside (atomic; only one taker succeeds) and retry
-      try { renameSync(file, `${file}.stale-${process.pid}`); rmSync(`${file}.stale-${process.pid}`, { force: true }); } catch { /* another process took it over */ }
+      try {
+        renameSync(file, `${file}.stale-${process.pid}`);
+        rmSync(`${file}.stale-${process.pid}`, { force: true });
+      } catch {
+        /* another process took it over */
+      }
     }
   }
   const holder = fileLockOwner(file);

@@ -71,7 +71,9 @@ export function realAsRead(x: number): number {
   const sign = f < 0 ? '-' : '';
   const pow = (b: bigint, n: number): bigint => b ** BigInt(n);
   for (let p = 1; p <= 9; p++) {
-    const [mant, expPart] = Math.abs(f).toExponential(p - 1).split('e');
+    const [mant, expPart] = Math.abs(f)
+      .toExponential(p - 1)
+      .split('e');
     const digits = BigInt(mant.replace('.', ''));
     const exp = Number(expPart) - (p - 1);
     // distances to |f| exactly, both sides scaled by 10^max(0, −exp) · 2^max(0, −e)

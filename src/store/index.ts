@@ -13,7 +13,14 @@ export { realAsRead } from './db.js';
 export { openPglite } from './pglite-db.js';
 export { openPostgres } from './postgres-db.js';
 export { openEmbedded, remoteDb, type EmbeddedDb } from './remote-db.js';
-export { acquireDataDirLock, findDataDirOwner, describeOwner, DataDirBusyError, type DataDirLock, type DataDirOwner } from './data-dir-lock.js';
+export {
+  acquireDataDirLock,
+  findDataDirOwner,
+  describeOwner,
+  DataDirBusyError,
+  type DataDirLock,
+  type DataDirOwner,
+} from './data-dir-lock.js';
 
 /** Where the database is: a PostgreSQL URL, or PGlite files under a data directory, or memory. */
 export interface DbLocation {
@@ -49,7 +56,11 @@ export async function openDbFull(loc: DbLocation, role = 'cli', opts: { nice?: n
     const db: EmbeddedDb = {
       ...embedded,
       async close() {
-        try { await close(); } finally { await lock.release(); }
+        try {
+          await close();
+        } finally {
+          await lock.release();
+        }
       },
     };
     return { db, embedded: db, lock };

@@ -30,7 +30,9 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     },
     async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
       const unlisten = await pg.listen(channel, onNotify);
-      return async () => { await unlisten(); };
+      return async () => {
+        await unlisten();
+      };
     },
     async close(): Promise<void> {
       await pg.close();

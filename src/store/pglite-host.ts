@@ -21,7 +21,10 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 /** A transaction with no statement for this long is rolled back, ms. */
 const TX_IDLE_MS = 60_000;
 
-interface HostData { dataDir?: string; nice?: number }
+interface HostData {
+  dataDir?: string;
+  nice?: number;
+}
 type ClientMessage =
   | { t: 'q'; id: number; sql: string; params?: unknown[]; tx?: number }
   | { t: 'x'; id: number; sql: string }
@@ -43,7 +46,18 @@ class Rollback extends Error {}
 function errorPayload(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { message: String(err) };
   const out: Record<string, unknown> = { message: err.message, name: err.name };
-  for (const k of ['code', 'detail', 'hint', 'constraint', 'table', 'column', 'schema', 'severity', 'position', 'where']) {
+  for (const k of [
+    'code',
+    'detail',
+    'hint',
+    'constraint',
+    'table',
+    'column',
+    'schema',
+    'severity',
+    'position',
+    'where',
+  ]) {
     const v = (err as unknown as Record<string, unknown>)[k];
     if (v !== undefined) out[k] = v;
   }
@@ -55,7 +69,11 @@ const port0 = parentPort!;
 // Below the serving thread's priority (Linux nice values are per thread): under a probe feed this
 // thread mostly runs the ingestion's writes, and requests must keep the cores.
 if (data.nice !== undefined) {
-  try { setPriority(data.nice); } catch { /* not permitted: normal priority */ }
+  try {
+    setPriority(data.nice);
+  } catch {
+    /* not permitted: normal priority */
+  }
 }
 let pg: PGlite;
 try {
@@ -81,19 +99,23 @@ function runTransaction(port: MessagePort, begin: { id: number; tx: number }, se
   const session: TxSession = { queue: [], wake: null, idleTimer: null };
   sessions.set(begin.tx, session);
   let endId = -1;
-  const next = (): Promise<ClientMessage> => new Promise((resolve) => {
-    const take = (): void => {
-      if (session.idleTimer) clearTimeout(session.idleTimer);
-      session.idleTimer = null;
-      resolve(session.queue.shift()!);
-    };
-    if (session.queue.length > 0) return take();
-    session.wake = () => { session.wake = null; take(); };
-    session.idleTimer = setTimeout(() => {
-      session.queue.push({ t: 'end', id: -1, tx: begin.tx, commit: false });
-      session.wake?.();
-    }, TX_IDLE_MS);
-  });
+  const next = (): Promise<ClientMessage> =>
+    new Promise((resolve) => {
+      const take = (): void => {
+        if (session.idleTimer) clearTimeout(session.idleTimer);
+        session.idleTimer = null;
+        resolve(session.queue.shift()!);
+      };
+      if (session.queue.length > 0) return take();
+      session.wake = () => {
+        session.wake = null;
+        take();
+      };
+      session.idleTimer = setTimeout(() => {
+        session.queue.push({ t: 'end', id: -1, tx: begin.tx, commit: false });
+        session.wake?.();
+      }, TX_IDLE_MS);
+    });
   pg.transaction(async (tx: Transaction) => {
     reply(port, begin.id, { rows: [] });
     for (;;) {
@@ -110,14 +132,18 @@ function runTransaction(port: MessagePort, begin: { id: number; tx: number }, se
         fail(port, m.id, err);
       }
     }
-  }).then(
-    () => { if (endId >= 0) reply(port, endId, { rows: [] }); },
-    (err: unknown) => {
-      if (endId < 0) return;
-      if (err instanceof Rollback) reply(port, endId, { rows: [] });
-      else fail(port, endId, err);
-    },
-  ).finally(() => sessions.delete(begin.tx));
+  })
+    .then(
+      () => {
+        if (endId >= 0) reply(port, endId, { rows: [] });
+      },
+      (err: unknown) => {
+        if (endId < 0) return;
+        if (err instanceof Rollback) reply(port, endId, { rows: [] });
+        else fail(port, endId, err);
+      },
+    )
+    .finally(() => sessions.delete(begin.tx));
 }
 
 /** Serves one client port. */
@@ -134,10 +160,16 @@ function attach(port: MessagePort): void {
     }
     switch (m.t) {
       case 'q':
-        pg.query(m.sql, m.params).then((r) => reply(port, m.id, r), (err: unknown) => fail(port, m.id, err));
+        pg.query(m.sql, m.params).then(
+          (r) => reply(port, m.id, r),
+          (err: unknown) => fail(port, m.id, err),
+        );
         return;
       case 'x':
-        pg.exec(m.sql).then(() => reply(port, m.id, { rows: [] }), (err: unknown) => fail(port, m.id, err));
+        pg.exec(m.sql).then(
+          () => reply(port, m.id, { rows: [] }),
+          (err: unknown) => fail(port, m.id, err),
+        );
         return;
       case 'begin':
         runTransaction(port, m, sessions);

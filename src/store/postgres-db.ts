@@ -10,7 +10,13 @@ export async function openPostgres(url: string, opts: { max?: number } = {}): Pr
   // No JIT compilation: our statements are short, and when the planner overestimates one (the
   // rows of a trace before the table's statistics catch up) compiling it took 100–350 ms of a
   // statement that runs in 2 ms. Set on each new connection before the pool hands it out.
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, onConnect: async (client) => { await client.query('SET jit = off'); } });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    onConnect: async (client) => {
+      await client.query('SET jit = off');
+    },
+  });
   pool.on('error', () => {
     /* idle client errors are reported on the next query; keep the process alive */
   });
@@ -93,7 +99,9 @@ class Listener {
     set.add(onNotify);
     await this.ensureConnected();
     if (isNew && this.client) await this.client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-    return async () => { set.delete(onNotify); };
+    return async () => {
+      set.delete(onNotify);
+    };
   }
 
   private ensureConnected(): Promise<void> {
@@ -108,7 +116,9 @@ class Listener {
       await c.connect();
       for (const ch of this.channels.keys()) await c.query(`LISTEN ${pg.escapeIdentifier(ch)}`);
       this.client = c;
-    })().finally(() => { this.connecting = null; });
+    })().finally(() => {
+      this.connecting = null;
+    });
     return this.connecting;
   }
 

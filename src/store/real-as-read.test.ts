@@ -5,8 +5,12 @@ import { createRng } from '../sim/prng.js';
 // What a `real` column gives back, emulated, against PostgreSQL's own output (embedded).
 describe('realAsRead', () => {
   let db: Db;
-  beforeAll(async () => { db = await openPglite(); });
-  afterAll(async () => { await db.close(); });
+  beforeAll(async () => {
+    db = await openPglite();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
 
   it('equals the value read back from a real column, for fractions, lengths and float4 edge cases', async () => {
     const rnd = createRng(20261125).next;
@@ -22,7 +26,12 @@ describe('realAsRead', () => {
         xs.push(f[0]);
       }
     }
-    const rows = (await db.query<{ v: number }>('SELECT v FROM unnest($1::float8[]) WITH ORDINALITY AS t(x, i), LATERAL (SELECT x::real AS v) r ORDER BY i', [xs])).rows;
+    const rows = (
+      await db.query<{ v: number }>(
+        'SELECT v FROM unnest($1::float8[]) WITH ORDINALITY AS t(x, i), LATERAL (SELECT x::real AS v) r ORDER BY i',
+        [xs],
+      )
+    ).rows;
     const got = rows.map((r) => Number(r.v));
     const want = xs.map(realAsRead);
     const diff = xs.filter((_, i) => !Object.is(got[i], want[i])).slice(0, 5);

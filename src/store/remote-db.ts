@@ -20,7 +20,10 @@ export class RemoteDbError extends Error {
   }
 }
 
-interface Pending { resolve: (r: QueryResult<never>) => void; reject: (e: Error) => void }
+interface Pending {
+  resolve: (r: QueryResult<never>) => void;
+  reject: (e: Error) => void;
+}
 type HostMessage =
   | { t: 'r'; id: number; rows: never[]; rowCount: number }
   | { t: 'e'; id: number; error: Record<string, unknown> }
@@ -92,7 +95,9 @@ export function remoteDb(port: MessagePort): Db {
         port.postMessage({ t: 'listen', channel });
       }
       set.add(onNotify);
-      return async () => { set.delete(onNotify); };
+      return async () => {
+        set.delete(onNotify);
+      };
     },
     async close(): Promise<void> {
       closed = true;
@@ -115,12 +120,28 @@ export async function openEmbedded(dataDir?: string, opts: { nice?: number } = {
   const worker: Worker = startThread(siblingModule(import.meta.url, 'pglite-host'), { dataDir, nice: opts.nice });
   await new Promise<void>((resolve, reject) => {
     const onMessage = (m: { t: string; error?: Record<string, unknown> }): void => {
-      if (m.t === 'ready') { cleanup(); resolve(); }
-      if (m.t === 'failed') { cleanup(); reject(new RemoteDbError(m.error ?? {})); }
+      if (m.t === 'ready') {
+        cleanup();
+        resolve();
+      }
+      if (m.t === 'failed') {
+        cleanup();
+        reject(new RemoteDbError(m.error ?? {}));
+      }
     };
-    const onError = (err: Error): void => { cleanup(); reject(err); };
-    const onExit = (code: number): void => { cleanup(); reject(new Error(`the database thread exited with code ${code} before it was ready`)); };
-    const cleanup = (): void => { worker.off('message', onMessage); worker.off('error', onError); worker.off('exit', onExit); };
+    const onError = (err: Error): void => {
+      cleanup();
+      reject(err);
+    };
+    const onExit = (code: number): void => {
+      cleanup();
+      reject(new Error(`the database thread exited with code ${code} before it was ready`));
+    };
+    const cleanup = (): void => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);

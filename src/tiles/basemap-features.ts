@@ -46,7 +46,8 @@ export type BasemapFeatures = Record<BasemapLayer, FeatureCollection>;
 /** `[lon, lat]` points of an edge's geometry, in its direction of travel. */
 function edgePoints(g: Graph, e: number): number[][] {
   const out: number[][] = [];
-  for (let i = g.edgeGeomStart[e]; i < g.edgeGeomStart[e + 1]; i++) out.push([g.geomLonE7[i] / 1e7, g.geomLatE7[i] / 1e7]);
+  for (let i = g.edgeGeomStart[e]; i < g.edgeGeomStart[e + 1]; i++)
+    out.push([g.geomLonE7[i] / 1e7, g.geomLatE7[i] / 1e7]);
   return out;
 }
 
@@ -148,16 +149,29 @@ export function basemapFeatures(region: Region): BasemapFeatures {
     const coordinates = chainPoints(g, chain);
     if (coordinates.length < 2) continue;
     const e = chain[0];
-    const feature: Feature<LineString, RoadProperties> = { type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: roadProperties(g, e) };
+    const feature: Feature<LineString, RoadProperties> = {
+      type: 'Feature',
+      geometry: { type: 'LineString', coordinates },
+      properties: roadProperties(g, e),
+    };
     if (g.edgeRoadClass[e] === RoadClass.ferry) ferries.push(feature);
     else roads.push(feature);
   }
   const lots: Array<Feature<Polygon, LotProperties>> = [];
   const lotLabels: Array<Feature<Point, LotProperties>> = [];
   for (const lot of region.lots) {
-    const properties: LotProperties = { id: lot.id, name: lot.name, capacity: lot.capacity ?? -1, parking: lot.parking };
+    const properties: LotProperties = {
+      id: lot.id,
+      name: lot.name,
+      capacity: lot.capacity ?? -1,
+      parking: lot.parking,
+    };
     if (lot.outline && lot.outline.length >= 4) {
-      lots.push({ type: 'Feature', geometry: { type: 'Polygon', coordinates: [lot.outline.map(([lat, lon]) => [lon, lat])] }, properties });
+      lots.push({
+        type: 'Feature',
+        geometry: { type: 'Polygon', coordinates: [lot.outline.map(([lat, lon]) => [lon, lat])] },
+        properties,
+      });
     }
     lotLabels.push({ type: 'Feature', geometry: { type: 'Point', coordinates: [lot.lon, lot.lat] }, properties });
   }
@@ -169,8 +183,19 @@ export function basemapFeatures(region: Region): BasemapFeatures {
     water.push({ type: 'Feature', geometry: { type: 'MultiPolygon', coordinates }, properties: { name: a.name } });
   }
   for (const l of region.water?.lines ?? []) {
-    waterways.push({ type: 'Feature', geometry: { type: 'LineString', coordinates: lonLat(l.line) }, properties: { name: l.name, kind: l.kind } });
+    waterways.push({
+      type: 'Feature',
+      geometry: { type: 'LineString', coordinates: lonLat(l.line) },
+      properties: { name: l.name, kind: l.kind },
+    });
   }
   const fc = (features: Feature[]): FeatureCollection => ({ type: 'FeatureCollection', features });
-  return { water: fc(water), waterways: fc(waterways), roads: fc(roads), ferries: fc(ferries), lots: fc(lots), lot_labels: fc(lotLabels) };
+  return {
+    water: fc(water),
+    waterways: fc(waterways),
+    roads: fc(roads),
+    ferries: fc(ferries),
+    lots: fc(lots),
+    lot_labels: fc(lotLabels),
+  };
 }

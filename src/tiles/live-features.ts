@@ -41,21 +41,32 @@ const round1 = (x: number): number => Math.round(x * 10) / 10;
  * Fresh live speeds as GeoJSON lines (each directed edge in its direction of travel).
  * @example const fc = liveFeatures(region.graph, speeds, Date.now() / 1000);
  */
-export function liveFeatures(g: Graph, feeds: SpeedFeeds, nowS: number, maxAgeS = LIVE_MAX_AGE_S): FeatureCollection<LineString, LiveProperties> {
+export function liveFeatures(
+  g: Graph,
+  feeds: SpeedFeeds,
+  nowS: number,
+  maxAgeS = LIVE_MAX_AGE_S,
+): FeatureCollection<LineString, LiveProperties> {
   const features: Array<Feature<LineString, LiveProperties>> = [];
   const entries = [...feeds.liveEntries()].sort((a, b) => a[0] - b[0]);
   for (const [e, live] of entries) {
     const ageS = nowS - live.observedAtS;
     if (e < 0 || e >= g.edgeCount || ageS > maxAgeS) continue;
     const coordinates: number[][] = [];
-    for (let i = g.edgeGeomStart[e]; i < g.edgeGeomStart[e + 1]; i++) coordinates.push([g.geomLonE7[i] / 1e7, g.geomLatE7[i] / 1e7]);
+    for (let i = g.edgeGeomStart[e]; i < g.edgeGeomStart[e + 1]; i++)
+      coordinates.push([g.geomLonE7[i] / 1e7, g.geomLatE7[i] / 1e7]);
     const ff = freeFlowSpeedKph(g, e);
     features.push({
       type: 'Feature',
       geometry: { type: 'LineString', coordinates },
       properties: {
-        edge: e, speedKph: round1(live.speedKph), freeFlowKph: round1(ff), bucket: speedBucketOfShare(live.speedKph / ff),
-        ageS: Math.max(0, Math.round(ageS)), samples: live.samples, name: g.names[g.edgeNameId[e]] ?? '',
+        edge: e,
+        speedKph: round1(live.speedKph),
+        freeFlowKph: round1(ff),
+        bucket: speedBucketOfShare(live.speedKph / ff),
+        ageS: Math.max(0, Math.round(ageS)),
+        samples: live.samples,
+        name: g.names[g.edgeNameId[e]] ?? '',
       },
     });
   }

@@ -25,13 +25,19 @@ export class MapTiles {
   private basemap: TileSource | null = null;
   private live: { source: TileSource; version: number; builtAtS: number } | null = null;
 
-  constructor(private readonly region: Region, private readonly speeds: SpeedFeeds) {}
+  constructor(
+    private readonly region: Region,
+    private readonly speeds: SpeedFeeds,
+  ) {}
 
   /** The basemap source, sliced on first use (a few hundred ms for a city). */
   basemapSource(): TileSource {
     if (!this.basemap) {
       const f = basemapFeatures(this.region);
-      const major = { type: 'FeatureCollection' as const, features: f.roads.features.filter((x) => MAJOR_CLASSES.has(String(x.properties?.class))) };
+      const major = {
+        type: 'FeatureCollection' as const,
+        features: f.roads.features.filter((x) => MAJOR_CLASSES.has(String(x.properties?.class))),
+      };
       this.basemap = new TileSource([
         { name: 'water', data: f.water },
         { name: 'waterways', data: f.waterways },
@@ -53,8 +59,17 @@ export class MapTiles {
   /** A live-traffic tile at `nowS` (unix seconds), or null where nothing is live. */
   liveTile(z: number, x: number, y: number, nowS: number): EncodedTile | null {
     const v = this.speeds.version;
-    if (!this.live || this.live.version !== v || nowS - this.live.builtAtS >= LIVE_REBUILD_S || nowS < this.live.builtAtS) {
-      this.live = { source: new TileSource([{ name: 'live', data: liveFeatures(this.region.graph, this.speeds, nowS) }], 1024), version: v, builtAtS: nowS };
+    if (
+      !this.live ||
+      this.live.version !== v ||
+      nowS - this.live.builtAtS >= LIVE_REBUILD_S ||
+      nowS < this.live.builtAtS
+    ) {
+      this.live = {
+        source: new TileSource([{ name: 'live', data: liveFeatures(this.region.graph, this.speeds, nowS) }], 1024),
+        version: v,
+        builtAtS: nowS,
+      };
     }
     return this.live.source.tile(z, x, y);
   }

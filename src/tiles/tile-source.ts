@@ -48,13 +48,22 @@ export class TileSource {
   private readonly indexes: Array<{ name: string; minZoom: number; maxZoom: number; index: GeoJSONVT }>;
   private readonly cache = new Map<string, EncodedTile | null>();
 
-  constructor(layers: TileLayerInput[], private readonly maxEntries = TILE_CACHE_ENTRIES) {
+  constructor(
+    layers: TileLayerInput[],
+    private readonly maxEntries = TILE_CACHE_ENTRIES,
+  ) {
     this.indexes = layers.map((l) => ({
       name: l.name,
       minZoom: l.minZoom ?? 0,
       maxZoom: l.maxZoom ?? Infinity,
       // indexMaxZoom 5: the index keeps the coarse pyramid; finer tiles are cut on request
-      index: new GeoJSONVT(l.data, { maxZoom: TILE_MAX_ZOOM, indexMaxZoom: 5, extent: TILE_EXTENT, buffer: 64, tolerance: 3 }),
+      index: new GeoJSONVT(l.data, {
+        maxZoom: TILE_MAX_ZOOM,
+        indexMaxZoom: 5,
+        extent: TILE_EXTENT,
+        buffer: 64,
+        tolerance: 3,
+      }),
     }));
   }
 

@@ -5,12 +5,28 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { PbfReader } from 'pbf';
 import { VectorTile } from '@mapbox/vector-tile';
-import { buildGraph, EdgeFlag, RoadClass, loadRegion, type EdgeInput, type Region, type OsmLot } from '../network/index.js';
+import {
+  buildGraph,
+  EdgeFlag,
+  RoadClass,
+  loadRegion,
+  type EdgeInput,
+  type Region,
+  type OsmLot,
+} from '../network/index.js';
 import { createDemoRegion } from '../demo/create-demo-region.js';
 import { toLatLon } from '../demo/layout.js';
 import { SpeedFeeds } from '../traffic/feeds.js';
 import { freeFlowSpeedKph } from '../traffic/index.js';
-import { basemapFeatures, chainWayEdges, liveFeatures, MapTiles, TileSource, validTileCoords, speedBucketOfShare } from './index.js';
+import {
+  basemapFeatures,
+  chainWayEdges,
+  liveFeatures,
+  MapTiles,
+  TileSource,
+  validTileCoords,
+  speedBucketOfShare,
+} from './index.js';
 
 // A little harbour, 100 m spacing (≈0.0009° lat, 0.00116° lon):
 //
@@ -20,12 +36,18 @@ import { basemapFeatures, chainWayEdges, liveFeatures, MapTiles, TileSource, val
 //          3 ~~~~~~ 4    Harbor Ferry 3~4 (way 12, two-way)
 //
 // Lots: "Pier Garage" with an outline (square south of 0) and "Kiosk Lot" as a node.
-const LAT0 = 39.29, LON0 = -76.61, DLAT = 0.0009, DLON = 0.00116;
+const LAT0 = 39.29,
+  LON0 = -76.61,
+  DLAT = 0.0009,
+  DLON = 0.00116;
 
 function harbourRegion(): Region {
   const nodes = [
-    { lat: LAT0, lon: LON0 }, { lat: LAT0, lon: LON0 + DLON }, { lat: LAT0, lon: LON0 + 2 * DLON },
-    { lat: LAT0 - DLAT, lon: LON0 + DLON }, { lat: LAT0 - DLAT, lon: LON0 + 2 * DLON },
+    { lat: LAT0, lon: LON0 },
+    { lat: LAT0, lon: LON0 + DLON },
+    { lat: LAT0, lon: LON0 + 2 * DLON },
+    { lat: LAT0 - DLAT, lon: LON0 + DLON },
+    { lat: LAT0 - DLAT, lon: LON0 + 2 * DLON },
   ];
   const edges: EdgeInput[] = [];
   const two = (a: number, b: number, base: Omit<EdgeInput, 'source' | 'target'>) => {
@@ -35,19 +57,72 @@ function harbourRegion(): Region {
   const main = { speedKph: 40, roadClass: RoadClass.residential, flags: EdgeFlag.routable, name: 'Main St', wayId: 10 };
   two(0, 1, main);
   two(1, 2, main);
-  edges.push({ source: 1, target: 3, speedKph: 50, roadClass: RoadClass.secondary, flags: EdgeFlag.routable | EdgeFlag.oneway, name: 'Pier Rd', wayId: 11 });
-  two(3, 4, { speedKph: 10, roadClass: RoadClass.ferry, flags: EdgeFlag.routable | EdgeFlag.ferry, name: 'Harbor Ferry', wayId: 12 });
+  edges.push({
+    source: 1,
+    target: 3,
+    speedKph: 50,
+    roadClass: RoadClass.secondary,
+    flags: EdgeFlag.routable | EdgeFlag.oneway,
+    name: 'Pier Rd',
+    wayId: 11,
+  });
+  two(3, 4, {
+    speedKph: 10,
+    roadClass: RoadClass.ferry,
+    flags: EdgeFlag.routable | EdgeFlag.ferry,
+    name: 'Harbor Ferry',
+    wayId: 12,
+  });
   const { graph } = buildGraph({ nodes, edges });
-  const lot = (id: number, name: string, lat: number, lon: number, outline: Array<[number, number]> | null): OsmLot => ({
-    id, osmType: outline ? 'way' : 'node', osmId: id, name, operator: '', capacity: outline ? 120 : null, capacityDisabled: null,
-    fee: null, access: '', parking: outline ? 'multi-storey' : '', openingHours: '', payment: [], lat, lon, outline, tags: {},
+  const lot = (
+    id: number,
+    name: string,
+    lat: number,
+    lon: number,
+    outline: Array<[number, number]> | null,
+  ): OsmLot => ({
+    id,
+    osmType: outline ? 'way' : 'node',
+    osmId: id,
+    name,
+    operator: '',
+    capacity: outline ? 120 : null,
+    capacityDisabled: null,
+    fee: null,
+    access: '',
+    parking: outline ? 'multi-storey' : '',
+    openingHours: '',
+    payment: [],
+    lat,
+    lon,
+    outline,
+    tags: {},
   });
   const s = 0.0002;
-  const ring: Array<[number, number]> = [[LAT0 - s, LON0], [LAT0 - s, LON0 + s], [LAT0 - 2 * s, LON0 + s], [LAT0 - 2 * s, LON0], [LAT0 - s, LON0]];
+  const ring: Array<[number, number]> = [
+    [LAT0 - s, LON0],
+    [LAT0 - s, LON0 + s],
+    [LAT0 - 2 * s, LON0 + s],
+    [LAT0 - 2 * s, LON0],
+    [LAT0 - s, LON0],
+  ];
   return {
-    meta: { name: 'harbour', mapVersion: 'harbour-1', source: 'hand-built', importedAt: '2026-01-01T00:00:00Z', bounds: [LAT0 - DLAT, LON0, LAT0, LON0 + 2 * DLON], country: 'US', timeZone: 'America/New_York' },
-    graph, intersections: [], blocks: [],
-    lots: [lot(71, 'Pier Garage', LAT0 - 1.5 * s, LON0 + 0.5 * s, ring), lot(5, 'Kiosk Lot', LAT0 - DLAT / 2, LON0 + 2 * DLON, null)],
+    meta: {
+      name: 'harbour',
+      mapVersion: 'harbour-1',
+      source: 'hand-built',
+      importedAt: '2026-01-01T00:00:00Z',
+      bounds: [LAT0 - DLAT, LON0, LAT0, LON0 + 2 * DLON],
+      country: 'US',
+      timeZone: 'America/New_York',
+    },
+    graph,
+    intersections: [],
+    blocks: [],
+    lots: [
+      lot(71, 'Pier Garage', LAT0 - 1.5 * s, LON0 + 0.5 * s, ring),
+      lot(5, 'Kiosk Lot', LAT0 - DLAT / 2, LON0 + 2 * DLON, null),
+    ],
   };
 }
 
@@ -79,11 +154,26 @@ describe('basemap features', () => {
       { class: 'residential', name: 'Main St', ref: '', oneway: 0, structure: '', toll: 0, link: 0 },
       { class: 'secondary', name: 'Pier Rd', ref: '', oneway: 1, structure: '', toll: 0, link: 0 },
     ]);
-    expect(f.roads.features[0].geometry).toEqual({ type: 'LineString', coordinates: [[LON0, LAT0], [LON0 + DLON, LAT0], [LON0 + 2 * DLON, LAT0]] });
+    expect(f.roads.features[0].geometry).toEqual({
+      type: 'LineString',
+      coordinates: [
+        [LON0, LAT0],
+        [LON0 + DLON, LAT0],
+        [LON0 + 2 * DLON, LAT0],
+      ],
+    });
     expect(f.ferries.features.map((x) => x.properties?.name)).toEqual(['Harbor Ferry']);
-    expect(f.lots.features.map((x) => x.properties)).toEqual([{ id: 71, name: 'Pier Garage', capacity: 120, parking: 'multi-storey' }]);
-    expect((f.lots.features[0].geometry as { coordinates: number[][][] }).coordinates[0][1]).toEqual([LON0 + 0.0002, LAT0 - 0.0002]);
-    expect(f.lot_labels.features.map((x) => [x.properties?.name, x.properties?.capacity])).toEqual([['Pier Garage', 120], ['Kiosk Lot', -1]]);
+    expect(f.lots.features.map((x) => x.properties)).toEqual([
+      { id: 71, name: 'Pier Garage', capacity: 120, parking: 'multi-storey' },
+    ]);
+    expect((f.lots.features[0].geometry as { coordinates: number[][][] }).coordinates[0][1]).toEqual([
+      LON0 + 0.0002,
+      LAT0 - 0.0002,
+    ]);
+    expect(f.lot_labels.features.map((x) => [x.properties?.name, x.properties?.capacity])).toEqual([
+      ['Pier Garage', 120],
+      ['Kiosk Lot', -1],
+    ]);
   });
 });
 
@@ -98,7 +188,9 @@ describe('basemap tiles', () => {
     const vt = decode(tile!.gzip);
     expect(Object.keys(vt.layers).sort()).toEqual(expect.arrayContaining(['roads', 'lots', 'lot_labels']));
     const roads = vt.layers.roads;
-    const main = [...Array(roads.length).keys()].map((i) => roads.feature(i)).find((f) => f.properties.name === 'Main St')!;
+    const main = [...Array(roads.length).keys()]
+      .map((i) => roads.feature(i))
+      .find((f) => f.properties.name === 'Main St')!;
     expect(main.type).toBe(2); // LineString
     expect(main.properties.class).toBe('residential');
     // node 0 lies at (fx - x, fy - y) × 4096 inside the tile (geojson-vt rounds to integers)
@@ -151,7 +243,7 @@ describe('basemap tiles', () => {
 });
 
 describe('water in the basemap', () => {
-  it('draws the demo city\'s river as a water area under the ferry', async () => {
+  it("draws the demo city's river as a water area under the ferry", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sw-tiles-demo-'));
     try {
       const demo = await createDemoRegion(dir, { seed: 42 });
@@ -159,8 +251,10 @@ describe('water in the basemap', () => {
       expect(region.water!.areas.map((a) => a.name)).toEqual(['Calvert River']);
       const [lat, lon] = toLatLon(480, -300); // mid-river, on the ferry line
       const z = 14;
-      const n = 2 ** z, r = (lat * Math.PI) / 180;
-      const x = Math.floor(((lon + 180) / 360) * n), y = Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n);
+      const n = 2 ** z,
+        r = (lat * Math.PI) / 180;
+      const x = Math.floor(((lon + 180) / 360) * n),
+        y = Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n);
       const vt = decode(new MapTiles(region, new SpeedFeeds()).basemapTile(z, x, y)!.gzip);
       expect(vt.layers.water.length).toBe(1);
       expect(vt.layers.water.feature(0).type).toBe(3); // Polygon
@@ -187,9 +281,18 @@ describe('live traffic features', () => {
     const fc = liveFeatures(g, feeds, nowS);
     expect(fc.features).toHaveLength(1);
     expect(fc.features[0].properties).toEqual({
-      edge: pier, speedKph: Math.round(ff * 0.4 * 10) / 10, freeFlowKph: Math.round(ff * 10) / 10, bucket: 1, ageS: 120, samples: 3, name: 'Pier Rd',
+      edge: pier,
+      speedKph: Math.round(ff * 0.4 * 10) / 10,
+      freeFlowKph: Math.round(ff * 10) / 10,
+      bucket: 1,
+      ageS: 120,
+      samples: 3,
+      name: 'Pier Rd',
     });
-    expect(fc.features[0].geometry.coordinates).toEqual([[LON0 + DLON, LAT0], [LON0 + DLON, LAT0 - DLAT]]);
+    expect(fc.features[0].geometry.coordinates).toEqual([
+      [LON0 + DLON, LAT0],
+      [LON0 + DLON, LAT0 - DLAT],
+    ]);
     expect([0.1, 0.25, 0.49, 0.5, 0.74, 0.75, 1.2].map(speedBucketOfShare)).toEqual([0, 1, 1, 2, 2, 3, 3]);
   });
 

@@ -70,16 +70,28 @@ export function localParts(unixS: number, tz: string): LocalParts {
   if (Number.isNaN(off)) {
     const dt = DateTime.fromMillis(ms, { zone: tz });
     return {
-      year: dt.year, month: dt.month, day: dt.day, hour: dt.hour, minute: dt.minute, second: dt.second,
-      dayOfWeek: dt.weekday, offsetMinutes: dt.offset,
+      year: dt.year,
+      month: dt.month,
+      day: dt.day,
+      hour: dt.hour,
+      minute: dt.minute,
+      second: dt.second,
+      dayOfWeek: dt.weekday,
+      offsetMinutes: dt.offset,
     };
   }
   // luxon works in whole milliseconds
   const d = new Date(Math.floor(ms) + off * 60_000);
   const wd = d.getUTCDay();
   return {
-    year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds(),
-    dayOfWeek: wd === 0 ? 7 : wd, offsetMinutes: off,
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    dayOfWeek: wd === 0 ? 7 : wd,
+    offsetMinutes: off,
   };
 }
 
@@ -104,7 +116,9 @@ export function parseIsoToUnixS(text: string, defaultTz = 'UTC'): number | undef
   const s = text.trim();
   if (!ISO_RE.test(s)) return undefined;
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(s) && s.length > 10;
-  const dt = hasZone ? DateTime.fromISO(s.replace(' ', 'T'), { setZone: true }) : DateTime.fromISO(s.replace(' ', 'T'), { zone: defaultTz });
+  const dt = hasZone
+    ? DateTime.fromISO(s.replace(' ', 'T'), { setZone: true })
+    : DateTime.fromISO(s.replace(' ', 'T'), { zone: defaultTz });
   if (!dt.isValid) return undefined;
   return dt.toMillis() / 1000;
 }

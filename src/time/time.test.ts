@@ -28,11 +28,19 @@ describe('time', () => {
 describe('localParts with its offset memo', () => {
   it('equals a full luxon conversion, also every 20 s across DST changes (Lord Howe shifts by 30 min, Kathmandu is +05:45)', async () => {
     const { DateTime } = await import('luxon');
-    const zones = ['America/New_York', 'Europe/Monaco', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham'];
+    const zones = [
+      'America/New_York',
+      'Europe/Monaco',
+      'Australia/Lord_Howe',
+      'Asia/Kathmandu',
+      'America/St_Johns',
+      'Pacific/Chatham',
+    ];
     const instants: number[] = [];
     let seed = 20261125;
-    const rnd = (): number => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-    for (let i = 0; i < 5000; i++) instants.push(Date.UTC(2025, 0, 1) / 1000 + rnd() * 2 * 365 * 86400 + (i % 3 === 0 ? 0.25 : 0));
+    const rnd = (): number => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    for (let i = 0; i < 5000; i++)
+      instants.push(Date.UTC(2025, 0, 1) / 1000 + rnd() * 2 * 365 * 86400 + (i % 3 === 0 ? 0.25 : 0));
     let checked = 0;
     for (const tz of zones) {
       const around: number[] = [];
@@ -46,8 +54,10 @@ describe('localParts with its offset memo', () => {
       for (const s of [...instants, ...around]) {
         const dt = DateTime.fromMillis(s * 1000, { zone: tz });
         const p = localParts(s, tz);
-        expect([p.year, p.month, p.day, p.hour, p.minute, p.second, p.dayOfWeek, p.offsetMinutes], `${tz} ${s}`)
-          .toEqual([dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, dt.weekday, dt.offset]);
+        expect(
+          [p.year, p.month, p.day, p.hour, p.minute, p.second, p.dayOfWeek, p.offsetMinutes],
+          `${tz} ${s}`,
+        ).toEqual([dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, dt.weekday, dt.offset]);
         checked++;
       }
     }

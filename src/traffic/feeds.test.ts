@@ -38,22 +38,35 @@ describe('SpeedFeeds change log', () => {
   });
 
   it('property: changedSince(v) holds every edge whose state differs from its state at v', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 50 })), { maxLength: 60 }), fc.integer({ min: 0, max: 60 }), (ops, cut) => {
-      const f = new SpeedFeeds();
-      const snapshot = (): string[] => Array.from({ length: 10 }, (_, e) => `${f.liveSpeed(e)?.speedKph ?? '-'}/${f.hasLearned(e) ? f.learnedSpeedKph(e, 0) : '-'}`);
-      let at: { v: number; s: string[] } | null = null;
-      ops.forEach(([op, e, x], i) => {
-        if (i === cut) at = { v: f.version, s: snapshot() };
-        if (op === 0) f.setLive(e, { speedKph: x, observedAtS: x, samples: 1 });
-        else if (op === 1) f.writeLearnedProfile(e, [0], [x], 1);
-        else f.expireLive(x);
-      });
-      if (at === null) at = { v: f.version, s: snapshot() };
-      const { v, s } = at as { v: number; s: string[] };
-      const listed = new Set(Array.from(f.changedSince(v)!));
-      const now = snapshot();
-      for (let e = 0; e < 10; e++) if (now[e] !== s[e]) expect(listed.has(e)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 50 })),
+          { maxLength: 60 },
+        ),
+        fc.integer({ min: 0, max: 60 }),
+        (ops, cut) => {
+          const f = new SpeedFeeds();
+          const snapshot = (): string[] =>
+            Array.from(
+              { length: 10 },
+              (_, e) => `${f.liveSpeed(e)?.speedKph ?? '-'}/${f.hasLearned(e) ? f.learnedSpeedKph(e, 0) : '-'}`,
+            );
+          let at: { v: number; s: string[] } | null = null;
+          ops.forEach(([op, e, x], i) => {
+            if (i === cut) at = { v: f.version, s: snapshot() };
+            if (op === 0) f.setLive(e, { speedKph: x, observedAtS: x, samples: 1 });
+            else if (op === 1) f.writeLearnedProfile(e, [0], [x], 1);
+            else f.expireLive(x);
+          });
+          if (at === null) at = { v: f.version, s: snapshot() };
+          const { v, s } = at as { v: number; s: string[] };
+          const listed = new Set(Array.from(f.changedSince(v)!));
+          const now = snapshot();
+          for (let e = 0; e < 10; e++) if (now[e] !== s[e]) expect(listed.has(e)).toBe(true);
+        },
+      ),
+    );
   });
 
   it('writeLearnedProfile overwrites the whole profile in place', () => {

@@ -10,7 +10,11 @@ import type { Db, Queryable } from '../store/db.js';
 export const IncidentType = { construction: 1, event: 2, congestion: 3, crash: 4 } as const;
 /** Names accepted by the admin API for each type code. */
 export const INCIDENT_TYPE_NAMES: Record<string, number> = {
-  construction: 1, event: 2, congestion: 3, crash: 4, hazard: 4,
+  construction: 1,
+  event: 2,
+  congestion: 3,
+  crash: 4,
+  hazard: 4,
 };
 /** Default Alert-C event codes per type when none is given. */
 export const DEFAULT_EVENT_CODE: Record<number, number> = { 1: 701, 2: 1501, 3: 101, 4: 201 };
@@ -67,10 +71,20 @@ const SELECT = `SELECT id, version, type, severity, event_code, lat, lon, edges,
 function fromRow(r: IncidentRow): Incident {
   const edges = typeof r.edges === 'string' ? (JSON.parse(r.edges) as number[]) : r.edges;
   return {
-    id: Number(r.id), version: r.version, type: r.type, severity: r.severity, eventCode: r.event_code,
-    lat: r.lat, lon: r.lon, edges: edges.map(Number), startS: Number(r.start_s),
-    endS: r.end_s === null ? null : Number(r.end_s), delayImpactMinutes: r.delay_impact_minutes,
-    closure: r.closure, shortDescription: r.short_description, fullDescription: r.full_description,
+    id: Number(r.id),
+    version: r.version,
+    type: r.type,
+    severity: r.severity,
+    eventCode: r.event_code,
+    lat: r.lat,
+    lon: r.lon,
+    edges: edges.map(Number),
+    startS: Number(r.start_s),
+    endS: r.end_s === null ? null : Number(r.end_s),
+    delayImpactMinutes: r.delay_impact_minutes,
+    closure: r.closure,
+    shortDescription: r.short_description,
+    fullDescription: r.full_description,
     createdAtS: Number(r.created_s),
   };
 }
@@ -90,15 +104,30 @@ export class IncidentStore {
          extract(epoch from start_at)::float8 AS start_s, extract(epoch from end_at)::float8 AS end_s,
          delay_impact_minutes, closure, short_description, full_description,
          extract(epoch from created_at)::float8 AS created_s`,
-      [inc.type, inc.severity, inc.eventCode, inc.lat, inc.lon, JSON.stringify(inc.edges), inc.startS, inc.endS,
-        inc.delayImpactMinutes, inc.closure, inc.shortDescription, inc.fullDescription],
+      [
+        inc.type,
+        inc.severity,
+        inc.eventCode,
+        inc.lat,
+        inc.lon,
+        JSON.stringify(inc.edges),
+        inc.startS,
+        inc.endS,
+        inc.delayImpactMinutes,
+        inc.closure,
+        inc.shortDescription,
+        inc.fullDescription,
+      ],
     );
     return fromRow(res.rows[0]);
   }
 
   /** Incidents whose window has not ended before `sinceS` (unix seconds), by id. */
   async listCurrent(sinceS: number): Promise<Incident[]> {
-    const res = await this.db.query<IncidentRow>(`${SELECT} WHERE end_at IS NULL OR end_at > to_timestamp($1) ORDER BY id`, [sinceS]);
+    const res = await this.db.query<IncidentRow>(
+      `${SELECT} WHERE end_at IS NULL OR end_at > to_timestamp($1) ORDER BY id`,
+      [sinceS],
+    );
     return res.rows.map(fromRow);
   }
 
@@ -146,7 +175,10 @@ export class IncidentCache {
   version = 0;
 
   /** `store` null: an in-memory cache fed only through `setIncidents` (tests, benchmarks). */
-  constructor(private readonly store: IncidentStore | null, private readonly ttlMs = 5000) {}
+  constructor(
+    private readonly store: IncidentStore | null,
+    private readonly ttlMs = 5000,
+  ) {}
 
   /** Forces the next `refresh` to re-read before it returns (after a write through this process). */
   invalidate(): void {
@@ -191,7 +223,10 @@ export class IncidentCache {
     const byEdge = new Map<number, IncidentEffect[]>();
     for (const inc of list) {
       const eff: IncidentEffect = {
-        incidentId: inc.id, startS: inc.startS, endS: inc.endS ?? Infinity, closure: inc.closure,
+        incidentId: inc.id,
+        startS: inc.startS,
+        endS: inc.endS ?? Infinity,
+        closure: inc.closure,
         speedFactor: inc.closure ? 1 : SEVERITY_SPEED_FACTOR[Math.max(0, Math.min(4, inc.severity))],
       };
       for (const e of inc.edges) {

@@ -4,7 +4,12 @@ export type { CostQuery, SpeedModeId, TrafficModelConfig } from './model.js';
 export { TurnCosts, DEFAULT_TURN_COSTS, TurnKind, signedTurnDeg, turnKindOf } from './turn-costs.js';
 export type { TurnCostConfig } from './turn-costs.js';
 export {
-  IncidentCache, IncidentStore, IncidentType, INCIDENT_TYPE_NAMES, DEFAULT_EVENT_CODE, SEVERITY_SPEED_FACTOR,
+  IncidentCache,
+  IncidentStore,
+  IncidentType,
+  INCIDENT_TYPE_NAMES,
+  DEFAULT_EVENT_CODE,
+  SEVERITY_SPEED_FACTOR,
 } from './incidents.js';
 export type { Incident, NewIncident, IncidentEffect } from './incidents.js';
 export { localSecondOfWeek, SECONDS_PER_WEEK, BIN_SECONDS } from './clock.js';

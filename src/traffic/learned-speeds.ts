@@ -25,7 +25,10 @@ export interface LearnedSpeedConfig {
 }
 
 /** Default learned-profile settings (docs/probes.md). */
-export const DEFAULT_LEARNED_SPEED_CONFIG: Readonly<LearnedSpeedConfig> = Object.freeze({ priorWeightSamples: 5, minSamples: 1 });
+export const DEFAULT_LEARNED_SPEED_CONFIG: Readonly<LearnedSpeedConfig> = Object.freeze({
+  priorWeightSamples: 5,
+  minSamples: 1,
+});
 
 /** The class-based prediction of the traffic model, per edge and bin, km/h. */
 export interface PriorSpeeds {
@@ -66,14 +69,25 @@ export function splitBinKeys(keys: Iterable<number>): { edges: number[]; bins: n
   return { edges, bins };
 }
 
-interface BinRow { edge_id: number; bin_of_week: number; samples: number; sum_length_m: number; sum_duration_s: number }
+interface BinRow {
+  edge_id: number;
+  bin_of_week: number;
+  samples: number;
+  sum_length_m: number;
+  sum_duration_s: number;
+}
 
 /**
  * Loads learned profiles of `edges` (all edges when omitted) from the database into `feeds`.
  * Returns the number of edges given a profile.
  */
 export async function loadLearnedProfiles(
-  db: Queryable, g: Graph, feeds: SpeedFeeds, mapVersion: string, edges?: Iterable<number>, cfg: Partial<LearnedSpeedConfig> = {},
+  db: Queryable,
+  g: Graph,
+  feeds: SpeedFeeds,
+  mapVersion: string,
+  edges?: Iterable<number>,
+  cfg: Partial<LearnedSpeedConfig> = {},
 ): Promise<number> {
   const c = { ...DEFAULT_LEARNED_SPEED_CONFIG, ...cfg };
   const ids = edges === undefined ? null : [...edges];
@@ -90,13 +104,19 @@ export async function loadLearnedProfiles(
   const kph = new Float64Array(BINS_PER_WEEK);
   let n = 0;
   const flush = (): void => {
-    if (n > 0 && cur >= 0) { feeds.writeLearnedProfile(cur, bins, kph, n); count++; }
+    if (n > 0 && cur >= 0) {
+      feeds.writeLearnedProfile(cur, bins, kph, n);
+      count++;
+    }
     n = 0;
   };
   for (const r of res.rows) {
     const e = Number(r.edge_id);
     if (e < 0 || e >= g.edgeCount) continue;
-    if (e !== cur) { flush(); cur = e; }
+    if (e !== cur) {
+      flush();
+      cur = e;
+    }
     const bin = Number(r.bin_of_week);
     if (!(bin >= 0 && bin < BINS_PER_WEEK) || n >= BINS_PER_WEEK) continue;
     const v = binKph(r, prior.speedKph(e, bin), c);
@@ -124,7 +144,12 @@ function binKph(r: BinRow, priorKph: number, c: LearnedSpeedConfig): number {
  * (a few rows per changed edge instead of all of its week). Returns the number of bins read.
  */
 export async function loadLearnedBins(
-  db: Queryable, g: Graph, feeds: SpeedFeeds, mapVersion: string, keys: Iterable<number>, cfg: Partial<LearnedSpeedConfig> = {},
+  db: Queryable,
+  g: Graph,
+  feeds: SpeedFeeds,
+  mapVersion: string,
+  keys: Iterable<number>,
+  cfg: Partial<LearnedSpeedConfig> = {},
 ): Promise<number> {
   const c = { ...DEFAULT_LEARNED_SPEED_CONFIG, ...cfg };
   const wanted = new Set<number>();
@@ -171,8 +196,20 @@ export interface LoadSpeedFeedsOptions {
  * @example
  * await loadSpeedFeeds(db, region.graph, speeds, { mapVersion: region.meta.mapVersion, nowS: Date.now() / 1000 });
  */
-export async function loadSpeedFeeds(db: Queryable, g: Graph, feeds: SpeedFeeds, opts: LoadSpeedFeedsOptions): Promise<{ learnedEdges: number; liveEdges: number }> {
+export async function loadSpeedFeeds(
+  db: Queryable,
+  g: Graph,
+  feeds: SpeedFeeds,
+  opts: LoadSpeedFeedsOptions,
+): Promise<{ learnedEdges: number; liveEdges: number }> {
   const learnedEdges = await loadLearnedProfiles(db, g, feeds, opts.mapVersion, undefined, opts.learned);
-  const liveEdges = await refreshLiveSpeeds(db, feeds, opts.mapVersion, opts.nowS, undefined, opts.liveWindowS === undefined ? {} : { windowS: opts.liveWindowS });
+  const liveEdges = await refreshLiveSpeeds(
+    db,
+    feeds,
+    opts.mapVersion,
+    opts.nowS,
+    undefined,
+    opts.liveWindowS === undefined ? {} : { windowS: opts.liveWindowS },
+  );
   return { learnedEdges, liveEdges };
 }

@@ -29,7 +29,12 @@ export interface SpeedObservation {
  * Sets live speeds from observations that ended within the window before `nowS`, and expires
  * live speeds older than the window. Returns the number of edges updated.
  */
-export function applyLiveObservations(feeds: SpeedFeeds, observations: Iterable<SpeedObservation>, nowS: number, cfg: Partial<LiveSpeedConfig> = {}): number {
+export function applyLiveObservations(
+  feeds: SpeedFeeds,
+  observations: Iterable<SpeedObservation>,
+  nowS: number,
+  cfg: Partial<LiveSpeedConfig> = {},
+): number {
   const windowS = cfg.windowS ?? DEFAULT_LIVE_SPEED_CONFIG.windowS;
   const since = nowS - windowS;
   const acc = new Map<number, { lengthM: number; durationS: number; samples: number; lastS: number }>();
@@ -54,7 +59,12 @@ export function applyLiveObservations(feeds: SpeedFeeds, observations: Iterable<
  * ingest) or for every edge (server start-up). Idempotent: a re-matched trace is not counted twice.
  */
 export async function refreshLiveSpeeds(
-  db: Queryable, feeds: SpeedFeeds, mapVersion: string, nowS: number, edges?: Iterable<number>, cfg: Partial<LiveSpeedConfig> = {},
+  db: Queryable,
+  feeds: SpeedFeeds,
+  mapVersion: string,
+  nowS: number,
+  edges?: Iterable<number>,
+  cfg: Partial<LiveSpeedConfig> = {},
 ): Promise<number> {
   const windowS = cfg.windowS ?? DEFAULT_LIVE_SPEED_CONFIG.windowS;
   const ids = edges === undefined ? null : [...edges];
@@ -64,9 +74,17 @@ export async function refreshLiveSpeeds(
        AND ($4::int[] IS NULL OR edge_id = ANY($4::int[]))`,
     [mapVersion, nowS - windowS, nowS + 60, intArrayLiteral(ids)],
   );
-  return applyLiveObservations(feeds, res.rows.map((r) => ({
-    edge: Number(r.edge_id), exitS: Number(r.exit_s), durationS: Number(r.exit_s) - Number(r.enter_s), speedKph: Number(r.speed_kph),
-  })), nowS, cfg);
+  return applyLiveObservations(
+    feeds,
+    res.rows.map((r) => ({
+      edge: Number(r.edge_id),
+      exitS: Number(r.exit_s),
+      durationS: Number(r.exit_s) - Number(r.enter_s),
+      speedKph: Number(r.speed_kph),
+    })),
+    nowS,
+    cfg,
+  );
 }
 
 /**
@@ -74,7 +92,11 @@ export async function refreshLiveSpeeds(
  * `refreshLiveSpeeds` returns, counted in the database for a process that keeps no feeds.
  */
 export async function countLiveEdges(
-  db: Queryable, mapVersion: string, nowS: number, edges: Iterable<number>, cfg: Partial<LiveSpeedConfig> = {},
+  db: Queryable,
+  mapVersion: string,
+  nowS: number,
+  edges: Iterable<number>,
+  cfg: Partial<LiveSpeedConfig> = {},
 ): Promise<number> {
   const windowS = cfg.windowS ?? DEFAULT_LIVE_SPEED_CONFIG.windowS;
   const res = await db.query<{ n: number }>(

@@ -121,7 +121,11 @@ export class TrafficModel {
       const ff = freeFlowSpeedKph(g, e);
       this.freeFlowKph[e] = ff;
       this.upperKph[e] = ff * this.cfg.upperSpeedFactor;
-      const isUrban = urban ? urban[g.edgeSource[e]] | urban[g.edgeTarget[e]] : this.cfg.urbanContext === 'urban' ? 1 : 0;
+      const isUrban = urban
+        ? urban[g.edgeSource[e]] | urban[g.edgeTarget[e]]
+        : this.cfg.urbanContext === 'urban'
+          ? 1
+          : 0;
       this.profileGroup[e] = classGroup(g.edgeRoadClass[e]) * 2 + isUrban;
     }
     this.turns = new TurnCosts(g, this.cfg.turnCosts);
@@ -138,7 +142,10 @@ export class TrafficModel {
       mode,
       useLive,
       // typical speeds ignore incidents; free flow still honours closures
-      incidents: mode !== SpeedMode.typical && this.incidents && this.incidents.effectsByEdge().size > 0 ? this.incidents.effectsByEdge() : null,
+      incidents:
+        mode !== SpeedMode.typical && this.incidents && this.incidents.effectsByEdge().size > 0
+          ? this.incidents.effectsByEdge()
+          : null,
       ignoreClosures,
     };
   }
@@ -164,7 +171,9 @@ export class TrafficModel {
     }
     // interpolate between bin centres
     binPosition(q.depWeekS + (tUnixS - q.depUnixS));
-    const b0 = pos.b0, b1 = pos.b1, frac = pos.frac;
+    const b0 = pos.b0,
+      b1 = pos.b1,
+      frac = pos.frac;
     let speed = NaN;
     const feeds = this.feeds;
     if (feeds.learnedEdgeCount > 0) {

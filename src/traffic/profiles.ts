@@ -28,9 +28,15 @@ const RURAL_SHARE = 0.4;
 
 /** Ratio of free-flow speed to the posted limit per road class (signals are costed separately). */
 const FREE_FLOW_RATIO: Record<number, number> = {
-  [RoadClass.motorway]: 1.0, [RoadClass.trunk]: 0.97, [RoadClass.primary]: 0.95,
-  [RoadClass.secondary]: 0.93, [RoadClass.tertiary]: 0.9, [RoadClass.unclassified]: 0.88,
-  [RoadClass.residential]: 0.85, [RoadClass.living_street]: 0.7, [RoadClass.service]: 0.7,
+  [RoadClass.motorway]: 1.0,
+  [RoadClass.trunk]: 0.97,
+  [RoadClass.primary]: 0.95,
+  [RoadClass.secondary]: 0.93,
+  [RoadClass.tertiary]: 0.9,
+  [RoadClass.unclassified]: 0.88,
+  [RoadClass.residential]: 0.85,
+  [RoadClass.living_street]: 0.7,
+  [RoadClass.service]: 0.7,
   [RoadClass.ferry]: 1.0,
 };
 
@@ -111,7 +117,8 @@ export function urbanNodes(g: Graph, minNodes = 120): Uint8Array {
   const out = new Uint8Array(g.nodeCount);
   for (let n = 0; n < g.nodeCount; n++) {
     let total = 0;
-    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) total += cells.get(key(cy[n] + dy, cx[n] + dx)) ?? 0;
+    for (let dy = -1; dy <= 1; dy++)
+      for (let dx = -1; dx <= 1; dx++) total += cells.get(key(cy[n] + dy, cx[n] + dx)) ?? 0;
     out[n] = total >= minNodes ? 1 : 0;
   }
   return out;

@@ -31,8 +31,14 @@ export interface TurnCostConfig {
 
 /** Default delays, seconds (average waits at a fixed-time signal cycle of ~90 s). */
 export const DEFAULT_TURN_COSTS: TurnCostConfig = {
-  signalThroughS: 15, signalRightS: 10, signalLeftS: 25,
-  stopS: 8, giveWayS: 4, uturnS: 60, plainLeftS: 5, plainRightS: 2,
+  signalThroughS: 15,
+  signalRightS: 10,
+  signalLeftS: 25,
+  stopS: 8,
+  giveWayS: 4,
+  uturnS: 60,
+  plainLeftS: 5,
+  plainRightS: 2,
 };
 
 /** Signed turn angle in degrees (-180, 180]: negative = left, positive = right. */
@@ -59,7 +65,10 @@ export function turnKindOf(angleDeg: number): number {
 export class TurnCosts {
   private readonly degree: Uint8Array;
 
-  constructor(private readonly g: Graph, private readonly cfg: TurnCostConfig = DEFAULT_TURN_COSTS) {
+  constructor(
+    private readonly g: Graph,
+    private readonly cfg: TurnCostConfig = DEFAULT_TURN_COSTS,
+  ) {
     // Undirected degree per node: distinct neighbours (counts a two-way street once).
     this.degree = new Uint8Array(g.nodeCount);
     for (let n = 0; n < g.nodeCount; n++) {

@@ -26,18 +26,36 @@ describe('a queue spilling back past a close unsignalized node', () => {
   //              |                 |
   //              US                SS
   const fx = buildCorridor(
-    { W: { x: 0, y: 0 }, U: { x: 340, y: 0 }, S: { x: 400, y: 0, signals: true }, E: { x: 600, y: 0 },
-      UN: { x: 340, y: 100 }, US: { x: 340, y: -100 }, SN: { x: 400, y: 100 }, SS: { x: 400, y: -100 } },
-    [{ from: 'W', to: 'U', name: 'Main St' }, { from: 'U', to: 'S', name: 'Main St' }, { from: 'S', to: 'E', name: 'Main St' },
-      { from: 'UN', to: 'U', name: '1st St' }, { from: 'U', to: 'US', name: '1st St' },
-      { from: 'SN', to: 'S', name: '2nd St' }, { from: 'S', to: 'SS', name: '2nd St' }],
+    {
+      W: { x: 0, y: 0 },
+      U: { x: 340, y: 0 },
+      S: { x: 400, y: 0, signals: true },
+      E: { x: 600, y: 0 },
+      UN: { x: 340, y: 100 },
+      US: { x: 340, y: -100 },
+      SN: { x: 400, y: 100 },
+      SS: { x: 400, y: -100 },
+    },
+    [
+      { from: 'W', to: 'U', name: 'Main St' },
+      { from: 'U', to: 'S', name: 'Main St' },
+      { from: 'S', to: 'E', name: 'Main St' },
+      { from: 'UN', to: 'U', name: '1st St' },
+      { from: 'U', to: 'US', name: '1st St' },
+      { from: 'SN', to: 'S', name: '2nd St' },
+      { from: 'S', to: 'SS', name: '2nd St' },
+    ],
   );
   const { node: n } = fx;
   const catalog = catalogOf(fx.region);
   const keyS = catalog.byNode.get(n.S)!.key;
   const keyU = catalog.byNode.get(n.U)!.key;
   // queued 100 m before the signal (40 m before U) for 50 s
-  const traj = makeTrajectory(fx, 'q', [n.W, n.U, n.S, n.E], t0, [{ distanceM: 300, speedMps: 10 }, { stopS: 50 }, { distanceM: 300, speedMps: 10 }]);
+  const traj = makeTrajectory(fx, 'q', [n.W, n.U, n.S, n.E], t0, [
+    { distanceM: 300, speedMps: 10 },
+    { stopS: 50 },
+    { distanceM: 300, speedMps: 10 },
+  ]);
   const facts = buildFacts(fx.region, [traj]);
 
   it('charges the whole queue to the signal: its zone is not cut at the unsignalized node', () => {
@@ -69,11 +87,25 @@ describe('a signal 60 m after another', () => {
   //              |         |
   //              AS        BS
   const fx = buildCorridor(
-    { W: { x: 0, y: 0 }, A: { x: 400, y: 0, signals: true }, B: { x: 460, y: 0, signals: true }, E: { x: 700, y: 0 },
-      AN: { x: 400, y: 100 }, AS: { x: 400, y: -100 }, BN: { x: 460, y: 100 }, BS: { x: 460, y: -100 } },
-    [{ from: 'W', to: 'A', name: 'Main St' }, { from: 'A', to: 'B', name: 'Main St' }, { from: 'B', to: 'E', name: 'Main St' },
-      { from: 'AN', to: 'A', name: '1st St' }, { from: 'A', to: 'AS', name: '1st St' },
-      { from: 'BN', to: 'B', name: '2nd St' }, { from: 'B', to: 'BS', name: '2nd St' }],
+    {
+      W: { x: 0, y: 0 },
+      A: { x: 400, y: 0, signals: true },
+      B: { x: 460, y: 0, signals: true },
+      E: { x: 700, y: 0 },
+      AN: { x: 400, y: 100 },
+      AS: { x: 400, y: -100 },
+      BN: { x: 460, y: 100 },
+      BS: { x: 460, y: -100 },
+    },
+    [
+      { from: 'W', to: 'A', name: 'Main St' },
+      { from: 'A', to: 'B', name: 'Main St' },
+      { from: 'B', to: 'E', name: 'Main St' },
+      { from: 'AN', to: 'A', name: '1st St' },
+      { from: 'A', to: 'AS', name: '1st St' },
+      { from: 'BN', to: 'B', name: '2nd St' },
+      { from: 'B', to: 'BS', name: '2nd St' },
+    ],
   );
   const { node: n } = fx;
   const catalog = catalogOf(fx.region);
@@ -88,7 +120,11 @@ describe('a signal 60 m after another', () => {
 
   it('gives each signal its own full zone: a stop at the second lies in both', () => {
     // waits 30 s 10 m before B: 50 m past A's junction, inside A's zone (which ends 57.25 m past A)
-    const traj = makeTrajectory(fx, 'b', path, t0, [{ distanceM: 450, speedMps: 10 }, { stopS: 30 }, { distanceM: 250, speedMps: 10 }]);
+    const traj = makeTrajectory(fx, 'b', path, t0, [
+      { distanceM: 450, speedMps: 10 },
+      { stopS: 30 },
+      { distanceM: 250, speedMps: 10 },
+    ]);
     const facts = buildFacts(fx.region, [traj]);
     expect(facts).toHaveLength(2);
     const a = only(facts, keyA);
@@ -102,7 +138,11 @@ describe('a signal 60 m after another', () => {
   });
 
   it('charges a stop at the first signal to the second as well (its zone starts 90 m before the first)', () => {
-    const traj = makeTrajectory(fx, 'a', path, t0, [{ distanceM: 395, speedMps: 10 }, { stopS: 20 }, { distanceM: 305, speedMps: 10 }]);
+    const traj = makeTrajectory(fx, 'a', path, t0, [
+      { distanceM: 395, speedMps: 10 },
+      { stopS: 20 },
+      { distanceM: 305, speedMps: 10 },
+    ]);
     const facts = buildFacts(fx.region, [traj]);
     expect(only(facts, keyA).controlDelayS).toBeCloseTo(20, 5);
     expect(only(facts, keyB).controlDelayS).toBeCloseTo(20, 5);
@@ -118,11 +158,25 @@ describe('a dual-carriageway crossing', () => {
   //                 v     |
   //                 S1    S2
   const fx = buildCorridor(
-    { W: { x: 0, y: 0 }, J1: { x: 400, y: 0, signals: true }, J2: { x: 420, y: 0, signals: true }, E: { x: 700, y: 0 },
-      N1: { x: 400, y: 300 }, S1: { x: 400, y: -300 }, S2: { x: 420, y: -300 }, N2: { x: 420, y: 300 } },
-    [{ from: 'W', to: 'J1', name: 'Main St' }, { from: 'J1', to: 'J2', name: 'Main St' }, { from: 'J2', to: 'E', name: 'Main St' },
-      { from: 'N1', to: 'J1', name: 'Boulevard', oneway: true, lanes: 2 }, { from: 'J1', to: 'S1', name: 'Boulevard', oneway: true, lanes: 2 },
-      { from: 'S2', to: 'J2', name: 'Boulevard', oneway: true, lanes: 2 }, { from: 'J2', to: 'N2', name: 'Boulevard', oneway: true, lanes: 2 }],
+    {
+      W: { x: 0, y: 0 },
+      J1: { x: 400, y: 0, signals: true },
+      J2: { x: 420, y: 0, signals: true },
+      E: { x: 700, y: 0 },
+      N1: { x: 400, y: 300 },
+      S1: { x: 400, y: -300 },
+      S2: { x: 420, y: -300 },
+      N2: { x: 420, y: 300 },
+    },
+    [
+      { from: 'W', to: 'J1', name: 'Main St' },
+      { from: 'J1', to: 'J2', name: 'Main St' },
+      { from: 'J2', to: 'E', name: 'Main St' },
+      { from: 'N1', to: 'J1', name: 'Boulevard', oneway: true, lanes: 2 },
+      { from: 'J1', to: 'S1', name: 'Boulevard', oneway: true, lanes: 2 },
+      { from: 'S2', to: 'J2', name: 'Boulevard', oneway: true, lanes: 2 },
+      { from: 'J2', to: 'N2', name: 'Boulevard', oneway: true, lanes: 2 },
+    ],
   );
   const { node: n } = fx;
   const catalog = catalogOf(fx.region);
@@ -133,16 +187,24 @@ describe('a dual-carriageway crossing', () => {
     expect(ci.nodes).toEqual([n.J1, n.J2]);
     expect(ci.intersection.signalized).toBe(true);
     expect(ci.name).toBe('Boulevard & Main St');
-    const through = ci.movements.find((m) => m.movement.inEdge === fx.edge(n.W, n.J1) && m.movement.outEdge === fx.edge(n.J2, n.E))!;
+    const through = ci.movements.find(
+      (m) => m.movement.inEdge === fx.edge(n.W, n.J1) && m.movement.outEdge === fx.edge(n.J2, n.E),
+    )!;
     expect(through.turnManeuvers).toBe('T');
-    const left = ci.movements.find((m) => m.movement.inEdge === fx.edge(n.W, n.J1) && m.movement.outEdge === fx.edge(n.J2, n.N2))!;
+    const left = ci.movements.find(
+      (m) => m.movement.inEdge === fx.edge(n.W, n.J1) && m.movement.outEdge === fx.edge(n.J2, n.N2),
+    )!;
     expect(left.turnManeuvers).toBe('L');
     // no movement ends inside the crossing
     expect(ci.movements.some((m) => m.movement.outEdge === fx.edge(n.J1, n.J2))).toBe(false);
   });
 
   it('counts a vehicle crossing both carriageways once, from the first stop line to past the second', () => {
-    const traj = makeTrajectory(fx, 'd', [n.W, n.J1, n.J2, n.E], t0, [{ distanceM: 390, speedMps: 10 }, { stopS: 25 }, { distanceM: 310, speedMps: 10 }]);
+    const traj = makeTrajectory(fx, 'd', [n.W, n.J1, n.J2, n.E], t0, [
+      { distanceM: 390, speedMps: 10 },
+      { stopS: 25 },
+      { distanceM: 310, speedMps: 10 },
+    ]);
     const facts = buildFacts(fx.region, [traj]);
     expect(facts).toHaveLength(1);
     const f = facts[0];
@@ -171,11 +233,29 @@ describe('a crossing with an unsignalized node between its signals', () => {
   //              |           |
   //              AS          BS
   const fx = buildCorridor(
-    { W: { x: 0, y: 0 }, A: { x: 400, y: 0, signals: true }, U: { x: 412, y: 0 }, B: { x: 424, y: 0, signals: true }, E: { x: 700, y: 0 },
-      AN: { x: 400, y: 100 }, AS: { x: 400, y: -100 }, UN: { x: 412, y: 100 }, BN: { x: 424, y: 100 }, BS: { x: 424, y: -100 } },
-    [{ from: 'W', to: 'A', name: 'Main St' }, { from: 'A', to: 'U', name: 'Main St' }, { from: 'U', to: 'B', name: 'Main St' }, { from: 'B', to: 'E', name: 'Main St' },
-      { from: 'AN', to: 'A', name: '1st St' }, { from: 'A', to: 'AS', name: '1st St' }, { from: 'UN', to: 'U', name: 'Alley' },
-      { from: 'BN', to: 'B', name: '2nd St' }, { from: 'B', to: 'BS', name: '2nd St' }],
+    {
+      W: { x: 0, y: 0 },
+      A: { x: 400, y: 0, signals: true },
+      U: { x: 412, y: 0 },
+      B: { x: 424, y: 0, signals: true },
+      E: { x: 700, y: 0 },
+      AN: { x: 400, y: 100 },
+      AS: { x: 400, y: -100 },
+      UN: { x: 412, y: 100 },
+      BN: { x: 424, y: 100 },
+      BS: { x: 424, y: -100 },
+    },
+    [
+      { from: 'W', to: 'A', name: 'Main St' },
+      { from: 'A', to: 'U', name: 'Main St' },
+      { from: 'U', to: 'B', name: 'Main St' },
+      { from: 'B', to: 'E', name: 'Main St' },
+      { from: 'AN', to: 'A', name: '1st St' },
+      { from: 'A', to: 'AS', name: '1st St' },
+      { from: 'UN', to: 'U', name: 'Alley' },
+      { from: 'BN', to: 'B', name: '2nd St' },
+      { from: 'B', to: 'BS', name: '2nd St' },
+    ],
   );
   const { node: n } = fx;
 
@@ -192,12 +272,26 @@ describe('a crossing with an unsignalized node between its signals', () => {
 describe('a side street next to a signal', () => {
   // W --- U --- S --- E: S signalized; U a side street 10 m (or 20 m) before S. Each junction's
   // crossing area reaches 7.25 m from its node: at 10 m they overlap, at 20 m they do not.
-  const layout = (gapM: number) => buildCorridor(
-    { W: { x: 0, y: 0 }, U: { x: 400 - gapM, y: 0 }, S: { x: 400, y: 0, signals: true }, E: { x: 600, y: 0 },
-      UN: { x: 400 - gapM, y: 100 }, SN: { x: 400, y: 100 }, SS: { x: 400, y: -100 } },
-    [{ from: 'W', to: 'U', name: 'Main St' }, { from: 'U', to: 'S', name: 'Main St' }, { from: 'S', to: 'E', name: 'Main St' },
-      { from: 'UN', to: 'U', name: 'Alley' }, { from: 'SN', to: 'S', name: '2nd St' }, { from: 'S', to: 'SS', name: '2nd St' }],
-  );
+  const layout = (gapM: number) =>
+    buildCorridor(
+      {
+        W: { x: 0, y: 0 },
+        U: { x: 400 - gapM, y: 0 },
+        S: { x: 400, y: 0, signals: true },
+        E: { x: 600, y: 0 },
+        UN: { x: 400 - gapM, y: 100 },
+        SN: { x: 400, y: 100 },
+        SS: { x: 400, y: -100 },
+      },
+      [
+        { from: 'W', to: 'U', name: 'Main St' },
+        { from: 'U', to: 'S', name: 'Main St' },
+        { from: 'S', to: 'E', name: 'Main St' },
+        { from: 'UN', to: 'U', name: 'Alley' },
+        { from: 'SN', to: 'S', name: '2nd St' },
+        { from: 'S', to: 'SS', name: '2nd St' },
+      ],
+    );
 
   it('belongs to the signalized junction when their crossing areas overlap', () => {
     const fx = layout(10);
@@ -217,9 +311,21 @@ describe('a signal mapped on the approach', () => {
   //                      |
   //                      JS
   const fx = buildCorridor(
-    { W: { x: 0, y: 0 }, P: { x: 388, y: 0, signals: true }, J: { x: 400, y: 0 }, E: { x: 600, y: 0 }, JN: { x: 400, y: 100 }, JS: { x: 400, y: -100 } },
-    [{ from: 'W', to: 'P', name: 'Main St' }, { from: 'P', to: 'J', name: 'Main St' }, { from: 'J', to: 'E', name: 'Main St' },
-      { from: 'JN', to: 'J', name: '1st St' }, { from: 'J', to: 'JS', name: '1st St' }],
+    {
+      W: { x: 0, y: 0 },
+      P: { x: 388, y: 0, signals: true },
+      J: { x: 400, y: 0 },
+      E: { x: 600, y: 0 },
+      JN: { x: 400, y: 100 },
+      JS: { x: 400, y: -100 },
+    },
+    [
+      { from: 'W', to: 'P', name: 'Main St' },
+      { from: 'P', to: 'J', name: 'Main St' },
+      { from: 'J', to: 'E', name: 'Main St' },
+      { from: 'JN', to: 'J', name: '1st St' },
+      { from: 'J', to: 'JS', name: '1st St' },
+    ],
   );
   const { node: n } = fx;
 
@@ -228,7 +334,11 @@ describe('a signal mapped on the approach', () => {
     expect(ci.nodes).toEqual([n.P, n.J]);
     expect(ci.junctionNodes).toEqual([n.J]);
     expect(ci.intersection.signalized).toBe(true);
-    const traj = makeTrajectory(fx, 'p', [n.W, n.P, n.J, n.E], t0, [{ distanceM: 388, speedMps: 10 }, { stopS: 20 }, { distanceM: 212, speedMps: 10 }]);
+    const traj = makeTrajectory(fx, 'p', [n.W, n.P, n.J, n.E], t0, [
+      { distanceM: 388, speedMps: 10 },
+      { stopS: 20 },
+      { distanceM: 212, speedMps: 10 },
+    ]);
     const [f] = buildFacts(fx.region, [traj]);
     expect(f.entryS - t0).toBeCloseTo(23.8, 5); // 150 m before the signal
     expect(f.zoneLengthM).toBeCloseTo(150 + 12 + SETBACK_M + 50, 5);
@@ -239,15 +349,48 @@ describe('a signal mapped on the approach', () => {
 describe('stops, arrivals on green and noisy positions', () => {
   // W --400-- S --200-- E, S signalized with a cross street
   const fx = buildCorridor(
-    { W: { x: 0, y: 0 }, S: { x: 400, y: 0, signals: true }, E: { x: 600, y: 0 }, SN: { x: 400, y: 100 }, SS: { x: 400, y: -100 } },
-    [{ from: 'W', to: 'S', name: 'Main St' }, { from: 'S', to: 'E', name: 'Main St' }, { from: 'SN', to: 'S', name: '2nd St' }, { from: 'S', to: 'SS', name: '2nd St' }],
+    {
+      W: { x: 0, y: 0 },
+      S: { x: 400, y: 0, signals: true },
+      E: { x: 600, y: 0 },
+      SN: { x: 400, y: 100 },
+      SS: { x: 400, y: -100 },
+    },
+    [
+      { from: 'W', to: 'S', name: 'Main St' },
+      { from: 'S', to: 'E', name: 'Main St' },
+      { from: 'SN', to: 'S', name: '2nd St' },
+      { from: 'S', to: 'SS', name: '2nd St' },
+    ],
   );
   const { node: n } = fx;
   const path = [n.W, n.S, n.E];
 
   it('counts a stop below 2 m/s for 2 s or more, and no stop at 2.5 m/s', () => {
-    const crawl = makeTrajectory(fx, 'c', path, t0, [{ distanceM: 380, speedMps: 10 }, { distanceM: 6, speedMps: 1.5 }, { distanceM: 214, speedMps: 10 }], { withSpeed: true });
-    const roll = makeTrajectory(fx, 'r', path, t0, [{ distanceM: 380, speedMps: 10 }, { distanceM: 10, speedMps: 2.5 }, { distanceM: 210, speedMps: 10 }], { withSpeed: true });
+    const crawl = makeTrajectory(
+      fx,
+      'c',
+      path,
+      t0,
+      [
+        { distanceM: 380, speedMps: 10 },
+        { distanceM: 6, speedMps: 1.5 },
+        { distanceM: 214, speedMps: 10 },
+      ],
+      { withSpeed: true },
+    );
+    const roll = makeTrajectory(
+      fx,
+      'r',
+      path,
+      t0,
+      [
+        { distanceM: 380, speedMps: 10 },
+        { distanceM: 10, speedMps: 2.5 },
+        { distanceM: 210, speedMps: 10 },
+      ],
+      { withSpeed: true },
+    );
     const [c] = buildFacts(fx.region, [crawl]);
     const [r] = buildFacts(fx.region, [roll]);
     expect(c.stopped).toBe(true);
@@ -276,7 +419,8 @@ describe('stops, arrivals on green and noisy positions', () => {
     const clean = makeTrajectory(fx, 'n', path, t0, phases);
     const noisy = makeTrajectory(fx, 'n', path, t0, phases);
     let k = 0;
-    for (const p of noisy.traversals[1].pings) if (p.offsetM === 55 && p.tS > t0 + 45.5) p.offsetM += k++ % 2 === 0 ? 4 : -4;
+    for (const p of noisy.traversals[1].pings)
+      if (p.offsetM === 55 && p.tS > t0 + 45.5) p.offsetM += k++ % 2 === 0 ? 4 : -4;
     expect(k).toBe(60);
     const [fc] = buildFacts(fx.region, [clean]);
     const [fn] = buildFacts(fx.region, [noisy]);

@@ -3,7 +3,15 @@
  * an origin in Baltimore, straight roads between them, intersections found by the importer's own
  * rules (`markIntersections`, `buildIntersections`). Lengths are exact (axis-aligned roads).
  */
-import { buildGraph, markIntersections, NodeFlag, RoadClass, type EdgeId, type EdgeInput, type RoadClassId } from '../../src/network/index.js';
+import {
+  buildGraph,
+  markIntersections,
+  NodeFlag,
+  RoadClass,
+  type EdgeId,
+  type EdgeInput,
+  type RoadClassId,
+} from '../../src/network/index.js';
 import { buildIntersections } from '../../src/network/intersections.js';
 import type { Region } from '../../src/network/region.js';
 import type { Fixture } from './fixture.js';
@@ -14,9 +22,20 @@ const M_PER_DEG_LAT = 111_195;
 const M_PER_DEG_LON = M_PER_DEG_LAT * Math.cos((LAT * Math.PI) / 180);
 
 /** A node: position in metres east (x) and north (y) of the origin; `signals` = highway=traffic_signals. */
-export interface NodeSpec { x: number; y: number; signals?: boolean }
+export interface NodeSpec {
+  x: number;
+  y: number;
+  signals?: boolean;
+}
 /** A straight road between two nodes, two-way unless `oneway` (then only from → to). */
-export interface RoadSpec { from: string; to: string; name: string; oneway?: boolean; lanes?: number; roadClass?: RoadClassId }
+export interface RoadSpec {
+  from: string;
+  to: string;
+  name: string;
+  oneway?: boolean;
+  lanes?: number;
+  roadClass?: RoadClassId;
+}
 
 /** A fixture with node ids by name. */
 export interface Corridor extends Fixture {
@@ -30,7 +49,9 @@ export const CORRIDOR_SPEED_KPH = 36;
 export function buildCorridor(nodes: Record<string, NodeSpec>, roads: RoadSpec[]): Corridor {
   const names = Object.keys(nodes);
   const node: Record<string, number> = {};
-  names.forEach((n, i) => { node[n] = i; });
+  names.forEach((n, i) => {
+    node[n] = i;
+  });
   const nodeInputs = names.map((n, i) => ({
     lat: LAT + nodes[n].y / M_PER_DEG_LAT,
     lon: LON + nodes[n].x / M_PER_DEG_LON,
@@ -42,7 +63,13 @@ export function buildCorridor(nodes: Record<string, NodeSpec>, roads: RoadSpec[]
     const a = node[r.from];
     const b = node[r.to];
     const lengthM = Math.hypot(nodes[r.to].x - nodes[r.from].x, nodes[r.to].y - nodes[r.from].y);
-    const base = { speedKph: CORRIDOR_SPEED_KPH, roadClass: r.roadClass ?? RoadClass.secondary, name: r.name, lengthM, lanes: r.lanes };
+    const base = {
+      speedKph: CORRIDOR_SPEED_KPH,
+      roadClass: r.roadClass ?? RoadClass.secondary,
+      name: r.name,
+      lengthM,
+      lanes: r.lanes,
+    };
     const i = edges.length;
     edges.push({ ...base, source: a, target: b, twin: r.oneway ? -1 : i + 1 });
     if (!r.oneway) edges.push({ ...base, source: b, target: a, twin: i });
@@ -55,10 +82,18 @@ export function buildCorridor(nodes: Record<string, NodeSpec>, roads: RoadSpec[]
   };
   const region: Region = {
     meta: {
-      name: 'corridor', mapVersion: 'corridor-20261101', source: 'hand-built', importedAt: '2026-11-01T00:00:00Z',
-      bounds: [LAT - 0.01, LON - 0.01, LAT + 0.01, LON + 0.01], country: 'US', timeZone: 'America/New_York',
+      name: 'corridor',
+      mapVersion: 'corridor-20261101',
+      source: 'hand-built',
+      importedAt: '2026-11-01T00:00:00Z',
+      bounds: [LAT - 0.01, LON - 0.01, LAT + 0.01, LON + 0.01],
+      country: 'US',
+      timeZone: 'America/New_York',
     },
-    graph, intersections: buildIntersections(graph), blocks: [], lots: [],
+    graph,
+    intersections: buildIntersections(graph),
+    blocks: [],
+    lots: [],
   };
   return { region, graph, edge, node };
 }

@@ -2,7 +2,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { catalogOf, migrations as analyticsMigrations, parseMetricRequest, queryMetrics, refreshFacts } from '../../src/analytics/index.js';
+import {
+  catalogOf,
+  migrations as analyticsMigrations,
+  parseMetricRequest,
+  queryMetrics,
+  refreshFacts,
+} from '../../src/analytics/index.js';
 import { createDemoRegion } from '../../src/demo/create-demo-region.js';
 import { loadRegion } from '../../src/network/index.js';
 import { migrations as probeMigrations } from '../../src/probes/migrations.js';
@@ -28,14 +34,31 @@ describe('intersection metrics on the demo city after its traffic simulation', (
     const catalog = catalogOf(region);
     const signalized = catalog.list.filter((c) => c.intersection.signalized).map((c) => c.key);
     const unsignalized = catalog.list.filter((c) => !c.intersection.signalized).map((c) => c.key);
-    const query = async (keys: string[]) => (await queryMetrics(db, catalog, parseMetricRequest({
-      dateRanges: [{ startDate: '2026-01-01', endDate: '2026-01-31' }], dimensions: [],
-      metrics: [{ name: 'totalVehicleCount' }, { name: 'avgControlDelay' }, { name: 'POG' }, { name: 'avgApproachSpeed' }, { name: 'LOS' }],
-      dimensionFilters: [{ name: 'intersectionId', operator: 'IN_LIST', expressions: keys }], metadata: [{ key: 'units', value: 'metric' }],
-    }))).rows[0];
+    const query = async (keys: string[]) =>
+      (
+        await queryMetrics(
+          db,
+          catalog,
+          parseMetricRequest({
+            dateRanges: [{ startDate: '2026-01-01', endDate: '2026-01-31' }],
+            dimensions: [],
+            metrics: [
+              { name: 'totalVehicleCount' },
+              { name: 'avgControlDelay' },
+              { name: 'POG' },
+              { name: 'avgApproachSpeed' },
+              { name: 'LOS' },
+            ],
+            dimensionFilters: [{ name: 'intersectionId', operator: 'IN_LIST', expressions: keys }],
+            metadata: [{ key: 'units', value: 'metric' }],
+          }),
+        )
+      ).rows[0];
     const sig = await query(signalized);
     const unsig = await query(unsignalized);
-    console.log(`demo analytics: ${refreshed.facts} facts from ${refreshed.trajectories} trajectories; signalized [n, delay s, POG %, approach km/h, LOS] = ${sig.join(', ')}; unsignalized = ${unsig.join(', ')}`);
+    console.log(
+      `demo analytics: ${refreshed.facts} facts from ${refreshed.trajectories} trajectories; signalized [n, delay s, POG %, approach km/h, LOS] = ${sig.join(', ')}; unsignalized = ${unsig.join(', ')}`,
+    );
     expect(Number(sig[0])).toBeGreaterThan(100);
     expect(Number(sig[1])).toBeGreaterThan(2);
     expect(Number(sig[1])).toBeLessThan(90);
@@ -43,12 +66,23 @@ describe('intersection metrics on the demo city after its traffic simulation', (
     expect(Number(sig[1])).toBeGreaterThan(Number(unsig[1]));
 
     // the busiest signalized intersection by hour: delays stay within signal-cycle bounds
-    const top = await queryMetrics(db, catalog, parseMetricRequest({
-      dateRanges: [{ startDate: '2026-01-01', endDate: '2026-01-31' }], dimensions: [{ name: 'intersectionId' }],
-      metrics: [{ name: 'totalVehicleCount' }, { name: 'avgControlDelay' }, { name: 'maxControlDelay' }, { name: 'LOS' }],
-      dimensionFilters: [{ name: 'intersectionId', operator: 'IN_LIST', expressions: signalized }],
-      orderBys: [{ name: 'totalVehicleCount', sortOrder: 'DESCENDING' }], pageSize: 5,
-    }));
+    const top = await queryMetrics(
+      db,
+      catalog,
+      parseMetricRequest({
+        dateRanges: [{ startDate: '2026-01-01', endDate: '2026-01-31' }],
+        dimensions: [{ name: 'intersectionId' }],
+        metrics: [
+          { name: 'totalVehicleCount' },
+          { name: 'avgControlDelay' },
+          { name: 'maxControlDelay' },
+          { name: 'LOS' },
+        ],
+        dimensionFilters: [{ name: 'intersectionId', operator: 'IN_LIST', expressions: signalized }],
+        orderBys: [{ name: 'totalVehicleCount', sortOrder: 'DESCENDING' }],
+        pageSize: 5,
+      }),
+    );
     console.log(`demo analytics: busiest signalized intersections ${JSON.stringify(top.rows)}`);
     expect(top.rows.length).toBeGreaterThan(0);
     for (const r of top.rows) expect(Number(r[2])).toBeLessThan(240);

@@ -50,14 +50,35 @@ export function buildFixture(): Fixture {
     { lat: LAT - DLAT / 4, lon: LON + DLON * 0.35 }, // DS
   ];
   const pairs: Array<[number, number, string, number]> = [
-    [N.W, N.C, 'Main St', ARM_M], [N.C, N.E, 'Main St', 120], [N.N, N.C, '1st Ave', ARM_M], [N.C, N.S, '1st Ave', ARM_M],
-    [N.E, N.D, 'Main St', 20], [N.DN, N.D, '2nd Ave', 100], [N.D, N.DS, '2nd Ave', 100],
+    [N.W, N.C, 'Main St', ARM_M],
+    [N.C, N.E, 'Main St', 120],
+    [N.N, N.C, '1st Ave', ARM_M],
+    [N.C, N.S, '1st Ave', ARM_M],
+    [N.E, N.D, 'Main St', 20],
+    [N.DN, N.D, '2nd Ave', 100],
+    [N.D, N.DS, '2nd Ave', 100],
   ];
   const edges: EdgeInput[] = [];
   for (const [a, b, name, len] of pairs) {
     const i: number = edges.length;
-    edges.push({ source: a, target: b, speedKph: SPEED_KPH, roadClass: RoadClass.secondary, name, lengthM: len, twin: i + 1 });
-    edges.push({ source: b, target: a, speedKph: SPEED_KPH, roadClass: RoadClass.secondary, name, lengthM: len, twin: i });
+    edges.push({
+      source: a,
+      target: b,
+      speedKph: SPEED_KPH,
+      roadClass: RoadClass.secondary,
+      name,
+      lengthM: len,
+      twin: i + 1,
+    });
+    edges.push({
+      source: b,
+      target: a,
+      speedKph: SPEED_KPH,
+      roadClass: RoadClass.secondary,
+      name,
+      lengthM: len,
+      twin: i,
+    });
   }
   const { graph } = buildGraph({ nodes, edges });
   const edge = (a: number, b: number): EdgeId => {
@@ -75,23 +96,47 @@ export function buildFixture(): Fixture {
         let angle = ((outH - inH + 540) % 360) - 180;
         if (angle === -180) angle = 180;
         movements.push({
-          id: movementId++, inEdge, outEdge, turnType: turnTypeOf(angle), inHeadingDeg: inH, outHeadingDeg: outH, turnAngleDeg: angle,
-          inName: graph.names[graph.edgeNameId[inEdge]], outName: graph.names[graph.edgeNameId[outEdge]], allowed: true,
+          id: movementId++,
+          inEdge,
+          outEdge,
+          turnType: turnTypeOf(angle),
+          inHeadingDeg: inH,
+          outHeadingDeg: outH,
+          turnAngleDeg: angle,
+          inName: graph.names[graph.edgeNameId[inEdge]],
+          outName: graph.names[graph.edgeNameId[outEdge]],
+          allowed: true,
         });
       }
     }
     return {
-      id, node, lat: graph.nodeLatE7[node] / 1e7, lon: graph.nodeLonE7[node] / 1e7, name,
-      streetNames: name.split(' & '), signalized, stop: false, giveWay: false, movements,
+      id,
+      node,
+      lat: graph.nodeLatE7[node] / 1e7,
+      lon: graph.nodeLonE7[node] / 1e7,
+      name,
+      streetNames: name.split(' & '),
+      signalized,
+      stop: false,
+      giveWay: false,
+      movements,
     };
   };
   const intersections = [makeIx(N.C, 1001, 'Main St & 1st Ave', true), makeIx(N.D, 1002, 'Main St & 2nd Ave', false)];
   const region: Region = {
     meta: {
-      name: 'fixture', mapVersion: 'fixture-20261101', source: 'hand-built', importedAt: '2026-11-01T00:00:00Z',
-      bounds: [LAT - DLAT, LON - DLON, LAT + DLAT, LON + DLON * 0.35], country: 'US', timeZone: 'America/New_York',
+      name: 'fixture',
+      mapVersion: 'fixture-20261101',
+      source: 'hand-built',
+      importedAt: '2026-11-01T00:00:00Z',
+      bounds: [LAT - DLAT, LON - DLON, LAT + DLAT, LON + DLON * 0.35],
+      country: 'US',
+      timeZone: 'America/New_York',
     },
-    graph, intersections, blocks: [], lots: [],
+    graph,
+    intersections,
+    blocks: [],
+    lots: [],
   };
   return { region, graph, edge };
 }
@@ -103,7 +148,14 @@ export type Phase = { distanceM: number; speedMps: number } | { stopS: number };
  * A trajectory over `path` (consecutive node ids) starting at `startS` at the first node, moving
  * by `phases`, pinged every `pingEveryS` seconds (reported speeds included when `withSpeed`).
  */
-export function makeTrajectory(fx: Fixture, traceId: string, path: number[], startS: number, phases: Phase[], opts: { pingEveryS?: number; withSpeed?: boolean; part?: number } = {}): Trajectory {
+export function makeTrajectory(
+  fx: Fixture,
+  traceId: string,
+  path: number[],
+  startS: number,
+  phases: Phase[],
+  opts: { pingEveryS?: number; withSpeed?: boolean; part?: number } = {},
+): Trajectory {
   const every = opts.pingEveryS ?? 1;
   // breakpoints of distance over time
   const bp: Array<{ t: number; d: number; v: number }> = [{ t: startS, d: 0, v: 0 }];
@@ -127,7 +179,8 @@ export function makeTrajectory(fx: Fixture, traceId: string, path: number[], sta
   const lastTimeAt = (d: number): number => {
     // the moment the vehicle moves past d
     for (let i = 1; i < bp.length; i++) {
-      if (bp[i].d > d + 1e-9 && bp[i].d > bp[i - 1].d) return bp[i - 1].t + ((d - bp[i - 1].d) / (bp[i].d - bp[i - 1].d)) * (bp[i].t - bp[i - 1].t);
+      if (bp[i].d > d + 1e-9 && bp[i].d > bp[i - 1].d)
+        return bp[i - 1].t + ((d - bp[i - 1].d) / (bp[i].d - bp[i - 1].d)) * (bp[i].t - bp[i - 1].t);
     }
     return endS;
   };
@@ -141,7 +194,13 @@ export function makeTrajectory(fx: Fixture, traceId: string, path: number[], sta
     const enterS = i === 0 ? startS : lastTimeAt(cum[i]);
     const full = cum[i + 1] <= total;
     const exitS = full ? lastTimeAt(cum[i + 1]) : endS;
-    traversals.push({ edge: e, enterS, exitS, coveredFraction: full ? 1 : (total - cum[i]) / (cum[i + 1] - cum[i]), pings: [] });
+    traversals.push({
+      edge: e,
+      enterS,
+      exitS,
+      coveredFraction: full ? 1 : (total - cum[i]) / (cum[i + 1] - cum[i]),
+      pings: [],
+    });
   });
   let index = 0;
   for (let t = startS; t <= endS + 1e-9; t += every) {

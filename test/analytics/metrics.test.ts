@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFacts, catalogOf, parseMetricRequest, queryMetrics, storeFacts, updateNamespace, migrations, AnalyticsError } from '../../src/analytics/index.js';
+import {
+  buildFacts,
+  catalogOf,
+  parseMetricRequest,
+  queryMetrics,
+  storeFacts,
+  updateNamespace,
+  migrations,
+  AnalyticsError,
+} from '../../src/analytics/index.js';
 import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
 import { N } from './fixture.js';
 import { openTestPostgres, testDatabaseUrl } from '../helpers/context.js';
@@ -12,7 +21,8 @@ const WS = movementIdOf(fx, N.W, N.C, N.S);
 const NE = movementIdOf(fx, N.N, N.C, N.E);
 const NOV = [{ startDate: '2026-11-01', endDate: '2026-11-30' }];
 const pgUrl = testDatabaseUrl();
-if (!pgUrl && process.env.CI !== 'true') console.warn('TEST_DATABASE_URL is not set: the PostgreSQL run of the metric suite is skipped');
+if (!pgUrl && process.env.CI !== 'true')
+  console.warn('TEST_DATABASE_URL is not set: the PostgreSQL run of the metric suite is skipped');
 
 // The same suite on both backends: PGlite in memory, and PostgreSQL when TEST_DATABASE_URL is set.
 for (const backend of ['pglite', 'postgres'] as const) {
@@ -34,7 +44,10 @@ for (const backend of ['pglite', 'postgres'] as const) {
       // storing again is idempotent
       await storeFacts(db, facts, { mapVersion: '20261101' });
     });
-    afterAll(async () => { if (drop) await drop(); else await db?.close(); });
+    afterAll(async () => {
+      if (drop) await drop();
+      else await db?.close();
+    });
 
     async function run(body: Record<string, unknown>) {
       return queryMetrics(db, catalog, parseMetricRequest(body));
@@ -43,30 +56,101 @@ for (const backend of ['pglite', 'postgres'] as const) {
       return (await run(body)).rows;
     }
     async function rejects(body: Record<string, unknown>, param: RegExp) {
-      const err = await run(body).then(() => undefined, (e: unknown) => e);
+      const err = await run(body).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(AnalyticsError);
       expect((err as AnalyticsError).message).toMatch(param);
     }
 
     describe('metric catalogue on the hand-built crossing', () => {
       it('computes every metric of intersection C for November exactly', async () => {
-        const all = ['totalVehicleCount', 'throughVehicleCount', 'stopVehicleCount', 'avgTravelTime', 'maxTravelTime', 'avgApproachSpeed', 'maxApproachSpeed',
-          'avgThroughApproachSpeed', 'maxThroughApproachSpeed', 'avgControlDelay', 'maxControlDelay', '3MDCount', '3MDPct', 'POG', 'LOS', 'anonymized'];
-        const data = await run({ dateRanges: NOV, dimensions: [{ name: 'intersectionId' }], metrics: all.map((name) => ({ name })), metadata: [{ key: 'units', value: 'metric' }] });
+        const all = [
+          'totalVehicleCount',
+          'throughVehicleCount',
+          'stopVehicleCount',
+          'avgTravelTime',
+          'maxTravelTime',
+          'avgApproachSpeed',
+          'maxApproachSpeed',
+          'avgThroughApproachSpeed',
+          'maxThroughApproachSpeed',
+          'avgControlDelay',
+          'maxControlDelay',
+          '3MDCount',
+          '3MDPct',
+          'POG',
+          'LOS',
+          'anonymized',
+        ];
+        const data = await run({
+          dateRanges: NOV,
+          dimensions: [{ name: 'intersectionId' }],
+          metrics: all.map((name) => ({ name })),
+          metadata: [{ key: 'units', value: 'metric' }],
+        });
         expect(data.columnHeader.dimensionHeaderEntries).toEqual([{ name: 'intersectionId', type: 'STRING' }]);
-        expect(data.columnHeader.metricHeaderEntries.map((e) => e.type)).toEqual(['INTEGER', 'INTEGER', 'INTEGER', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'INTEGER', 'DOUBLE', 'DOUBLE', 'STRING', 'BOOLEAN']);
+        expect(data.columnHeader.metricHeaderEntries.map((e) => e.type)).toEqual([
+          'INTEGER',
+          'INTEGER',
+          'INTEGER',
+          'DOUBLE',
+          'DOUBLE',
+          'DOUBLE',
+          'DOUBLE',
+          'DOUBLE',
+          'DOUBLE',
+          'DOUBLE',
+          'DOUBLE',
+          'INTEGER',
+          'DOUBLE',
+          'DOUBLE',
+          'STRING',
+          'BOOLEAN',
+        ]);
         // 5 vehicles: delays 40, 0, 20, 0, 200 → avg 52 → LOS D; travel 61.45, 21.45, 41.45, 21.45, 221.45
         // approach speeds 36, 36, 18, 36, 36 km/h; through (B, C, F) 36, 18, 36
-        expect(data.rows).toEqual([[KEY_C, '5', '3', '2', '73.45', '221.45', '32.49', '36', '30.15', '36', '52', '200', '1', '20', '60', 'D', 'false']]);
+        expect(data.rows).toEqual([
+          [
+            KEY_C,
+            '5',
+            '3',
+            '2',
+            '73.45',
+            '221.45',
+            '32.49',
+            '36',
+            '30.15',
+            '36',
+            '52',
+            '200',
+            '1',
+            '20',
+            '60',
+            'D',
+            'false',
+          ],
+        ]);
         expect(data.nextCursor).toEqual({});
       });
 
       it('reports approach speeds in mph by default', async () => {
-        expect(await rows({ dateRanges: NOV, dimensions: [], metrics: [{ name: 'avgApproachSpeed' }, { name: 'maxApproachSpeed' }] })).toEqual([['20.19', '22.37']]);
+        expect(
+          await rows({
+            dateRanges: NOV,
+            dimensions: [],
+            metrics: [{ name: 'avgApproachSpeed' }, { name: 'maxApproachSpeed' }],
+          }),
+        ).toEqual([['20.19', '22.37']]);
       });
 
       it('gives each movement its LOS letter with the HCM bands (20 s is still B)', async () => {
-        const r = await rows({ dateRanges: NOV, dimensions: [{ name: 'movementId' }], metrics: [{ name: 'totalVehicleCount' }, { name: 'avgControlDelay' }, { name: 'LOS' }, { name: 'turnPct' }] });
+        const r = await rows({
+          dateRanges: NOV,
+          dimensions: [{ name: 'movementId' }],
+          metrics: [{ name: 'totalVehicleCount' }, { name: 'avgControlDelay' }, { name: 'LOS' }, { name: 'turnPct' }],
+        });
         const byId = Object.fromEntries(r.map((x) => [x[0], x.slice(1)]));
         expect(byId[WE]).toEqual(['3', '20', 'B', '75']);
         expect(byId[WS]).toEqual(['1', '0', 'A', '25']);
@@ -74,22 +158,48 @@ for (const backend of ['pglite', 'postgres'] as const) {
       });
 
       it('keeps turnPct a share of the whole approach when movements are filtered', async () => {
-        const r = await rows({ dateRanges: NOV, dimensions: [{ name: 'movementId' }], metrics: [{ name: 'turnPct' }], dimensionFilters: [{ name: 'movementId', operator: 'EQUALS', expressions: [WS] }] });
+        const r = await rows({
+          dateRanges: NOV,
+          dimensions: [{ name: 'movementId' }],
+          metrics: [{ name: 'turnPct' }],
+          dimensionFilters: [{ name: 'movementId', operator: 'EQUALS', expressions: [WS] }],
+        });
         expect(r).toEqual([[WS, '25']]);
       });
 
       it('applies user LOS ranges (start inclusive, end exclusive)', async () => {
         const r = await rows({
-          dateRanges: NOV, dimensions: [{ name: 'movementId' }],
-          metrics: [{ name: 'LOS', ranges: [{ name: 'good', startAvgControlDelay: 0, endAvgControlDelay: 20 }, { name: 'fair', startAvgControlDelay: 20, endAvgControlDelay: 60 }, { name: 'poor', startAvgControlDelay: 60 }] }],
+          dateRanges: NOV,
+          dimensions: [{ name: 'movementId' }],
+          metrics: [
+            {
+              name: 'LOS',
+              ranges: [
+                { name: 'good', startAvgControlDelay: 0, endAvgControlDelay: 20 },
+                { name: 'fair', startAvgControlDelay: 20, endAvgControlDelay: 60 },
+                { name: 'poor', startAvgControlDelay: 60 },
+              ],
+            },
+          ],
           orderBys: [{ name: 'LOS', sortOrder: 'ASCENDING' }],
         });
-        expect(r).toEqual([[WE, 'fair'], [WS, 'good'], [NE, 'poor']]);
+        expect(r).toEqual([
+          [WE, 'fair'],
+          [WS, 'good'],
+          [NE, 'poor'],
+        ]);
       });
 
       it('flags rows of fewer than 5 vehicles as anonymized', async () => {
-        const r = await rows({ dateRanges: NOV, dimensions: [{ name: 'wkPart' }], metrics: [{ name: 'totalVehicleCount' }, { name: 'anonymized' }] });
-        expect(r).toEqual([['weekday', '4', 'true'], ['weekend', '1', 'true']]);
+        const r = await rows({
+          dateRanges: NOV,
+          dimensions: [{ name: 'wkPart' }],
+          metrics: [{ name: 'totalVehicleCount' }, { name: 'anonymized' }],
+        });
+        expect(r).toEqual([
+          ['weekday', '4', 'true'],
+          ['weekend', '1', 'true'],
+        ]);
       });
     });
 
@@ -99,51 +209,162 @@ for (const backend of ['pglite', 'postgres'] as const) {
         ['quarter', [['2026-Q4', '5']]],
         ['month', [['2026-11', '5']]],
         ['week', [['2026-11-16', '5']]],
-        ['day', [['2026-11-16', '4'], ['2026-11-21', '1']]],
-        ['dayOfWeek', [['1', '4'], ['6', '1']]],
-        ['hourOfDay', [['8', '3'], ['9', '1'], ['17', '1']]],
-        ['wkPart', [['weekday', '4'], ['weekend', '1']]],
+        [
+          'day',
+          [
+            ['2026-11-16', '4'],
+            ['2026-11-21', '1'],
+          ],
+        ],
+        [
+          'dayOfWeek',
+          [
+            ['1', '4'],
+            ['6', '1'],
+          ],
+        ],
+        [
+          'hourOfDay',
+          [
+            ['8', '3'],
+            ['9', '1'],
+            ['17', '1'],
+          ],
+        ],
+        [
+          'wkPart',
+          [
+            ['weekday', '4'],
+            ['weekend', '1'],
+          ],
+        ],
         // zone entries: A 08:00:25, B 08:20:25, F 08:50:25, C 09:05:50, D 17:40:25
-        ['15MinBin', [['08:00', '1'], ['08:15', '1'], ['08:45', '1'], ['09:00', '1'], ['17:30', '1']]],
-        ['30MinBin', [['08:00', '2'], ['08:30', '1'], ['09:00', '1'], ['17:30', '1']]],
+        [
+          '15MinBin',
+          [
+            ['08:00', '1'],
+            ['08:15', '1'],
+            ['08:45', '1'],
+            ['09:00', '1'],
+            ['17:30', '1'],
+          ],
+        ],
+        [
+          '30MinBin',
+          [
+            ['08:00', '2'],
+            ['08:30', '1'],
+            ['09:00', '1'],
+            ['17:30', '1'],
+          ],
+        ],
       ];
       for (const [name, expected] of cases) {
         it(`groups by ${name}`, async () => {
-          expect(await rows({ dateRanges: NOV, dimensions: [{ name }], metrics: [{ name: 'totalVehicleCount' }] })).toEqual(expected);
+          expect(
+            await rows({ dateRanges: NOV, dimensions: [{ name }], metrics: [{ name: 'totalVehicleCount' }] }),
+          ).toEqual(expected);
         });
       }
 
       it('groups by movementId in numeric order', async () => {
-        const r = await rows({ dateRanges: NOV, dimensions: [{ name: 'movementId' }], metrics: [{ name: 'totalVehicleCount' }] });
+        const r = await rows({
+          dateRanges: NOV,
+          dimensions: [{ name: 'movementId' }],
+          metrics: [{ name: 'totalVehicleCount' }],
+        });
         expect(r.map((x) => x[0])).toEqual([WE, WS, NE].sort((a, b) => Number(a) - Number(b)));
       });
 
       it('groups by customTimeRange in range order, wrapping midnight', async () => {
         const ranges = [
-          { name: 'AM', startTime: '06:00', endTime: '09:00' }, { name: 'Midday', startTime: '09:00', endTime: '15:00' },
-          { name: 'PM', startTime: '15:00', endTime: '19:00' }, { name: 'Night', startTime: '19:00', endTime: '06:00' },
+          { name: 'AM', startTime: '06:00', endTime: '09:00' },
+          { name: 'Midday', startTime: '09:00', endTime: '15:00' },
+          { name: 'PM', startTime: '15:00', endTime: '19:00' },
+          { name: 'Night', startTime: '19:00', endTime: '06:00' },
         ];
-        const r = await rows({ dateRanges: NOV, dimensions: [{ name: 'customTimeRange', ranges }], metrics: [{ name: 'totalVehicleCount' }] });
-        expect(r).toEqual([['AM', '3'], ['Midday', '1'], ['PM', '1']]);
+        const r = await rows({
+          dateRanges: NOV,
+          dimensions: [{ name: 'customTimeRange', ranges }],
+          metrics: [{ name: 'totalVehicleCount' }],
+        });
+        expect(r).toEqual([
+          ['AM', '3'],
+          ['Midday', '1'],
+          ['PM', '1'],
+        ]);
       });
 
       it('rejects customTimeRange ranges with a gap, an overlap or off the 15-minute grid', async () => {
         const base = { dateRanges: NOV, metrics: [{ name: 'totalVehicleCount' }] };
-        await rejects({ ...base, dimensions: [{ name: 'customTimeRange', ranges: [{ name: 'a', startTime: '00:00', endTime: '12:00' }] }] }, /cover all 24 hours: 12:00/);
-        await rejects({ ...base, dimensions: [{ name: 'customTimeRange', ranges: [{ name: 'a', startTime: '00:00', endTime: '24:00' }, { name: 'b', startTime: '10:00', endTime: '11:00' }] }] }, /overlaps/);
-        await rejects({ ...base, dimensions: [{ name: 'customTimeRange', ranges: [{ name: 'a', startTime: '00:10', endTime: '24:00' }] }] }, /15-minute grid/);
+        await rejects(
+          {
+            ...base,
+            dimensions: [{ name: 'customTimeRange', ranges: [{ name: 'a', startTime: '00:00', endTime: '12:00' }] }],
+          },
+          /cover all 24 hours: 12:00/,
+        );
+        await rejects(
+          {
+            ...base,
+            dimensions: [
+              {
+                name: 'customTimeRange',
+                ranges: [
+                  { name: 'a', startTime: '00:00', endTime: '24:00' },
+                  { name: 'b', startTime: '10:00', endTime: '11:00' },
+                ],
+              },
+            ],
+          },
+          /overlaps/,
+        );
+        await rejects(
+          {
+            ...base,
+            dimensions: [{ name: 'customTimeRange', ranges: [{ name: 'a', startTime: '00:10', endTime: '24:00' }] }],
+          },
+          /15-minute grid/,
+        );
       });
 
       it('spans several date ranges and reads local days', async () => {
-        const r = await rows({ dateRanges: [{ startDate: '2026-11-21', endDate: '2026-11-21' }, { startDate: '2027-01-01', endDate: '2027-01-31' }], dimensions: [{ name: 'intersectionId' }, { name: 'month' }], metrics: [{ name: 'totalVehicleCount' }] });
+        const r = await rows({
+          dateRanges: [
+            { startDate: '2026-11-21', endDate: '2026-11-21' },
+            { startDate: '2027-01-01', endDate: '2027-01-31' },
+          ],
+          dimensions: [{ name: 'intersectionId' }, { name: 'month' }],
+          metrics: [{ name: 'totalVehicleCount' }],
+        });
         // keys sort as strings: '…-76.60837' (D) before '…-76.61000' (C)
-        expect(r).toEqual([[KEY_D, '2027-01', '1'], [KEY_C, '2026-11', '1'], [KEY_C, '2027-01', '1']]);
+        expect(r).toEqual([
+          [KEY_D, '2027-01', '1'],
+          [KEY_C, '2026-11', '1'],
+          [KEY_C, '2027-01', '1'],
+        ]);
       });
 
       it('adds readable columns in verbose output mode', async () => {
-        const data = await run({ dateRanges: NOV, dimensions: [{ name: 'intersectionId' }, { name: 'movementId' }], metrics: [{ name: 'totalVehicleCount' }], metadata: [{ key: 'outputMode', value: 'verbose' }], dimensionFilters: [{ name: 'movementId', operator: 'EQUALS', expressions: [NE] }] });
-        expect(data.columnHeader.dimensionHeaderEntries.map((e) => e.name)).toEqual(['intersectionId', 'movementId', 'intersectionName', 'movementName', 'inboundDirection', 'outboundDirection', 'turnManeuver']);
-        expect(data.rows).toEqual([[KEY_C, NE, 'Main St & 1st Ave', 'SB 1st Ave left onto Main St', 'S', 'E', 'L', '1']]);
+        const data = await run({
+          dateRanges: NOV,
+          dimensions: [{ name: 'intersectionId' }, { name: 'movementId' }],
+          metrics: [{ name: 'totalVehicleCount' }],
+          metadata: [{ key: 'outputMode', value: 'verbose' }],
+          dimensionFilters: [{ name: 'movementId', operator: 'EQUALS', expressions: [NE] }],
+        });
+        expect(data.columnHeader.dimensionHeaderEntries.map((e) => e.name)).toEqual([
+          'intersectionId',
+          'movementId',
+          'intersectionName',
+          'movementName',
+          'inboundDirection',
+          'outboundDirection',
+          'turnManeuver',
+        ]);
+        expect(data.rows).toEqual([
+          [KEY_C, NE, 'Main St & 1st Ave', 'SB 1st Ave left onto Main St', 'S', 'E', 'L', '1'],
+        ]);
       });
     });
 
@@ -172,42 +393,87 @@ for (const backend of ['pglite', 'postgres'] as const) {
       ];
       for (const [f, n] of cases) {
         it(`${f.name} ${f.not ? 'NOT ' : ''}${f.operator} ${(f.expressions as string[]).join(',')} → ${n}`, async () => {
-          const r = await rows({ dateRanges: NOV, dimensions: [], metrics: [{ name: 'totalVehicleCount' }], dimensionFilters: [f] });
+          const r = await rows({
+            dateRanges: NOV,
+            dimensions: [],
+            metrics: [{ name: 'totalVehicleCount' }],
+            dimensionFilters: [f],
+          });
           expect(r.length === 0 ? '0' : r[0][0]).toBe(n);
         });
       }
 
       it('filters on customTimeRange names', async () => {
-        const ranges = [{ name: 'day', startTime: '06:00', endTime: '18:00' }, { name: 'night', startTime: '18:00', endTime: '06:00' }];
-        const r = await rows({ dateRanges: NOV, dimensions: [{ name: 'customTimeRange', ranges }], metrics: [{ name: 'totalVehicleCount' }], dimensionFilters: [{ name: 'customTimeRange', operator: 'EQUALS', not: true, expressions: ['night'] }] });
+        const ranges = [
+          { name: 'day', startTime: '06:00', endTime: '18:00' },
+          { name: 'night', startTime: '18:00', endTime: '06:00' },
+        ];
+        const r = await rows({
+          dateRanges: NOV,
+          dimensions: [{ name: 'customTimeRange', ranges }],
+          metrics: [{ name: 'totalVehicleCount' }],
+          dimensionFilters: [{ name: 'customTimeRange', operator: 'EQUALS', not: true, expressions: ['night'] }],
+        });
         expect(r).toEqual([['day', '5']]);
       });
 
       it('rejects operators a dimension does not take, bad values and unknown names', async () => {
         const base = { dateRanges: NOV, dimensions: [], metrics: [{ name: 'totalVehicleCount' }] };
-        await rejects({ ...base, dimensionFilters: [{ name: 'intersectionId', operator: 'GREATER_THAN', expressions: ['x'] }] }, /dimensionFilters\[0\]\.operator/);
-        await rejects({ ...base, dimensionFilters: [{ name: 'hourOfDay', operator: 'EQUALS', expressions: ['25'] }] }, /dimensionFilters\[0\]\.expressions\[0\]/);
-        await rejects({ ...base, dimensionFilters: [{ name: 'hourOfDay', operator: 'LIKE', expressions: ['1'] }] }, /operator/);
-        await rejects({ ...base, dimensionFilters: [{ name: 'speed', operator: 'EQUALS', expressions: ['1'] }] }, /dimensionFilters\[0\]\.name/);
-        await rejects({ ...base, dimensionFilters: [{ name: 'hourOfDay', operator: 'EQUALS', expressions: ['1', '2'] }] }, /exactly one/);
-        await rejects({ ...base, dimensionFilters: [{ name: '15MinBin', operator: 'EQUALS', expressions: ['08:07'] }] }, /15-minute bin/);
-        await rejects({ ...base, dimensionFilters: [{ name: 'week', operator: 'EQUALS', expressions: ['2026-11-17'] }] }, /not a Monday/);
+        await rejects(
+          { ...base, dimensionFilters: [{ name: 'intersectionId', operator: 'GREATER_THAN', expressions: ['x'] }] },
+          /dimensionFilters\[0\]\.operator/,
+        );
+        await rejects(
+          { ...base, dimensionFilters: [{ name: 'hourOfDay', operator: 'EQUALS', expressions: ['25'] }] },
+          /dimensionFilters\[0\]\.expressions\[0\]/,
+        );
+        await rejects(
+          { ...base, dimensionFilters: [{ name: 'hourOfDay', operator: 'LIKE', expressions: ['1'] }] },
+          /operator/,
+        );
+        await rejects(
+          { ...base, dimensionFilters: [{ name: 'speed', operator: 'EQUALS', expressions: ['1'] }] },
+          /dimensionFilters\[0\]\.name/,
+        );
+        await rejects(
+          { ...base, dimensionFilters: [{ name: 'hourOfDay', operator: 'EQUALS', expressions: ['1', '2'] }] },
+          /exactly one/,
+        );
+        await rejects(
+          { ...base, dimensionFilters: [{ name: '15MinBin', operator: 'EQUALS', expressions: ['08:07'] }] },
+          /15-minute bin/,
+        );
+        await rejects(
+          { ...base, dimensionFilters: [{ name: 'week', operator: 'EQUALS', expressions: ['2026-11-17'] }] },
+          /not a Monday/,
+        );
       });
     });
 
     describe('ordering and paging', () => {
-      const body = { dateRanges: NOV, dimensions: [{ name: 'movementId' }, { name: '15MinBin' }], metrics: [{ name: 'avgControlDelay' }] };
+      const body = {
+        dateRanges: NOV,
+        dimensions: [{ name: 'movementId' }, { name: '15MinBin' }],
+        metrics: [{ name: 'avgControlDelay' }],
+      };
 
       it('orders by a metric descending, then by the dimensions', async () => {
         const r = await rows({ ...body, orderBys: [{ name: 'avgControlDelay', sortOrder: 'DESCENDING' }] });
         expect(r.map((x) => x[2])).toEqual(['200', '40', '20', '0', '0']);
         // the two zero-delay rows are ordered by movementId then bin
         const zero = r.slice(3).map((x) => `${x[0]}@${x[1]}`);
-        expect(zero).toEqual([...zero].sort((a, b) => Number(a.split('@')[0]) - Number(b.split('@')[0]) || a.localeCompare(b)));
+        expect(zero).toEqual(
+          [...zero].sort((a, b) => Number(a.split('@')[0]) - Number(b.split('@')[0]) || a.localeCompare(b)),
+        );
       });
 
       it('orders by a dimension descending', async () => {
-        const r = await rows({ dateRanges: NOV, dimensions: [{ name: 'hourOfDay' }], metrics: [{ name: 'totalVehicleCount' }], orderBys: [{ name: 'hourOfDay', sortOrder: 'DESCENDING' }] });
+        const r = await rows({
+          dateRanges: NOV,
+          dimensions: [{ name: 'hourOfDay' }],
+          metrics: [{ name: 'totalVehicleCount' }],
+          orderBys: [{ name: 'hourOfDay', sortOrder: 'DESCENDING' }],
+        });
         expect(r.map((x) => x[0])).toEqual(['17', '9', '8']);
       });
 
@@ -217,7 +483,12 @@ for (const backend of ['pglite', 'postgres'] as const) {
         let cursor: Record<string, string> | undefined;
         let pages = 0;
         do {
-          const data = await run({ ...body, orderBys: [{ name: 'avgControlDelay', sortOrder: 'ASCENDING' }], pageSize: 1, ...(cursor ? { nextCursor: cursor } : {}) });
+          const data = await run({
+            ...body,
+            orderBys: [{ name: 'avgControlDelay', sortOrder: 'ASCENDING' }],
+            pageSize: 1,
+            ...(cursor ? { nextCursor: cursor } : {}),
+          });
           seen.push(...data.rows);
           cursor = Object.keys(data.nextCursor).length ? data.nextCursor : undefined;
           pages++;
@@ -239,7 +510,10 @@ for (const backend of ['pglite', 'postgres'] as const) {
 
       it('rejects a cursor that belongs to another query', async () => {
         const first = await run({ ...body, pageSize: 1 });
-        await rejects({ ...body, metrics: [{ name: 'totalVehicleCount' }], nextCursor: first.nextCursor }, /nextCursor/);
+        await rejects(
+          { ...body, metrics: [{ name: 'totalVehicleCount' }], nextCursor: first.nextCursor },
+          /nextCursor/,
+        );
       });
 
       it('rejects orderBys on a field that was not requested', async () => {
@@ -250,42 +524,163 @@ for (const backend of ['pglite', 'postgres'] as const) {
 
     describe('spatial and namespace scope', () => {
       const JAN = [{ startDate: '2027-01-01', endDate: '2027-01-31' }];
-      const byIx = (extra: Record<string, unknown>) => rows({ dateRanges: JAN, dimensions: [{ name: 'intersectionId' }], metrics: [{ name: 'totalVehicleCount' }], ...extra });
+      const byIx = (extra: Record<string, unknown>) =>
+        rows({
+          dateRanges: JAN,
+          dimensions: [{ name: 'intersectionId' }],
+          metrics: [{ name: 'totalVehicleCount' }],
+          ...extra,
+        });
       const [cLat, cLon] = [39.29, -76.61];
       const dLon = Number(KEY_D.split('_')[1]);
 
       it('restricts to a Polygon, a Point given as LngLatAlt, a MultiPoint, a bbox and a FeatureCollection', async () => {
-        const ring = [[dLon - 0.0005, cLat - 0.0005], [dLon + 0.0005, cLat - 0.0005], [dLon + 0.0005, cLat + 0.0005], [dLon - 0.0005, cLat + 0.0005], [dLon - 0.0005, cLat - 0.0005]];
+        const ring = [
+          [dLon - 0.0005, cLat - 0.0005],
+          [dLon + 0.0005, cLat - 0.0005],
+          [dLon + 0.0005, cLat + 0.0005],
+          [dLon - 0.0005, cLat + 0.0005],
+          [dLon - 0.0005, cLat - 0.0005],
+        ];
         expect(await byIx({ geometry: { type: 'Polygon', coordinates: [ring] } })).toEqual([[KEY_D, '1']]);
-        expect(await byIx({ geometry: { type: 'Point', coordinates: { longitude: cLon, latitude: cLat, altitude: 10 } } })).toEqual([[KEY_C, '1']]);
-        expect(await byIx({ geometry: { type: 'MultiPoint', coordinates: [[cLon, cLat, 3], [dLon, cLat]] } })).toHaveLength(2);
-        expect(await byIx({ geometry: { type: 'MultiPoint', coordinates: [[cLon, cLat], [dLon, cLat]], bbox: [dLon - 0.001, cLat - 0.001, dLon + 0.001, cLat + 0.001] } })).toEqual([[KEY_D, '1']]);
-        const fc = { type: 'FeatureCollection', crs: { type: 'name', properties: { name: 'EPSG:4326' } }, features: [
-          { type: 'Feature', id: 'a', properties: {}, geometry: { type: 'GeometryCollection', geometries: [{ type: 'LineString', coordinates: [[cLon - 0.001, cLat], [cLon - 0.0005, cLat]] }] } },
-          { type: 'Feature', properties: { x: 1 }, geometry: { type: 'MultiPolygon', coordinates: [[ring]] } },
-        ] };
+        expect(
+          await byIx({ geometry: { type: 'Point', coordinates: { longitude: cLon, latitude: cLat, altitude: 10 } } }),
+        ).toEqual([[KEY_C, '1']]);
+        expect(
+          await byIx({
+            geometry: {
+              type: 'MultiPoint',
+              coordinates: [
+                [cLon, cLat, 3],
+                [dLon, cLat],
+              ],
+            },
+          }),
+        ).toHaveLength(2);
+        expect(
+          await byIx({
+            geometry: {
+              type: 'MultiPoint',
+              coordinates: [
+                [cLon, cLat],
+                [dLon, cLat],
+              ],
+              bbox: [dLon - 0.001, cLat - 0.001, dLon + 0.001, cLat + 0.001],
+            },
+          }),
+        ).toEqual([[KEY_D, '1']]);
+        const fc = {
+          type: 'FeatureCollection',
+          crs: { type: 'name', properties: { name: 'EPSG:4326' } },
+          features: [
+            {
+              type: 'Feature',
+              id: 'a',
+              properties: {},
+              geometry: {
+                type: 'GeometryCollection',
+                geometries: [
+                  {
+                    type: 'LineString',
+                    coordinates: [
+                      [cLon - 0.001, cLat],
+                      [cLon - 0.0005, cLat],
+                    ],
+                  },
+                ],
+              },
+            },
+            { type: 'Feature', properties: { x: 1 }, geometry: { type: 'MultiPolygon', coordinates: [[ring]] } },
+          ],
+        };
         expect(await byIx({ geometry: fc })).toEqual([[KEY_D, '1']]);
-        expect(await byIx({ geometry: { type: 'MultiLineString', coordinates: [[[cLon, cLat - 0.001], [cLon, cLat + 0.001]]] } })).toEqual([[KEY_C, '1']]);
+        expect(
+          await byIx({
+            geometry: {
+              type: 'MultiLineString',
+              coordinates: [
+                [
+                  [cLon, cLat - 0.001],
+                  [cLon, cLat + 0.001],
+                ],
+              ],
+            },
+          }),
+        ).toEqual([[KEY_C, '1']]);
       });
 
       it('rejects malformed geometry naming the field', async () => {
-        await rejects({ dateRanges: JAN, dimensions: [], metrics: [{ name: 'totalVehicleCount' }], geometry: { type: 'Circle' } }, /geometry\.type/);
-        await rejects({ dateRanges: JAN, dimensions: [], metrics: [{ name: 'totalVehicleCount' }], geometry: { type: 'Point', coordinates: [200, 10] } }, /geometry\.coordinates/);
-        await rejects({ dateRanges: JAN, dimensions: [], metrics: [{ name: 'totalVehicleCount' }], geometry: { type: 'Point', coordinates: [1, 1], crs: { type: 'name', properties: { name: 'EPSG:3857' } } } }, /crs/);
+        await rejects(
+          { dateRanges: JAN, dimensions: [], metrics: [{ name: 'totalVehicleCount' }], geometry: { type: 'Circle' } },
+          /geometry\.type/,
+        );
+        await rejects(
+          {
+            dateRanges: JAN,
+            dimensions: [],
+            metrics: [{ name: 'totalVehicleCount' }],
+            geometry: { type: 'Point', coordinates: [200, 10] },
+          },
+          /geometry\.coordinates/,
+        );
+        await rejects(
+          {
+            dateRanges: JAN,
+            dimensions: [],
+            metrics: [{ name: 'totalVehicleCount' }],
+            geometry: { type: 'Point', coordinates: [1, 1], crs: { type: 'name', properties: { name: 'EPSG:3857' } } },
+          },
+          /crs/,
+        );
       });
 
       it('sees only the provisioned intersections of a namespace', async () => {
-        await updateNamespace(db, 'partner', { provisioned: { add: [KEY_D] }, pending: { add: [KEY_C] } }, { isKnownIntersection: (k) => catalog.byKey.has(k), defaultMapVersion: '20261101', defaultRegion: { country: 'US', state: 'MD' } });
+        await updateNamespace(
+          db,
+          'partner',
+          { provisioned: { add: [KEY_D] }, pending: { add: [KEY_C] } },
+          {
+            isKnownIntersection: (k) => catalog.byKey.has(k),
+            defaultMapVersion: '20261101',
+            defaultRegion: { country: 'US', state: 'MD' },
+          },
+        );
         expect(await byIx({ metadata: [{ key: 'namespace', value: 'partner' }] })).toEqual([[KEY_D, '1']]);
-        await rejects({ dateRanges: JAN, dimensions: [], metrics: [{ name: 'totalVehicleCount' }], metadata: [{ key: 'namespace', value: 'nobody' }] }, /nobody/);
+        await rejects(
+          {
+            dateRanges: JAN,
+            dimensions: [],
+            metrics: [{ name: 'totalVehicleCount' }],
+            metadata: [{ key: 'namespace', value: 'nobody' }],
+          },
+          /nobody/,
+        );
       });
 
       it('rejects unknown fields, metrics and metadata keys', async () => {
         await rejects({ dateRanges: NOV, dimensions: [], metrics: [{ name: 'avgSpeed' }] }, /avgSpeed/);
-        await rejects({ dateRanges: NOV, dimensions: [], metrics: [{ name: 'totalVehicleCount' }], colour: 1 }, /colour/);
-        await rejects({ dateRanges: NOV, dimensions: [], metrics: [{ name: 'totalVehicleCount' }], metadata: [{ key: 'flavour', value: 'x' }] }, /metadata\[0\]\.key/);
+        await rejects(
+          { dateRanges: NOV, dimensions: [], metrics: [{ name: 'totalVehicleCount' }], colour: 1 },
+          /colour/,
+        );
+        await rejects(
+          {
+            dateRanges: NOV,
+            dimensions: [],
+            metrics: [{ name: 'totalVehicleCount' }],
+            metadata: [{ key: 'flavour', value: 'x' }],
+          },
+          /metadata\[0\]\.key/,
+        );
         await rejects({ dimensions: [], metrics: [{ name: 'totalVehicleCount' }] }, /dateRanges/);
-        await rejects({ dateRanges: [{ startDate: '2026-11-31', endDate: '2026-12-01' }], dimensions: [], metrics: [{ name: 'totalVehicleCount' }] }, /startDate/);
+        await rejects(
+          {
+            dateRanges: [{ startDate: '2026-11-31', endDate: '2026-12-01' }],
+            dimensions: [],
+            metrics: [{ name: 'totalVehicleCount' }],
+          },
+          /startDate/,
+        );
         await rejects({ dateRanges: NOV, dimensions: [], metrics: [{ name: 'turnPct' }] }, /turnPct/);
       });
     });

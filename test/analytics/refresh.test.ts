@@ -23,7 +23,9 @@ describe('refreshFacts', () => {
   it('builds and stores facts from a streaming source, idempotently', async () => {
     expect(await refreshFacts(db, fx.region, () => stream(trajectories))).toEqual({ trajectories: 6, facts: 7 });
     expect(await refreshFacts(db, fx.region, () => trajectories)).toEqual({ trajectories: 6, facts: 7 });
-    const n = await db.query<{ n: number; mv: string }>('SELECT count(*)::int AS n, max(map_version) AS mv FROM analytics_fact');
+    const n = await db.query<{ n: number; mv: string }>(
+      'SELECT count(*)::int AS n, max(map_version) AS mv FROM analytics_fact',
+    );
     expect(n.rows[0]).toEqual({ n: 7, mv: '20261101' });
   });
 

@@ -18,11 +18,28 @@ function crossing(rnd: () => number, traceId: string, occurrence: number, ix: nu
   const stopped = delay > 15;
   const entryS = DAY_MS / 1000 + minute * 60 + Math.floor(rnd() * 60);
   return {
-    traceId, part: 0, intersectionKey: INTERSECTIONS[ix], occurrence, intersectionId: 2000 + ix,
-    movementId: ix * 10 + (occurrence % 3), inEdge: ix * 10, outEdge: ix * 10 + 5 + (occurrence % 3),
-    entryS, exitS: entryS + free + delay, localDay: '2026-11-16', localMinute: minute, localDow: 1,
-    zoneLengthM: 180, travelTimeS: free + delay, freeFlowS: free, controlDelayS: delay, stopped, stopDurationS: stopped ? delay / 2 : 0,
-    approachSpeedKph: rnd() < 0.2 ? null : q8(5 + rnd() * 50), zoneStart: [39, -76], zoneEnd: [39, -76],
+    traceId,
+    part: 0,
+    intersectionKey: INTERSECTIONS[ix],
+    occurrence,
+    intersectionId: 2000 + ix,
+    movementId: ix * 10 + (occurrence % 3),
+    inEdge: ix * 10,
+    outEdge: ix * 10 + 5 + (occurrence % 3),
+    entryS,
+    exitS: entryS + free + delay,
+    localDay: '2026-11-16',
+    localMinute: minute,
+    localDow: 1,
+    zoneLengthM: 180,
+    travelTimeS: free + delay,
+    freeFlowS: free,
+    controlDelayS: delay,
+    stopped,
+    stopDurationS: stopped ? delay / 2 : 0,
+    approachSpeedKph: rnd() < 0.2 ? null : q8(5 + rnd() * 50),
+    zoneStart: [39, -76],
+    zoneEnd: [39, -76],
   };
 }
 
@@ -63,7 +80,8 @@ describe('storeFacts on growing traces', () => {
         }
         // a re-match may drop the last crossing altogether, or move it into the next 15-minute bin
         if (next.length > 0 && rnd() < 0.15) next.pop();
-        else if (next.length > 0 && rnd() < 0.1) next[next.length - 1].localMinute = Math.min(1439, next[next.length - 1].localMinute + 15);
+        else if (next.length > 0 && rnd() < 0.1)
+          next[next.length - 1].localMinute = Math.min(1439, next[next.length - 1].localMinute + 15);
         // new crossings at the end
         const adds = Math.floor(rnd() * 3);
         for (let a = 0; a < adds; a++) {
@@ -77,18 +95,57 @@ describe('storeFacts on growing traces', () => {
         batch.push(...next);
       }
       offered.push(batch.length);
-      written.push(await storeFacts(db, batch, { mapVersion: '20261116', replace: touched.map((t) => ({ traceId: t, part: 0 })) }));
+      written.push(
+        await storeFacts(db, batch, { mapVersion: '20261116', replace: touched.map((t) => ({ traceId: t, part: 0 })) }),
+      );
     }
   }, 60_000);
-  afterAll(async () => { await db?.close(); });
+  afterAll(async () => {
+    await db?.close();
+  });
 
   it('holds exactly the latest facts of every trace part', async () => {
-    const rows = (await db.query<{ trace_id: string; intersection_key: string; occurrence: number; local_minute: number; control_delay_s: number; stopped: boolean; exit_s: number }>(
-      'SELECT trace_id, intersection_key, occurrence, local_minute, control_delay_s, stopped, exit_s FROM analytics_fact ORDER BY trace_id, intersection_key, occurrence',
-    )).rows.map((r) => ({ ...r, occurrence: Number(r.occurrence), local_minute: Number(r.local_minute), control_delay_s: Number(r.control_delay_s), exit_s: Number(r.exit_s) }));
-    const expected = [...model.values()].flat()
-      .map((f) => ({ trace_id: f.traceId, intersection_key: f.intersectionKey, occurrence: f.occurrence, local_minute: f.localMinute, control_delay_s: f.controlDelayS, stopped: f.stopped, exit_s: f.exitS }))
-      .sort((a, b) => (a.trace_id < b.trace_id ? -1 : a.trace_id > b.trace_id ? 1 : a.intersection_key < b.intersection_key ? -1 : a.intersection_key > b.intersection_key ? 1 : a.occurrence - b.occurrence));
+    const rows = (
+      await db.query<{
+        trace_id: string;
+        intersection_key: string;
+        occurrence: number;
+        local_minute: number;
+        control_delay_s: number;
+        stopped: boolean;
+        exit_s: number;
+      }>(
+        'SELECT trace_id, intersection_key, occurrence, local_minute, control_delay_s, stopped, exit_s FROM analytics_fact ORDER BY trace_id, intersection_key, occurrence',
+      )
+    ).rows.map((r) => ({
+      ...r,
+      occurrence: Number(r.occurrence),
+      local_minute: Number(r.local_minute),
+      control_delay_s: Number(r.control_delay_s),
+      exit_s: Number(r.exit_s),
+    }));
+    const expected = [...model.values()]
+      .flat()
+      .map((f) => ({
+        trace_id: f.traceId,
+        intersection_key: f.intersectionKey,
+        occurrence: f.occurrence,
+        local_minute: f.localMinute,
+        control_delay_s: f.controlDelayS,
+        stopped: f.stopped,
+        exit_s: f.exitS,
+      }))
+      .sort((a, b) =>
+        a.trace_id < b.trace_id
+          ? -1
+          : a.trace_id > b.trace_id
+            ? 1
+            : a.intersection_key < b.intersection_key
+              ? -1
+              : a.intersection_key > b.intersection_key
+                ? 1
+                : a.occurrence - b.occurrence,
+      );
     expect(rows).toEqual(expected);
   });
 

@@ -24,7 +24,11 @@ export function buildStory(): { fx: Fixture; trajectories: Trajectory[] } {
   const trajectories = [
     makeTrajectory(fx, 'A', [N.W, N.C, N.E], nyS('2026-11-16T08:00:00'), [go(400), { stopS: 40 }, go(120)]),
     makeTrajectory(fx, 'B', [N.W, N.C, N.E], nyS('2026-11-16T08:20:00'), [go(520)], { withSpeed: true }),
-    makeTrajectory(fx, 'C', [N.W, N.C, N.E], nyS('2026-11-16T09:05:00'), [go(250), { distanceM: 200, speedMps: 5 }, go(70)]),
+    makeTrajectory(fx, 'C', [N.W, N.C, N.E], nyS('2026-11-16T09:05:00'), [
+      go(250),
+      { distanceM: 200, speedMps: 5 },
+      go(70),
+    ]),
     makeTrajectory(fx, 'F', [N.W, N.C, N.S], nyS('2026-11-16T08:50:00'), [go(800)]),
     makeTrajectory(fx, 'D', [N.N, N.C, N.E], nyS('2026-11-21T17:40:00'), [go(400), { stopS: 200 }, go(120)]),
     makeTrajectory(fx, 'E', [N.W, N.C, N.E, N.D, N.DS], nyS('2027-01-05T12:00:00'), [go(640)]),

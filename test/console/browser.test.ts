@@ -24,7 +24,8 @@ declare global {
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) {
-  if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: .ci/run installs the Debian chromium package`);
+  if (process.env.CI === 'true')
+    throw new Error(`${CHROMIUM} is missing: .ci/run installs the Debian chromium package`);
   console.warn(`${CHROMIUM} not found: skipping the console browser tests (apt-get install chromium)`);
 }
 const SCREENSHOTS = process.env.SCREENSHOTS === '1';
@@ -32,11 +33,22 @@ const L = demoLandmarks();
 
 /** Chromium flags: headless without a GPU, WebGL through SwiftShader, no network services. */
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
 ];
 
-type FindRoute = { statusId: number; result: { trip: { routes: Array<{ travelTimeMinutes: number; summary: { text: string } }> } } };
+type FindRoute = {
+  statusId: number;
+  result: { trip: { routes: Array<{ travelTimeMinutes: number; summary: { text: string } }> } };
+};
 
 describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
   let server: DemoServer;
@@ -54,21 +66,36 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     // launch() gives the browser a new, empty profile directory of its own
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const { appId, appKey } = server.demoApp;
-    token = ((await (await fetch(`${server.url}/v1/AppToken?appId=${appId}&hashToken=${hashTokenFor(appId, appKey)}`)).json()) as { result: { token: string } }).result.token;
-    day = DateTime.fromMillis(server.ctx.now(), { zone: server.ctx.region.meta.timeZone }).plus({ days: 7 }).startOf('day');
+    token = (
+      (await (
+        await fetch(`${server.url}/v1/AppToken?appId=${appId}&hashToken=${hashTokenFor(appId, appKey)}`)
+      ).json()) as { result: { token: string } }
+    ).result.token;
+    day = DateTime.fromMillis(server.ctx.now(), { zone: server.ctx.region.meta.timeZone })
+      .plus({ days: 7 })
+      .startOf('day');
     // The Harbor Ferry is suspended 07:00-09:00 that day (the admin incident API, as an operator
     // would): at 08:00 a trip across the river takes a bridge, at 03:00 the ferry.
     const [lat, lon] = toLatLon(480, -300);
     const res = await fetch(`${server.url}/v1/incidents`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({
-        type: 'construction', severity: 4, lat, lon, closure: true, shortDescription: 'Harbor Ferry suspended',
-        startTime: day.set({ hour: 7 }).toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'"), endTime: day.set({ hour: 9 }).toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'"),
+        type: 'construction',
+        severity: 4,
+        lat,
+        lon,
+        closure: true,
+        shortDescription: 'Harbor Ferry suspended',
+        startTime: day.set({ hour: 7 }).toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'"),
+        endTime: day.set({ hour: 9 }).toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'"),
       }),
     });
     expect(res.status).toBe(201);
     page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(`${m.text()} ${m.location().url}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(`${m.text()} ${m.location().url}`);
+    });
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('response', (r) => {
       if (r.url().includes('/tiles/')) tileStatuses.push(r.status());
@@ -97,11 +124,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
   /** Sets the departure slider (quarter hours) as a user would, and waits for the FindRoute it sends. */
   async function departAt(quarter: number): Promise<FindRoute> {
     const wait = page.waitForResponse((r) => r.url().includes('Action=FindRoute'));
-    await page.$eval('#route-time', (el, v) => {
-      (el as HTMLInputElement).value = v;
-      el.dispatchEvent(new Event('input'));
-      el.dispatchEvent(new Event('change'));
-    }, String(quarter));
+    await page.$eval(
+      '#route-time',
+      (el, v) => {
+        (el as HTMLInputElement).value = v;
+        el.dispatchEvent(new Event('input'));
+        el.dispatchEvent(new Event('change'));
+      },
+      String(quarter),
+    );
     return (await (await wait).json()) as FindRoute;
   }
 
@@ -111,7 +142,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
   }
 
   async function displayedMinutes(expected: number): Promise<number> {
-    await page.waitForFunction((m) => document.querySelector('[data-testid="travel-time"]')?.getAttribute('data-minutes') === String(m), expected);
+    await page.waitForFunction(
+      (m) => document.querySelector('[data-testid="travel-time"]')?.getAttribute('data-minutes') === String(m),
+      expected,
+    );
     return Number(await page.getAttribute('[data-testid="travel-time"]', 'data-minutes'));
   }
 
@@ -120,7 +154,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     await expect.poll(() => page.inputValue('#app-id')).toBe(server.demoApp.appId);
     expect(await page.inputValue('#app-key')).toBe(server.demoApp.appKey);
     await page.click('#sign-in-submit');
-    await page.waitForFunction(() => { const m = window.streetwiseConsole?.map; return !!m && m.loaded() && m.areTilesLoaded(); }, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => {
+        const m = window.streetwiseConsole?.map;
+        return !!m && m.loaded() && m.areTilesLoaded();
+      },
+      undefined,
+      { timeout: 30_000 },
+    );
     // pixels of the WebGL canvas: not blank, with white street fill and the background around it
     const px = await page.evaluate(() => {
       const c = window.streetwiseConsole!.map.getCanvas();
@@ -130,7 +171,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
       const g = copy.getContext('2d')!;
       g.drawImage(c, 0, 0);
       const d = g.getImageData(0, 0, c.width, c.height).data;
-      let background = 0, white = 0, other = 0;
+      let background = 0,
+        white = 0,
+        other = 0;
       for (let i = 0; i < d.length; i += 4) {
         if (Math.abs(d[i] - 0xee) < 3 && Math.abs(d[i + 1] - 0xf0) < 3 && Math.abs(d[i + 2] - 0xec) < 3) background++;
         else if (d[i] > 250 && d[i + 1] > 250 && d[i + 2] > 250) white++;
@@ -142,14 +185,21 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     expect(px.other).toBeGreaterThan(px.total * 0.01);
     expect(px.background).toBeGreaterThan(px.total * 0.3);
     expect(tileStatuses.filter((s) => s === 200).length).toBeGreaterThan(0);
-    expect(await page.evaluate(() => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['road-labels'] }).length)).toBeGreaterThan(0);
+    expect(
+      await page.evaluate(
+        () => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['road-labels'] }).length,
+      ),
+    ).toBeGreaterThan(0);
     await expect.poll(() => page.textContent('.maplibregl-ctrl-attrib')).toContain('OpenStreetMap contributors');
     expect(errors).toEqual([]);
   });
 
   it('draws a route after two clicks, with the travel time FindRoute gives any client', async () => {
     await page.fill('#route-date', day.toFormat('yyyy-MM-dd'));
-    await page.$eval('#route-time', (el) => { (el as HTMLInputElement).value = '32'; el.dispatchEvent(new Event('input')); }); // 08:00
+    await page.$eval('#route-time', (el) => {
+      (el as HTMLInputElement).value = '32';
+      el.dispatchEvent(new Event('input'));
+    }); // 08:00
     const a = await screenOf(L.downtownWaterfront);
     await page.mouse.click(a.x, a.y);
     const wait = page.waitForResponse((r) => r.url().includes('Action=FindRoute'));
@@ -157,13 +207,17 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     await page.mouse.click(b.x, b.y);
     const res = await wait;
     expect(await page.textContent('#route-time-label')).toBe('08:00');
-    expect(res.url()).toContain(`DepartureTime=${encodeURIComponent(day.set({ hour: 8 }).toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'"))}`);
+    expect(res.url()).toContain(
+      `DepartureTime=${encodeURIComponent(day.set({ hour: 8 }).toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'"))}`,
+    );
     const body = (await res.json()) as FindRoute;
     expect(body.statusId).toBe(0);
     const minutes = body.result.trip.routes[0].travelTimeMinutes;
     expect(await displayedMinutes(minutes)).toBe(minutes);
     expect((await apiAgain(res.url())).result.trip.routes[0].travelTimeMinutes).toBe(minutes);
-    await page.waitForFunction(() => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['route-line'] }).length > 0);
+    await page.waitForFunction(
+      () => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['route-line'] }).length > 0,
+    );
     // with the ferry suspended the route takes the Harbor Bridge (I 900)
     expect(body.result.trip.routes[0].summary.text).not.toContain('Harbor Ferry');
     await shot('routing');
@@ -184,25 +238,43 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     await page.click('#tabs button[data-panel="parking"]');
     // entry next week at 10:00 for the default 2 hours (a fixed time the demo lots are open)
     const entry = day.set({ hour: 10 });
-    const lots = page.waitForResponse((r) => r.url().includes('/lots?') && r.url().includes(encodeURIComponent(entry.toUTC().toFormat("yyyy-MM-dd'T'HH:mm'Z'"))));
+    const lots = page.waitForResponse(
+      (r) =>
+        r.url().includes('/lots?') &&
+        r.url().includes(encodeURIComponent(entry.toUTC().toFormat("yyyy-MM-dd'T'HH:mm'Z'"))),
+    );
     await page.fill('#parking-entry', entry.toFormat("yyyy-MM-dd'T'HH:mm"));
     expect((await lots).status()).toBe(200);
     await page.waitForFunction(() => Number(document.querySelector('#parking-status')?.getAttribute('data-lots')) > 0);
-    await page.waitForFunction(() => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['parking-lots'] }).length > 0);
-    expect(await page.evaluate(() => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['parking-blocks'] }).length)).toBeGreaterThan(0);
+    await page.waitForFunction(
+      () => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['parking-lots'] }).length > 0,
+    );
+    expect(
+      await page.evaluate(
+        () => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['parking-blocks'] }).length,
+      ),
+    ).toBeGreaterThan(0);
     const row = page.locator('#parking-lots tr', { hasText: 'Harborplace Garage' });
     expect(await row.locator('td').nth(3).textContent()).toMatch(/^\$\d+\.\d\d$/);
     await row.click();
     await page.waitForSelector('#parking-products button[data-product]');
     await page.locator('#parking-products tr', { hasText: 'Reserved Parking' }).locator('button[data-product]').click();
-    await expect.poll(() => page.textContent('[data-testid="quote"]'), { timeout: 10_000 }).toMatch(/^\$\d+\.\d\d incl\./);
+    await expect
+      .poll(() => page.textContent('[data-testid="quote"]'), { timeout: 10_000 })
+      .toMatch(/^\$\d+\.\d\d incl\./);
     await shot('parking');
   });
 
-  it('colours intersections by level of service and lists a clicked one\'s movements with a delay chart', async () => {
+  it("colours intersections by level of service and lists a clicked one's movements with a delay chart", async () => {
     await page.click('#tabs button[data-panel="analytics"]');
-    await page.waitForFunction(() => Number(document.querySelector('#analytics-status')?.getAttribute('data-intersections')) > 0, undefined, { timeout: 20_000 });
-    await page.waitForFunction(() => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['los-circles'] }).length > 0);
+    await page.waitForFunction(
+      () => Number(document.querySelector('#analytics-status')?.getAttribute('data-intersections')) > 0,
+      undefined,
+      { timeout: 20_000 },
+    );
+    await page.waitForFunction(
+      () => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['los-circles'] }).length > 0,
+    );
     await page.locator('#analytics-list tbody tr').first().click();
     await page.waitForSelector('#analytics-movements tbody tr');
     expect(await page.locator('[data-testid="delay-chart"] rect').count()).toBeGreaterThan(0);
@@ -211,7 +283,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
 
   it('draws live speeds and lists the incidents', async () => {
     await page.click('#tabs button[data-panel="live"]');
-    await page.waitForFunction(() => Number(document.querySelector('#live-status')?.getAttribute('data-live')) > 0, undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => Number(document.querySelector('#live-status')?.getAttribute('data-live')) > 0,
+      undefined,
+      { timeout: 20_000 },
+    );
     await expect.poll(() => page.textContent('#live-incidents')).toContain('Harbor Ferry suspended');
     await shot('live');
     expect(errors).toEqual([]);
@@ -229,7 +305,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     const r = await refused;
     expect(r.status()).toBe(401);
     expect(((await r.json()) as { error: { code: string } }).error.code).toBe('TILES_AUTH_EXPIRED');
-    await expect.poll(() => p2.textContent('#notice')).toContain('Your app token has expired. Sign in again to get a new one.');
+    await expect
+      .poll(() => p2.textContent('#notice'))
+      .toContain('Your app token has expired. Sign in again to get a new one.');
     expect(await p2.isVisible('#sign-in')).toBe(true);
     await p2.close();
   });
@@ -241,12 +319,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     await p3.click('#sign-in-submit');
     await p3.waitForFunction(() => window.streetwiseConsole?.map.loaded());
     const map = (await p3.locator('#map').boundingBox())!;
-    const proj = async (q: DemoLandmark) => p3.evaluate(([lon, lat]) => window.streetwiseConsole!.map.project([lon, lat]), [q.lon, q.lat]);
+    const proj = async (q: DemoLandmark) =>
+      p3.evaluate(([lon, lat]) => window.streetwiseConsole!.map.project([lon, lat]), [q.lon, q.lat]);
     const a = await proj(L.calvertAndLombard);
     const b = await proj(L.southportAve);
     await p3.mouse.click(map.x + a.x, map.y + a.y);
     await p3.mouse.click(map.x + b.x, map.y + b.y);
-    await p3.waitForFunction(() => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['route-line'] }).length > 0);
+    await p3.waitForFunction(
+      () => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['route-line'] }).length > 0,
+    );
     const ms = Date.now() - t0;
     console.log(`console: first route drawn ${ms} ms after the page was requested (sign-in and two clicks included)`);
     expect(ms).toBeLessThan(10_000);

@@ -49,7 +49,9 @@ async function get(url: string): Promise<{ status: number; body: any }> {
 describe('the demo region through the HTTP APIs', () => {
   it('lists the Harborplace Garage with the uploaded rates and a price for a 2-hour stay', async () => {
     const g = L.harborplaceGarage;
-    const r = await get(`/lots?point=${g.lat}|${g.lon}&radius=300&sort=distance&entry_time=2026-11-23T10:00&duration=120&accesstoken=${t.token}`);
+    const r = await get(
+      `/lots?point=${g.lat}|${g.lon}&radius=300&sort=distance&entry_time=2026-11-23T10:00&duration=120&accesstoken=${t.token}`,
+    );
     expect(r.status).toBe(200);
     const lot = r.body.result[0];
     const up = upload.lots.find((l) => l.alias === 'demo|harborplace-garage')!;
@@ -77,7 +79,10 @@ describe('the demo region through the HTTP APIs', () => {
     const r = await get(`/product/?f_id=${up.id}&accesstoken=${t.token}`);
     expect(r.status).toBe(200);
     expect(r.body.ProductCount).toBe(2);
-    expect(r.body.Products.map((p: any) => p.name).sort()).toEqual(['Harborplace Garage Event Evening', 'Harborplace Garage Reserved Parking']);
+    expect(r.body.Products.map((p: any) => p.name).sort()).toEqual([
+      'Harborplace Garage Event Evening',
+      'Harborplace Garage Reserved Parking',
+    ]);
   });
 
   it('routes across the river by ferry, and over the toll bridge when ferries are avoided', async () => {
@@ -100,12 +105,16 @@ describe('the demo region through the HTTP APIs', () => {
     const a = L.parkAndRide;
     const b = L.northernPkwyEast;
     const route = async (from: typeof a, to: typeof a, criteria: string): Promise<Array<[number, number]>> => {
-      const r = await get(`/traffic/Root.ashx?Action=FindRoute&Token=${t.token}&WP_1=${from.lat},${from.lon}&WP_2=${to.lat},${to.lon}` +
-        `&Format=JSON&RouteOutputFields=S,P&Units=1${criteria ? `&Criteria=${criteria}` : ''}`);
+      const r = await get(
+        `/traffic/Root.ashx?Action=FindRoute&Token=${t.token}&WP_1=${from.lat},${from.lon}&WP_2=${to.lat},${to.lon}` +
+          `&Format=JSON&RouteOutputFields=S,P&Units=1${criteria ? `&Criteria=${criteria}` : ''}`,
+      );
       expect(r.status).toBe(200);
       // route points as local plan metres (x east, y north)
-      return (r.body.result.trip.routes[0].points.coordinates as Array<[number, number]>)
-        .map(([lon, lat]) => [(lon - ORIGIN_LON) * M_PER_DEG_LON, (lat - ORIGIN_LAT) * M_PER_DEG_LAT]);
+      return (r.body.result.trip.routes[0].points.coordinates as Array<[number, number]>).map(([lon, lat]) => [
+        (lon - ORIGIN_LON) * M_PER_DEG_LON,
+        (lat - ORIGIN_LAT) * M_PER_DEG_LAT,
+      ]);
     };
     // the express lanes run at x = 1440 m, the HOV lane at x = 1360 m, between y = 700 and 1100 m
     const along = (pts: Array<[number, number]>, xM: number): boolean =>

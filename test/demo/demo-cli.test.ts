@@ -13,7 +13,10 @@ import { generateDemoCity } from '../../src/demo/city.js';
 function captureStream(): { stream: NodeJS.WriteStream; text: () => string } {
   let out = '';
   const w = new Writable({
-    write(chunk, _enc, cb) { out += String(chunk); cb(); },
+    write(chunk, _enc, cb) {
+      out += String(chunk);
+      cb();
+    },
   });
   return { stream: w as unknown as NodeJS.WriteStream, text: () => out };
 }
@@ -21,7 +24,9 @@ function captureStream(): { stream: NodeJS.WriteStream; text: () => string } {
 function program(dataDir: string, stream: NodeJS.WriteStream): Command {
   const deps: CliDeps = {
     config: () => loadConfig({ 'store.dataDir': dataDir }, {}),
-    withDb: () => { throw new Error('streetwise demo needs no database'); },
+    withDb: () => {
+      throw new Error('streetwise demo needs no database');
+    },
     server: async () => undefined,
     regionGiven: () => false,
   };
@@ -64,8 +69,9 @@ describe('streetwise demo', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sw-demo-cli-'));
     try {
       const out = captureStream();
-      await expect(program(dir, out.stream).parseAsync(['node', 'streetwise', 'demo', '--seed', 'x1'], { from: 'node' }))
-        .rejects.toThrow(/--seed must be an integer/);
+      await expect(
+        program(dir, out.stream).parseAsync(['node', 'streetwise', 'demo', '--seed', 'x1'], { from: 'node' }),
+      ).rejects.toThrow(/--seed must be an integer/);
       expect(existsSync(join(dir, 'demo'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });

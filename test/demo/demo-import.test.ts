@@ -98,7 +98,9 @@ describe('demo region imported through importRegion', () => {
     const forbidden = region.intersections.flatMap((i) => i.movements).filter((m) => !m.allowed);
     // no_left_turn and no_right_turn forbid one movement each, only_straight_on forbids left and right
     expect(forbidden.length).toBe(4);
-    expect(forbidden.some((m) => m.inName === 'Grand Ave' && m.outName === 'Center St' && m.turnType === 'left')).toBe(true);
+    expect(forbidden.some((m) => m.inName === 'Grand Ave' && m.outName === 'Center St' && m.turnType === 'left')).toBe(
+      true,
+    );
   });
 
   it('reads maxspeed in mph', () => {
@@ -128,7 +130,9 @@ describe('demo region imported through importRegion', () => {
 
   it('has an intersection of the named streets at each intersection landmark, and snaps there', () => {
     for (const l of Object.values(demoLandmarks()).filter((x) => x.streets)) {
-      const near = region.intersections.find((i) => Math.hypot((i.lat - l.lat) * 111_022, (i.lon - l.lon) * 86_255) < 5);
+      const near = region.intersections.find(
+        (i) => Math.hypot((i.lat - l.lat) * 111_022, (i.lon - l.lon) * 86_255) < 5,
+      );
       expect(near, l.name).toBeDefined();
       expect(near!.streetNames, l.name).toEqual(expect.arrayContaining(l.streets!));
       const snap = locate(region.graph, l.lat, l.lon);
@@ -141,8 +145,11 @@ describe('demo region imported through importRegion', () => {
     expect(region.blocks.length).toBeGreaterThan(100);
     const withCurb = region.blocks.filter((b) => b.curb.some((c) => c.spaces > 0));
     expect(withCurb.length).toBeGreaterThan(80);
-    const center = region.blocks.find((b) => b.name === 'Center St' &&
-      b.curb.some((c) => c.kind === 'parallel' && c.condition === 'ticket' && c.maxStay === '2 hours'));
+    const center = region.blocks.find(
+      (b) =>
+        b.name === 'Center St' &&
+        b.curb.some((c) => c.kind === 'parallel' && c.condition === 'ticket' && c.maxStay === '2 hours'),
+    );
     expect(center).toBeDefined();
     const calvert = region.blocks.find((b) => b.name === 'Calvert St')!;
     expect(calvert.curb.map((c) => c.kind).sort()).toEqual(['no_parking', 'parallel']);

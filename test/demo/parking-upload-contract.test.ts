@@ -36,7 +36,11 @@ describe('demo parking upload read by the parking service', () => {
     const [day, evening] = lot.structured_rates;
     // Wednesday 18 Nov 2026, 10:00 local, three hours
     const threeHours = quoteStay(frames, entryS('2026-11-18T10:00'), 180, noHolidays);
-    expect(threeHours).toEqual({ kind: 'priced', costCents: Math.round(Math.min(3 * day.rate, day.max) * 100), quotedMin: 180 });
+    expect(threeHours).toEqual({
+      kind: 'priced',
+      costCents: Math.round(Math.min(3 * day.rate, day.max) * 100),
+      quotedMin: 180,
+    });
     const eveningStay = quoteStay(frames, entryS('2026-11-18T19:00'), 240, noHolidays);
     expect(eveningStay.kind === 'priced' && eveningStay.costCents).toBe(Math.round(evening.rate * 100));
     const allDay = quoteStay(frames, entryS('2026-11-18T06:00'), 12 * 60, noHolidays);
@@ -52,7 +56,9 @@ describe('demo parking upload read by the parking service', () => {
       expect(product.id).toBe(p.pk_reservation_product);
       expect(product.lotId).toBe(lot.id);
       expect(product.tz).toBe(TZ);
-      expect(product.rateTable).toEqual(p.rates.map((r) => ({ durationMin: r.duration, priceCents: Math.round(r.rate * 100) })));
+      expect(product.rateTable).toEqual(
+        p.rates.map((r) => ({ durationMin: r.duration, priceCents: Math.round(r.rate * 100) })),
+      );
       expect(product.daysOfWeek).toEqual(p.days_available);
       expect(product.capacity).toBe(p.capacity);
       expect(product.serviceFeeCents).toBe(Math.round(p.service_fee * 100));

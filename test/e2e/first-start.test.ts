@@ -16,12 +16,23 @@ import { docExamples, type DocExample } from '../helpers/doc-examples.js';
 import { apiOf, shapeProblem } from '../helpers/error-shapes.js';
 
 /** One HTTP request over TCP (fetch refuses a GET with a body; the availability example has one). */
-function httpRequest(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; type: string; text: string }> {
+function httpRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; type: string; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          type: String(res.headers['content-type'] ?? ''),
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
     });
     req.on('error', reject);
     if (body !== undefined) req.setHeader('content-length', Buffer.byteLength(body));
@@ -39,26 +50,42 @@ function isoDay(days: number): string {
  * registrations first: the reservation examples log in as that user), with the placeholders filled
  * in; returns what did not answer as documented.
  */
-async function runDocExamples(base: string, appId: string, appKey: string, token: string): Promise<{ run: number; failures: string[] }> {
+async function runDocExamples(
+  base: string,
+  appId: string,
+  appKey: string,
+  token: string,
+): Promise<{ run: number; failures: string[] }> {
   const examples: DocExample[] = docExamples(process.cwd());
   // user registrations first (the reservation examples log in as that user), deletions last
   const rank = (e: DocExample) => (e.method === 'POST' && e.url === '/user/' ? 0 : e.method === 'DELETE' ? 2 : 1);
   examples.sort((a, b) => rank(a) - rank(b));
   const failures: string[] = [];
   const last: { routeId?: string; reservationId?: string; basic?: string; privateKey?: string } = {};
-  const fill = (s: string) => s
-    .replaceAll('http://localhost:8080', base)
-    .replaceAll('$TOKEN', token).replaceAll('<app token>', token).replaceAll('<admin app token>', token)
-    .replaceAll('<appId>', appId).replaceAll('<sha1>', hashTokenFor(appId, appKey))
-    .replaceAll('<tomorrow>', isoDay(1)).replaceAll('<a week ago>', isoDay(-7))
-    .replaceAll('<2 minutes ago>', new Date(Date.now() - 120_000).toISOString()).replaceAll('<unix now>', String(Math.floor(Date.now() / 1000)))
-    .replaceAll('<route id>', last.routeId ?? 'none-yet').replaceAll('<pk_reservation>', last.reservationId ?? 'none-yet');
+  const fill = (s: string) =>
+    s
+      .replaceAll('http://localhost:8080', base)
+      .replaceAll('$TOKEN', token)
+      .replaceAll('<app token>', token)
+      .replaceAll('<admin app token>', token)
+      .replaceAll('<appId>', appId)
+      .replaceAll('<sha1>', hashTokenFor(appId, appKey))
+      .replaceAll('<tomorrow>', isoDay(1))
+      .replaceAll('<a week ago>', isoDay(-7))
+      .replaceAll('<2 minutes ago>', new Date(Date.now() - 120_000).toISOString())
+      .replaceAll('<unix now>', String(Math.floor(Date.now() / 1000)))
+      .replaceAll('<route id>', last.routeId ?? 'none-yet')
+      .replaceAll('<pk_reservation>', last.reservationId ?? 'none-yet');
   /** chk of a hashed product request (docs/reservations.md): sorted parameter values, then the publisher's key */
   const chkOf = (url: string) => {
     const q = new URL(url).searchParams;
-    const values = [...q.entries()].filter(([k]) => !['pub_id', 'chk', 'callback', '_'].includes(k.toLowerCase()))
-      .sort(([a], [b]) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)).map(([, v]) => v);
-    return createHash('md5').update([...values, last.privateKey ?? ''].join('|')).digest('hex');
+    const values = [...q.entries()]
+      .filter(([k]) => !['pub_id', 'chk', 'callback', '_'].includes(k.toLowerCase()))
+      .sort(([a], [b]) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
+      .map(([, v]) => v);
+    return createHash('md5')
+      .update([...values, last.privateKey ?? ''].join('|'))
+      .digest('hex');
   };
   for (const ex of examples) {
     let url = fill(ex.url);
@@ -70,16 +97,23 @@ async function runDocExamples(base: string, appId: string, appKey: string, token
     if (headers.authorization?.startsWith('Basic ')) last.basic = headers.authorization;
     // the docs say in prose which token a request needs; an example without one gets the demo app's
     const tokenInUrl = /[?&](token|accesstoken)=/i.test(url);
-    if (!headers.authorization && !tokenInUrl && ex.status !== 401 && !/token/i.test(ex.note ?? '')) headers.authorization = `Bearer ${token}`;
+    if (!headers.authorization && !tokenInUrl && ex.status !== 401 && !/token/i.test(ex.note ?? ''))
+      headers.authorization = `Bearer ${token}`;
     const body = ex.body === undefined ? undefined : fill(ex.body);
     const key = body === undefined ? null : /"private_key":\s*"([^"]+)"/.exec(body);
     if (key) last.privateKey = key[1];
-    if (body !== undefined && !headers['content-type']) headers['content-type'] = body.trim().startsWith('{') || body.trim().startsWith('[') ? 'application/json' : 'application/x-www-form-urlencoded';
+    if (body !== undefined && !headers['content-type'])
+      headers['content-type'] =
+        body.trim().startsWith('{') || body.trim().startsWith('[')
+          ? 'application/json'
+          : 'application/x-www-form-urlencoded';
     let r: { status: number; type: string; text: string };
     try {
       r = await httpRequest(url, ex.method, headers, body);
     } catch (err) {
-      failures.push(`no answer (${(err as Error).message}): ${ex.where} ${ex.method} ${url.replace(base, '').slice(0, 120)}`);
+      failures.push(
+        `no answer (${(err as Error).message}): ${ex.where} ${ex.method} ${url.replace(base, '').slice(0, 120)}`,
+      );
       continue;
     }
     const res = { status: r.status, headers: { get: (_: string) => r.type } };
@@ -90,7 +124,11 @@ async function runDocExamples(base: string, appId: string, appKey: string, token
     else if (ex.error && res.status < 400) failures.push(`documented as an error: ${what}`);
     else if (!ex.error && res.status >= 400) failures.push(`failed: ${what}`);
     else if (res.status >= 400) {
-      const problem = shapeProblem(apiOf(url.replace(base, '')), { statusCode: res.status, headers: { 'content-type': res.headers.get('content-type') ?? '' }, body: text });
+      const problem = shapeProblem(apiOf(url.replace(base, '')), {
+        statusCode: res.status,
+        headers: { 'content-type': res.headers.get('content-type') ?? '' },
+        body: text,
+      });
       if (problem) failures.push(`${problem}: ${what}`);
     }
     // the README's examples also answer with content: a route, lots, metric rows
@@ -101,7 +139,10 @@ async function runDocExamples(base: string, appId: string, appKey: string, token
       if (url.includes('/metrics/') && !(j.data && j.data.rows.length > 0)) failures.push(`no metric rows: ${what}`);
     }
     if (res.status < 300 && /json/.test(res.headers.get('content-type') ?? '')) {
-      const j = JSON.parse(text) as { result?: { trip?: { routes?: Array<{ id: string }> } }; Reservations?: Array<{ pk_reservation: string }> };
+      const j = JSON.parse(text) as {
+        result?: { trip?: { routes?: Array<{ id: string }> } };
+        Reservations?: Array<{ pk_reservation: string }>;
+      };
       if (j.result?.trip?.routes?.[0]?.id) last.routeId = j.result.trip.routes[0].id;
       if (j.Reservations?.[0]?.pk_reservation) last.reservationId = j.Reservations[0].pk_reservation;
     }
@@ -134,7 +175,14 @@ describe('first start of the demo', () => {
   it('serves all three APIs with the printed demo application', async () => {
     const port = await freePort();
     child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -178,7 +226,9 @@ describe('first start of the demo', () => {
 
     // Every example request of the README and docs/ answers as documented on this fresh start.
     const docs = await runDocExamples(base, appId, appKey, token);
-    console.log(`docs examples: ${docs.run} requests from README.md and docs/ run against the fresh demo, ${docs.failures.length} not as documented`);
+    console.log(
+      `docs examples: ${docs.run} requests from README.md and docs/ run against the fresh demo, ${docs.failures.length} not as documented`,
+    );
     expect(docs.run).toBeGreaterThan(40);
     if (docs.failures.length > 0) console.log(docs.failures.join('\n'), err.slice(-3000));
     expect(docs.failures).toEqual([]);

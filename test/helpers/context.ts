@@ -54,7 +54,12 @@ export async function makeTestContext(opts: TestContextOptions = {}): Promise<Te
   const token = (await auth.issueAppToken(normal.appId, hashTokenFor(normal.appId, normal.appKey))).token;
   const adminToken = (await auth.issueAppToken(admin.appId, hashTokenFor(admin.appId, admin.appKey))).token;
   return {
-    ctx, app, token, adminToken, appId: normal.appId, appKey: normal.appKey,
+    ctx,
+    app,
+    token,
+    adminToken,
+    appId: normal.appId,
+    appKey: normal.appKey,
     close: async () => {
       await app.close();
       if (!opts.db) await db.close();

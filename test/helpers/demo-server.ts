@@ -22,7 +22,10 @@ export interface DemoServer {
 /** Starts the demo server; call `close()` when done (removes the data directory). */
 export async function startDemoServer(log: (line: string) => void = () => undefined): Promise<DemoServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'streetwise-console-'));
-  const config = loadConfig({ 'store.dataDir': dataDir, 'store.databaseUrl': '', 'region.name': 'demo', 'server.logLevel': 'silent' }, {});
+  const config = loadConfig(
+    { 'store.dataDir': dataDir, 'store.databaseUrl': '', 'region.name': 'demo', 'server.logLevel': 'silent' },
+    {},
+  );
   const started = await bootstrap(config, log);
   const app = await buildApp(started.ctx, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -85,7 +85,10 @@ export function examplesOfMarkdown(file: string, text: string): DocExample[] {
     let status: number | undefined;
     for (let k = end + 1; k < lines.length && !lines[k].startsWith('```'); k++) {
       const m = /^→\s*(\d{3})\b/.exec(lines[k].trim());
-      if (m) { status = Number(m[1]); break; }
+      if (m) {
+        status = Number(m[1]);
+        break;
+      }
     }
     // curl commands (continued lines joined), anywhere in the block
     for (let k = 0; k < block.length; k++) {
@@ -109,22 +112,45 @@ export function examplesOfMarkdown(file: string, text: string): DocExample[] {
       const c = block[k].indexOf(':');
       if (c > 0) headers[block[k].slice(0, c).trim().toLowerCase()] = block[k].slice(c + 1).trim();
     }
-    const body = block.slice(k + 1).join('\n').trim();
+    const body = block
+      .slice(k + 1)
+      .join('\n')
+      .trim();
     const marked = m[4] !== undefined || /error/i.test(heading);
-    out.push({ where: `${file}:${start + first + 1}`, method: m[1], url: m[2], headers, ...(body ? { body } : {}), status, error: marked || (status !== undefined && status >= 400), ...(m[4] ? { note: m[4] } : {}) });
+    out.push({
+      where: `${file}:${start + first + 1}`,
+      method: m[1],
+      url: m[2],
+      headers,
+      ...(body ? { body } : {}),
+      status,
+      error: marked || (status !== undefined && status >= 400),
+      ...(m[4] ? { note: m[4] } : {}),
+    });
   }
   return out;
 }
 
 /** The example of a docs/api JSON file `{ request: { method, url, headers, body }, response: { status } }`. */
 export function exampleOfJson(file: string, text: string): DocExample {
-  const doc = JSON.parse(text) as { request: { method: string; url: string; headers?: Record<string, string>; body?: unknown }; response?: { status?: number } };
+  const doc = JSON.parse(text) as {
+    request: { method: string; url: string; headers?: Record<string, string>; body?: unknown };
+    response?: { status?: number };
+  };
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(doc.request.headers ?? {})) headers[k.toLowerCase()] = v;
   const body = doc.request.body === undefined ? undefined : JSON.stringify(doc.request.body);
   if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
   const status = doc.response?.status;
-  return { where: file, method: doc.request.method, url: doc.request.url, headers, ...(body !== undefined ? { body } : {}), status, error: status !== undefined && status >= 400 };
+  return {
+    where: file,
+    method: doc.request.method,
+    url: doc.request.url,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    status,
+    error: status !== undefined && status >= 400,
+  };
 }
 
 /** Every example request of the README and docs/, in file order. */

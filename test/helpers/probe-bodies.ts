@@ -10,7 +10,13 @@ const T0 = 1_767_600_000; // 2026-01-05T08:00:00Z
 export function pingAt(j: number, prefix = 'v'): ProbeRecord {
   return {
     traceId: `${prefix}${j % 5000}`,
-    ping: { tS: T0 + j, lat: +(39.29 + (j % 997) * 1e-5).toFixed(6), lon: +(-76.61 + (j % 991) * 1e-5).toFixed(6), speedKph: j % 90, headingDeg: j % 360 },
+    ping: {
+      tS: T0 + j,
+      lat: +(39.29 + (j % 997) * 1e-5).toFixed(6),
+      lon: +(-76.61 + (j % 991) * 1e-5).toFixed(6),
+      speedKph: j % 90,
+      headingDeg: j % 360,
+    },
   };
 }
 

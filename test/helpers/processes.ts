@@ -38,10 +38,23 @@ const BUILT_CLI = ['bin/streetwise.js'];
  * CPU profile) on a free port — from source through tsx, or `built` from dist/ as users run it;
  * resolves when it serves.
  */
-export async function startServer(env: Record<string, string>, timeoutMs = 120_000, nodeArgs: string[] = [], built = false): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  timeoutMs = 120_000,
+  nodeArgs: string[] = [],
+  built = false,
+): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, ...(built ? BUILT_CLI : CLI), 'serve'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO_SIMULATE: 'false', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      DEMO_SIMULATE: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -59,15 +72,31 @@ export async function startServer(env: Record<string, string>, timeoutMs = 120_0
   }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
-    url: `http://127.0.0.1:${port}`, child, stdout: () => out, stderr: () => err,
-    stop: async () => { child.kill('SIGTERM'); return exited; },
-    kill: async () => { child.kill('SIGKILL'); await exited; },
+    url: `http://127.0.0.1:${port}`,
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
   };
 }
 
 /** Runs a CLI command to completion. */
-export async function runCli(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...CLI, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -79,7 +108,11 @@ export async function runCli(args: string[], env: Record<string, string>, input?
 }
 
 /** An app token from `/v1/AppToken`, or the failing answer. */
-export async function appToken(url: string, appId: string, hashToken: string): Promise<{ status: number; token?: string; statusId?: number }> {
+export async function appToken(
+  url: string,
+  appId: string,
+  hashToken: string,
+): Promise<{ status: number; token?: string; statusId?: number }> {
   const r = await fetch(`${url}/v1/AppToken?appId=${appId}&hashToken=${hashToken}`);
   const body = (await r.json()) as { result?: { token?: string }; statusId?: number; status?: { statusId?: number } };
   return { status: r.status, token: body.result?.token, statusId: body.statusId };

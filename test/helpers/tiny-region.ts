@@ -20,13 +20,24 @@ export function tinyRegion(): Region {
   const nodes = [];
   for (let r = 0; r < 3; r++) {
     for (let c = 0; c < 3; c++) {
-      nodes.push({ lat: LAT0 + r * DLAT, lon: LON0 + c * DLON, flags: r === 1 && c === 1 ? NodeFlag.trafficSignals | NodeFlag.intersection : 0, osmId: 1000 + r * 3 + c });
+      nodes.push({
+        lat: LAT0 + r * DLAT,
+        lon: LON0 + c * DLON,
+        flags: r === 1 && c === 1 ? NodeFlag.trafficSignals | NodeFlag.intersection : 0,
+        osmId: 1000 + r * 3 + c,
+      });
     }
   }
   const edges: EdgeInput[] = [];
   const add = (a: number, b: number, name: string) => {
     const i = edges.length;
-    const base = { speedKph: 40, roadClass: RoadClass.residential, flags: EdgeFlag.routable, name, wayId: 500 + Math.min(a, b) };
+    const base = {
+      speedKph: 40,
+      roadClass: RoadClass.residential,
+      flags: EdgeFlag.routable,
+      name,
+      wayId: 500 + Math.min(a, b),
+    };
     edges.push({ ...base, source: a, target: b, twin: i + 1 });
     edges.push({ ...base, source: b, target: a, twin: i });
   };
@@ -37,8 +48,13 @@ export function tinyRegion(): Region {
   const { graph } = buildGraph({ nodes, edges });
   return {
     meta: {
-      name: 'tiny', mapVersion: 'tiny-1', source: 'hand-built', importedAt: '2026-01-01T00:00:00Z',
-      bounds: [LAT0, LON0, LAT0 + 2 * DLAT, LON0 + 2 * DLON], country: 'US', timeZone: 'America/New_York',
+      name: 'tiny',
+      mapVersion: 'tiny-1',
+      source: 'hand-built',
+      importedAt: '2026-01-01T00:00:00Z',
+      bounds: [LAT0, LON0, LAT0 + 2 * DLAT, LON0 + 2 * DLON],
+      country: 'US',
+      timeZone: 'America/New_York',
     },
     graph,
     intersections: [],

@@ -18,15 +18,31 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 // 1 ——— 2 ——— 3 with a signal at 2
 const osmPath = join(tmp, 'Tiny Town.osm');
-writeFileSync(osmPath, new OsmFixture()
-  .gridNode(1, 0, 0).gridNode(2, 0, 1, { highway: 'traffic_signals' }).gridNode(3, 0, 2)
-  .way(10, [1, 2, 3], { highway: 'primary', name: 'Main St' }).xml());
+writeFileSync(
+  osmPath,
+  new OsmFixture()
+    .gridNode(1, 0, 0)
+    .gridNode(2, 0, 1, { highway: 'traffic_signals' })
+    .gridNode(3, 0, 2)
+    .way(10, [1, 2, 3], { highway: 'primary', name: 'Main St' })
+    .xml(),
+);
 
 function run(args: string[]): Promise<string> {
   let out = '';
-  const stream = new Writable({ write(chunk, _enc, cb) { out += String(chunk); cb(); } }) as unknown as NodeJS.WriteStream;
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      out += String(chunk);
+      cb();
+    },
+  }) as unknown as NodeJS.WriteStream;
   const program = new Command('streetwise').exitOverride();
-  const deps = { config: () => ({ store: { dataDir: join(tmp, 'data') } }), withDb: () => { throw new Error('import needs no database'); } } as unknown as CliDeps;
+  const deps = {
+    config: () => ({ store: { dataDir: join(tmp, 'data') } }),
+    withDb: () => {
+      throw new Error('import needs no database');
+    },
+  } as unknown as CliDeps;
   registerImport(program, deps, stream);
   return program.parseAsync(['node', 'streetwise', 'import', ...args]).then(() => out);
 }
@@ -39,7 +55,9 @@ describe('streetwise import', () => {
 
   it('imports into <data-dir>/regions/<name> and prints the counts', async () => {
     const out = await run([osmPath]);
-    expect(out).toMatch(/region "tiny-town" .*: 3 nodes, 4 edges \(4 routable\), 1 intersections \(1 signalized\), 2 blocks, 0 lots, 0 turn restrictions/);
+    expect(out).toMatch(
+      /region "tiny-town" .*: 3 nodes, 4 edges \(4 routable\), 1 intersections \(1 signalized\), 2 blocks, 0 lots, 0 turn restrictions/,
+    );
     const r = loadRegion(join(tmp, 'data', 'regions', 'tiny-town'));
     expect(r.graph.edgeCount).toBe(4);
   });

@@ -35,13 +35,23 @@ describe.skipIf(!available(BALTIMORE))('Baltimore extract', () => {
 
   it('builds the expected graph, intersections, blocks and lots', () => {
     expect({
-      nodes: summary.nodes, edges: summary.edges, routableEdges: summary.routableEdges,
-      intersections: summary.intersections, signals: summary.signals, blocks: summary.blocks,
-      lots: summary.lots, restrictions: summary.restrictions,
+      nodes: summary.nodes,
+      edges: summary.edges,
+      routableEdges: summary.routableEdges,
+      intersections: summary.intersections,
+      signals: summary.signals,
+      blocks: summary.blocks,
+      lots: summary.lots,
+      restrictions: summary.restrictions,
     }).toEqual(EXPECTED_BALTIMORE);
     expect(region.graph.nodeCount).toBe(summary.nodes);
     expect(region.graph.edgeCount).toBe(summary.edges);
-    expect(region.meta).toMatchObject({ name: 'baltimore', country: 'US', timeZone: 'America/New_York', source: 'baltimore.osm.pbf' });
+    expect(region.meta).toMatchObject({
+      name: 'baltimore',
+      country: 'US',
+      timeZone: 'America/New_York',
+      source: 'baltimore.osm.pbf',
+    });
   });
 
   it('has one signalized intersection per traffic-signal node on a drivable road', () => {
@@ -53,14 +63,16 @@ describe.skipIf(!available(BALTIMORE))('Baltimore extract', () => {
       for (const ref of w.refs) {
         if (ex.nodeTags.get(ref)?.highway !== 'traffic_signals') continue;
         const i = ex.nodes.indexOf(ref);
-        const lat = ex.nodes.latE7At(i) / 1e7, lon = ex.nodes.lonE7At(i) / 1e7;
+        const lat = ex.nodes.latE7At(i) / 1e7,
+          lon = ex.nodes.lonE7At(i) / 1e7;
         if (lat >= minLat && lat <= maxLat && lon >= minLon && lon <= maxLon) signals.add(ref);
       }
     }
     const signalized = region.intersections.filter((x) => x.signalized);
     expect(signalized.length).toBe(signals.size);
     expect(new Set(signalized.map((x) => x.id))).toEqual(signals);
-    for (const x of signalized) expect(region.graph.nodeFlags[x.node] & NodeFlag.trafficSignals).toBe(NodeFlag.trafficSignals);
+    for (const x of signalized)
+      expect(region.graph.nodeFlags[x.node] & NodeFlag.trafficSignals).toBe(NodeFlag.trafficSignals);
   });
 
   it('keeps every edge endpoint and shape point inside the extract bounds', () => {
@@ -70,24 +82,28 @@ describe.skipIf(!available(BALTIMORE))('Baltimore extract', () => {
     let outside = 0;
     for (let e = 0; e < g.edgeCount; e++) {
       for (const n of [g.edgeSource[e], g.edgeTarget[e]]) {
-        if (g.nodeLatE7[n] < minLat || g.nodeLatE7[n] > maxLat || g.nodeLonE7[n] < minLon || g.nodeLonE7[n] > maxLon) outside++;
+        if (g.nodeLatE7[n] < minLat || g.nodeLatE7[n] > maxLat || g.nodeLonE7[n] < minLon || g.nodeLonE7[n] > maxLon)
+          outside++;
       }
     }
     for (let i = 0; i < g.geomLatE7.length; i++) {
-      if (g.geomLatE7[i] < minLat || g.geomLatE7[i] > maxLat || g.geomLonE7[i] < minLon || g.geomLonE7[i] > maxLon) outside++;
+      if (g.geomLatE7[i] < minLat || g.geomLatE7[i] > maxLat || g.geomLonE7[i] < minLon || g.geomLonE7[i] > maxLon)
+        outside++;
     }
     expect(outside).toBe(0);
   });
 
   it('never lets a block run across a change of street name, and keeps curb segments inside their block', () => {
     const g = region.graph;
-    let mixed = 0, badCurb = 0;
+    let mixed = 0,
+      badCurb = 0;
     for (const b of region.blocks) {
       if (b.edges.some((e) => g.names[g.edgeNameId[e]] !== b.name)) mixed++;
       for (const side of ['left', 'right']) {
         const segs = b.curb.filter((c) => c.side === side);
         segs.forEach((c, i) => {
-          if (c.startM < 0 || c.endM <= c.startM || c.endM > b.lengthM + 0.01 || (i > 0 && c.startM < segs[i - 1].endM)) badCurb++;
+          if (c.startM < 0 || c.endM <= c.startM || c.endM > b.lengthM + 0.01 || (i > 0 && c.startM < segs[i - 1].endM))
+            badCurb++;
         });
       }
     }
@@ -113,14 +129,23 @@ describe.skipIf(!available(BALTIMORE))('Baltimore extract', () => {
   it('gives identical ids and bundles when imported twice', async () => {
     await importRegion(BALTIMORE, join(tmp, 'baltimore-2'), { name: 'baltimore' });
     for (const file of ['graph.bin', 'intersections.json', 'blocks.json', 'lots.json']) {
-      expect(readFileSync(join(tmp, 'baltimore-2', file)).equals(readFileSync(join(tmp, 'baltimore', file)))).toBe(true);
+      expect(readFileSync(join(tmp, 'baltimore-2', file)).equals(readFileSync(join(tmp, 'baltimore', file)))).toBe(
+        true,
+      );
     }
   }, 60_000);
 });
 
 /** Regression figures of the Baltimore import (update on purpose when import rules change). */
 const EXPECTED_BALTIMORE = {
-  nodes: 4764, edges: 11782, routableEdges: 11504, intersections: 3731, signals: 290, blocks: 4530, lots: 153, restrictions: 3,
+  nodes: 4764,
+  edges: 11782,
+  routableEdges: 11504,
+  intersections: 3731,
+  signals: 290,
+  blocks: 4530,
+  lots: 153,
+  restrictions: 3,
 };
 
 for (const name of ['monaco', 'andorra']) {

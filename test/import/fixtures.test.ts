@@ -36,7 +36,12 @@ describe('oneway variants', () => {
   // roundabout w106 (20→21→22→23→20) with approach w107 24—20 and w108 26—24
   const f = new OsmFixture();
   for (let i = 1; i <= 7; i++) f.gridNode(i, 0, i - 1);
-  f.gridNode(20, 2, 2).gridNode(21, 2.5, 2.5).gridNode(22, 3, 2).gridNode(23, 2.5, 1.5).gridNode(24, 1, 2).gridNode(26, 0.5, 3);
+  f.gridNode(20, 2, 2)
+    .gridNode(21, 2.5, 2.5)
+    .gridNode(22, 3, 2)
+    .gridNode(23, 2.5, 1.5)
+    .gridNode(24, 1, 2)
+    .gridNode(26, 0.5, 3);
   f.way(100, [1, 2], { highway: 'residential', oneway: 'yes' })
     .way(101, [2, 3], { highway: 'residential', oneway: '-1' })
     .way(102, [3, 4], { highway: 'residential', oneway: 'reversible' })
@@ -72,21 +77,30 @@ describe('oneway variants', () => {
     expect(has(g.edgeFlags[m[0][2]], EdgeFlag.highway | EdgeFlag.oneway)).toBe(true);
     expect(g.edgeRoadClass[m[0][2]]).toBe(RoadClass.motorway);
     const two = edgesOfWay(g, 104);
-    expect(two.map(([s, t]) => [s, t])).toEqual([[5, 6], [6, 5]]);
+    expect(two.map(([s, t]) => [s, t])).toEqual([
+      [5, 6],
+      [6, 5],
+    ]);
     expect(g.edgeTwin[two[0][2]]).toBe(two[1][2]);
     expect(g.edgeTwin[two[1][2]]).toBe(two[0][2]);
   });
 
   it('an untagged residential way is two-way with twin edges', () => {
     const es = edgesOfWay(g, 105);
-    expect(es.map(([s, t]) => [s, t])).toEqual([[6, 7], [7, 6]]);
+    expect(es.map(([s, t]) => [s, t])).toEqual([
+      [6, 7],
+      [7, 6],
+    ]);
     expect(g.edgeTwin[es[0][2]]).toBe(es[1][2]);
     expect(has(g.edgeFlags[es[0][2]], EdgeFlag.oneway)).toBe(false);
   });
 
   it('a roundabout is implied oneway in way order, split into two edges at its far node', () => {
     const es = edgesOfWay(g, 106);
-    expect(es.map(([s, t]) => [s, t]).sort()).toEqual([[20, 22], [22, 20]]);
+    expect(es.map(([s, t]) => [s, t]).sort()).toEqual([
+      [20, 22],
+      [22, 20],
+    ]);
     for (const [, , e] of es) {
       expect(has(g.edgeFlags[e], EdgeFlag.roundabout | EdgeFlag.oneway)).toBe(true);
       expect(g.edgeTwin[e]).toBe(-1);
@@ -98,8 +112,10 @@ describe('oneway variants', () => {
   });
 
   it('the roundabout and its approach form the largest strongly connected component', () => {
-    for (const w of [106, 107, 108]) for (const [, , e] of edgesOfWay(g, w)) expect(has(g.edgeFlags[e], EdgeFlag.routable)).toBe(true);
-    for (const w of [100, 101, 105]) for (const [, , e] of edgesOfWay(g, w)) expect(has(g.edgeFlags[e], EdgeFlag.routable)).toBe(false);
+    for (const w of [106, 107, 108])
+      for (const [, , e] of edgesOfWay(g, w)) expect(has(g.edgeFlags[e], EdgeFlag.routable)).toBe(true);
+    for (const w of [100, 101, 105])
+      for (const [, , e] of edgesOfWay(g, w)) expect(has(g.edgeFlags[e], EdgeFlag.routable)).toBe(false);
   });
 });
 
@@ -115,7 +131,9 @@ describe('maxspeed', () => {
     [205, { highway: 'primary', 'maxspeed:forward': '35 mph', 'maxspeed:backward': '25 mph' }],
   ];
   ways.forEach(([id, tags], i) => {
-    f.gridNode(id * 10, i, 0).gridNode(id * 10 + 1, i, 1).way(id, [id * 10, id * 10 + 1], tags);
+    f.gridNode(id * 10, i, 0)
+      .gridNode(id * 10 + 1, i, 1)
+      .way(id, [id * 10, id * 10 + 1], tags);
   });
   const g = regionOf(f).graph;
   const speed = (w: number): number[] => edgesOfWay(g, w).map(([, , e]) => Math.round(g.edgeSpeedKph[e] * 10) / 10);
@@ -130,7 +148,10 @@ describe('maxspeed', () => {
   });
 
   it('uses directional maxspeed per edge', () => {
-    expect(edgesOfWay(g, 205).map(([s, , e]) => [s, Math.round(g.edgeSpeedKph[e] * 10) / 10])).toEqual([[2050, 56.3], [2051, 40.2]]);
+    expect(edgesOfWay(g, 205).map(([s, , e]) => [s, Math.round(g.edgeSpeedKph[e] * 10) / 10])).toEqual([
+      [2050, 56.3],
+      [2051, 40.2],
+    ]);
   });
 
   it('defaults an untagged US residential street to 25 mph, marked untagged', () => {
@@ -140,13 +161,19 @@ describe('maxspeed', () => {
 
   it('defaults by country: an untagged residential street in France is 50 km/h, FR:urban is 50 tagged', () => {
     const fr = new OsmFixture(48.85, 2.35)
-      .gridNode(1, 0, 0).gridNode(2, 0, 1).gridNode(3, 1, 0).gridNode(4, 1, 1)
+      .gridNode(1, 0, 0)
+      .gridNode(2, 0, 1)
+      .gridNode(3, 1, 0)
+      .gridNode(4, 1, 1)
       .way(1, [1, 2], { highway: 'residential' })
       .way(2, [3, 4], { highway: 'secondary', maxspeed: 'FR:urban' });
     const r = regionOf(fr);
     expect(r.meta.country).toBe('FR');
     expect(edgesOfWay(r.graph, 1).map(([, , e]) => r.graph.edgeSpeedKph[e])).toEqual([50, 50]);
-    expect(edgesOfWay(r.graph, 2).map(([, , e]) => [r.graph.edgeSpeedKph[e], r.graph.edgeSpeedTagged[e]])).toEqual([[50, 1], [50, 1]]);
+    expect(edgesOfWay(r.graph, 2).map(([, , e]) => [r.graph.edgeSpeedKph[e], r.graph.edgeSpeedTagged[e]])).toEqual([
+      [50, 1],
+      [50, 1],
+    ]);
   });
 });
 
@@ -159,13 +186,33 @@ describe('turn restrictions and movements', () => {
   // r1: no_left_turn  South St (w310) → West St (w313) via 300
   // r2: only_straight_on East St (w312) → West St (w313) via 300
   const f = new OsmFixture()
-    .gridNode(300, 0, 0).gridNode(301, 1, 0).gridNode(302, -1, 0).gridNode(303, 0, 1).gridNode(304, 0, -1)
+    .gridNode(300, 0, 0)
+    .gridNode(301, 1, 0)
+    .gridNode(302, -1, 0)
+    .gridNode(303, 0, 1)
+    .gridNode(304, 0, -1)
     .way(310, [302, 300], { highway: 'residential', name: 'South St' })
     .way(311, [300, 301], { highway: 'residential', name: 'North St' })
     .way(312, [303, 300], { highway: 'residential', name: 'East St' })
     .way(313, [300, 304], { highway: 'residential', name: 'West St' })
-    .relation(1, [['way', 310, 'from'], ['node', 300, 'via'], ['way', 313, 'to']], { type: 'restriction', restriction: 'no_left_turn' })
-    .relation(2, [['way', 312, 'from'], ['node', 300, 'via'], ['way', 313, 'to']], { type: 'restriction', restriction: 'only_straight_on' });
+    .relation(
+      1,
+      [
+        ['way', 310, 'from'],
+        ['node', 300, 'via'],
+        ['way', 313, 'to'],
+      ],
+      { type: 'restriction', restriction: 'no_left_turn' },
+    )
+    .relation(
+      2,
+      [
+        ['way', 312, 'from'],
+        ['node', 300, 'via'],
+        ['way', 313, 'to'],
+      ],
+      { type: 'restriction', restriction: 'only_straight_on' },
+    );
   const r = regionOf(f);
   const g = r.graph;
   const inEdge = (way: number, fromOsm: number): number => edgesOfWay(g, way).find(([s]) => s === fromOsm)![2];
@@ -173,7 +220,12 @@ describe('turn restrictions and movements', () => {
 
   it('maps both restrictions to edge pairs at the via node', () => {
     const via = nodeOf(g, 300);
-    const rows = Array.from(g.restrictionFrom).map((from, i) => [from, g.restrictionVia[i], g.restrictionTo[i], g.restrictionKind[i]]);
+    const rows = Array.from(g.restrictionFrom).map((from, i) => [
+      from,
+      g.restrictionVia[i],
+      g.restrictionTo[i],
+      g.restrictionKind[i],
+    ]);
     expect(rows).toEqual([
       [inEdge(310, 302), via, outEdge(313, 304), RestrictionKind.no],
       [inEdge(312, 303), via, outEdge(313, 304), RestrictionKind.only],
@@ -214,19 +266,38 @@ describe('restriction on a way passing through the via node', () => {
   // 901 ——————— 900 ——————— 902     w900 (Long St) runs 901 → 900 → 902
   // no_left_turn Long St → Arm St via 900: eastbound left turn banned, westbound right turn stays allowed
   const f = new OsmFixture()
-    .gridNode(900, 0, 0).gridNode(901, 0, -1).gridNode(902, 0, 1).gridNode(903, 1, 0)
+    .gridNode(900, 0, 0)
+    .gridNode(901, 0, -1)
+    .gridNode(902, 0, 1)
+    .gridNode(903, 1, 0)
     .way(900, [901, 900, 902], { highway: 'residential', name: 'Long St' })
     .way(910, [900, 903], { highway: 'residential', name: 'Arm St' })
-    .relation(9, [['way', 900, 'from'], ['node', 900, 'via'], ['way', 910, 'to']], { type: 'restriction', restriction: 'no_left_turn' });
+    .relation(
+      9,
+      [
+        ['way', 900, 'from'],
+        ['node', 900, 'via'],
+        ['way', 910, 'to'],
+      ],
+      { type: 'restriction', restriction: 'no_left_turn' },
+    );
   const r = regionOf(f);
 
   it('bans only the edge pair that is a left turn', () => {
     const g = r.graph;
     expect(g.restrictionFrom.length).toBe(1);
-    expect([g.nodeOsmId[g.edgeSource[g.restrictionFrom[0]]], g.nodeOsmId[g.edgeTarget[g.restrictionTo[0]]]]).toEqual([901, 903]);
+    expect([g.nodeOsmId[g.edgeSource[g.restrictionFrom[0]]], g.nodeOsmId[g.edgeTarget[g.restrictionTo[0]]]]).toEqual([
+      901, 903,
+    ]);
     const x = r.intersections.find((i) => i.id === 900)!;
-    const toArm = x.movements.filter((m) => m.outName === 'Arm St' && m.inName === 'Long St').map((m) => [m.turnType, m.allowed]).sort();
-    expect(toArm).toEqual([['left', false], ['right', true]]);
+    const toArm = x.movements
+      .filter((m) => m.outName === 'Arm St' && m.inName === 'Long St')
+      .map((m) => [m.turnType, m.allowed])
+      .sort();
+    expect(toArm).toEqual([
+      ['left', false],
+      ['right', true],
+    ]);
   });
 });
 
@@ -234,8 +305,15 @@ describe('ferry and toll', () => {
   // 401 —w400— 402 ~~w410 ferry (5 min)~~ 403 —w420— 404 =w430 toll motorway=> 405
   // 406 ~~w411 ferry without duration~~ 407;  408 ~~w412 foot-only ferry~~ 409
   const f = new OsmFixture()
-    .gridNode(401, 0, 0).gridNode(402, 0, 1).gridNode(403, 0, 6).gridNode(404, 0, 7).gridNode(405, 0, 8)
-    .gridNode(406, 2, 0).gridNode(407, 2, 3).gridNode(408, 4, 0).gridNode(409, 4, 3)
+    .gridNode(401, 0, 0)
+    .gridNode(402, 0, 1)
+    .gridNode(403, 0, 6)
+    .gridNode(404, 0, 7)
+    .gridNode(405, 0, 8)
+    .gridNode(406, 2, 0)
+    .gridNode(407, 2, 3)
+    .gridNode(408, 4, 0)
+    .gridNode(409, 4, 3)
     .way(400, [401, 402], { highway: 'residential' })
     .way(410, [402, 403], { route: 'ferry', duration: '00:05', name: 'Harbor Ferry' })
     .way(420, [403, 404], { highway: 'residential' })
@@ -246,7 +324,10 @@ describe('ferry and toll', () => {
 
   it('a route=ferry way becomes two ferry edges with speed from its duration', () => {
     const es = edgesOfWay(g, 410);
-    expect(es.map(([s, t]) => [s, t])).toEqual([[402, 403], [403, 402]]);
+    expect(es.map(([s, t]) => [s, t])).toEqual([
+      [402, 403],
+      [403, 402],
+    ]);
     const lengthM = haversineM(39.29, -76.6 + 0.002, 39.29, -76.6 + 0.012);
     for (const [, , e] of es) {
       expect(g.edgeRoadClass[e]).toBe(RoadClass.ferry);
@@ -265,7 +346,9 @@ describe('ferry and toll', () => {
   it('toll=yes on a motorway flags the edge toll and highway', () => {
     const es = edgesOfWay(g, 430);
     expect(es).toHaveLength(1);
-    expect(g.edgeFlags[es[0][2]] & (EdgeFlag.toll | EdgeFlag.highway | EdgeFlag.ferry)).toBe(EdgeFlag.toll | EdgeFlag.highway);
+    expect(g.edgeFlags[es[0][2]] & (EdgeFlag.toll | EdgeFlag.highway | EdgeFlag.ferry)).toBe(
+      EdgeFlag.toll | EdgeFlag.highway,
+    );
     expect(edgesOfWay(g, 420).every(([, , e]) => !has(g.edgeFlags[e], EdgeFlag.toll))).toBe(true);
   });
 });
@@ -273,15 +356,24 @@ describe('ferry and toll', () => {
 describe('signals and stop signs', () => {
   // 501 ——— 502 (traffic_signals) ——— 503      511 ——— 512 (stop) ——— 513
   const f = new OsmFixture()
-    .gridNode(501, 0, 0).gridNode(502, 0, 1, { highway: 'traffic_signals' }).gridNode(503, 0, 2)
-    .gridNode(511, 2, 0).gridNode(512, 2, 1, { highway: 'stop' }).gridNode(513, 2, 2)
+    .gridNode(501, 0, 0)
+    .gridNode(502, 0, 1, { highway: 'traffic_signals' })
+    .gridNode(503, 0, 2)
+    .gridNode(511, 2, 0)
+    .gridNode(512, 2, 1, { highway: 'stop' })
+    .gridNode(513, 2, 2)
     .way(500, [501, 502, 503], { highway: 'secondary', name: 'Light St' })
     .way(510, [511, 512, 513], { highway: 'residential', name: 'Stop St' });
   const r = regionOf(f);
   const g = r.graph;
 
   it('splits the way at the signal node and flags it as a signalized intersection', () => {
-    expect(edgesOfWay(g, 500).map(([s, t]) => [s, t])).toEqual([[501, 502], [502, 501], [502, 503], [503, 502]]);
+    expect(edgesOfWay(g, 500).map(([s, t]) => [s, t])).toEqual([
+      [501, 502],
+      [502, 501],
+      [502, 503],
+      [503, 502],
+    ]);
     expect(g.nodeFlags[nodeOf(g, 502)]).toBe(NodeFlag.trafficSignals | NodeFlag.intersection);
     const x = r.intersections.find((i) => i.id === 502)!;
     expect(x.signalized).toBe(true);
@@ -296,9 +388,13 @@ describe('signals and stop signs', () => {
 
   it('keeps a barrier in the middle of a way as a graph node flagged barrier', () => {
     // 541 ——— 542 (barrier=gate) ——— 543
-    const t = regionOf(new OsmFixture()
-      .gridNode(541, 0, 0).gridNode(542, 0, 1, { barrier: 'gate' }).gridNode(543, 0, 2)
-      .way(540, [541, 542, 543], { highway: 'service' }));
+    const t = regionOf(
+      new OsmFixture()
+        .gridNode(541, 0, 0)
+        .gridNode(542, 0, 1, { barrier: 'gate' })
+        .gridNode(543, 0, 2)
+        .way(540, [541, 542, 543], { highway: 'service' }),
+    );
     expect(Array.from(t.graph.nodeOsmId)).toEqual([541, 542, 543]);
     expect(t.graph.nodeFlags[1]).toBe(NodeFlag.barrier);
     expect(t.intersections).toEqual([]);
@@ -309,8 +405,11 @@ describe('signals and stop signs', () => {
     //             |
     // 530 — 531(stop, 10 m before) — 533 — 534      (533 is a T junction)
     const t = new OsmFixture()
-      .node(530, 39.29, -76.6).node(531, 39.29, -76.59888, { highway: 'stop' }).node(533, 39.29, -76.598766)
-      .node(534, 39.29, -76.597).node(532, 39.291, -76.598766)
+      .node(530, 39.29, -76.6)
+      .node(531, 39.29, -76.59888, { highway: 'stop' })
+      .node(533, 39.29, -76.598766)
+      .node(534, 39.29, -76.597)
+      .node(532, 39.291, -76.598766)
       .way(530, [530, 531, 533, 534], { highway: 'residential', name: 'Main St' })
       .way(531, [533, 532], { highway: 'residential', name: 'Cross St' });
     const tr = regionOf(t);
@@ -325,23 +424,55 @@ describe('parking lots', () => {
   // 601 ┌──────┐ 602   Harbor Lot (closed way w600)
   // 604 └──────┘ 603
   const f = new OsmFixture()
-    .gridNode(601, 1, 0).gridNode(602, 1, 1).gridNode(603, 0, 1).gridNode(604, 0, 0)
+    .gridNode(601, 1, 0)
+    .gridNode(602, 1, 1)
+    .gridNode(603, 0, 1)
+    .gridNode(604, 0, 0)
     .way(600, [601, 602, 603, 604, 601], {
-      amenity: 'parking', name: 'Harbor Lot', operator: 'ParkCo', capacity: '120', 'capacity:disabled': '4',
-      fee: 'yes', access: 'customers', parking: 'surface', opening_hours: '24/7',
-      'payment:credit_cards': 'yes', 'payment:coins': 'no', 'payment:app': 'yes',
+      amenity: 'parking',
+      name: 'Harbor Lot',
+      operator: 'ParkCo',
+      capacity: '120',
+      'capacity:disabled': '4',
+      fee: 'yes',
+      access: 'customers',
+      parking: 'surface',
+      opening_hours: '24/7',
+      'payment:credit_cards': 'yes',
+      'payment:coins': 'no',
+      'payment:app': 'yes',
     })
     .gridNode(650, 3, 3, { amenity: 'parking', parking: 'multi-storey', capacity: '300', name: 'Garage' })
-    .gridNode(701, 5, 0).gridNode(702, 5, 2).gridNode(703, 6, 2).gridNode(704, 6, 0)
-    .way(701, [701, 702, 703]).way(702, [703, 704, 701])
-    .relation(700, [['way', 701, 'outer'], ['way', 702, 'outer']], { type: 'multipolygon', amenity: 'parking', parking: 'underground' });
+    .gridNode(701, 5, 0)
+    .gridNode(702, 5, 2)
+    .gridNode(703, 6, 2)
+    .gridNode(704, 6, 0)
+    .way(701, [701, 702, 703])
+    .way(702, [703, 704, 701])
+    .relation(
+      700,
+      [
+        ['way', 701, 'outer'],
+        ['way', 702, 'outer'],
+      ],
+      { type: 'multipolygon', amenity: 'parking', parking: 'underground' },
+    );
   const lots = regionOf(f).lots;
 
   it('reads a lot polygon with all its attributes, centroid and outline', () => {
     const lot = lots.find((l) => l.osmType === 'way')!;
     expect(lot).toMatchObject({
-      id: 6001, osmId: 600, name: 'Harbor Lot', operator: 'ParkCo', capacity: 120, capacityDisabled: 4,
-      fee: 'yes', access: 'customers', parking: 'surface', openingHours: '24/7', payment: ['app', 'credit_cards'],
+      id: 6001,
+      osmId: 600,
+      name: 'Harbor Lot',
+      operator: 'ParkCo',
+      capacity: 120,
+      capacityDisabled: 4,
+      fee: 'yes',
+      access: 'customers',
+      parking: 'surface',
+      openingHours: '24/7',
+      payment: ['app', 'credit_cards'],
     });
     expect(lot.lat).toBeCloseTo(39.291, 6);
     expect(lot.lon).toBeCloseTo(-76.599, 6);
@@ -351,7 +482,11 @@ describe('parking lots', () => {
   });
 
   it('reads node lots and assembles multipolygon lots from their outer ways', () => {
-    expect(lots.map((l) => [l.id, l.osmType])).toEqual([[650, 'node'], [6001, 'way'], [7002, 'relation']]);
+    expect(lots.map((l) => [l.id, l.osmType])).toEqual([
+      [650, 'node'],
+      [6001, 'way'],
+      [7002, 'relation'],
+    ]);
     const garage = lots[0];
     expect([garage.capacity, garage.parking, garage.outline, garage.fee]).toEqual([300, 'multi-storey', null, null]);
     const mp = lots[2];
@@ -367,16 +502,27 @@ describe('blocks and curb parking', () => {
   // 810 <—— Side St (way drawn 811 → 810: left=diagonal ticket 2 h, right=no_stopping) —— 811
   // 820 ——— New St (parking:both=lane, orientation=perpendicular, fee=yes) ——— 821
   const f = new OsmFixture()
-    .gridNode(801, 0, 0).gridNode(802, 0, 1)
-    .gridNode(810, 2, 0).gridNode(811, 2, 1)
-    .gridNode(820, 4, 0).gridNode(821, 4, 0.5)
+    .gridNode(801, 0, 0)
+    .gridNode(802, 0, 1)
+    .gridNode(810, 2, 0)
+    .gridNode(811, 2, 1)
+    .gridNode(820, 4, 0)
+    .gridNode(821, 4, 0.5)
     .way(800, [801, 802], { highway: 'residential', name: 'Curb St', 'parking:lane:both': 'parallel' })
     .way(801, [811, 810], {
-      highway: 'residential', name: 'Side St', 'parking:lane:left': 'diagonal', 'parking:condition:left': 'ticket',
-      'parking:condition:left:maxstay': '2 hours', 'parking:lane:right': 'no_stopping',
+      highway: 'residential',
+      name: 'Side St',
+      'parking:lane:left': 'diagonal',
+      'parking:condition:left': 'ticket',
+      'parking:condition:left:maxstay': '2 hours',
+      'parking:lane:right': 'no_stopping',
     })
     .way(802, [820, 821], {
-      highway: 'residential', name: 'New St', 'parking:both': 'lane', 'parking:both:orientation': 'perpendicular', 'parking:both:fee': 'yes',
+      highway: 'residential',
+      name: 'New St',
+      'parking:both': 'lane',
+      'parking:both:orientation': 'perpendicular',
+      'parking:both:fee': 'yes',
     });
   const r = regionOf(f);
   const g = r.graph;
@@ -387,7 +533,10 @@ describe('blocks and curb parking', () => {
     const len = haversineM(39.29, -76.6, 39.29, -76.598);
     expect(b.lengthM).toBeCloseTo(len, 1);
     expect([g.nodeOsmId[b.fromNode], g.nodeOsmId[b.toNode]]).toEqual([801, 802]);
-    expect(b.geometry).toEqual([[39.29, -76.6], [39.29, -76.598]]);
+    expect(b.geometry).toEqual([
+      [39.29, -76.6],
+      [39.29, -76.598],
+    ]);
     expect(b.curb.map((c) => [c.side, c.kind, c.condition, c.startM, c.spaces])).toEqual([
       ['left', 'parallel', '', 0, Math.floor(len / 6)],
       ['right', 'parallel', '', 0, Math.floor(len / 6)],
@@ -430,18 +579,30 @@ describe('blocks end where the street name or the curb rules change', () => {
   //                    |                   left no_parking, right diagonal
   //                   1005
   const f = new OsmFixture()
-    .gridNode(1001, 0, 0).gridNode(1002, 0, 1).gridNode(1003, 0, 2).gridNode(1004, -1, 2).gridNode(1005, -2, 2)
+    .gridNode(1001, 0, 0)
+    .gridNode(1002, 0, 1)
+    .gridNode(1003, 0, 2)
+    .gridNode(1004, -1, 2)
+    .gridNode(1005, -2, 2)
     .way(1000, [1001, 1002, 1003], {
-      highway: 'residential', name: 'Ashland Ave', 'parking:lane:both': 'parallel',
-      'parking:condition:both': 'ticket', 'parking:condition:both:maxstay': '2 hours',
+      highway: 'residential',
+      name: 'Ashland Ave',
+      'parking:lane:both': 'parallel',
+      'parking:condition:both': 'ticket',
+      'parking:condition:both:maxstay': '2 hours',
     })
     .way(1001, [1005, 1004, 1003], {
-      highway: 'tertiary', name: 'Water St', 'parking:lane:left': 'no_parking', 'parking:lane:right': 'diagonal',
+      highway: 'tertiary',
+      name: 'Water St',
+      'parking:lane:left': 'no_parking',
+      'parking:lane:right': 'diagonal',
     });
   const r = regionOf(f);
   const g = r.graph;
-  const ends = (b: Region['blocks'][number]): number[] => [g.nodeOsmId[b.fromNode], g.nodeOsmId[b.toNode]].sort((x, y) => x - y);
-  const curbRows = (b: Region['blocks'][number]) => b.curb.map((c) => [c.side, c.kind, c.condition, c.maxStay, c.startM, c.endM, c.spaces]);
+  const ends = (b: Region['blocks'][number]): number[] =>
+    [g.nodeOsmId[b.fromNode], g.nodeOsmId[b.toNode]].sort((x, y) => x - y);
+  const curbRows = (b: Region['blocks'][number]) =>
+    b.curb.map((c) => [c.side, c.kind, c.condition, c.maxStay, c.startM, c.endM, c.spaces]);
 
   it('the corner node is not an intersection', () => {
     expect(g.nodeFlags[nodeOf(g, 1003)] & NodeFlag.intersection).toBe(0);
@@ -449,7 +610,10 @@ describe('blocks end where the street name or the curb rules change', () => {
   });
 
   it('gives each street its own block, named after it, ending at the corner', () => {
-    expect(r.blocks.map((b) => [b.name, ends(b)]).sort()).toEqual([['Ashland Ave', [1001, 1003]], ['Water St', [1003, 1005]]]);
+    expect(r.blocks.map((b) => [b.name, ends(b)]).sort()).toEqual([
+      ['Ashland Ave', [1001, 1003]],
+      ['Water St', [1003, 1005]],
+    ]);
     const ashland = r.blocks.find((b) => b.name === 'Ashland Ave')!;
     const water = r.blocks.find((b) => b.name === 'Water St')!;
     expect(ashland.lengthM).toBeCloseTo(haversineM(39.29, -76.6, 39.29, -76.596), 1);
@@ -462,7 +626,7 @@ describe('blocks end where the street name or the curb rules change', () => {
     }
   });
 
-  it('keeps each street\'s curb rules on its own block, from 0 to the block length', () => {
+  it("keeps each street's curb rules on its own block, from 0 to the block length", () => {
     const ashland = r.blocks.find((b) => b.name === 'Ashland Ave')!;
     const a = ashland.lengthM;
     expect(curbRows(ashland)).toEqual([
@@ -474,9 +638,17 @@ describe('blocks end where the street name or the curb rules change', () => {
     const along = g.nodeOsmId[water.fromNode] === 1005; // block drawn like the way: sides as tagged
     const noParking = ['no_parking', '', '', 0, w, 0];
     const diagonal = ['diagonal', '', '', 0, w, Math.floor(w / 3.5)];
-    expect(curbRows(water)).toEqual(along
-      ? [['left', ...noParking], ['right', ...diagonal]]
-      : [['left', ...diagonal], ['right', ...noParking]]);
+    expect(curbRows(water)).toEqual(
+      along
+        ? [
+            ['left', ...noParking],
+            ['right', ...diagonal],
+          ]
+        : [
+            ['left', ...diagonal],
+            ['right', ...noParking],
+          ],
+    );
   });
 
   it('gives the same block ids on every import', () => {
@@ -488,13 +660,39 @@ describe('blocks end where the street name or the curb rules change', () => {
   it('joins two ways of one street with the same curb rules into one block with one curb segment per side', () => {
     // 1101 —w1100— 1102 —w1101— 1103: same name and curb, split only by a maxspeed change.
     // 1111 —w1110— 1112 <—w1111 drawn backwards— 1113: sides swapped in the tags, same curb on the ground.
-    const s = regionOf(new OsmFixture()
-      .gridNode(1101, 0, 0).gridNode(1102, 0, 1).gridNode(1103, 0, 2)
-      .way(1100, [1101, 1102], { highway: 'residential', name: 'Long St', maxspeed: '25 mph', 'parking:lane:both': 'parallel' })
-      .way(1101, [1102, 1103], { highway: 'residential', name: 'Long St', maxspeed: '30 mph', 'parking:lane:both': 'parallel' })
-      .gridNode(1111, 2, 0).gridNode(1112, 2, 1).gridNode(1113, 2, 2)
-      .way(1110, [1111, 1112], { highway: 'residential', name: 'Bend St', 'parking:lane:left': 'parallel', 'parking:lane:right': 'no_parking' })
-      .way(1111, [1113, 1112], { highway: 'residential', name: 'Bend St', 'parking:lane:left': 'no_parking', 'parking:lane:right': 'parallel' }));
+    const s = regionOf(
+      new OsmFixture()
+        .gridNode(1101, 0, 0)
+        .gridNode(1102, 0, 1)
+        .gridNode(1103, 0, 2)
+        .way(1100, [1101, 1102], {
+          highway: 'residential',
+          name: 'Long St',
+          maxspeed: '25 mph',
+          'parking:lane:both': 'parallel',
+        })
+        .way(1101, [1102, 1103], {
+          highway: 'residential',
+          name: 'Long St',
+          maxspeed: '30 mph',
+          'parking:lane:both': 'parallel',
+        })
+        .gridNode(1111, 2, 0)
+        .gridNode(1112, 2, 1)
+        .gridNode(1113, 2, 2)
+        .way(1110, [1111, 1112], {
+          highway: 'residential',
+          name: 'Bend St',
+          'parking:lane:left': 'parallel',
+          'parking:lane:right': 'no_parking',
+        })
+        .way(1111, [1113, 1112], {
+          highway: 'residential',
+          name: 'Bend St',
+          'parking:lane:left': 'no_parking',
+          'parking:lane:right': 'parallel',
+        }),
+    );
     expect(s.blocks.map((b) => b.name).sort()).toEqual(['Bend St', 'Long St']);
     const long = s.blocks.find((b) => b.name === 'Long St')!;
     expect(long.edges).toHaveLength(2);
@@ -504,28 +702,56 @@ describe('blocks end where the street name or the curb rules change', () => {
     ]);
     const bend = s.blocks.find((b) => b.name === 'Bend St')!;
     expect(bend.edges).toHaveLength(2);
-    expect(bend.curb.map((c) => [c.kind, c.startM, c.endM]).sort()).toEqual([['no_parking', 0, bend.lengthM], ['parallel', 0, bend.lengthM]]);
+    expect(bend.curb.map((c) => [c.kind, c.startM, c.endM]).sort()).toEqual([
+      ['no_parking', 0, bend.lengthM],
+      ['parallel', 0, bend.lengthM],
+    ]);
   });
 
-  it('ends the block where one street\'s curb rules change between two ways', () => {
+  it("ends the block where one street's curb rules change between two ways", () => {
     // 1201 —w1200 parallel— 1202 —w1201 no_stopping— 1203, both "Main St"
-    const s = regionOf(new OsmFixture()
-      .gridNode(1201, 0, 0).gridNode(1202, 0, 1).gridNode(1203, 0, 2)
-      .way(1200, [1201, 1202], { highway: 'residential', name: 'Main St', 'parking:lane:both': 'parallel' })
-      .way(1201, [1202, 1203], { highway: 'residential', name: 'Main St', 'parking:lane:both': 'no_stopping' }));
+    const s = regionOf(
+      new OsmFixture()
+        .gridNode(1201, 0, 0)
+        .gridNode(1202, 0, 1)
+        .gridNode(1203, 0, 2)
+        .way(1200, [1201, 1202], { highway: 'residential', name: 'Main St', 'parking:lane:both': 'parallel' })
+        .way(1201, [1202, 1203], { highway: 'residential', name: 'Main St', 'parking:lane:both': 'no_stopping' }),
+    );
     const byWay = s.blocks.map((b) => [g2osm(s.graph, b), b.curb.map((c) => c.kind)]).sort();
-    expect(byWay).toEqual([[[1201, 1202], ['parallel', 'parallel']], [[1202, 1203], ['no_stopping', 'no_stopping']]]);
+    expect(byWay).toEqual([
+      [
+        [1201, 1202],
+        ['parallel', 'parallel'],
+      ],
+      [
+        [1202, 1203],
+        ['no_stopping', 'no_stopping'],
+      ],
+    ]);
   });
 
   it('keeps a tagged capacity whole when a stop node splits the way inside one block', () => {
     // 1301 — 1302 (stop) — 1303, one way with 10 spaces tagged per side
-    const s = regionOf(new OsmFixture()
-      .gridNode(1301, 0, 0).gridNode(1302, 0, 0.4, { highway: 'stop' }).gridNode(1303, 0, 1)
-      .way(1300, [1301, 1302, 1303], { highway: 'residential', name: 'Stop St', 'parking:lane:both': 'parallel', 'parking:lane:both:capacity': '10' }));
+    const s = regionOf(
+      new OsmFixture()
+        .gridNode(1301, 0, 0)
+        .gridNode(1302, 0, 0.4, { highway: 'stop' })
+        .gridNode(1303, 0, 1)
+        .way(1300, [1301, 1302, 1303], {
+          highway: 'residential',
+          name: 'Stop St',
+          'parking:lane:both': 'parallel',
+          'parking:lane:both:capacity': '10',
+        }),
+    );
     expect(s.blocks).toHaveLength(1);
     const b = s.blocks[0];
     expect(b.edges).toHaveLength(2);
-    expect(b.curb.map((c) => [c.side, c.startM, c.endM, c.spaces])).toEqual([['left', 0, b.lengthM, 10], ['right', 0, b.lengthM, 10]]);
+    expect(b.curb.map((c) => [c.side, c.startM, c.endM, c.spaces])).toEqual([
+      ['left', 0, b.lengthM, 10],
+      ['right', 0, b.lengthM, 10],
+    ]);
   });
 });
 

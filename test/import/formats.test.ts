@@ -18,12 +18,23 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 // 1 ——— 2 ——— 3 ——— 4(outside bounds)     2 is a signal; 5 is a parking node; r7 a no_u_turn
 const fixture = new OsmFixture()
   .withBounds([39.289, -76.601, 39.295, -76.5945])
-  .gridNode(1, 0, 0).gridNode(2, 0, 1, { highway: 'traffic_signals' }).gridNode(3, 0, 2).gridNode(4, 0, 3)
+  .gridNode(1, 0, 0)
+  .gridNode(2, 0, 1, { highway: 'traffic_signals' })
+  .gridNode(3, 0, 2)
+  .gridNode(4, 0, 3)
   .gridNode(6, 1, 1)
   .gridNode(5, 2, 2, { amenity: 'parking', name: 'Café Lot & Co', capacity: '40' })
   .way(10, [1, 2, 3, 4], { highway: 'secondary', name: 'Main St', maxspeed: '30 mph' })
   .way(11, [2, 6], { highway: 'residential', name: 'Side St' })
-  .relation(7, [['way', 10, 'from'], ['node', 2, 'via'], ['way', 10, 'to']], { type: 'restriction', restriction: 'no_u_turn' });
+  .relation(
+    7,
+    [
+      ['way', 10, 'from'],
+      ['node', 2, 'via'],
+      ['way', 10, 'to'],
+    ],
+    { type: 'restriction', restriction: 'no_u_turn' },
+  );
 
 describe('PBF and XML readers', () => {
   it('decode the same entities with the same ids, coordinates, tags and members', () => {

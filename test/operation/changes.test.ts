@@ -8,14 +8,19 @@ import { migrations } from '../../src/store/migrations.js';
 import { ChangeFeed, announceChange, latestChangeSeq, type Change } from '../../src/store/changes.js';
 import { openTestPostgres } from '../helpers/context.js';
 
-async function suite(name: string, open: () => Promise<{ db: Db; close: () => Promise<void> } | undefined>): Promise<void> {
+async function suite(
+  name: string,
+  open: () => Promise<{ db: Db; close: () => Promise<void> } | undefined>,
+): Promise<void> {
   describe(`change log on ${name}`, () => {
     let handle: { db: Db; close: () => Promise<void> } | undefined;
     beforeAll(async () => {
       handle = await open();
       if (handle) await runMigrations(handle.db, migrations);
     });
-    afterAll(async () => { await handle?.close(); });
+    afterAll(async () => {
+      await handle?.close();
+    });
 
     it('delivers each change once, in commit order per topic, from where the reader started', async () => {
       if (!handle) return;
@@ -24,14 +29,19 @@ async function suite(name: string, open: () => Promise<{ db: Db; close: () => Pr
       const from = await latestChangeSeq(db);
       const seen: Change[] = [];
       const feed = new ChangeFeed(db, from, { pollMs: 60_000 });
-      feed.on('speeds', (cs) => { seen.push(...cs); });
+      feed.on('speeds', (cs) => {
+        seen.push(...cs);
+      });
       await feed.start();
       const s1 = await announceChange(db, 'speeds', 'm1', { edges: [1, 2] });
       const s2 = await announceChange(db, 'incidents', 'm1');
       const s3 = await announceChange(db, 'speeds', 'm1', { edges: [3] });
       await feed.catchUp(s3);
       expect(feed.hasApplied(s2)).toBe(true);
-      expect(seen.map((c) => [c.seq, c.payload.edges])).toEqual([[s1, [1, 2]], [s3, [3]]]);
+      expect(seen.map((c) => [c.seq, c.payload.edges])).toEqual([
+        [s1, [1, 2]],
+        [s3, [3]],
+      ]);
       feed.poke();
       await feed.catchUp(s3);
       expect(seen).toHaveLength(2);
@@ -44,7 +54,9 @@ async function suite(name: string, open: () => Promise<{ db: Db; close: () => Pr
       const from = await latestChangeSeq(db);
       const seen: number[] = [];
       const feed = new ChangeFeed(db, from, { pollMs: 60_000 });
-      feed.on('t', (cs) => { seen.push(...cs.map((c) => c.seq)); });
+      feed.on('t', (cs) => {
+        seen.push(...cs.map((c) => c.seq));
+      });
       await feed.start();
       let early = 0;
       let release!: () => void;

@@ -17,7 +17,9 @@ function tempDir(): string {
   dirs.push(d);
   return d;
 }
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 describe('PGlite in its own thread', () => {
   it('answers queries, commits and rolls back transactions, and keeps PostgreSQL error fields', async () => {
@@ -28,13 +30,21 @@ describe('PGlite in its own thread', () => {
         await tx.query('INSERT INTO t VALUES ($1, $2)', [1, 'a']);
         await tx.query('INSERT INTO t VALUES ($1, $2)', [2, 'b']);
       });
-      await expect(db.transaction(async (tx) => {
-        await tx.query('INSERT INTO t VALUES ($1, $2)', [3, 'c']);
-        throw new Error('changed my mind');
-      })).rejects.toThrow('changed my mind');
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query('INSERT INTO t VALUES ($1, $2)', [3, 'c']);
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
       const rows = (await db.query<{ id: number; v: string }>('SELECT id, v FROM t ORDER BY id')).rows;
-      expect(rows).toEqual([{ id: 1, v: 'a' }, { id: 2, v: 'b' }]);
-      const err = await db.query('INSERT INTO t VALUES (1, $1)', ['dup']).catch((e: unknown) => e) as { code?: string; message: string };
+      expect(rows).toEqual([
+        { id: 1, v: 'a' },
+        { id: 2, v: 'b' },
+      ]);
+      const err = (await db.query('INSERT INTO t VALUES (1, $1)', ['dup']).catch((e: unknown) => e)) as {
+        code?: string;
+        message: string;
+      };
       expect(err.code).toBe('23505');
       expect(err.message).toMatch(/duplicate key/);
       const upd = await db.query('UPDATE t SET v = $1 WHERE id <= 2', ['z']);
@@ -85,7 +95,11 @@ describe('one owner per data directory', () => {
     lock.update({ url: 'http://127.0.0.1:1234' });
     const err = await acquireDataDirLock(dir, 'apps create').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DataDirBusyError);
-    expect((err as DataDirBusyError).owner).toMatchObject({ pid: process.pid, role: 'serve', url: 'http://127.0.0.1:1234' });
+    expect((err as DataDirBusyError).owner).toMatchObject({
+      pid: process.pid,
+      role: 'serve',
+      url: 'http://127.0.0.1:1234',
+    });
     expect((err as Error).message).toMatch(/in use by the streetwise server \(pid \d+, http:\/\/127\.0\.0\.1:1234\)/);
     expect(await findDataDirOwner(dir)).toMatchObject({ role: 'serve' });
     expect(JSON.parse(readFileSync(join(dir, 'owner.json'), 'utf8')).role).toBe('serve');
@@ -109,9 +123,13 @@ describe('one owner per data directory', () => {
     const dir = tempDir();
     const script = `import { acquireDataDirLock } from ${JSON.stringify(new URL('../../src/store/data-dir-lock.ts', import.meta.url).href)};
       await acquireDataDirLock(${JSON.stringify(dir)}, 'serve'); console.log('held'); setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('held')) resolve(); });
+      child.stdout!.on('data', (d: Buffer) => {
+        if (d.toString().includes('held')) resolve();
+      });
       child.on('exit', (code) => reject(new Error(`holder exited ${code}`)));
     });
     expect(await findDataDirOwner(dir)).toMatchObject({ pid: child.pid, role: 'serve' });

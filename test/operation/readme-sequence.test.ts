@@ -22,7 +22,11 @@ afterAll(async () => {
 
 /** The demo region's bounds [minLat, minLon, maxLat, maxLon]. */
 function regionBounds(): [number, number, number, number] {
-  return (JSON.parse(readFileSync(join(dataDir, 'regions', 'demo', 'region.json'), 'utf8')) as { meta: { bounds: [number, number, number, number] } }).meta.bounds;
+  return (
+    JSON.parse(readFileSync(join(dataDir, 'regions', 'demo', 'region.json'), 'utf8')) as {
+      meta: { bounds: [number, number, number, number] };
+    }
+  ).meta.bounds;
 }
 
 /** Demo credentials as the banner prints them. */
@@ -31,7 +35,13 @@ function demoApp(out: string): { appId: string; appKey: string } {
 }
 
 /** NDJSON pings of `traces` vehicles crossing the demo city's bounding box, 5 s apart. */
-function pings(prefix: string, traces: number, perTrace: number, bounds: [number, number, number, number], endS: number): string {
+function pings(
+  prefix: string,
+  traces: number,
+  perTrace: number,
+  bounds: [number, number, number, number],
+  endS: number,
+): string {
   const [minLat, minLon, maxLat, maxLon] = bounds;
   let out = '';
   for (let v = 0; v < traces; v++) {
@@ -82,7 +92,9 @@ describe('the README sequence while the server runs (embedded database)', () => 
     acknowledged += simulatedPings;
     const ingested = await runCli(['ingest', 'probes', traces], env);
     expect(ingested.code, ingested.stderr).toBe(0);
-    expect(ingested.stdout).toContain(`pings: ${simulatedPings} read, 0 new, ${simulatedPings} already stored, 0 malformed (region demo, into the server at`);
+    expect(ingested.stdout).toContain(
+      `pings: ${simulatedPings} read, 0 new, ${simulatedPings} already stored, 0 malformed (region demo, into the server at`,
+    );
 
     const refreshed = await runCli(['analytics', 'refresh'], env);
     expect(refreshed.code, refreshed.stderr).toBe(0);
@@ -99,7 +111,11 @@ describe('the README sequence while the server runs (embedded database)', () => 
     expect(health).toMatchObject({ status: 'ok', region: 'demo' });
     const bounds = regionBounds();
     const body = pings('readme', 20, 30, bounds, Math.floor(Date.now() / 1000) - 60);
-    const r = await fetch(`${url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${tok.token}`, 'content-type': 'application/x-ndjson' }, body });
+    const r = await fetch(`${url}/v1/probes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tok.token}`, 'content-type': 'application/x-ndjson' },
+      body,
+    });
     expect(r.status).toBe(200);
     const rep = (await r.json()) as { inserted: number };
     expect(rep.inserted).toBe(600);
@@ -119,7 +135,9 @@ describe('the README sequence while the server runs (embedded database)', () => 
     server = await startServer(env);
     const tok = await appToken(server.url, ops.appId, hashTokenFor(ops.appId, ops.appKey));
     expect(tok.status).toBe(200);
-    const lots = await fetch(`${server.url}/lots?point=0%7C0&radius=1&sort=distance`, { headers: { authorization: `Bearer ${tok.token}` } });
+    const lots = await fetch(`${server.url}/lots?point=0%7C0&radius=1&sort=distance`, {
+      headers: { authorization: `Bearer ${tok.token}` },
+    });
     expect(lots.status).toBeLessThan(500);
   }, 180_000);
 
@@ -127,12 +145,20 @@ describe('the README sequence while the server runs (embedded database)', () => 
     const url = server!.url;
     const tok = (await appToken(url, ops.appId, hashTokenFor(ops.appId, ops.appKey))).token!;
     const bounds = regionBounds();
-    const ack = await fetch(`${url}/v1/probes?defer=true`, { method: 'POST', headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/x-ndjson' }, body: pings('ack', 30, 20, bounds, Math.floor(Date.now() / 1000) - 30) });
+    const ack = await fetch(`${url}/v1/probes?defer=true`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/x-ndjson' },
+      body: pings('ack', 30, 20, bounds, Math.floor(Date.now() / 1000) - 30),
+    });
     expect(ack.status).toBe(200);
     acknowledged += ((await ack.json()) as { inserted: number }).inserted;
     // a large body, killed while it is being ingested
     const big = pings('killed', 400, 50, bounds, Math.floor(Date.now() / 1000) - 10);
-    const inFlight = fetch(`${url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/x-ndjson' }, body: big }).catch(() => undefined);
+    const inFlight = fetch(`${url}/v1/probes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/x-ndjson' },
+      body: big,
+    }).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 300));
     await server!.kill();
     server = undefined;
@@ -140,7 +166,10 @@ describe('the README sequence while the server runs (embedded database)', () => 
 
     const { db } = await openDbFull({ dataDir }, 'test');
     try {
-      const n = Number((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM probe_pings WHERE trace_id NOT LIKE 'killed-%'")).rows[0].n);
+      const n = Number(
+        (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM probe_pings WHERE trace_id NOT LIKE 'killed-%'"))
+          .rows[0].n,
+      );
       expect(n).toBe(acknowledged);
       const apps = (await db.query<{ name: string }>("SELECT name FROM applications WHERE name = 'ops'")).rows;
       expect(apps).toHaveLength(1);

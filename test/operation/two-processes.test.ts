@@ -14,7 +14,9 @@ import { testDatabaseUrl } from '../helpers/context.js';
 const baseUrl = testDatabaseUrl();
 if (!baseUrl) {
   if (process.env.CI === 'true') throw new Error('TEST_DATABASE_URL must be set under CI=true');
-  console.warn('two processes on PostgreSQL: skipped (set TEST_DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test)');
+  console.warn(
+    'two processes on PostgreSQL: skipped (set TEST_DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test)',
+  );
 }
 
 /** Points every `stepM` metres along a [lon, lat] polyline, up to `maxM` metres. */
@@ -31,7 +33,10 @@ function along(line: Array<[number, number]>, stepM: number, maxM: number): Arra
     const seg = m(line[i - 1], line[i]);
     while (next <= walked + seg && next <= maxM) {
       const f = seg === 0 ? 0 : (next - walked) / seg;
-      out.push([line[i - 1][1] + (line[i][1] - line[i - 1][1]) * f, line[i - 1][0] + (line[i][0] - line[i - 1][0]) * f]);
+      out.push([
+        line[i - 1][1] + (line[i][1] - line[i - 1][1]) * f,
+        line[i - 1][0] + (line[i][0] - line[i - 1][0]) * f,
+      ]);
       next += stepM;
     }
     walked += seg;
@@ -62,7 +67,13 @@ describe.skipIf(!baseUrl)('two processes on one PostgreSQL', () => {
     token = (await appToken(b.url, appId, hashTokenFor(appId, appKey))).token!;
     const wp1 = /WP_1=([\d.,-]+)/.exec(out)![1];
     const wp2 = /WP_2=([\d.,-]+)/.exec(out)![1];
-    const found = await (await fetch(`${b.url}/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${wp1}&WP_2=${wp2}&RouteOutputFields=P&Token=${token}`)).json() as { result: { trip: { routes: Array<{ id: string; points: { coordinates: Array<[number, number]> } }> } } };
+    const found = (await (
+      await fetch(
+        `${b.url}/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${wp1}&WP_2=${wp2}&RouteOutputFields=P&Token=${token}`,
+      )
+    ).json()) as {
+      result: { trip: { routes: Array<{ id: string; points: { coordinates: Array<[number, number]> } }> } };
+    };
     routeId = found.result.trip.routes[0].id;
     line = found.result.trip.routes[0].points.coordinates;
   }, 240_000);
@@ -76,8 +87,15 @@ describe.skipIf(!baseUrl)('two processes on one PostgreSQL', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const getRoute = async (server: ServerProcess, extra = ''): Promise<{ travelTimeMinutes: number; hasClosures: boolean }> => {
-    const r = await (await fetch(`${server.url}/traffic/api.ashx?Action=GetRoute&Format=JSON&RouteId=${routeId}&Token=${token}${extra}`)).json() as { result: { trip: { routes: Array<{ travelTimeMinutes: number; hasClosures: boolean }> } } };
+  const getRoute = async (
+    server: ServerProcess,
+    extra = '',
+  ): Promise<{ travelTimeMinutes: number; hasClosures: boolean }> => {
+    const r = (await (
+      await fetch(
+        `${server.url}/traffic/api.ashx?Action=GetRoute&Format=JSON&RouteId=${routeId}&Token=${token}${extra}`,
+      )
+    ).json()) as { result: { trip: { routes: Array<{ travelTimeMinutes: number; hasClosures: boolean }> } } };
     return r.result.trip.routes[0];
   };
   /** Polls `check` on B until it holds; returns the time it took, ms. */
@@ -90,24 +108,32 @@ describe.skipIf(!baseUrl)('two processes on one PostgreSQL', () => {
     return Date.now() - t0;
   };
   const post = async (server: ServerProcess, ndjson: string) => {
-    const r = await fetch(`${server.url}/v1/probes`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' }, body: ndjson });
+    const r = await fetch(`${server.url}/v1/probes`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
+      body: ndjson,
+    });
     expect(r.status).toBe(200);
     return r.json() as Promise<{ matched: { traversals: number } }>;
   };
 
-  it('a crawl posted to A changes B\'s route time within a second (live speeds)', async () => {
+  it("a crawl posted to A changes B's route time within a second (live speeds)", async () => {
     const before = await getRoute(b!);
     // five vehicles crawling the first 700 m of the route at 5 km/h, ending now
     const pts = along(line, 10, 700);
     const nowS = Math.floor(Date.now() / 1000);
     let ndjson = '';
     for (let v = 0; v < 5; v++) {
-      pts.forEach(([lat, lon], i) => { ndjson += `${JSON.stringify({ traceId: `crawl-${v}`, timestamp: nowS - (pts.length - i) * 7.2 - v, lat, lon })}\n`; });
+      pts.forEach(([lat, lon], i) => {
+        ndjson += `${JSON.stringify({ traceId: `crawl-${v}`, timestamp: nowS - (pts.length - i) * 7.2 - v, lat, lon })}\n`;
+      });
     }
     const rep = await post(a!, ndjson);
     expect(rep.matched.traversals).toBeGreaterThan(5);
     const ms = await within(async () => (await getRoute(b!)).travelTimeMinutes >= before.travelTimeMinutes + 3, 1000);
-    console.log(`live crawl on A seen by B after ${ms} ms (route ${before.travelTimeMinutes} → ${(await getRoute(b!)).travelTimeMinutes} min)`);
+    console.log(
+      `live crawl on A seen by B after ${ms} ms (route ${before.travelTimeMinutes} → ${(await getRoute(b!)).travelTimeMinutes} min)`,
+    );
   }, 60_000);
 
   it('learned profiles posted to A are used by B without a restart', async () => {
@@ -119,10 +145,15 @@ describe.skipIf(!baseUrl)('two processes on one PostgreSQL', () => {
     const before = await getRoute(b!, `&DepartureTime=${iso}`);
     let ndjson = '';
     for (let v = 0; v < 20; v++) {
-      pts.forEach(([lat, lon], i) => { ndjson += `${JSON.stringify({ traceId: `learn-${v}`, timestamp: weekAgoS + i * 7.2 + v * 3, lat, lon })}\n`; });
+      pts.forEach(([lat, lon], i) => {
+        ndjson += `${JSON.stringify({ traceId: `learn-${v}`, timestamp: weekAgoS + i * 7.2 + v * 3, lat, lon })}\n`;
+      });
     }
     await post(a!, ndjson);
-    const ms = await within(async () => (await getRoute(b!, `&DepartureTime=${iso}`)).travelTimeMinutes >= before.travelTimeMinutes + 2, 1000);
+    const ms = await within(
+      async () => (await getRoute(b!, `&DepartureTime=${iso}`)).travelTimeMinutes >= before.travelTimeMinutes + 2,
+      1000,
+    );
     console.log(`learned profile on A seen by B after ${ms} ms`);
   }, 60_000);
 
@@ -130,8 +161,16 @@ describe.skipIf(!baseUrl)('two processes on one PostgreSQL', () => {
     expect((await getRoute(b!)).hasClosures).toBe(false);
     const [lon, lat] = line[Math.floor(line.length / 2)];
     const r = await fetch(`${a!.url}/v1/incidents`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'construction', severity: 4, lat, lon, closure: true, startTime: new Date(Date.now() - 60_000).toISOString() }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'construction',
+        severity: 4,
+        lat,
+        lon,
+        closure: true,
+        startTime: new Date(Date.now() - 60_000).toISOString(),
+      }),
     });
     expect(r.status).toBe(201);
     const ms = await within(async () => (await getRoute(b!)).hasClosures, 1000);

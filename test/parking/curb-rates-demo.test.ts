@@ -29,7 +29,10 @@ afterAll(async () => {
 });
 
 async function segmentsOf(blockId: number, entry: string): Promise<any[]> {
-  const r = await t.app.inject({ method: 'GET', url: `/blocks?id=${blockId}&entry_time=${entry}&duration=60|120&accesstoken=${t.token}` });
+  const r = await t.app.inject({
+    method: 'GET',
+    url: `/blocks?id=${blockId}&entry_time=${entry}&duration=60|120&accesstoken=${t.token}`,
+  });
   expect(r.statusCode).toBe(200);
   return JSON.parse(r.body).result[0].segments;
 }
@@ -50,17 +53,29 @@ describe('demo city meters', () => {
   });
 
   it('charges a 2-hour meter street $2.00/hour on Monday 10:00 and nothing on Sunday 10:00', async () => {
-    const block = region.blocks.find((b) => b.name === 'Center St' && b.curb.some((c) => c.condition === 'ticket' && c.side === 'left'))!;
+    const block = region.blocks.find(
+      (b) => b.name === 'Center St' && b.curb.some((c) => c.condition === 'ticket' && c.side === 'left'),
+    )!;
     expect(block).toBeDefined();
     const monday = await segmentsOf(block.id, '2026-11-23T10:00');
     const sunday = await segmentsOf(block.id, '2026-11-22T10:00');
     const metered = monday.filter((s) => s.structuredRates.some((r: any) => r.rate > 0));
     expect(metered.length).toBeGreaterThan(0);
     for (const s of metered) {
-      expect(s.structuredRates).toContainEqual({ dow_start: 1, dow_end: 6, time_in: '08:00', time_out: '20:00', rate: 2, increment: 60, repeats: true });
+      expect(s.structuredRates).toContainEqual({
+        dow_start: 1,
+        dow_end: 6,
+        time_in: '08:00',
+        time_out: '20:00',
+        rate: 2,
+        increment: 60,
+        repeats: true,
+      });
       expect(s.isOpen).toBe(true);
       expect(s.calculatedRates).toEqual([
-        { rate_cost: 2, quoted_duration: '01:00:00', rate_type: 'B' }, { rate_cost: 4, quoted_duration: '02:00:00', rate_type: 'B' }]);
+        { rate_cost: 2, quoted_duration: '01:00:00', rate_type: 'B' },
+        { rate_cost: 4, quoted_duration: '02:00:00', rate_type: 'B' },
+      ]);
       const sun = sunday.find((x) => x.segmentID === s.segmentID);
       expect(sun.isOpen).toBe(true);
       expect(sun.calculatedRates.map((r: any) => r.rate_cost)).toEqual([0, 0]);

@@ -18,25 +18,59 @@ describe('streetwise parking load', () => {
     await runMigrations(db, allMigrations());
     dir = mkdtempSync(join(tmpdir(), 'sw-parking-load-'));
   });
-  afterAll(async () => { await db.close(); });
+  afterAll(async () => {
+    await db.close();
+  });
 
   const run = async (file: string) => {
     const program = new Command().exitOverride();
-    const deps = { config: () => { throw new Error('not needed'); }, withDb: async <T>(fn: (d: Db) => Promise<T>) => fn(db), server: async () => undefined, regionGiven: () => true } as unknown as CliDeps;
+    const deps = {
+      config: () => {
+        throw new Error('not needed');
+      },
+      withDb: async <T>(fn: (d: Db) => Promise<T>) => fn(db),
+      server: async () => undefined,
+      regionGiven: () => true,
+    } as unknown as CliDeps;
     registerParking(program, deps);
     await program.parseAsync(['node', 'streetwise', 'parking', 'load', file]);
   };
 
   it('loads lots (merged over OSM by osm_id), blocks, and forwards products with the lot id filled in', async () => {
     const file = join(dir, 'upload.json');
-    writeFileSync(file, JSON.stringify({
-      lots: [{ alias: 'demo|garage-a', osm_type: 'node', osm_id: 11, name: 'Harbor Garage', spacesTotal: 300, tz: 'America/New_York', point: { type: 'Point', coordinates: [-76.61, 39.291] } }],
-      blocks: [{ blockID: 1, operator: 'City DOT' }],
-      products: [{ pk_reservation_product: '6f1c2b1e-1111-4a4a-9b9b-000000000001', lot_alias: 'demo|garage-a', name: 'Early bird', rates: [{ duration: 120, rate: 9 }], capacity: 10 }],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        lots: [
+          {
+            alias: 'demo|garage-a',
+            osm_type: 'node',
+            osm_id: 11,
+            name: 'Harbor Garage',
+            spacesTotal: 300,
+            tz: 'America/New_York',
+            point: { type: 'Point', coordinates: [-76.61, 39.291] },
+          },
+        ],
+        blocks: [{ blockID: 1, operator: 'City DOT' }],
+        products: [
+          {
+            pk_reservation_product: '6f1c2b1e-1111-4a4a-9b9b-000000000001',
+            lot_alias: 'demo|garage-a',
+            name: 'Early bird',
+            rates: [{ duration: 120, rate: 9 }],
+            capacity: 10,
+          },
+        ],
+      }),
+    );
     await run(file);
     const inv = buildInventory(parkingRegion(), await readUploads(db), 'USD');
-    expect(inv.lotById.get(11)).toMatchObject({ alias: 'demo|garage-a', spacesTotal: 300, fields: expect.objectContaining({ name: 'Harbor Garage', operator: 'Metro Parking' }) });
+    expect(inv.lotById.get(11)).toMatchObject({
+      alias: 'demo|garage-a',
+      spacesTotal: 300,
+      fields: expect.objectContaining({ name: 'Harbor Garage', operator: 'Metro Parking' }),
+    });
     expect(inv.blockById.get(1)?.fields.operator).toBe('City DOT');
     const products = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM pk_product WHERE lot_id = 11');
     expect(products.rows[0].n).toBe(1);
@@ -44,10 +78,35 @@ describe('streetwise parking load', () => {
 
   it('loads a GeoJSON FeatureCollection of lots', async () => {
     const file = join(dir, 'lots.geojson');
-    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [
-      { type: 'Feature', geometry: { type: 'Point', coordinates: [-76.6095, 39.2902] }, properties: { alias: 'acme|1', name: 'Acme One', spacesTotal: 8 } },
-      { type: 'Feature', geometry: { type: 'Polygon', coordinates: [[[-76.607, 39.291], [-76.606, 39.291], [-76.606, 39.292], [-76.607, 39.292], [-76.607, 39.291]]] }, properties: { alias: 'acme|2', name: 'Acme Two' } },
-    ] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [
+          {
+            type: 'Feature',
+            geometry: { type: 'Point', coordinates: [-76.6095, 39.2902] },
+            properties: { alias: 'acme|1', name: 'Acme One', spacesTotal: 8 },
+          },
+          {
+            type: 'Feature',
+            geometry: {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [-76.607, 39.291],
+                  [-76.606, 39.291],
+                  [-76.606, 39.292],
+                  [-76.607, 39.292],
+                  [-76.607, 39.291],
+                ],
+              ],
+            },
+            properties: { alias: 'acme|2', name: 'Acme Two' },
+          },
+        ],
+      }),
+    );
     await run(file);
     const inv = buildInventory(parkingRegion(), await readUploads(db), 'USD');
     const two = inv.lotByAlias.get('acme|2')!;
@@ -59,7 +118,15 @@ describe('streetwise parking load', () => {
 
   it('refuses an invalid file and stores nothing from it', async () => {
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ lots: [{ alias: 'acme|3', point: { type: 'Point', coordinates: [-76.6, 39.29] } }, { alias: 'acme|4', format: 'Tent' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        lots: [
+          { alias: 'acme|3', point: { type: 'Point', coordinates: [-76.6, 39.29] } },
+          { alias: 'acme|4', format: 'Tent' },
+        ],
+      }),
+    );
     await expect(run(file)).rejects.toThrow(/lots\[1\]\.format/);
     const inv = buildInventory(parkingRegion(), await readUploads(db), 'USD');
     expect(inv.lotByAlias.get('acme|3')).toBeUndefined();

@@ -18,19 +18,49 @@ import type { Block, CurbSegment, OsmLot, Region } from '../../src/network/regio
 /** The query point used by most tests: node 0. */
 export const P = { lat: 39.29, lon: -76.61 };
 
-function curb(side: 'left' | 'right', startM: number, endM: number, kind: string, condition: string, extra: Record<string, string> = {}): CurbSegment {
-  return { side, startM, endM, kind, condition, maxStay: '', spaces: kind === 'no_parking' ? 0 : Math.floor((endM - startM) / 6), tags: extra };
+function curb(
+  side: 'left' | 'right',
+  startM: number,
+  endM: number,
+  kind: string,
+  condition: string,
+  extra: Record<string, string> = {},
+): CurbSegment {
+  return {
+    side,
+    startM,
+    endM,
+    kind,
+    condition,
+    maxStay: '',
+    spaces: kind === 'no_parking' ? 0 : Math.floor((endM - startM) / 6),
+    tags: extra,
+  };
 }
 
 function lot(o: Partial<OsmLot> & Pick<OsmLot, 'id' | 'osmType' | 'osmId' | 'name' | 'lat' | 'lon'>): OsmLot {
-  return { operator: '', capacity: null, capacityDisabled: null, fee: null, access: '', parking: 'surface', openingHours: '', payment: [], outline: null, tags: {}, ...o };
+  return {
+    operator: '',
+    capacity: null,
+    capacityDisabled: null,
+    fee: null,
+    access: '',
+    parking: 'surface',
+    openingHours: '',
+    payment: [],
+    outline: null,
+    tags: {},
+    ...o,
+  };
 }
 
 /** Builds the fixture region. */
 export function parkingRegion(): Region {
   const nodes = [
-    { lat: 39.29, lon: -76.61, osmId: 100 }, { lat: 39.29, lon: -76.608, osmId: 101 },
-    { lat: 39.2915, lon: -76.61, osmId: 102 }, { lat: 39.2915, lon: -76.608, osmId: 103 },
+    { lat: 39.29, lon: -76.61, osmId: 100 },
+    { lat: 39.29, lon: -76.608, osmId: 101 },
+    { lat: 39.2915, lon: -76.61, osmId: 102 },
+    { lat: 39.2915, lon: -76.608, osmId: 103 },
   ];
   const base = { speedKph: 40, roadClass: RoadClass.residential, flags: EdgeFlag.routable };
   const { graph } = buildGraph({
@@ -43,33 +73,127 @@ export function parkingRegion(): Region {
     ],
   });
   const main: Block = {
-    id: 1, name: 'Main St', fromNode: 0, toNode: 1, edges: [0], lengthM: 172.3,
-    geometry: [[39.29, -76.61], [39.29, -76.608]],
+    id: 1,
+    name: 'Main St',
+    fromNode: 0,
+    toNode: 1,
+    edges: [0],
+    lengthM: 172.3,
+    geometry: [
+      [39.29, -76.61],
+      [39.29, -76.608],
+    ],
     curb: [
-      curb('right', 0, 60, 'parallel', 'free'), curb('right', 60, 75, 'no_parking', ''), curb('right', 75, 150, 'parallel', 'free'),
-      curb('left', 0, 80, 'parallel', 'ticket', { 'parking:condition:left:charge': '2 USD/hour' }), curb('left', 80, 100, 'no_parking', ''),
+      curb('right', 0, 60, 'parallel', 'free'),
+      curb('right', 60, 75, 'no_parking', ''),
+      curb('right', 75, 150, 'parallel', 'free'),
+      curb('left', 0, 80, 'parallel', 'ticket', { 'parking:condition:left:charge': '2 USD/hour' }),
+      curb('left', 80, 100, 'no_parking', ''),
       curb('left', 100, 170, 'parallel', 'residents'),
     ],
   };
   const side: Block = {
-    id: 2, name: 'Side St', fromNode: 0, toNode: 2, edges: [2], lengthM: 166.5,
-    geometry: [[39.29, -76.61], [39.2915, -76.61]],
+    id: 2,
+    name: 'Side St',
+    fromNode: 0,
+    toNode: 2,
+    edges: [2],
+    lengthM: 166.5,
+    geometry: [
+      [39.29, -76.61],
+      [39.2915, -76.61],
+    ],
     curb: [curb('right', 0, 166, 'no_parking', ''), curb('left', 0, 166, 'no_stopping', '')],
   };
   const lots: OsmLot[] = [
-    lot({ id: 11, osmType: 'node', osmId: 11, name: 'Garage A', lat: 39.291, lon: -76.61, operator: 'Metro Parking', capacity: 200, fee: 'yes',
-      parking: 'multi-storey', openingHours: '24/7', payment: ['payment:cash', 'payment:visa'], tags: { charge: '3 USD/hour', website: 'https://example.org/a' } }),
-    lot({ id: 221, osmType: 'way', osmId: 22, name: 'Lot B', lat: 39.292, lon: -76.609, operator: 'City', fee: 'no',
-      outline: [[39.2918, -76.6092], [39.2918, -76.6088], [39.2922, -76.6088], [39.2922, -76.6092]] }),
-    lot({ id: 33, osmType: 'node', osmId: 33, name: 'Far Lot', lat: 39.3, lon: -76.61, operator: 'Metro Parking', capacity: 50 }),
-    lot({ id: 44, osmType: 'node', osmId: 44, name: 'East Lot', lat: 39.2905, lon: -76.605, operator: 'Harbor Co', capacity: 30 }),
+    lot({
+      id: 11,
+      osmType: 'node',
+      osmId: 11,
+      name: 'Garage A',
+      lat: 39.291,
+      lon: -76.61,
+      operator: 'Metro Parking',
+      capacity: 200,
+      fee: 'yes',
+      parking: 'multi-storey',
+      openingHours: '24/7',
+      payment: ['payment:cash', 'payment:visa'],
+      tags: { charge: '3 USD/hour', website: 'https://example.org/a' },
+    }),
+    lot({
+      id: 221,
+      osmType: 'way',
+      osmId: 22,
+      name: 'Lot B',
+      lat: 39.292,
+      lon: -76.609,
+      operator: 'City',
+      fee: 'no',
+      outline: [
+        [39.2918, -76.6092],
+        [39.2918, -76.6088],
+        [39.2922, -76.6088],
+        [39.2922, -76.6092],
+      ],
+    }),
+    lot({
+      id: 33,
+      osmType: 'node',
+      osmId: 33,
+      name: 'Far Lot',
+      lat: 39.3,
+      lon: -76.61,
+      operator: 'Metro Parking',
+      capacity: 50,
+    }),
+    lot({
+      id: 44,
+      osmType: 'node',
+      osmId: 44,
+      name: 'East Lot',
+      lat: 39.2905,
+      lon: -76.605,
+      operator: 'Harbor Co',
+      capacity: 30,
+    }),
   ];
   return {
-    meta: { name: 'fixture', mapVersion: 'fixture-1', source: 'hand-built', importedAt: '2026-01-01T00:00:00Z', bounds: [39.29, -76.61, 39.3, -76.605], country: 'US', timeZone: 'America/New_York' },
+    meta: {
+      name: 'fixture',
+      mapVersion: 'fixture-1',
+      source: 'hand-built',
+      importedAt: '2026-01-01T00:00:00Z',
+      bounds: [39.29, -76.61, 39.3, -76.605],
+      country: 'US',
+      timeZone: 'America/New_York',
+    },
     graph,
     intersections: [
-      { id: 100, node: 0, lat: 39.29, lon: -76.61, name: 'Main St & Side St', streetNames: ['Main St', 'Side St'], signalized: false, stop: false, giveWay: false, movements: [] },
-      { id: 101, node: 1, lat: 39.29, lon: -76.608, name: 'Main St & East Ave', streetNames: ['Main St', 'East Ave'], signalized: false, stop: false, giveWay: false, movements: [] },
+      {
+        id: 100,
+        node: 0,
+        lat: 39.29,
+        lon: -76.61,
+        name: 'Main St & Side St',
+        streetNames: ['Main St', 'Side St'],
+        signalized: false,
+        stop: false,
+        giveWay: false,
+        movements: [],
+      },
+      {
+        id: 101,
+        node: 1,
+        lat: 39.29,
+        lon: -76.608,
+        name: 'Main St & East Ave',
+        streetNames: ['Main St', 'East Ave'],
+        signalized: false,
+        stop: false,
+        giveWay: false,
+        movements: [],
+      },
     ],
     blocks: [main, side],
     lots,
@@ -78,12 +202,16 @@ export function parkingRegion(): Region {
 
 /** Distance in metres along the WGS 84 chord (ECEF): equals the geodesic to < 1 mm under 1 km. */
 export function chordDistanceM(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const a = 6378137, f = 1 / 298.257223563, e2 = f * (2 - f);
+  const a = 6378137,
+    f = 1 / 298.257223563,
+    e2 = f * (2 - f);
   const ecef = (lat: number, lon: number): [number, number, number] => {
-    const p = (lat * Math.PI) / 180, l = (lon * Math.PI) / 180;
+    const p = (lat * Math.PI) / 180,
+      l = (lon * Math.PI) / 180;
     const n = a / Math.sqrt(1 - e2 * Math.sin(p) ** 2);
     return [n * Math.cos(p) * Math.cos(l), n * Math.cos(p) * Math.sin(l), n * (1 - e2) * Math.sin(p)];
   };
-  const [x1, y1, z1] = ecef(lat1, lon1), [x2, y2, z2] = ecef(lat2, lon2);
+  const [x1, y1, z1] = ecef(lat1, lon1),
+    [x2, y2, z2] = ecef(lat2, lon2);
   return Math.hypot(x1 - x2, y1 - y2, z1 - z2);
 }

@@ -8,8 +8,12 @@ const NOW = Date.UTC(2026, 10, 23, 15, 0);
 
 describe('GET /lots, /blocks, /blocks/v3 on the hand-built fixture', () => {
   let t: TestContext;
-  beforeAll(async () => { t = await makeTestContext({ region: parkingRegion(), now: () => NOW }); });
-  afterAll(async () => { await t.close(); });
+  beforeAll(async () => {
+    t = await makeTestContext({ region: parkingRegion(), now: () => NOW });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   const get = (url: string, token: string | null = t.token) =>
     t.app.inject({ url, headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -46,7 +50,11 @@ describe('GET /lots, /blocks, /blocks/v3 on the hand-built fixture', () => {
     };
     it('rejects two location parameters', async () => {
       await bad(`/lots?id=11&${near}`, 'point', /only one location parameter.*id and point/);
-      await bad(`/lots?box=39.3|-76.62,39.28|-76.6&polygon=39.29|-76.61,39.30|-76.61,39.30|-76.60`, 'polygon', /only one location parameter/);
+      await bad(
+        `/lots?box=39.3|-76.62,39.28|-76.6&polygon=39.29|-76.61,39.30|-76.61,39.30|-76.60`,
+        'polygon',
+        /only one location parameter/,
+      );
       await bad(`/blocks?alias=osm|1&id=1`, 'alias', /only one location parameter/);
     });
     it('rejects radius without point, and radius with box or geoId', async () => {
@@ -110,7 +118,9 @@ describe('GET /lots, /blocks, /blocks/v3 on the hand-built fixture', () => {
       expect(await ids(`/lots?id=44|11|999`)).toEqual([44, 11]); // in the order asked
       expect(await ids(`/lots?alias=osm|w22`)).toEqual([221]);
       expect(await ids(`/lots?box=39.2925|-76.6101,39.2895|-76.6040`)).toEqual([11, 44, 221]);
-      expect(await ids(`/lots?polygon=39.2895|-76.6101,39.2925|-76.6101,39.2925|-76.6085,39.2895|-76.6085`)).toEqual([11, 221]);
+      expect(await ids(`/lots?polygon=39.2895|-76.6101,39.2925|-76.6101,39.2925|-76.6085,39.2895|-76.6085`)).toEqual([
+        11, 221,
+      ]);
       // a route along Main St, then north: East Lot is 56 m from it, Garage A 0 m, Lot B ≈ 80 m
       const corridor = (await get(`/lots?polyline=39.2900|-76.6120,39.2900|-76.6050&sort=distance`)).json().result;
       expect(corridor.map((l: { id: number }) => l.id)).toEqual([44]);
@@ -136,7 +146,13 @@ describe('GET /lots, /blocks, /blocks/v3 on the hand-built fixture', () => {
       expect(byId[221].calculatedRates[1]).toEqual({ rate_cost: 0, quoted_duration: '01:30:00', rate_type: 'B' });
       expect(byId[44].calculatedRates).toBeNull();
       expect(byId[44].isOpen).toBeNull();
-      expect(byId[11]).toMatchObject({ isOpen: true, tz: 'America/New_York', offset: -18000, rateCard: ['Mon-Sun 24 Hours: $3.00 per 1 Hr'], costIndex: 5 }); // dearer of the two priced lots
+      expect(byId[11]).toMatchObject({
+        isOpen: true,
+        tz: 'America/New_York',
+        offset: -18000,
+        rateCard: ['Mon-Sun 24 Hours: $3.00 per 1 Hr'],
+        costIndex: 5,
+      }); // dearer of the two priced lots
       expect(byId[221].costIndex).toBe(1);
       const none = (await get(`/lots?id=11`)).json().result[0];
       expect(none.calculatedRates).toBeNull();
@@ -159,13 +175,33 @@ describe('GET /lots, /blocks, /blocks/v3 on the hand-built fixture', () => {
 
   describe('blocks', () => {
     it('returns blocks with merged segments, offsets, sides, polylines and GeoJSON', async () => {
-      const r = (await get(`/blocks?${near}&radius=100&sort=distance&entry_time=2026-11-23T10:00&duration=60`)).json().result;
+      const r = (await get(`/blocks?${near}&radius=100&sort=distance&entry_time=2026-11-23T10:00&duration=60`)).json()
+        .result;
       expect(r.map((b: { blockID: number }) => b.blockID)).toEqual([1, 2]);
       const main = r[0];
-      expect(main).toMatchObject({ name: 'Main St', address: 'Main St from Side St to East Ave', polyline: 'oyxnFn{qrM?oK', distance: 0, offset: -18000 });
-      expect(main.geojson).toEqual({ type: 'LineString', coordinates: [[-76.61, 39.29], [-76.608, 39.29]] });
+      expect(main).toMatchObject({
+        name: 'Main St',
+        address: 'Main St from Side St to East Ave',
+        polyline: 'oyxnFn{qrM?oK',
+        distance: 0,
+        offset: -18000,
+      });
+      expect(main.geojson).toEqual({
+        type: 'LineString',
+        coordinates: [
+          [-76.61, 39.29],
+          [-76.608, 39.29],
+        ],
+      });
       expect(main.polyline6).toBe('_ha}iA~{{bqC?_|B');
-      const segs = main.segments.map((s: Record<string, unknown>) => [s.segmentID, s.side, s.start, s.end, s.spacesTotal, s.isOpen]);
+      const segs = main.segments.map((s: Record<string, unknown>) => [
+        s.segmentID,
+        s.side,
+        s.start,
+        s.end,
+        s.spacesTotal,
+        s.isOpen,
+      ]);
       expect(segs).toEqual([
         ['1-R1', 'RIGHT', 0, 150, 22, true], // driveway of 15 m merged away
         ['1-L1', 'LEFT', 0, 80, 13, true],
@@ -185,9 +221,13 @@ describe('GET /lots, /blocks, /blocks/v3 on the hand-built fixture', () => {
       expect(r[1]).toMatchObject({ blockID: 2, probability: null, bucket: null });
     });
     it('keeps blocks with rules for the permits in restrictions and prices them for the holder', async () => {
-      const r = (await get(`/blocks?${near}&radius=300&restrictions=R&entry_time=2026-11-23T10:00&duration=60`)).json().result;
+      const r = (await get(`/blocks?${near}&radius=300&restrictions=R&entry_time=2026-11-23T10:00&duration=60`)).json()
+        .result;
       expect(r.map((b: { blockID: number }) => b.blockID)).toEqual([1]);
-      expect(r[0].segments[3]).toMatchObject({ isOpen: true, calculatedRates: [{ rate_cost: 0, quoted_duration: '01:00:00', rate_type: 'B' }] });
+      expect(r[0].segments[3]).toMatchObject({
+        isOpen: true,
+        calculatedRates: [{ rate_cost: 0, quoted_duration: '01:00:00', rate_type: 'B' }],
+      });
     });
     it('queries blocks by id and box, with outputfields', async () => {
       const r = (await get(`/blocks?id=2&outputfields=name`)).json().result;

@@ -15,7 +15,14 @@ async function fiftyAtOnce(db: Db): Promise<{ ok: number; soldOut: number; other
       db,
       appCaller(`app-${i % 5}`),
       // Tuesday 2026-11-24 09:00–11:00 New York time
-      { productId: PRODUCT_ALL_DAY, entryAt: () => Date.UTC(2026, 10, 24, 14), durationMin: 120, quoteOnly: false, payment: { token: 'tok_visa' }, contact: {} },
+      {
+        productId: PRODUCT_ALL_DAY,
+        entryAt: () => Date.UTC(2026, 10, 24, 14),
+        durationMin: 120,
+        quoteOnly: false,
+        payment: { token: 'tok_visa' },
+        contact: {},
+      },
       deps(),
     ),
   );
@@ -37,13 +44,27 @@ async function sameKeyAtOnce(db: Db): Promise<{ ids: Set<string>; replayed: numb
     createReservation(
       db,
       appCaller('retrying-app'),
-      { productId: PRODUCT_ALL_DAY, entryAt: () => Date.UTC(2026, 10, 25, 14), durationMin: 60, quoteOnly: false, payment: { token: 'tok_visa' }, idempotencyKey: 'checkout-42', contact: {} },
+      {
+        productId: PRODUCT_ALL_DAY,
+        entryAt: () => Date.UTC(2026, 10, 25, 14),
+        durationMin: 60,
+        quoteOnly: false,
+        payment: { token: 'tok_visa' },
+        idempotencyKey: 'checkout-42',
+        contact: {},
+      },
       deps(),
     ),
   );
   const results = await Promise.all(attempts);
-  const stored = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pk_reservation WHERE idempotency_key = 'checkout-42'");
-  return { ids: new Set(results.map((r) => r.reservation.id)), replayed: results.filter((r) => r.replayed).length, stored: Number(stored.rows[0].n) };
+  const stored = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM pk_reservation WHERE idempotency_key = 'checkout-42'",
+  );
+  return {
+    ids: new Set(results.map((r) => r.reservation.id)),
+    replayed: results.filter((r) => r.replayed).length,
+    stored: Number(stored.rows[0].n),
+  };
 }
 
 describe('reservation capacity under concurrency (PGlite)', () => {
@@ -65,7 +86,10 @@ describe('reservation capacity under concurrency (PGlite)', () => {
 });
 
 const pg = await openTestPostgres();
-if (!pg) console.warn('reservations concurrency: PostgreSQL part skipped (set TEST_DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test)');
+if (!pg)
+  console.warn(
+    'reservations concurrency: PostgreSQL part skipped (set TEST_DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test)',
+  );
 
 describe.skipIf(!pg)('reservation capacity under concurrency (PostgreSQL)', () => {
   afterAll(async () => {

@@ -5,7 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCity } from '../../src/demo/city.js';
-import { actOnReservation, createReservation, fitStay, getProduct, heldSpacesOfLots, loadParkingFile, queryProducts, TestPaymentProcessor } from '../../src/parking/reservations/index.js';
+import {
+  actOnReservation,
+  createReservation,
+  fitStay,
+  getProduct,
+  heldSpacesOfLots,
+  loadParkingFile,
+  queryProducts,
+  TestPaymentProcessor,
+} from '../../src/parking/reservations/index.js';
 import { migrations } from '../../src/parking/reservations/migrations.js';
 import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
 import { appCaller, deps, fixtureFile, LOT_ID, NOW_MS, PRODUCT_ALL_DAY } from './reservations-fixtures.js';
@@ -57,7 +66,19 @@ describe('demo parking upload', () => {
     const view = await queryProducts(db, { lotId: p.f_id, entryAt: () => entryMs, durationsMin: [60], nowMs: NOW_MS });
     const listed = view.Products.find((x) => x.pk_reservation_product === p.pk_reservation_product);
     expect(listed?.rates[0]).toBe(p.rates[0].rate);
-    const res = await createReservation(db, appCaller(), { productId: p.pk_reservation_product, entryAt: () => entryMs, durationMin: 60, quoteOnly: false, payment: { token: 'tok_visa' }, contact: { phone: '555', licensePlate: 'DEMO1' } }, { processor: new TestPaymentProcessor(), nowMs: NOW_MS });
+    const res = await createReservation(
+      db,
+      appCaller(),
+      {
+        productId: p.pk_reservation_product,
+        entryAt: () => entryMs,
+        durationMin: 60,
+        quoteOnly: false,
+        payment: { token: 'tok_visa' },
+        contact: { phone: '555', licensePlate: 'DEMO1' },
+      },
+      { processor: new TestPaymentProcessor(), nowMs: NOW_MS },
+    );
     expect(res.reservation.status).toBe(1);
     expect(res.reservation.amountPaidCents).toBe(Math.round(p.rates[0].rate * 100) + Math.round(p.service_fee * 100));
   });
@@ -67,7 +88,19 @@ describe('held spaces', () => {
   it('counts paid stays covering the instant; quotes and cancellations hold nothing', async () => {
     const at = (h: number) => Date.UTC(2026, 10, 24, h);
     const make = (startH: number, hours: number, pay = true) =>
-      createReservation(db, appCaller(), { productId: PRODUCT_ALL_DAY, entryAt: () => at(startH), durationMin: hours * 60, quoteOnly: !pay, payment: { token: 'tok_visa' }, contact: {} }, deps());
+      createReservation(
+        db,
+        appCaller(),
+        {
+          productId: PRODUCT_ALL_DAY,
+          entryAt: () => at(startH),
+          durationMin: hours * 60,
+          quoteOnly: !pay,
+          payment: { token: 'tok_visa' },
+          contact: {},
+        },
+        deps(),
+      );
     await make(14, 2);
     await make(15, 2);
     await make(15, 1, false);

@@ -1,7 +1,11 @@
 /** Every error code of the reservations catalog is mapped to an HTTP status and documented. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RESERVATIONS_ERRORS, ReservationsError, type ReservationsErrorCode } from '../../src/parking/reservations/index.js';
+import {
+  RESERVATIONS_ERRORS,
+  ReservationsError,
+  type ReservationsErrorCode,
+} from '../../src/parking/reservations/index.js';
 import { errorCodeOf, STATUS_OF_KIND } from '../../src/http/parking/reservations-errors.js';
 
 describe('reservations error catalog', () => {

@@ -7,7 +7,12 @@
  *     product B "Early Bird"  6:00am–11:00am Mon–Fri, capacity 2, 5 h $12, phone + licence required
  */
 import { migrations } from '../../src/parking/reservations/migrations.js';
-import { loadParkingFile, type Caller, TestPaymentProcessor, type ReservationDeps } from '../../src/parking/reservations/index.js';
+import {
+  loadParkingFile,
+  type Caller,
+  TestPaymentProcessor,
+  type ReservationDeps,
+} from '../../src/parking/reservations/index.js';
 import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
 
 /** Monday 2026-11-23 12:00 UTC (07:00 in New York): the fixed clock of these tests. */
@@ -29,7 +34,14 @@ export function fixtureFile(capacityAllDay = 10): Record<string, unknown> {
         alias: 'harbor|HG-1',
         name: 'Harbor Garage',
         point: { type: 'Point', coordinates: [-76.6122, 39.2851] },
-        navigationAddress: { street: '100 Light St', city: 'Baltimore', state: 'MD', postal: '21202', country: 'US', type: 'NAVIGATION' },
+        navigationAddress: {
+          street: '100 Light St',
+          city: 'Baltimore',
+          state: 'MD',
+          postal: '21202',
+          country: 'US',
+          type: 'NAVIGATION',
+        },
       },
     ],
     products: [
@@ -37,7 +49,11 @@ export function fixtureFile(capacityAllDay = 10): Record<string, unknown> {
         pk_reservation_product: PRODUCT_ALL_DAY,
         f_id: LOT_ID,
         name: 'All Day',
-        rates: [{ duration: 60, rate: 8 }, { duration: 120, rate: 14 }, { duration: 1440, rate: 32 }],
+        rates: [
+          { duration: 60, rate: 8 },
+          { duration: 120, rate: 14 },
+          { duration: 1440, rate: 32 },
+        ],
         max_duration: 1440,
         capacity: capacityAllDay,
         service_fee: 1.5,

@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRegion } from '../../src/network/index.js';
 import type { Block, Region } from '../../src/network/region.js';
 import { readOsmExtract } from '../../src/osm/index.js';
-import { CURB_OFFSET_M, curbIndex, findOpenSpots, migrations, SNAP_MAX_M, snapToCurb, storeParkEvents } from '../../src/parking/reservations/index.js';
+import {
+  CURB_OFFSET_M,
+  curbIndex,
+  findOpenSpots,
+  migrations,
+  SNAP_MAX_M,
+  snapToCurb,
+  storeParkEvents,
+} from '../../src/parking/reservations/index.js';
 import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
 
 const PBF = '../shared/data/baltimore.osm.pbf';
@@ -78,14 +86,42 @@ describe.skipIf(!present)('open spots on the Baltimore extract', () => {
   });
 
   it('reports a spot a car left downtown two minutes ago on the curb of its street', async () => {
-    const b = region.blocks.find((x) => x.lengthM > 80 && Math.abs(x.geometry[0][0] - 39.29) < 0.01 && Math.abs(x.geometry[0][1] + 76.61) < 0.01) as Block;
+    const b = region.blocks.find(
+      (x) => x.lengthM > 80 && Math.abs(x.geometry[0][0] - 39.29) < 0.01 && Math.abs(x.geometry[0][1] + 76.61) < 0.01,
+    ) as Block;
     expect(b).toBeDefined();
     const [lat, lon] = b.geometry[0];
     const [lat2, lon2] = b.geometry[b.geometry.length - 1];
     const eventLat = lat + (lat2 - lat) * 0.3;
     const eventLon = lon + (lon2 - lon) * 0.3;
-    await storeParkEvents(db, [{ sensorId: 's', vendorId: '', vendorName: '', requestId: '', lat: eventLat, lon: eventLon, headingDeg: null, speedKph: null, parkedOut: true, observedMs: NOW_MS - 120_000, arrivalMs: null }], NOW_MS);
-    const spots = await findOpenSpots(db, region.blocks, { lat: eventLat, lon: eventLon, destLat: eventLat, destLon: eventLon, bearingDeg: null, velocityKph: 0, nowMs: NOW_MS });
+    await storeParkEvents(
+      db,
+      [
+        {
+          sensorId: 's',
+          vendorId: '',
+          vendorName: '',
+          requestId: '',
+          lat: eventLat,
+          lon: eventLon,
+          headingDeg: null,
+          speedKph: null,
+          parkedOut: true,
+          observedMs: NOW_MS - 120_000,
+          arrivalMs: null,
+        },
+      ],
+      NOW_MS,
+    );
+    const spots = await findOpenSpots(db, region.blocks, {
+      lat: eventLat,
+      lon: eventLon,
+      destLat: eventLat,
+      destLon: eventLon,
+      bearingDeg: null,
+      velocityKph: 0,
+      nowMs: NOW_MS,
+    });
     expect(spots).toHaveLength(1);
     expect(spots[0].openedMs).toBe(NOW_MS - 120_000);
     expect(spots[0].blockId).not.toBeNull();

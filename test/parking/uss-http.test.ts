@@ -21,7 +21,18 @@ function event(lat: number, lon: number, parkedOut: boolean, at: string) {
   return {
     data: {
       metaData: null,
-      reports: [{ identity: { sensorId: 'veh-1' }, measurements: [{ location: { coordinates: [lat, lon], heading: '90', speed: '12', speedmetric: 'KilometersPerHour' }, observationTime: at, parkedOut: String(parkedOut) }] }],
+      reports: [
+        {
+          identity: { sensorId: 'veh-1' },
+          measurements: [
+            {
+              location: { coordinates: [lat, lon], heading: '90', speed: '12', speedmetric: 'KilometersPerHour' },
+              observationTime: at,
+              parkedOut: String(parkedOut),
+            },
+          ],
+        },
+      ],
     },
     vendorId: 'v1',
     vendorName: 'Sensors Inc',
@@ -32,7 +43,21 @@ function event(lat: number, lon: number, parkedOut: boolean, at: string) {
 
 beforeAll(async () => {
   const region = tinyRegion();
-  region.blocks = [{ id: 77, name: 'Test St', fromNode: 0, toNode: 1, edges: [], geometry: [[39.29, -76.61], [39.29, -76.608]], lengthM: 172, curb: [] }];
+  region.blocks = [
+    {
+      id: 77,
+      name: 'Test St',
+      fromNode: 0,
+      toNode: 1,
+      edges: [],
+      geometry: [
+        [39.29, -76.61],
+        [39.29, -76.608],
+      ],
+      lengthM: 172,
+      curb: [],
+    },
+  ];
   t = await makeTestContext({ region, now: () => clock });
 });
 afterAll(async () => {
@@ -41,10 +66,13 @@ afterAll(async () => {
 
 const post = (body: unknown, form = false) =>
   t.app.inject({
-    method: 'POST', url: '/USS', headers: { ...bearer(t.token), 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
+    method: 'POST',
+    url: '/USS',
+    headers: { ...bearer(t.token), 'content-type': form ? 'application/x-www-form-urlencoded' : 'application/json' },
     payload: form ? new URLSearchParams({ data: JSON.stringify(body) }).toString() : (body as object),
   });
-const query = (qs: string, token = t.token) => t.app.inject({ url: `/USS?Type=ParkingSpots&${qs}${token ? `&accesstoken=${token}` : ''}` });
+const query = (qs: string, token = t.token) =>
+  t.app.inject({ url: `/USS?Type=ParkingSpots&${qs}${token ? `&accesstoken=${token}` : ''}` });
 
 describe('open spots', () => {
   it('stores a park event sent as the form field data and echoes it', async () => {
@@ -73,7 +101,9 @@ describe('open spots', () => {
     const behind = await query('Clat=392900000&Clon=-766055000&Dlat=392900000&Dlon=-765900000&Bearing=90&Velocity=40');
     expect(behind.statusCode).toBe(404);
     // same vehicle, destination next to the spot
-    const nearDest = await query('Clat=392900000&Clon=-766055000&Dlat=392900000&Dlon=-766091000&Bearing=90&Velocity=40');
+    const nearDest = await query(
+      'Clat=392900000&Clon=-766055000&Dlat=392900000&Dlon=-766091000&Bearing=90&Velocity=40',
+    );
     expect(nearDest.statusCode).toBe(200);
   });
 
@@ -97,17 +127,37 @@ describe('open spots', () => {
   it('answers 401 without a valid token and 400 for bad parameters or events', async () => {
     expect((await query('Clat=392900000&Clon=-766100000', '')).statusCode).toBe(401);
     expect((await query('Clat=392900000&Clon=-766100000', 'not-a-token')).statusCode).toBe(401);
-    for (const [qs, parameter] of [['Clon=-766100000', 'Clat'], ['Clat=abc&Clon=-766100000', 'Clat'], ['Clat=392900000&Clon=-766100000&Bearing=400', 'Bearing'], ['Clat=392900000&Clon=-766100000&Speed=3', 'Speed']]) {
+    for (const [qs, parameter] of [
+      ['Clon=-766100000', 'Clat'],
+      ['Clat=abc&Clon=-766100000', 'Clat'],
+      ['Clat=392900000&Clon=-766100000&Bearing=400', 'Bearing'],
+      ['Clat=392900000&Clon=-766100000&Speed=3', 'Speed'],
+    ]) {
       const res = await query(qs);
       expect(res.statusCode).toBe(400);
       expect(res.json().parameter).toBe(parameter);
     }
-    const badType = await t.app.inject({ url: `/USS?Type=Garages&Clat=392900000&Clon=-766100000&accesstoken=${t.token}` });
+    const badType = await t.app.inject({
+      url: `/USS?Type=Garages&Clat=392900000&Clon=-766100000&accesstoken=${t.token}`,
+    });
     expect(badType.json().parameter).toBe('Type');
-    const noCoords = await post({ data: { reports: [{ identity: { sensorId: 's' }, measurements: [{ location: {}, observationTime: '2026-11-23T11:00:00Z', parkedOut: 'true' }] }] } });
+    const noCoords = await post({
+      data: {
+        reports: [
+          {
+            identity: { sensorId: 's' },
+            measurements: [{ location: {}, observationTime: '2026-11-23T11:00:00Z', parkedOut: 'true' }],
+          },
+        ],
+      },
+    });
     expect(noCoords.statusCode).toBe(400);
     expect(noCoords.json().parameter).toBe('data.reports[0].measurements[0].location.coordinates');
-    const noToken = await t.app.inject({ method: 'POST', url: '/USS', payload: event(39.29, -76.609, true, '2026-11-23T11:58:00Z') });
+    const noToken = await t.app.inject({
+      method: 'POST',
+      url: '/USS',
+      payload: event(39.29, -76.609, true, '2026-11-23T11:58:00Z'),
+    });
     expect(noToken.statusCode).toBe(401);
   });
 });

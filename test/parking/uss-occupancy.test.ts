@@ -18,13 +18,24 @@ let t: TestContext;
 beforeAll(async () => {
   const region = tinyRegion();
   const tags = { 'parking:lane:both': 'parallel', 'parking:condition:both': 'free' };
-  region.blocks = [{
-    id: 77, name: 'Test St', fromNode: 0, toNode: 1, edges: [], geometry: [[39.29, -76.61], [39.29, -76.608]], lengthM: 172,
-    curb: [
-      { side: 'left', startM: 0, endM: 172, kind: 'parallel', condition: 'free', maxStay: '', spaces: 28, tags },
-      { side: 'right', startM: 0, endM: 172, kind: 'parallel', condition: 'free', maxStay: '', spaces: 28, tags },
-    ],
-  }];
+  region.blocks = [
+    {
+      id: 77,
+      name: 'Test St',
+      fromNode: 0,
+      toNode: 1,
+      edges: [],
+      geometry: [
+        [39.29, -76.61],
+        [39.29, -76.608],
+      ],
+      lengthM: 172,
+      curb: [
+        { side: 'left', startM: 0, endM: 172, kind: 'parallel', condition: 'free', maxStay: '', spaces: 28, tags },
+        { side: 'right', startM: 0, endM: 172, kind: 'parallel', condition: 'free', maxStay: '', spaces: 28, tags },
+      ],
+    },
+  ];
   t = await makeTestContext({ region, now: () => NOW_MS });
 });
 afterAll(async () => {
@@ -37,10 +48,14 @@ function parkEvent(lat: number, lon: number, parkedOut: boolean, at: string, n: 
       metaData: null,
       reports: Array.from({ length: n }, (_, i) => ({
         identity: { sensorId: `veh-${i}` },
-        measurements: [{ location: { coordinates: [lat, lon + i * 0.00001] }, observationTime: at, parkedOut: String(parkedOut) }],
+        measurements: [
+          { location: { coordinates: [lat, lon + i * 0.00001] }, observationTime: at, parkedOut: String(parkedOut) },
+        ],
       })),
     },
-    vendorId: 'v1', vendorName: 'Sensors Inc', requestId: `req-${parkedOut}-${at}`,
+    vendorId: 'v1',
+    vendorName: 'Sensors Inc',
+    requestId: `req-${parkedOut}-${at}`,
   };
 }
 
@@ -52,7 +67,13 @@ async function segments(): Promise<Record<string, { probability: number; bucket:
   return out;
 }
 
-const post = (body: unknown) => t.app.inject({ method: 'POST', url: '/USS', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }, payload: body as object });
+const post = (body: unknown) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/USS',
+    headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+    payload: body as object,
+  });
 
 describe('park events and /blocks occupancy', () => {
   it('park-ins on the south curb lower its probability; the north curb is unchanged', async () => {
@@ -62,10 +83,13 @@ describe('park events and /blocks occupancy', () => {
     const res = await post(parkEvent(39.28996, -76.6095, false, '2026-11-23T13:59:00Z', 6));
     expect(res.statusCode).toBe(200);
     const obs = await t.ctx.db.query<{ target_id: string; occupied: number; capacity: number; source: string }>(
-      "SELECT target_id, occupied, capacity, source FROM parking_occupancy_observation ORDER BY id");
+      'SELECT target_id, occupied, capacity, source FROM parking_occupancy_observation ORDER BY id',
+    );
     // 08:59 local, weekday on-street profile (08:45 bin: 75 + 0.75·(82 − 75) = 80.25 %): 22 of 28 cars; six more fill the curb
     expect(obs.rows.map((r) => r.occupied)).toEqual([23, 24, 25, 26, 27, 28]);
-    expect(new Set(obs.rows.map((r) => `${r.target_id}|${r.capacity}|${r.source}`))).toEqual(new Set(['77-R1|28|park_events']));
+    expect(new Set(obs.rows.map((r) => `${r.target_id}|${r.capacity}|${r.source}`))).toEqual(
+      new Set(['77-R1|28|park_events']),
+    );
     const after = await segments();
     expect(after.RIGHT.probability).toBeLessThan(before.RIGHT.probability);
     expect(after.RIGHT.probability).toBe(0);
@@ -82,12 +106,18 @@ describe('park events and /blocks occupancy', () => {
   });
 
   it('does not count events far from any curb, and still stores them', async () => {
-    const n = (await t.ctx.db.query('SELECT count(*)::int AS n FROM parking_occupancy_observation')).rows[0] as { n: number };
-    const res = await post(parkEvent(39.2950, -76.6000, false, '2026-11-23T13:59:40Z', 2));
+    const n = (await t.ctx.db.query('SELECT count(*)::int AS n FROM parking_occupancy_observation')).rows[0] as {
+      n: number;
+    };
+    const res = await post(parkEvent(39.295, -76.6, false, '2026-11-23T13:59:40Z', 2));
     expect(res.statusCode).toBe(200);
-    const m = (await t.ctx.db.query('SELECT count(*)::int AS n FROM parking_occupancy_observation')).rows[0] as { n: number };
+    const m = (await t.ctx.db.query('SELECT count(*)::int AS n FROM parking_occupancy_observation')).rows[0] as {
+      n: number;
+    };
     expect(m.n).toBe(n.n);
-    const ev = (await t.ctx.db.query("SELECT count(*)::int AS n FROM pk_park_event WHERE lat = 39.295")).rows[0] as { n: number };
+    const ev = (await t.ctx.db.query('SELECT count(*)::int AS n FROM pk_park_event WHERE lat = 39.295')).rows[0] as {
+      n: number;
+    };
     expect(ev.n).toBe(2);
   });
 });

@@ -9,27 +9,63 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
 
 let t: TestContext;
-beforeAll(async () => { t = await makeTestContext(); });
+beforeAll(async () => {
+  t = await makeTestContext();
+});
 afterAll(async () => t.close());
 
 describe('edge errors', () => {
   it('DELETE /v1/namespace/{ns} with Content-Type: application/json and no body deletes the namespace', async () => {
     const auth = { authorization: `Bearer ${t.token}` };
-    const made = await t.app.inject({ method: 'PATCH', url: '/v1/namespace/ops-east', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ provisioned: { add: [] } }) });
+    const made = await t.app.inject({
+      method: 'PATCH',
+      url: '/v1/namespace/ops-east',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ provisioned: { add: [] } }),
+    });
     expect(made.statusCode, made.body).toBe(200);
-    const del = await t.app.inject({ method: 'DELETE', url: '/v1/namespace/ops-east', headers: { ...auth, 'content-type': 'application/json' } });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: '/v1/namespace/ops-east',
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
     expect(del.statusCode, del.body).toBe(200);
-    const again = await t.app.inject({ method: 'DELETE', url: '/v1/namespace/ops-east', headers: { ...auth, 'content-type': 'application/json' }, payload: '' });
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: '/v1/namespace/ops-east',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(again.statusCode).toBe(404);
-    expect(again.json()).toMatchObject({ status: 404, error: 'Not Found', code: 'ANALYTICS_NAMESPACE_NOT_FOUND', path: '/v1/namespace/ops-east' });
+    expect(again.json()).toMatchObject({
+      status: 404,
+      error: 'Not Found',
+      code: 'ANALYTICS_NAMESPACE_NOT_FOUND',
+      path: '/v1/namespace/ops-east',
+    });
   });
 
-  it('answers invalid JSON, a wrong Content-Type and a bad URL in the owning API\'s shape, without framework codes', async () => {
+  it("answers invalid JSON, a wrong Content-Type and a bad URL in the owning API's shape, without framework codes", async () => {
     const auth = { authorization: `Bearer ${t.token}` };
-    const json = await t.app.inject({ method: 'POST', url: '/v1/metrics/intersections', headers: { ...auth, 'content-type': 'application/json' }, payload: '{"dateRanges":' });
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/v1/metrics/intersections',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"dateRanges":',
+    });
     expect(json.statusCode).toBe(400);
-    expect(json.json()).toMatchObject({ status: 400, error: 'Bad Request', message: 'body: not valid JSON', path: '/v1/metrics/intersections' });
-    const type = await t.app.inject({ method: 'POST', url: '/reservation/', headers: { ...auth, 'content-type': 'text/csv' }, payload: 'a,b' });
+    expect(json.json()).toMatchObject({
+      status: 400,
+      error: 'Bad Request',
+      message: 'body: not valid JSON',
+      path: '/v1/metrics/intersections',
+    });
+    const type = await t.app.inject({
+      method: 'POST',
+      url: '/reservation/',
+      headers: { ...auth, 'content-type': 'text/csv' },
+      payload: 'a,b',
+    });
     expect(type.statusCode).toBe(400);
     expect(type.json()).toMatchObject({ ErrorCode: 1, code: 'PARKING_PARAM_INVALID', parameter: 'Content-Type' });
     const url = await t.app.inject({ method: 'GET', url: '/reservation/%zz', headers: auth });
@@ -45,16 +81,36 @@ describe('edge errors', () => {
   });
 
   it('POST /reservation/ with every field in the query string names what is missing instead of "body must be object"', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/reservation/?entry_time=2026-12-01T09:00&duration=60', headers: { authorization: `Bearer ${t.token}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/reservation/?entry_time=2026-12-01T09:00&duration=60',
+      headers: { authorization: `Bearer ${t.token}` },
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ ErrorCode: 1, code: 'PARKING_PARAM_MISSING', parameter: 'pk_reservation_product' });
-    const card = await t.app.inject({ method: 'POST', url: '/reservation/?cardNumber=4000777319552134', headers: { authorization: `Bearer ${t.token}` } });
-    expect(card.json()).toMatchObject({ parameter: 'cardNumber', ErrorDescription: expect.stringContaining('request body, never in the URL') });
+    expect(res.json()).toMatchObject({
+      ErrorCode: 1,
+      code: 'PARKING_PARAM_MISSING',
+      parameter: 'pk_reservation_product',
+    });
+    const card = await t.app.inject({
+      method: 'POST',
+      url: '/reservation/?cardNumber=4000777319552134',
+      headers: { authorization: `Bearer ${t.token}` },
+    });
+    expect(card.json()).toMatchObject({
+      parameter: 'cardNumber',
+      ErrorDescription: expect.stringContaining('request body, never in the URL'),
+    });
   });
 });
 
 describe('docs', () => {
-  const files = ['README.md', ...readdirSync('docs', { recursive: true }).map((f) => `docs/${String(f)}`).filter((f) => f.endsWith('.md'))];
+  const files = [
+    'README.md',
+    ...readdirSync('docs', { recursive: true })
+      .map((f) => `docs/${String(f)}`)
+      .filter((f) => f.endsWith('.md')),
+  ];
   it('describe the system, not its history, and point at nothing outside the repository but the test extracts', () => {
     for (const f of files) {
       const text = readFileSync(f, 'utf8');

@@ -7,7 +7,13 @@ describe('docs/errors.md', () => {
     const expected = renderErrorsDoc();
     if (process.env.REGEN === '1') writeFileSync('docs/errors.md', expected);
     expect(readFileSync('docs/errors.md', 'utf8')).toBe(expected);
-    for (const code of ['NO_TOKEN', 'PARKING_PARAM_CONFLICT', 'PARKING_RESERVATION_NOT_FOUND', 'ANALYTICS_INVALID_CURSOR', 'PROBES_FORBIDDEN']) {
+    for (const code of [
+      'NO_TOKEN',
+      'PARKING_PARAM_CONFLICT',
+      'PARKING_RESERVATION_NOT_FOUND',
+      'ANALYTICS_INVALID_CURSOR',
+      'PROBES_FORBIDDEN',
+    ]) {
       expect(expected).toContain(`| ${code} |`);
     }
   });

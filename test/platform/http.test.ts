@@ -11,7 +11,9 @@ describe('platform HTTP', () => {
   afterAll(async () => t.close());
 
   it('issues an app token for the right hashToken, in the reference JSON shape', async () => {
-    const res = await t.app.inject({ url: `/v1/AppToken?appId=${t.appId}&hashToken=${hashTokenFor(t.appId, t.appKey)}` });
+    const res = await t.app.inject({
+      url: `/v1/AppToken?appId=${t.appId}&hashToken=${hashTokenFor(t.appId, t.appKey)}`,
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(['copyright', 'createdDate', 'responseId', 'result', 'versionNumber']);
@@ -21,7 +23,10 @@ describe('platform HTTP', () => {
   });
 
   it('answers the lower-case path and XML on request', async () => {
-    const res = await t.app.inject({ url: `/v1/appToken?appId=${t.appId}&hashToken=${hashTokenFor(t.appId, t.appKey)}`, headers: { accept: 'application/xml' } });
+    const res = await t.app.inject({
+      url: `/v1/appToken?appId=${t.appId}&hashToken=${hashTokenFor(t.appId, t.appKey)}`,
+      headers: { accept: 'application/xml' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/xml/);
     expect(res.body).toMatch(/<AppTokenResponse [^>]*copyright=.*<Token>[\w-]+\.[\w-]+\.[\w-]+<\/Token><Expiry>/);
@@ -48,7 +53,10 @@ describe('platform HTTP', () => {
   });
 
   it('compresses large responses with gzip and echoes a request id', async () => {
-    const res = await t.app.inject({ url: '/docs/static/swagger-ui.css', headers: { 'accept-encoding': 'gzip', 'x-request-id': 'abc-123' } });
+    const res = await t.app.inject({
+      url: '/docs/static/swagger-ui.css',
+      headers: { 'accept-encoding': 'gzip', 'x-request-id': 'abc-123' },
+    });
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(res.headers['x-request-id']).toBe('abc-123');
   });
@@ -60,32 +68,41 @@ describe('platform HTTP', () => {
   });
 
   it('redacts secrets from logged URLs', () => {
-    expect(redactUrl('/traffic/x.ashx?Action=FindRoute&Token=abc&WP_1=1,2')).toBe('/traffic/x.ashx?Action=FindRoute&Token=***&WP_1=1,2');
+    expect(redactUrl('/traffic/x.ashx?Action=FindRoute&Token=abc&WP_1=1,2')).toBe(
+      '/traffic/x.ashx?Action=FindRoute&Token=***&WP_1=1,2',
+    );
     expect(redactUrl('/v1/AppToken?appId=a&hashToken=b')).toBe('/v1/AppToken?appId=a&hashToken=***');
     // an allowlist: names nobody listed are hidden too, and so are names that look like data
-    expect(redactUrl('/user/?pass=p1&pwd=p2&cardNumber=4000&point=1|2')).toBe('/user/?pass=***&pwd=***&cardNumber=***&point=1|2');
-    expect(redactUrl('/lots?WP_1description=home&wp_2=1,2&4000777319552134')).toBe('/lots?WP_1description=***&wp_2=1,2&***=***');
+    expect(redactUrl('/user/?pass=p1&pwd=p2&cardNumber=4000&point=1|2')).toBe(
+      '/user/?pass=***&pwd=***&cardNumber=***&point=1|2',
+    );
+    expect(redactUrl('/lots?WP_1description=home&wp_2=1,2&4000777319552134')).toBe(
+      '/lots?WP_1description=***&wp_2=1,2&***=***',
+    );
     expect(redactUrl('/lots?')).toBe('/lots');
   });
 });
 
 describe('bytes that are not HTTP', () => {
-  it('are answered 400 in the platform error shape (never Node\'s default body), headers too large 431', async () => {
+  it("are answered 400 in the platform error shape (never Node's default body), headers too large 431", async () => {
     const t = await makeTestContext();
     try {
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       const port = (t.app.server.address() as { port: number }).port;
       const { connect } = await import('node:net');
-      const send = (bytes: string): Promise<string> => new Promise((resolve, reject) => {
-        const s = connect({ port, host: '127.0.0.1' }, () => s.write(bytes));
-        let out = '';
-        s.on('data', (d) => (out += d));
-        s.on('end', () => resolve(out));
-        s.on('error', reject);
-      });
+      const send = (bytes: string): Promise<string> =>
+        new Promise((resolve, reject) => {
+          const s = connect({ port, host: '127.0.0.1' }, () => s.write(bytes));
+          let out = '';
+          s.on('data', (d) => (out += d));
+          s.on('end', () => resolve(out));
+          s.on('error', reject);
+        });
       const garbage = await send('HELLO THERE\r\n\r\n');
       expect(garbage).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
-      expect(JSON.parse(garbage.split('\r\n\r\n')[1])).toEqual({ error: { statusId: 400, userMessage: 'the request is not well-formed HTTP/1.1' } });
+      expect(JSON.parse(garbage.split('\r\n\r\n')[1])).toEqual({
+        error: { statusId: 400, userMessage: 'the request is not well-formed HTTP/1.1' },
+      });
       const huge = await send(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
       expect(huge).toMatch(/^HTTP\/1\.1 431 /);
       expect(JSON.parse(huge.split('\r\n\r\n')[1]).error.statusId).toBe(431);

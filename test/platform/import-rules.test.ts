@@ -57,11 +57,15 @@ describe('import rules', () => {
     expect(bad.map((e) => `${e.file} imports ${e.to}/`)).toEqual([]);
   });
   it('keeps database drivers out of domain code (only store/ talks to pg and PGlite)', () => {
-    const bad = all.filter((e) => (e.to === 'pkg:pg' || e.to.startsWith('pkg:@electric-sql/pglite')) && e.from !== 'store');
+    const bad = all.filter(
+      (e) => (e.to === 'pkg:pg' || e.to.startsWith('pkg:@electric-sql/pglite')) && e.from !== 'store',
+    );
     expect(bad.map((e) => e.file)).toEqual([]);
   });
   it('reads process.env only in config/ and the CLI', () => {
-    const bad = files(SRC).filter((f) => /process\.env/.test(readFileSync(f, 'utf8')) && !/^(config|cli)\//.test(relative(SRC, f)));
+    const bad = files(SRC).filter(
+      (f) => /process\.env/.test(readFileSync(f, 'utf8')) && !/^(config|cli)\//.test(relative(SRC, f)),
+    );
     expect(bad.map((f) => relative(SRC, f))).toEqual([]);
   });
 });

@@ -7,29 +7,60 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
 import { ROUTING_PARAMETERS } from '../../src/http/routing/params.js';
 
-interface Param { in: string; name: string }
-interface Operation { parameters?: Param[]; security?: unknown[]; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }
-type Doc = { paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, { type: string; scheme?: string }> } };
+interface Param {
+  in: string;
+  name: string;
+}
+interface Operation {
+  parameters?: Param[];
+  security?: unknown[];
+  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+}
+type Doc = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { type: string; scheme?: string }> };
+};
 
 /** Operations whose parsers reject query parameters they do not take (the others ignore the query). */
 const STRICT_QUERY: Array<[string, string]> = [
-  ['get', '/product/'], ['post', '/reservation/'], ['get', '/reservation/'], ['get', '/reservation/{reservationId}'], ['put', '/reservation/{reservationId}'],
-  ['post', '/user/'], ['get', '/user/'], ['put', '/user/'], ['get', '/user/{userId}/lots/'], ['put', '/v1/admin/parking/users/{userId}'],
-  ['get', '/v1/admin/parking/products'], ['get', '/USS'], ['get', '/v1/metrics/intersections/availability'], ['get', '/v1/incidents'],
+  ['get', '/product/'],
+  ['post', '/reservation/'],
+  ['get', '/reservation/'],
+  ['get', '/reservation/{reservationId}'],
+  ['put', '/reservation/{reservationId}'],
+  ['post', '/user/'],
+  ['get', '/user/'],
+  ['put', '/user/'],
+  ['get', '/user/{userId}/lots/'],
+  ['put', '/v1/admin/parking/users/{userId}'],
+  ['get', '/v1/admin/parking/products'],
+  ['get', '/USS'],
+  ['get', '/v1/metrics/intersections/availability'],
+  ['get', '/v1/incidents'],
 ];
 /**
  * Operations whose parsers reject JSON body fields they do not take. (POST /v1/incidents validates
  * its body against the documented schema itself, additionalProperties false.)
  */
 const STRICT_BODY: Array<[string, string]> = [
-  ['post', '/v1/metrics/intersections'], ['post', '/v1/metadata/intersections'], ['patch', '/v1/namespace/{namespace}'], ['post', '/v1/namespace/search'],
-  ['post', '/reservation/'], ['put', '/reservation/{reservationId}'], ['post', '/user/'], ['put', '/user/'], ['put', '/v1/admin/parking/users/{userId}'],
+  ['post', '/v1/metrics/intersections'],
+  ['post', '/v1/metadata/intersections'],
+  ['patch', '/v1/namespace/{namespace}'],
+  ['post', '/v1/namespace/search'],
+  ['post', '/reservation/'],
+  ['put', '/reservation/{reservationId}'],
+  ['post', '/user/'],
+  ['put', '/user/'],
+  ['put', '/v1/admin/parking/users/{userId}'],
 ];
 
 /** True when the answer refuses `name` as a parameter or field the operation does not take. */
 function refusedAsUnknown(body: string, name: string): boolean {
   const lower = body.toLowerCase();
-  return lower.includes(name.toLowerCase()) && /unknown (parameter|field|query parameter)|does not take parameter|not a parameter of/.test(lower);
+  return (
+    lower.includes(name.toLowerCase()) &&
+    /unknown (parameter|field|query parameter)|does not take parameter|not a parameter of/.test(lower)
+  );
 }
 
 describe('OpenAPI document', () => {
@@ -41,10 +72,17 @@ describe('OpenAPI document', () => {
   });
   afterAll(async () => t.close());
 
-  const fill = (path: string) => path.replace('{reservationId}', '00000000-0000-0000-0000-000000000000').replace('{userId}', '1').replace('{namespace}', 'ns-1');
-  const auth = (path: string) => ({ authorization: `Bearer ${/^\/v1\/(admin|incidents)/.test(path) ? t.adminToken : t.token}` });
+  const fill = (path: string) =>
+    path
+      .replace('{reservationId}', '00000000-0000-0000-0000-000000000000')
+      .replace('{userId}', '1')
+      .replace('{namespace}', 'ns-1');
+  const auth = (path: string) => ({
+    authorization: `Bearer ${/^\/v1\/(admin|incidents)/.test(path) ? t.adminToken : t.token}`,
+  });
   const queryNames = (op: Operation) => (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
-  const bodyNames = (op: Operation) => Object.keys(Object.values(op.requestBody?.content ?? {})[0]?.schema?.properties ?? {});
+  const bodyNames = (op: Operation) =>
+    Object.keys(Object.values(op.requestBody?.content ?? {})[0]?.schema?.properties ?? {});
 
   it('has one bearer scheme (and Basic for parking users), and every operation but the open ones names its credentials', () => {
     const schemes = Object.values(doc.components.securitySchemes);
@@ -62,7 +100,26 @@ describe('OpenAPI document', () => {
   it('lists every routing parameter: all ten waypoints with descriptions and ids, alternates, output fields, units, criteria, travel times', () => {
     const names = queryNames(doc.paths['/traffic/{handler}'].get);
     expect(names.sort()).toEqual(ROUTING_PARAMETERS.map((p) => p.name).sort());
-    for (const n of ['MaxAlternates', 'RouteOutputFields', 'IncidentOutputFields', 'Units', 'WP_3', 'WP_10', 'WP_7description', 'WP_10ID', 'WP_Heading', 'Criteria', 'TravelTimeCount', 'TravelTimeInterval', 'CollapseManeuvers', 'SpeedBucketID', 'GeometryTolerance', 'IsAmbiguousOrigin', 'UseTraffic', 'RouteType']) {
+    for (const n of [
+      'MaxAlternates',
+      'RouteOutputFields',
+      'IncidentOutputFields',
+      'Units',
+      'WP_3',
+      'WP_10',
+      'WP_7description',
+      'WP_10ID',
+      'WP_Heading',
+      'Criteria',
+      'TravelTimeCount',
+      'TravelTimeInterval',
+      'CollapseManeuvers',
+      'SpeedBucketID',
+      'GeometryTolerance',
+      'IsAmbiguousOrigin',
+      'UseTraffic',
+      'RouteType',
+    ]) {
       expect(names).toContain(n);
     }
     expect(names).toHaveLength(4 + 30 + 17);
@@ -74,7 +131,9 @@ describe('OpenAPI document', () => {
       for (const name of candidates) {
         if (['Action', 'Format', 'Token', 'accessToken'].includes(name)) continue;
         const value = /^WP_\d+$/.test(name) ? '39.29,-76.61' : '1';
-        const res = await t.app.inject({ url: `/traffic/api.ashx?Action=${action}&Format=JSON&Token=${t.token}&${encodeURIComponent(name)}=${encodeURIComponent(value)}` });
+        const res = await t.app.inject({
+          url: `/traffic/api.ashx?Action=${action}&Format=JSON&Token=${t.token}&${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
+        });
         const documented = ROUTING_PARAMETERS.some((p) => p.name === name && p.actions.includes(action));
         expect(refusedAsUnknown(res.body, name), `${action} ${name}: ${res.body.slice(0, 200)}`).toBe(!documented);
       }
@@ -83,7 +142,8 @@ describe('OpenAPI document', () => {
 
   it('every query parameter a strict parser accepts is documented for that operation, and every documented one is accepted', async () => {
     const all = new Set<string>(['zz_undocumented', 'Token', 'password', 'callback', '_', 'geoId']);
-    for (const methods of Object.values(doc.paths)) for (const op of Object.values(methods)) for (const n of [...queryNames(op), ...bodyNames(op)]) all.add(n);
+    for (const methods of Object.values(doc.paths))
+      for (const op of Object.values(methods)) for (const n of [...queryNames(op), ...bodyNames(op)]) all.add(n);
     let probes = 0;
     for (const [method, path] of STRICT_QUERY) {
       const op = doc.paths[path]?.[method];
@@ -93,13 +153,19 @@ describe('OpenAPI document', () => {
       for (const name of all) {
         // another spelling of a documented name: some parsers match names case-insensitively, some not
         if (!exact.has(name) && lower.has(name.toLowerCase())) continue;
-        const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url: `${fill(path)}?${encodeURIComponent(name)}=1`, headers: auth(path) });
+        const res = await t.app.inject({
+          method: method.toUpperCase() as 'GET',
+          url: `${fill(path)}?${encodeURIComponent(name)}=1`,
+          headers: auth(path),
+        });
         probes++;
         const refused = refusedAsUnknown(res.body, name);
         // payment data and passwords are refused in the URL by design (documented in the body only)
         const bodyOnly = /^(card|token|password)/i.test(name) && path !== '/v1/incidents';
-        if (exact.has(name)) expect(refused, `${method} ${path} refuses documented ${name}: ${res.body.slice(0, 200)}`).toBe(false);
-        else if (!bodyOnly) expect(refused, `${method} ${path} accepts undocumented ${name}: ${res.body.slice(0, 200)}`).toBe(true);
+        if (exact.has(name))
+          expect(refused, `${method} ${path} refuses documented ${name}: ${res.body.slice(0, 200)}`).toBe(false);
+        else if (!bodyOnly)
+          expect(refused, `${method} ${path} accepts undocumented ${name}: ${res.body.slice(0, 200)}`).toBe(true);
       }
     }
     expect(probes).toBeGreaterThan(500);
@@ -107,7 +173,8 @@ describe('OpenAPI document', () => {
 
   it('every JSON body field a strict parser accepts is documented for that operation, and every documented one is accepted', async () => {
     const all = new Set<string>(['zz_undocumented', 'Token', 'password', 'pings']);
-    for (const methods of Object.values(doc.paths)) for (const op of Object.values(methods)) for (const n of bodyNames(op)) all.add(n);
+    for (const methods of Object.values(doc.paths))
+      for (const op of Object.values(methods)) for (const n of bodyNames(op)) all.add(n);
     for (const [method, path] of STRICT_BODY) {
       const op = doc.paths[path]?.[method];
       expect(op, `${method} ${path} is documented`).toBeDefined();
@@ -115,9 +182,15 @@ describe('OpenAPI document', () => {
       expect(documented.size, `${method} ${path} documents its body`).toBeGreaterThan(0);
       for (const name of all) {
         if (!documented.has(name) && [...documented].some((d) => d.toLowerCase() === name.toLowerCase())) continue;
-        const res = await t.app.inject({ method: method.toUpperCase() as 'POST', url: fill(path), headers: { ...auth(path), 'content-type': 'application/json' }, payload: JSON.stringify({ [name]: null }) });
+        const res = await t.app.inject({
+          method: method.toUpperCase() as 'POST',
+          url: fill(path),
+          headers: { ...auth(path), 'content-type': 'application/json' },
+          payload: JSON.stringify({ [name]: null }),
+        });
         const refused = refusedAsUnknown(res.body, name);
-        if (documented.has(name)) expect(refused, `${method} ${path} refuses documented ${name}: ${res.body.slice(0, 200)}`).toBe(false);
+        if (documented.has(name))
+          expect(refused, `${method} ${path} refuses documented ${name}: ${res.body.slice(0, 200)}`).toBe(false);
         else expect(refused, `${method} ${path} accepts undocumented ${name}: ${res.body.slice(0, 200)}`).toBe(true);
       }
     }

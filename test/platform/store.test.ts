@@ -4,8 +4,16 @@ import { allMigrations } from '../../src/app/migrations.js';
 import { openTestPostgres } from '../helpers/context.js';
 
 const demoMigrations: Migration[] = [
-  { version: 9001, name: 'items', sql: "CREATE TABLE items (id bigint PRIMARY KEY, name text NOT NULL, price numeric(10,2), tags jsonb); -- a comment; with a semicolon\nCREATE INDEX items_name ON items (name)" },
-  { version: 9002, name: 'function with dollar quotes', sql: "CREATE FUNCTION twice(x int) RETURNS int AS $$ SELECT x * 2; $$ LANGUAGE sql; INSERT INTO items VALUES (1, 'it''s; fine', 9.99, '{\"a\": 1}')" },
+  {
+    version: 9001,
+    name: 'items',
+    sql: 'CREATE TABLE items (id bigint PRIMARY KEY, name text NOT NULL, price numeric(10,2), tags jsonb); -- a comment; with a semicolon\nCREATE INDEX items_name ON items (name)',
+  },
+  {
+    version: 9002,
+    name: 'function with dollar quotes',
+    sql: "CREATE FUNCTION twice(x int) RETURNS int AS $$ SELECT x * 2; $$ LANGUAGE sql; INSERT INTO items VALUES (1, 'it''s; fine', 9.99, '{\"a\": 1}')",
+  },
 ];
 
 /** The same store suite for every backend. */
@@ -32,7 +40,10 @@ function storeSuite(name: string, open: () => Promise<{ db: Db; close: () => Pro
 
     it('round-trips rows with bigint as number, numeric as string and jsonb as object', async (t) => {
       if (!db) return t.skip();
-      const r = await db.query<{ id: number; name: string; price: string; tags: unknown; d: number }>('SELECT id, name, price, tags, twice(21) AS d FROM items WHERE id = $1', [1]);
+      const r = await db.query<{ id: number; name: string; price: string; tags: unknown; d: number }>(
+        'SELECT id, name, price, tags, twice(21) AS d FROM items WHERE id = $1',
+        [1],
+      );
       expect(r.rows).toEqual([{ id: 1, name: "it's; fine", price: '9.99', tags: { a: 1 }, d: 42 }]);
     });
 
@@ -41,10 +52,12 @@ function storeSuite(name: string, open: () => Promise<{ db: Db; close: () => Pro
       await db.transaction(async (tx) => {
         await tx.query("INSERT INTO items (id, name) VALUES (2, 'two')");
       });
-      await expect(db.transaction(async (tx) => {
-        await tx.query("INSERT INTO items (id, name) VALUES (3, 'three')");
-        await tx.query("INSERT INTO items (id, name) VALUES (2, 'duplicate')");
-      })).rejects.toThrow();
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.query("INSERT INTO items (id, name) VALUES (3, 'three')");
+          await tx.query("INSERT INTO items (id, name) VALUES (2, 'duplicate')");
+        }),
+      ).rejects.toThrow();
       const r = await db.query<{ id: number }>('SELECT id FROM items ORDER BY id');
       expect(r.rows.map((x) => x.id)).toEqual([1, 2]);
       const u = await db.query("UPDATE items SET name = name || '!' WHERE id >= 1");
@@ -55,7 +68,9 @@ function storeSuite(name: string, open: () => Promise<{ db: Db; close: () => Pro
       if (!db) return t.skip();
       const applied = await runMigrations(db, allMigrations());
       expect(applied).toEqual(allMigrations().map((m) => m.version));
-      const r = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'applications'");
+      const r = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'applications'",
+      );
       expect(r.rows[0].n).toBeGreaterThanOrEqual(1);
     });
   });

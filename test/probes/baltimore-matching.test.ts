@@ -5,7 +5,6 @@ import { buildRegion } from '../../src/network/index.js';
 import { TurnRestrictions } from '../../src/network/graph.js';
 import { MapMatcher } from '../../src/probes/match/matcher.js';
 import { createRng } from '../../src/sim/prng.js';
-import { EdgeGeometry } from '../../src/sim/edge-geometry.js';
 import { randomDrive, samplePings, scoreMatch } from '../../src/sim/synthetic-trace.js';
 
 const PBF = '../shared/data/baltimore.osm.pbf';
@@ -22,9 +21,11 @@ describe.skipIf(!present)('map matching on Baltimore: synthetic drives with 10 m
     const g = region!.graph;
     const matcher = new MapMatcher(g);
     const turns = new TurnRestrictions(g);
-    const geometry = new EdgeGeometry(g);
     const rng = createRng(seed);
-    let recall = 0, precision = 0, pingAccuracy = 0, parts = 0;
+    let recall = 0,
+      precision = 0,
+      pingAccuracy = 0,
+      parts = 0;
     const drives = 12;
     for (let d = 0; d < drives; d++) {
       const route = randomDrive(g, rng, 3000, turns);
@@ -35,10 +36,19 @@ describe.skipIf(!present)('map matching on Baltimore: synthetic drives with 10 m
       const pingEdges = new Map<number, number>();
       for (const t of trajs) for (const x of t.traversals) for (const p of x.pings) pingEdges.set(p.index, p.edge);
       const s = scoreMatch(trace, route, edges, pingEdges);
-      recall += s.recall; precision += s.precision; pingAccuracy += s.pingAccuracy;
+      recall += s.recall;
+      precision += s.precision;
+      pingAccuracy += s.pingAccuracy;
     }
-    const r = { recall: recall / drives, precision: precision / drives, pingAccuracy: pingAccuracy / drives, partsPerDrive: parts / drives };
-    console.log(`Baltimore matching, ${intervalS} s sampling, σ 10 m (seed ${seed}): edges recall ${(100 * r.recall).toFixed(1)} %, precision ${(100 * r.precision).toFixed(1)} %, pings on the right edge ${(100 * r.pingAccuracy).toFixed(1)} %, ${r.partsPerDrive.toFixed(2)} parts/drive`);
+    const r = {
+      recall: recall / drives,
+      precision: precision / drives,
+      pingAccuracy: pingAccuracy / drives,
+      partsPerDrive: parts / drives,
+    };
+    console.log(
+      `Baltimore matching, ${intervalS} s sampling, σ 10 m (seed ${seed}): edges recall ${(100 * r.recall).toFixed(1)} %, precision ${(100 * r.precision).toFixed(1)} %, pings on the right edge ${(100 * r.pingAccuracy).toFixed(1)} %, ${r.partsPerDrive.toFixed(2)} parts/drive`,
+    );
     return r;
   }
 
@@ -72,12 +82,14 @@ describe.skipIf(!present)('resumable matching on Baltimore: the same trajectorie
       const interval = [1, 3, 10][d % 3];
       const trace = samplePings(g, route, rng, { intervalS: interval, noiseM: 10, startS: 1_767_600_000 });
       // a gap in some drives so a piece closes in the middle
-      const pings = trace.pings.map((p, i) => (d % 4 === 0 && i >= trace.pings.length / 2 ? { ...p, tS: p.tS + 600 } : p));
+      const pings = trace.pings.map((p, i) =>
+        d % 4 === 0 && i >= trace.pings.length / 2 ? { ...p, tS: p.tS + 600 } : p,
+      );
       const whole = new MapMatcher(g).match(`d${d}`, pings);
       const m = new MapMatcher(g);
       let state: ReturnType<MapMatcher['matchResumable']>['state'] | undefined;
       let parts: ReturnType<MapMatcher['match']> = [];
-      for (let n = 0; n < pings.length;) {
+      for (let n = 0; n < pings.length; ) {
         n = Math.min(pings.length, n + 1 + Math.floor(rng.next() * 12));
         const r = m.matchResumable(`d${d}`, pings.slice(0, n), 0, 0, state);
         state = r.state;
@@ -119,7 +131,11 @@ describe.skipIf(!present)('pruned Viterbi steps on Baltimore', () => {
     const rng = createRng(20261126);
     for (let d = 0; d < 120; d++) {
       const route = randomDrive(g, rng, 3000, turns);
-      const trace = samplePings(g, route, rng, { intervalS: [1, 3, 5, 10, 30][d % 5], noiseM: [5, 10, 20][d % 3], startS: 1_767_600_000 });
+      const trace = samplePings(g, route, rng, {
+        intervalS: [1, 3, 5, 10, 30][d % 5],
+        noiseM: [5, 10, 20][d % 3],
+        startS: 1_767_600_000,
+      });
       expect(pruned.match(`d${d}`, trace.pings), `drive ${d}`).toEqual(exhaustive.match(`d${d}`, trace.pings));
       expect(pruned.lastStats).toEqual(exhaustive.lastStats);
     }

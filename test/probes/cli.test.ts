@@ -34,7 +34,9 @@ describe('streetwise simulate / ingest probes (CLI)', () => {
     registerIngest(program, deps);
     registerSimulate(program, deps);
     const lines: string[] = [];
-    const spy = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { lines.push(a.join(' ')); });
+    const spy = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => {
+      lines.push(a.join(' '));
+    });
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       await program.parseAsync(['node', 'streetwise', ...args]);
@@ -47,7 +49,22 @@ describe('streetwise simulate / ingest probes (CLI)', () => {
 
   it('simulates to a CSV file, ingests it with malformed rows reported by line, and re-ingests idempotently', async () => {
     const csv = join(dir, 'sim.csv');
-    const out = await run('simulate', '--hours', '0.5', '--start', '2026-01-06T07:30:00', '--penetration', '0.3', '--trips-per-day', '8000', '--seed', '5', '--out', csv, '--no-ingest');
+    const out = await run(
+      'simulate',
+      '--hours',
+      '0.5',
+      '--start',
+      '2026-01-06T07:30:00',
+      '--penetration',
+      '0.3',
+      '--trips-per-day',
+      '8000',
+      '--seed',
+      '5',
+      '--out',
+      csv,
+      '--no-ingest',
+    );
     expect(out).toMatch(/simulated 0\.5 h from 2026-01-06T12:30:00.000Z/);
     const rows = readFileSync(csv, 'utf8').trim().split('\n');
     expect(rows[0]).toBe('trace_id,timestamp,lat,lon,speed_kph,heading');
@@ -63,10 +80,18 @@ describe('streetwise simulate / ingest probes (CLI)', () => {
 
   it('rejects bad options naming them', async () => {
     await expect(run('simulate', '--penetration', '2')).rejects.toThrow(/--penetration must be a number in 0\.\.1/);
-    await expect(run('ingest', 'probes', join(dir, 'x.txt'))).rejects.toThrow(/--format must be json, ndjson \(jsonl\), csv or fcd/);
-    await expect(run('ingest', 'probes', join(dir, 'x.json'), '--columns', 'speed=v:mps')).rejects.toThrow('--columns and --header apply to CSV files only');
-    await expect(run('ingest', 'probes', join(dir, 'x.csv'), '--columns', 'speed=v:furlongs')).rejects.toThrow('columns: unknown speed unit "furlongs" for column v');
-    await expect(run('ingest', 'probes', '--from', 'http://x', '--subject', 's')).rejects.toThrow(/--from must be a NATS URL/);
+    await expect(run('ingest', 'probes', join(dir, 'x.txt'))).rejects.toThrow(
+      /--format must be json, ndjson \(jsonl\), csv or fcd/,
+    );
+    await expect(run('ingest', 'probes', join(dir, 'x.json'), '--columns', 'speed=v:mps')).rejects.toThrow(
+      '--columns and --header apply to CSV files only',
+    );
+    await expect(run('ingest', 'probes', join(dir, 'x.csv'), '--columns', 'speed=v:furlongs')).rejects.toThrow(
+      'columns: unknown speed unit "furlongs" for column v',
+    );
+    await expect(run('ingest', 'probes', '--from', 'http://x', '--subject', 's')).rejects.toThrow(
+      /--from must be a NATS URL/,
+    );
     await expect(run('ingest', 'probes', '--from', 'nats://127.0.0.1:4222')).rejects.toThrow(/--subject is required/);
     await expect(run('ingest', 'probes')).rejects.toThrow(/give a probe file/);
   });
@@ -76,12 +101,19 @@ describe('streetwise simulate / ingest probes (CLI)', () => {
     const csv = join(dir, 'legacy.csv');
     // An old simulator file: speed in km/h under a bare "speed" header; one trace along a demo street.
     const sim = readFileSync(join(dir, 'sim.csv'), 'utf8').trim().split('\n').slice(1, 40);
-    writeFileSync(csv, ['vehicle,time,lat,lon,speed,heading', ...sim.map((r) => r.replace(/^[^,]+/, 'legacy-1'))].join('\n'));
+    writeFileSync(
+      csv,
+      ['vehicle,time,lat,lon,speed,heading', ...sim.map((r) => r.replace(/^[^,]+/, 'legacy-1'))].join('\n'),
+    );
     await expect(run('ingest', 'probes', csv)).rejects.toThrow(/^speed column "speed" has no unit/);
     expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows[0].n).toBe(before);
     const out = await run('ingest', 'probes', csv, '--columns', 'speed=speed:kph');
     expect(out).toContain('pings: 39 read, 39 new, 0 already stored, 0 malformed (region demo, into the database)');
-    const speeds = (await db.query<{ s: number }>("SELECT speed_kph AS s FROM probe_pings WHERE trace_id = 'legacy-1' ORDER BY t_s LIMIT 1")).rows[0].s;
+    const speeds = (
+      await db.query<{ s: number }>(
+        "SELECT speed_kph AS s FROM probe_pings WHERE trace_id = 'legacy-1' ORDER BY t_s LIMIT 1",
+      )
+    ).rows[0].s;
     expect(speeds).toBeCloseTo(Number(sim[0].split(',')[4]), 1);
   });
 });

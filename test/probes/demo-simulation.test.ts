@@ -22,7 +22,9 @@ describe('demo simulation on the generated demo city', () => {
     const nowS = Date.UTC(2026, 0, 7, 16, 0) / 1000; // Wednesday 11:00 in Baltimore
     const t0 = Date.now();
     const [peak, recent] = await runDemoSimulation({ db, region, speeds, nowS });
-    console.log(`demo simulation: ${peak.stats.routedTrips + recent.stats.routedTrips} trips, ${peak.ingest.inserted + recent.ingest.inserted} pings, ${peak.process.traversals + recent.process.traversals} traversals, ${speeds.learnedEdgeCount} edges learned in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `demo simulation: ${peak.stats.routedTrips + recent.stats.routedTrips} trips, ${peak.ingest.inserted + recent.ingest.inserted} pings, ${peak.process.traversals + recent.process.traversals} traversals, ${speeds.learnedEdgeCount} edges learned in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
     // the peak is Wednesday 06:30–09:30 local (UTC−5): 11:30–14:30 UTC
     expect(peak.startS).toBe(Date.UTC(2026, 0, 7, 11, 30) / 1000);
     expect(peak.stats.signalizedNodes).toBeGreaterThan(0);
@@ -31,7 +33,8 @@ describe('demo simulation on the generated demo city', () => {
     expect(speeds.learnedEdgeCount).toBeGreaterThan(region.graph.edgeCount / 10);
     expect([...speeds.liveEntries()].length).toBeGreaterThan(0);
     let n = 0;
-    for await (const t of readTrajectories(db, { sinceS: peak.startS, untilS: peak.endS })) n += t.traversals.length > 0 ? 1 : 0;
+    for await (const t of readTrajectories(db, { sinceS: peak.startS, untilS: peak.endS }))
+      n += t.traversals.length > 0 ? 1 : 0;
     expect(n).toBeGreaterThan(100);
     const reloaded = new SpeedFeeds();
     const counts = await loadSpeedFeeds(db, region.graph, reloaded, { mapVersion: region.meta.mapVersion, nowS });

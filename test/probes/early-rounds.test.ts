@@ -29,16 +29,36 @@ import { MapMatcher, matchTraces, type TraceMatcher } from '../../src/probes/mat
  * significant digits (counts stay exact).
  */
 async function dump(db: Db): Promise<unknown[][]> {
-  const q = async (sql: string): Promise<Array<Record<string, unknown>>> => (await db.query<Record<string, unknown>>(sql)).rows;
+  const q = async (sql: string): Promise<Array<Record<string, unknown>>> =>
+    (await db.query<Record<string, unknown>>(sql)).rows;
   const sums = (rows: Array<Record<string, unknown>>): unknown[] =>
-    rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v])));
+    rows.map((r) =>
+      Object.fromEntries(
+        Object.entries(r).map(([k, v]) => [
+          k,
+          typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v,
+        ]),
+      ),
+    );
   return [
-    await q('SELECT trace_id, part, seq, map_version, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings::text AS pings FROM probe_traversals ORDER BY trace_id, part, seq'),
+    await q(
+      'SELECT trace_id, part, seq, map_version, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings::text AS pings FROM probe_traversals ORDER BY trace_id, part, seq',
+    ),
     sums(await q('SELECT * FROM learned_speed_bins ORDER BY map_version, edge_id, bin_of_week')),
     await q('SELECT * FROM analytics_fact ORDER BY trace_id, part, intersection_key, occurrence'),
-    sums(await q('SELECT * FROM analytics_rollup_15m ORDER BY intersection_key, local_day, local_minute, movement_id, in_edge, map_version')),
-    sums(await q('SELECT * FROM analytics_rollup_hour ORDER BY intersection_key, local_day, local_minute, map_version')),
-    sums(await q('SELECT * FROM analytics_rollup_month ORDER BY intersection_key, local_day, local_dow, local_minute, map_version')),
+    sums(
+      await q(
+        'SELECT * FROM analytics_rollup_15m ORDER BY intersection_key, local_day, local_minute, movement_id, in_edge, map_version',
+      ),
+    ),
+    sums(
+      await q('SELECT * FROM analytics_rollup_hour ORDER BY intersection_key, local_day, local_minute, map_version'),
+    ),
+    sums(
+      await q(
+        'SELECT * FROM analytics_rollup_month ORDER BY intersection_key, local_day, local_dow, local_minute, map_version',
+      ),
+    ),
   ];
 }
 
@@ -67,28 +87,69 @@ describe('early rounds while a large body is stored', () => {
     const region = loadRegion(regionDir);
     const startS = Date.UTC(2026, 0, 7, 12, 30) / 1000;
     const records: ProbeRecord[] = [];
-    for await (const b of simulate(region, { startS, durationS: 1800, penetration: 1, intervalS: 3, seed: 5, tracePrefix: 'er', stopAtEnd: true })) records.push(...b);
+    for await (const b of simulate(region, {
+      startS,
+      durationS: 1800,
+      penetration: 1,
+      intervalS: 3,
+      seed: 5,
+      tracePrefix: 'er',
+      stopAtEnd: true,
+    }))
+      records.push(...b);
     return { region, regionDir, startS, records };
   })();
 
   const ndjson = (records: readonly ProbeRecord[]): string =>
-    records.map((r) => JSON.stringify({ traceId: r.traceId, timestamp: r.ping.tS, lat: r.ping.lat, lon: r.ping.lon, speedKph: r.ping.speedKph })).join('\n');
+    records
+      .map((r) =>
+        JSON.stringify({
+          traceId: r.traceId,
+          timestamp: r.ping.tS,
+          lat: r.ping.lat,
+          lon: r.ping.lon,
+          speedKph: r.ping.speedKph,
+        }),
+      )
+      .join('\n');
 
   /** Stores and processes `body` in a fresh database; returns the tables, the report and the early rounds. */
-  const run = async (body: string, opts: { earlyMinTraces: number; failTransaction?: number; traceChunk?: number; batchSize?: number; matchHelper?: TraceMatcher }) => {
+  const run = async (
+    body: string,
+    opts: {
+      earlyMinTraces: number;
+      failTransaction?: number;
+      traceChunk?: number;
+      batchSize?: number;
+      matchHelper?: TraceMatcher;
+    },
+  ) => {
     const { region, startS } = await input;
     const base = await openPglite();
     await runMigrations(base, allMigrations());
     const db = opts.failTransaction === undefined ? base : failingOnce(base, opts.failTransaction);
     try {
       const deps: IngestJobDeps = {
-        db, region, nowS: startS + 1800, matchStates: new MatchStateCache(), batchSize: opts.batchSize ?? 200, earlyMinTraces: opts.earlyMinTraces,
-        traceChunk: opts.traceChunk, matchHelper: opts.matchHelper,
+        db,
+        region,
+        nowS: startS + 1800,
+        matchStates: new MatchStateCache(),
+        batchSize: opts.batchSize ?? 200,
+        earlyMinTraces: opts.earlyMinTraces,
+        traceChunk: opts.traceChunk,
+        matchHelper: opts.matchHelper,
       };
       const job = await storeJobBody(deps, { format: 'ndjson' }, Readable.from([body]));
       const [report] = await processJobs(deps, [job]);
       const pending = (await base.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pending')).rows[0].n;
-      return { tables: await dump(base), report, early: job.early.length, earlyTraces: new Set(job.early.flatMap((r) => r.traceIds)), pending, nowS: deps.nowS };
+      return {
+        tables: await dump(base),
+        report,
+        early: job.early.length,
+        earlyTraces: new Set(job.early.flatMap((r) => r.traceIds)),
+        pending,
+        nowS: deps.nowS,
+      };
     } finally {
       await base.close();
     }
@@ -96,7 +157,9 @@ describe('early rounds while a large body is stored', () => {
 
   it('a body grouped by vehicle: the same tables and report as one round after storing', async () => {
     const { records } = await input;
-    const grouped = [...records].sort((a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS));
+    const grouped = [...records].sort((a, b) =>
+      a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS,
+    );
     const body = ndjson(grouped);
     const reference = await run(body, { earlyMinTraces: Infinity });
     const early = await run(body, { earlyMinTraces: 3 });
@@ -112,7 +175,9 @@ describe('early rounds while a large body is stored', () => {
 
   it('a trace that gets pings again after its early round is matched again from them', async () => {
     const { records } = await input;
-    const grouped = [...records].sort((a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS));
+    const grouped = [...records].sort((a, b) =>
+      a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS,
+    );
     // the last pings of the first vehicle come at the very end of the body (a buffered upload)
     const first = grouped[0].traceId;
     const own = grouped.filter((r) => r.traceId === first);
@@ -140,7 +205,9 @@ describe('early rounds while a large body is stored', () => {
 
   it('an early round that fails leaves its traces to the final round', async () => {
     const { records } = await input;
-    const grouped = [...records].sort((a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS));
+    const grouped = [...records].sort((a, b) =>
+      a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS,
+    );
     const body = ndjson(grouped);
     const reference = await run(body, { earlyMinTraces: Infinity });
     // pings are stored by single statements: the first transaction is the first early round's
@@ -165,7 +232,9 @@ describe('early rounds while a large body is stored', () => {
 
   it('traces matched on the helper thread, a chunk ahead: the same tables and report', async () => {
     const { records, regionDir } = await input;
-    const grouped = [...records].sort((a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS));
+    const grouped = [...records].sort((a, b) =>
+      a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS,
+    );
     // the last pings of the first vehicle come at the end: its trace is matched in an early round and again in the final one
     const late = grouped.filter((r) => r.traceId === grouped[0].traceId).slice(-5);
     const body = ndjson([...grouped.filter((r) => !late.includes(r)), ...late]);
@@ -190,7 +259,12 @@ describe('early rounds while a large body is stored', () => {
     const body = ndjson([...records].sort((a, b) => a.ping.tS - b.ping.tS));
     let sent = 0;
     const local = new MapMatcher(region.graph);
-    const counting: TraceMatcher = { match: async (t) => { sent += t.length; return matchTraces(local, t); } };
+    const counting: TraceMatcher = {
+      match: async (t) => {
+        sent += t.length;
+        return matchTraces(local, t);
+      },
+    };
     await run(body, { earlyMinTraces: Infinity, batchSize: records.length + 1, matchHelper: counting });
     expect(sent).toBe(0);
     await run(body, { earlyMinTraces: Infinity, batchSize: Math.ceil(records.length / 2), matchHelper: counting });
@@ -204,16 +278,34 @@ describe('early rounds while a large body is stored', () => {
     const local = new MapMatcher(region.graph);
     let calls = 0;
     // the second chunk fails while the first one's write may be under way
-    const failing: TraceMatcher = { match: async (t) => { if (++calls === 2) throw new Error('helper lost'); return matchTraces(local, t); } };
+    const failing: TraceMatcher = {
+      match: async (t) => {
+        if (++calls === 2) throw new Error('helper lost');
+        return matchTraces(local, t);
+      },
+    };
     const db = await openPglite();
     await runMigrations(db, allMigrations());
     try {
-      const deps: IngestJobDeps = { db, region, nowS: reference.nowS, matchStates: new MatchStateCache(), batchSize: 200, earlyMinTraces: Infinity, traceChunk: 4, matchHelper: failing };
+      const deps: IngestJobDeps = {
+        db,
+        region,
+        nowS: reference.nowS,
+        matchStates: new MatchStateCache(),
+        batchSize: 200,
+        earlyMinTraces: Infinity,
+        traceChunk: 4,
+        matchHelper: failing,
+      };
       const job = await storeJobBody(deps, { format: 'ndjson' }, Readable.from([body]));
       await expect(processJobs(deps, [job])).rejects.toThrow('helper lost');
-      const pending = async (): Promise<number> => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pending')).rows[0].n;
+      const pending = async (): Promise<number> =>
+        (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pending')).rows[0].n;
       expect(await pending()).toBeGreaterThan(12);
-      await runTask({ db, region, nowS: reference.nowS, matchStates: new MatchStateCache() }, { kind: 'process-pending', olderThanS: 0 });
+      await runTask(
+        { db, region, nowS: reference.nowS, matchStates: new MatchStateCache() },
+        { kind: 'process-pending', olderThanS: 0 },
+      );
       expect(await pending()).toBe(0);
       expect(await dump(db)).toEqual(reference.tables);
     } finally {

@@ -7,9 +7,13 @@ import { edgeGeometry } from '../../src/network/graph.js';
 
 describe('POST /v1/probes', () => {
   let t: TestContext;
-  const nowMs = Date.UTC(2026, 0, 5, 8, 10) ;
-  beforeAll(async () => { t = await makeTestContext({ now: () => nowMs }); });
-  afterAll(async () => { await t.close(); });
+  const nowMs = Date.UTC(2026, 0, 5, 8, 10);
+  beforeAll(async () => {
+    t = await makeTestContext({ now: () => nowMs });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
 
   /** Pings along the first edge of the test region with a real length, 1 per second. */
   function pingsAlongAnEdge(traceId: string) {
@@ -21,7 +25,12 @@ describe('POST /v1/probes', () => {
     const n = 6;
     return Array.from({ length: n }, (_, i) => {
       const f = 0.1 + (0.8 * i) / (n - 1);
-      return { traceId, timestamp: nowMs / 1000 - 120 + i * 2, lat: a[0] + (b[0] - a[0]) * f, lon: a[1] + (b[1] - a[1]) * f };
+      return {
+        traceId,
+        timestamp: nowMs / 1000 - 120 + i * 2,
+        lat: a[0] + (b[0] - a[0]) * f,
+        lon: a[1] + (b[1] - a[1]) * f,
+      };
     });
   }
 
@@ -29,21 +38,40 @@ describe('POST /v1/probes', () => {
     const r1 = await t.app.inject({ method: 'POST', url: '/v1/probes', payload: { pings: [] } });
     expect(r1.statusCode).toBe(401);
     expect(r1.json().error.code).toBe('PROBES_AUTH_MISSING');
-    const r2 = await t.app.inject({ method: 'POST', url: '/v1/probes', payload: { pings: [] }, headers: { authorization: `Bearer ${t.token}` } });
+    const r2 = await t.app.inject({
+      method: 'POST',
+      url: '/v1/probes',
+      payload: { pings: [] },
+      headers: { authorization: `Bearer ${t.token}` },
+    });
     expect(r2.statusCode).toBe(403);
     expect(r2.json().error.code).toBe('PROBES_FORBIDDEN');
   });
 
   it('names the missing parameter when pings is absent', async () => {
-    const r = await t.app.inject({ method: 'POST', url: '/v1/probes', payload: { points: [] }, headers: { authorization: `Bearer ${t.adminToken}` } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/probes',
+      payload: { points: [] },
+      headers: { authorization: `Bearer ${t.adminToken}` },
+    });
     expect(r.statusCode).toBe(400);
-    expect(r.json().error).toMatchObject({ code: 'PROBES_JSON_SHAPE', userMessage: expect.stringMatching(/no "pings" key/) });
+    expect(r.json().error).toMatchObject({
+      code: 'PROBES_JSON_SHAPE',
+      userMessage: expect.stringMatching(/no "pings" key/),
+    });
   });
 
   it('stores, matches and reports malformed pings by index; a repeat inserts nothing', async () => {
     const pings: unknown[] = pingsAlongAnEdge('http-1');
     pings.splice(2, 0, { traceId: 'http-1', timestamp: 'soon', lat: 1, lon: 2 });
-    const send = () => t.app.inject({ method: 'POST', url: '/v1/probes', payload: { pings }, headers: { authorization: `Bearer ${t.adminToken}` } });
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/probes',
+        payload: { pings },
+        headers: { authorization: `Bearer ${t.adminToken}` },
+      });
     const r = await send();
     expect(r.statusCode).toBe(200);
     const body = r.json();
@@ -59,10 +87,27 @@ describe('POST /v1/probes', () => {
   it('is documented in the OpenAPI document (route schema with body, security and responses)', async () => {
     // Built with only this plugin so the check does not depend on other services' route schemas.
     const app = Fastify();
-    await app.register(swagger, { openapi: { openapi: '3.0.3', info: { title: 't', version: '0' }, components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } } });
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.0.3',
+        info: { title: 't', version: '0' },
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      },
+    });
     await app.register(probesPlugin, { ctx: t.ctx });
     await app.ready();
-    const doc = app.swagger() as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> }; security: unknown; responses: Record<string, unknown> } }> };
+    const doc = app.swagger() as {
+      paths: Record<
+        string,
+        {
+          post: {
+            requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+            security: unknown;
+            responses: Record<string, unknown>;
+          };
+        }
+      >;
+    };
     const op = doc.paths['/v1/probes'].post;
     expect(op.requestBody.content['application/json'].schema.properties.pings).toBeDefined();
     expect(op.security).toEqual([{ bearer: [] }]);
@@ -74,12 +119,19 @@ describe('POST /v1/probes', () => {
 describe('POST /v1/probes body types', () => {
   let t: TestContext;
   const nowMs = Date.UTC(2026, 0, 5, 8, 10);
-  beforeAll(async () => { t = await makeTestContext({ now: () => nowMs }); });
-  afterAll(async () => { await t.close(); });
-  const post = (contentType: string | undefined, payload: string, query = '') => t.app.inject({
-    method: 'POST', url: `/v1/probes${query}`, payload,
-    headers: { authorization: `Bearer ${t.adminToken}`, ...(contentType ? { 'content-type': contentType } : {}) },
+  beforeAll(async () => {
+    t = await makeTestContext({ now: () => nowMs });
   });
+  afterAll(async () => {
+    await t.close();
+  });
+  const post = (contentType: string | undefined, payload: string, query = '') =>
+    t.app.inject({
+      method: 'POST',
+      url: `/v1/probes${query}`,
+      payload,
+      headers: { authorization: `Bearer ${t.adminToken}`, ...(contentType ? { 'content-type': contentType } : {}) },
+    });
   const t0 = nowMs / 1000 - 100;
 
   it('answers 415 naming the accepted types for another Content-Type', async () => {
@@ -90,7 +142,10 @@ describe('POST /v1/probes body types', () => {
   });
 
   it('reads CSV with a speed column in m/s and answers 400 naming a speed column without a unit', async () => {
-    const ok = await post('text/csv', `vehicle_id,timestamp_iso_utc,latitude,longitude,speed_mps\nv1,${new Date(t0 * 1000).toISOString()},39.29,-76.61,10\n`);
+    const ok = await post(
+      'text/csv',
+      `vehicle_id,timestamp_iso_utc,latitude,longitude,speed_mps\nv1,${new Date(t0 * 1000).toISOString()},39.29,-76.61,10\n`,
+    );
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ received: 1, inserted: 1, malformed: 0 });
     const bad = await post('text/csv', `trace_id,timestamp,lat,lon,speed\nv2,${t0},39.29,-76.61,10\n`);
@@ -101,11 +156,20 @@ describe('POST /v1/probes body types', () => {
 
   it('takes an explicit column mapping with units from the query', async () => {
     const csv = `v,ts,y,x,kmh\nv3,${t0 * 1000},39.29,-76.61,36\nv3,${(t0 + 5) * 1000},39.2901,-76.61,36\n`;
-    const r = await post('text/csv', csv, `?columns=${encodeURIComponent('trace=v,time=ts:ms,lat=y,lon=x,speed=kmh:kph')}`);
+    const r = await post(
+      'text/csv',
+      csv,
+      `?columns=${encodeURIComponent('trace=v,time=ts:ms,lat=y,lon=x,speed=kmh:kph')}`,
+    );
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toMatchObject({ received: 2, inserted: 2 });
-    const stored = await t.ctx.db.query<{ t_s: number; speed_kph: number }>("SELECT t_s, speed_kph FROM probe_pings WHERE trace_id = 'v3' ORDER BY t_s");
-    expect(stored.rows.map((x) => [Number(x.t_s), Number(x.speed_kph)])).toEqual([[t0, 36], [t0 + 5, 36]]);
+    const stored = await t.ctx.db.query<{ t_s: number; speed_kph: number }>(
+      "SELECT t_s, speed_kph FROM probe_pings WHERE trace_id = 'v3' ORDER BY t_s",
+    );
+    expect(stored.rows.map((x) => [Number(x.t_s), Number(x.speed_kph)])).toEqual([
+      [t0, 36],
+      [t0 + 5, 36],
+    ]);
     const wrong = await post('application/x-ndjson', '{}', `?columns=${encodeURIComponent('trace=v')}`);
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error.userMessage).toMatch(/^columns/);

@@ -33,12 +33,20 @@ async function natsOrUndefined(): Promise<NatsConnection | undefined> {
 
 const nc = await natsOrUndefined();
 if (nc === undefined) {
-  if (process.env.CI === 'true') throw new Error(`no NATS server with JetStream at ${NATS_URL} (CI must start one: .ci/run)`);
-  console.warn(`SKIPPED nats-feed.test.ts: no NATS server at ${NATS_URL} (start one with: nats-server -js -a 127.0.0.1 -p 4222)`);
+  if (process.env.CI === 'true')
+    throw new Error(`no NATS server with JetStream at ${NATS_URL} (CI must start one: .ci/run)`);
+  console.warn(
+    `SKIPPED nats-feed.test.ts: no NATS server at ${NATS_URL} (start one with: nats-server -js -a 127.0.0.1 -p 4222)`,
+  );
 }
 
 /** Waits until `cond` holds, polling every `everyMs`. */
-async function until(cond: () => Promise<boolean> | boolean, timeoutMs: number, what: string, everyMs = 20): Promise<void> {
+async function until(
+  cond: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  what: string,
+  everyMs = 20,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -54,7 +62,9 @@ describe.skipIf(nc === undefined)('NATS JetStream probe feed (ingest probes --fr
   const dataDir = mkdtempSync(join(tmpdir(), 'streetwise-nats-'));
   const pgUrl = process.env.TEST_DATABASE_URL;
   const schema = `nats_feed_${tag}`;
-  const databaseUrl = pgUrl ? `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` : '';
+  const databaseUrl = pgUrl
+    ? `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+    : '';
   let jsm: JetStreamManager;
   let admin: Db | undefined;
   const children: ChildProcess[] = [];
@@ -80,12 +90,38 @@ describe.skipIf(nc === undefined)('NATS JetStream probe feed (ingest probes --fr
   });
 
   /** Starts the CLI consumer; resolves its exit with the output. */
-  function startConsumer(extra: string[]): { child: ChildProcess; done: Promise<{ code: number | null; signal: string | null; out: string }>; output: () => string } {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'ingest', 'probes',
-      '--from', NATS_URL, '--subject', subject, '--stream', stream, '--durable', durable, '--batch', '4', '--ack-wait', '2', ...extra], {
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REGION: 'demo', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  function startConsumer(extra: string[]): {
+    child: ChildProcess;
+    done: Promise<{ code: number | null; signal: string | null; out: string }>;
+    output: () => string;
+  } {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'ingest',
+        'probes',
+        '--from',
+        NATS_URL,
+        '--subject',
+        subject,
+        '--stream',
+        stream,
+        '--durable',
+        durable,
+        '--batch',
+        '4',
+        '--ack-wait',
+        '2',
+        ...extra,
+      ],
+      {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REGION: 'demo', LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     children.push(child);
     let out = '';
     child.stdout!.on('data', (d) => (out += d));
@@ -100,38 +136,67 @@ describe.skipIf(nc === undefined)('NATS JetStream probe feed (ingest probes --fr
     // 1. Pings: 30 simulated minutes of the 07:30 peak on the demo city, 10 pings per message, three payload shapes.
     const region = loadRegion(join(dataDir, 'regions', 'demo'));
     const pings: ProbeRecord[] = [];
-    for await (const b of simulate(region, { startS: Date.UTC(2026, 0, 5, 12, 30) / 1000, durationS: 1800, penetration: 0.3, tripsPerDay: 8000, seed: 7 })) pings.push(...b);
+    for await (const b of simulate(region, {
+      startS: Date.UTC(2026, 0, 5, 12, 30) / 1000,
+      durationS: 1800,
+      penetration: 0.3,
+      tripsPerDay: 8000,
+      seed: 7,
+    }))
+      pings.push(...b);
     const all = pings.slice(0, 2000);
     expect(all).toHaveLength(2000);
     const js = jetstream(nc!);
     await jsm.streams.add({ name: stream, subjects: [subject] });
-    const asJson = (r: ProbeRecord): Record<string, unknown> => ({ traceId: r.traceId, timestamp: r.ping.tS, lat: r.ping.lat, lon: r.ping.lon, speedKph: r.ping.speedKph, headingDeg: r.ping.headingDeg });
+    const asJson = (r: ProbeRecord): Record<string, unknown> => ({
+      traceId: r.traceId,
+      timestamp: r.ping.tS,
+      lat: r.ping.lat,
+      lon: r.ping.lon,
+      speedKph: r.ping.speedKph,
+      headingDeg: r.ping.headingDeg,
+    });
     let messages = 0;
     for (let i = 0; i < all.length; i += 10) {
       const group = all.slice(i, i + 10).map(asJson);
       const k = i / 10;
-      const payload = k % 3 === 0 ? group.map((o) => JSON.stringify(o)).join('\n')
-        : k % 3 === 1 ? JSON.stringify(group)
-          : JSON.stringify({ pings: k === 2 ? [...group, { traceId: 'x', timestamp: 'soon', lat: 0, lon: 0 }] : group });
+      const payload =
+        k % 3 === 0
+          ? group.map((o) => JSON.stringify(o)).join('\n')
+          : k % 3 === 1
+            ? JSON.stringify(group)
+            : JSON.stringify({
+                pings: k === 2 ? [...group, { traceId: 'x', timestamp: 'soon', lat: 0, lon: 0 }] : group,
+              });
       await js.publish(subject, payload);
       messages++;
-      if (k === 50) { await js.publish(subject, 'not json at all'); messages++; }
-      if (k === 120) { await js.publish(subject, '{"unrelated":true}'); messages++; }
+      if (k === 50) {
+        await js.publish(subject, 'not json at all');
+        messages++;
+      }
+      if (k === 120) {
+        await js.publish(subject, '{"unrelated":true}');
+        messages++;
+      }
     }
     expect(messages).toBe(202);
 
     // 2. First consumer: killed with SIGKILL once some but not all messages are acknowledged.
     const first = startConsumer(['--flush-every', '3600', '--flush-pings', '10000000']);
     let ackedAtKill = 0;
-    await until(async () => {
-      if (first.child.exitCode !== null) throw new Error(`consumer exited early: ${(await first.done).out}`);
-      try {
-        ackedAtKill = (await jsm.consumers.info(stream, durable)).ack_floor.stream_seq;
-      } catch {
-        return false; // consumer not created yet
-      }
-      return ackedAtKill >= 20;
-    }, 60_000, 'the first consumer to acknowledge 20 messages').catch((err: Error) => {
+    await until(
+      async () => {
+        if (first.child.exitCode !== null) throw new Error(`consumer exited early: ${(await first.done).out}`);
+        try {
+          ackedAtKill = (await jsm.consumers.info(stream, durable)).ack_floor.stream_seq;
+        } catch {
+          return false; // consumer not created yet
+        }
+        return ackedAtKill >= 20;
+      },
+      60_000,
+      'the first consumer to acknowledge 20 messages',
+    ).catch((err: Error) => {
       throw new Error(`${err.message}\n${first.output()}`);
     });
     first.child.kill('SIGKILL');
@@ -146,7 +211,9 @@ describe.skipIf(nc === undefined)('NATS JetStream probe feed (ingest probes --fr
     const secondExit = await second.done;
     clearTimeout(timer);
     expect(secondExit.code, secondExit.out).toBe(0);
-    expect(secondExit.out).toMatch(/nats done: \d+ messages, \d+ pings \(\d+ new, \d+ already stored, 0 malformed\), \d+ messages rejected/);
+    expect(secondExit.out).toMatch(
+      /nats done: \d+ messages, \d+ pings \(\d+ new, \d+ already stored, 0 malformed\), \d+ messages rejected/,
+    );
 
     // 4. JetStream: nothing pending or unacknowledged; the two bad messages were terminated (delivered once).
     const info = await jsm.consumers.info(stream, durable);
@@ -157,11 +224,22 @@ describe.skipIf(nc === undefined)('NATS JetStream probe feed (ingest probes --fr
     // 5. Database: each published ping exactly once, with its values.
     const db = pgUrl ? await openPostgres(databaseUrl, { max: 1 }) : await openDb({ dataDir });
     try {
-      const rows = (await db.query<{ trace_id: string; t_s: number; lat: number; lon: number }>('SELECT trace_id, t_s, lat, lon FROM probe_pings ORDER BY trace_id COLLATE "C", t_s')).rows;
-      const want = [...all].sort((a, b) => (a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS));
+      const rows = (
+        await db.query<{ trace_id: string; t_s: number; lat: number; lon: number }>(
+          'SELECT trace_id, t_s, lat, lon FROM probe_pings ORDER BY trace_id COLLATE "C", t_s',
+        )
+      ).rows;
+      const want = [...all].sort((a, b) =>
+        a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS,
+      );
       expect(rows.length).toBe(2000);
       expect(rows.map((r) => `${r.trace_id}@${Number(r.t_s)}`)).toEqual(want.map((r) => `${r.traceId}@${r.ping.tS}`));
-      expect(rows.every((r, i) => Math.abs(Number(r.lat) - want[i].ping.lat) < 1e-9 && Math.abs(Number(r.lon) - want[i].ping.lon) < 1e-9)).toBe(true);
+      expect(
+        rows.every(
+          (r, i) =>
+            Math.abs(Number(r.lat) - want[i].ping.lat) < 1e-9 && Math.abs(Number(r.lon) - want[i].ping.lon) < 1e-9,
+        ),
+      ).toBe(true);
       // The restart processed what it stored: trajectories exist for its traces.
       const trav = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_traversals')).rows[0].n;
       expect(trav).toBeGreaterThan(0);

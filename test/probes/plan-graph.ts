@@ -2,7 +2,14 @@
  * Builds small road graphs from a plan in metres (x east, y north) around a fixed origin, so a
  * test can draw its map in a comment and name nodes and edges by letters.
  */
-import { buildGraph, EdgeFlag, RoadClass, type Graph, type EdgeInput, type RoadClassId } from '../../src/network/graph.js';
+import {
+  buildGraph,
+  EdgeFlag,
+  RoadClass,
+  type Graph,
+  type EdgeInput,
+  type RoadClassId,
+} from '../../src/network/graph.js';
 import type { Ping } from '../../src/probes/trajectory.js';
 
 /** Origin of every plan (near the equator, so metres map almost linearly to degrees). */
@@ -41,7 +48,11 @@ export function pingAt(x: number, y: number, t: number): Ping {
 }
 
 /** Builds a graph from named nodes (single letters), ways written as letter strings ("abc") and node flags. */
-export function planGraph(nodes: Record<string, [number, number]>, ways: PlanWay[], nodeFlags: Record<string, number> = {}): Plan {
+export function planGraph(
+  nodes: Record<string, [number, number]>,
+  ways: PlanWay[],
+  nodeFlags: Record<string, number> = {},
+): Plan {
   const names = Object.keys(nodes);
   const idOf = new Map(names.map((n, i) => [n, i]));
   const edges: EdgeInput[] = [];
@@ -51,7 +62,11 @@ export function planGraph(nodes: Record<string, [number, number]>, ways: PlanWay
       const a = idOf.get(w.path[i]);
       const b = idOf.get(w.path[i + 1]);
       if (a === undefined || b === undefined) throw new Error(`unknown node in ${w.path}`);
-      const base = { speedKph: w.speedKph ?? 50, roadClass: w.roadClass ?? RoadClass.residential, flags: (w.flags ?? 0) | EdgeFlag.routable };
+      const base = {
+        speedKph: w.speedKph ?? 50,
+        roadClass: w.roadClass ?? RoadClass.residential,
+        flags: (w.flags ?? 0) | EdgeFlag.routable,
+      };
       const fwd = edges.length;
       edges.push({ ...base, source: a, target: b, twin: w.oneway ? undefined : fwd + 1 });
       keys.push(w.path[i] + w.path[i + 1]);

@@ -23,7 +23,9 @@ import { refreshFactsBetween } from '../../src/app/facts-after-ingest.js';
 async function dump(db: Db): Promise<unknown[][]> {
   const q = async (sql: string): Promise<unknown[]> => (await db.query(sql)).rows;
   return [
-    await q('SELECT trace_id, part, seq, map_version, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings::text AS pings FROM probe_traversals ORDER BY trace_id, part, seq'),
+    await q(
+      'SELECT trace_id, part, seq, map_version, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings::text AS pings FROM probe_traversals ORDER BY trace_id, part, seq',
+    ),
     await q('SELECT * FROM learned_speed_bins ORDER BY map_version, edge_id, bin_of_week'),
   ];
 }
@@ -38,7 +40,16 @@ describe('processing a time-ordered feed request by request', () => {
     const region = loadRegion(regionDir);
     const startS = Date.UTC(2026, 0, 7, 12, 30) / 1000;
     const records: ProbeRecord[] = [];
-    for await (const b of simulate(region, { startS, durationS: 1800, penetration: 1, intervalS: 3, seed: 5, tracePrefix: 'rs', stopAtEnd: true })) records.push(...b);
+    for await (const b of simulate(region, {
+      startS,
+      durationS: 1800,
+      penetration: 1,
+      intervalS: 3,
+      seed: 5,
+      tracePrefix: 'rs',
+      stopAtEnd: true,
+    }))
+      records.push(...b);
     // one vehicle drives a second trip after a pause longer than the matcher's gap (120 s): the
     // trace of a later vehicle is renamed to an earlier one's
     const span = new Map<string, { first: number; last: number }>();
@@ -71,7 +82,12 @@ describe('processing a time-ordered feed request by request', () => {
     const kept = await openProbeTestDb();
     const fresh = await openProbeTestDb();
     try {
-      const base = { graph: region.graph, mapVersion: region.meta.mapVersion, timeZone: region.meta.timeZone, nowS: startS + 1800 };
+      const base = {
+        graph: region.graph,
+        mapVersion: region.meta.mapVersion,
+        timeZone: region.meta.timeZone,
+        nowS: startS + 1800,
+      };
       const withStates: ProbePipelineDeps = { ...base, db: kept, matchStates: new MatchStateCache() };
       const without: ProbePipelineDeps = { ...base, db: fresh };
       let traversals = 0;
@@ -104,7 +120,8 @@ describe('processing a time-ordered feed request by request', () => {
         const ing = await ingestRecords(db, batch, { mapVersion: region.meta.mapVersion });
         facts += (await processStored(deps, ing.touchedTraceIds, ing.firstNewS)).facts.facts;
       }
-      const dumpFacts = async (): Promise<unknown[]> => (await db.query('SELECT * FROM analytics_fact ORDER BY trace_id, part, intersection_key, occurrence')).rows;
+      const dumpFacts = async (): Promise<unknown[]> =>
+        (await db.query('SELECT * FROM analytics_fact ORDER BY trace_id, part, intersection_key, occurrence')).rows;
       const live = await dumpFacts();
       expect(facts).toBeGreaterThan(0);
       expect(live.length).toBeGreaterThan(50);

@@ -5,23 +5,57 @@ import { IncidentCache, type Incident } from '../../src/traffic/incidents.js';
 import { EdgeFlag, RestrictionKind } from '../../src/network/graph.js';
 import { SpeedFeeds } from '../../src/traffic/feeds.js';
 import { SpeedMode } from '../../src/traffic/model.js';
-import { DESTINATION, E, NO_TURN_COSTS, ORIGIN, SIGNAL_GRID, grid, monday, signalizedGrid, twoRoutes, type TwoRoutes } from './fixtures.js';
+import {
+  DESTINATION,
+  E,
+  NO_TURN_COSTS,
+  ORIGIN,
+  SIGNAL_GRID,
+  grid,
+  monday,
+  signalizedGrid,
+  twoRoutes,
+  type TwoRoutes,
+} from './fixtures.js';
 
 function engineFor(f: TwoRoutes | ReturnType<typeof grid>, incidents?: IncidentCache): RoutingEngine {
-  return new RoutingEngine(f.region.graph, f.feeds, incidents ?? null, 'UTC', { traffic: { turnCosts: NO_TURN_COSTS } });
+  return new RoutingEngine(f.region.graph, f.feeds, incidents ?? null, 'UTC', {
+    traffic: { turnCosts: NO_TURN_COSTS },
+  });
 }
 
 function req(departS: number, extra: Partial<PlanRequest> = {}): PlanRequest {
   return {
-    waypoints: [ORIGIN, DESTINATION], departS, nowS: monday(0), shortest: false, useTraffic: true,
-    criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false, ...extra,
+    waypoints: [ORIGIN, DESTINATION],
+    departS,
+    nowS: monday(0),
+    shortest: false,
+    useTraffic: true,
+    criteria: NO_CRITERIA,
+    maxAlternates: 0,
+    ambiguousOrigin: false,
+    ...extra,
   };
 }
 
 function incident(edges: number[], over: Partial<Incident> = {}): Incident {
   return {
-    id: 1, version: 1, type: 1, severity: 4, eventCode: 701, lat: 0, lon: 0, edges, startS: monday(0), endS: monday(23),
-    delayImpactMinutes: 0, closure: true, shortDescription: 'closed', fullDescription: '', createdAtS: monday(0), ...over,
+    id: 1,
+    version: 1,
+    type: 1,
+    severity: 4,
+    eventCode: 701,
+    lat: 0,
+    lon: 0,
+    edges,
+    startS: monday(0),
+    endS: monday(23),
+    delayImpactMinutes: 0,
+    closure: true,
+    shortDescription: 'closed',
+    fullDescription: '',
+    createdAtS: monday(0),
+    ...over,
   };
 }
 
@@ -53,7 +87,10 @@ describe('time-dependent fastest routes on twoRoutes', () => {
     expect(usesMotorway(f, r.legs)).toBe(true);
     const motorwayS = 10_000 / ((100 - (80 * 260) / 900) / 3.6);
     expect(r.searchArrivalS - monday(6, 55)).toBeCloseTo(10 + 100 + motorwayS + 100 + 10, 6);
-    expect(eng.costPath(r.legs, monday(6, 55), monday(0), SpeedMode.current).totalS).toBeCloseTo(r.searchArrivalS - monday(6, 55), 6);
+    expect(eng.costPath(r.legs, monday(6, 55), monday(0), SpeedMode.current).totalS).toBeCloseTo(
+      r.searchArrivalS - monday(6, 55),
+      6,
+    );
   });
 
   it('shortest (RouteType 1) takes the 10.2 km primary route while fastest takes the 12.2 km motorway', () => {
@@ -73,7 +110,9 @@ describe('time-dependent fastest routes on twoRoutes', () => {
 
 describe('turn restrictions and live speeds', () => {
   it('a no-turn restriction onto the motorway ramp forces the primary route (796 s)', () => {
-    const f = twoRoutes({ restrictions: [{ fromEdge: E.stubIn, via: 1, toEdge: E.toMotorway, kind: RestrictionKind.no }] });
+    const f = twoRoutes({
+      restrictions: [{ fromEdge: E.stubIn, via: 1, toEdge: E.toMotorway, kind: RestrictionKind.no }],
+    });
     const eng = engineFor(f);
     const [r] = eng.plan(req(monday(3)));
     expect(usesMotorway(f, r.legs)).toBe(false);
@@ -113,7 +152,10 @@ describe('incidents', () => {
     const [r] = eng.plan(req(monday(3)));
     expect(usesMotorway(f, r.legs)).toBe(false);
     const [other] = engineFor(f).plan(req(monday(3)));
-    expect(eng.costPath(other.legs, monday(3), monday(0), SpeedMode.current).totalS).toBeCloseTo(10 + 100 + 1200 + 100 + 10, 4);
+    expect(eng.costPath(other.legs, monday(3), monday(0), SpeedMode.current).totalS).toBeCloseTo(
+      10 + 100 + 1200 + 100 + 10,
+      4,
+    );
   });
 
   it('when every way is closed the route goes through the closure and is flagged', () => {
@@ -163,7 +205,9 @@ describe('criteria', () => {
     const f = twoRoutes({ motorwayFlags: EdgeFlag.hov });
     const eng = engineFor(f);
     expect(usesMotorway(f, eng.plan(req(monday(3)))[0].legs)).toBe(false);
-    expect(usesMotorway(f, eng.plan(req(monday(3), { criteria: { ...NO_CRITERIA, preferCarPool: true } }))[0].legs)).toBe(true);
+    expect(
+      usesMotorway(f, eng.plan(req(monday(3), { criteria: { ...NO_CRITERIA, preferCarPool: true } }))[0].legs),
+    ).toBe(true);
   });
 });
 
@@ -192,7 +236,13 @@ describe('alternatives', () => {
   it('grid alternatives are loop-free, different and bounded', () => {
     const g = grid();
     const eng = engineFor(g);
-    const routes = eng.plan({ ...req(monday(3), { maxAlternates: 2 }), waypoints: [{ lat: 0, lon: 0.0001 }, { lat: 0.0018, lon: 0.0017 }] });
+    const routes = eng.plan({
+      ...req(monday(3), { maxAlternates: 2 }),
+      waypoints: [
+        { lat: 0, lon: 0.0001 },
+        { lat: 0.0018, lon: 0.0017 },
+      ],
+    });
     expect(routes.length).toBeGreaterThanOrEqual(2);
     const base = eng.costPath(routes[0].legs, monday(3), monday(0), SpeedMode.current).totalS;
     for (let i = 1; i < routes.length; i++) {
@@ -200,7 +250,9 @@ describe('alternatives', () => {
       const nodes = leg.edges.map((e) => g.region.graph.edgeTarget[e]);
       expect(new Set(nodes).size).toBe(nodes.length);
       for (let j = 0; j < i; j++) expect(sharedShare(g.region.graph, leg, routes[j].legs[0])).toBeLessThanOrEqual(0.65);
-      expect(eng.costPath(routes[i].legs, monday(3), monday(0), SpeedMode.current).totalS / base).toBeLessThanOrEqual(1.4);
+      expect(eng.costPath(routes[i].legs, monday(3), monday(0), SpeedMode.current).totalS / base).toBeLessThanOrEqual(
+        1.4,
+      );
     }
   });
 });
@@ -210,7 +262,9 @@ describe('waypoints', () => {
     const g = grid();
     const eng = engineFor(g);
     // A on 0-1 (south), B on 6-7 (north), C on 2-5 (east)
-    const A = { lat: 0, lon: 0.00045 }, B = { lat: 0.0018, lon: 0.00045 }, C = { lat: 0.00045, lon: 0.0018 };
+    const A = { lat: 0, lon: 0.00045 },
+      B = { lat: 0.0018, lon: 0.00045 },
+      C = { lat: 0.00045, lon: 0.0018 };
     const [r] = eng.plan({ ...req(monday(3)), waypoints: [A, B, C] });
     expect(r.legs).toHaveLength(2);
     const gr = g.region.graph;
@@ -219,10 +273,13 @@ describe('waypoints', () => {
     const last1 = r.legs[1].edges[r.legs[1].edges.length - 1];
     expect([g.edgeBetween(2, 5), g.edgeBetween(5, 2)]).toContain(last1);
     // 45 m + 200 m + 45 m to B, then from B to C; every consecutive pair is connected
-    for (const leg of r.legs) for (let i = 1; i < leg.edges.length; i++) expect(gr.edgeSource[leg.edges[i]]).toBe(gr.edgeTarget[leg.edges[i - 1]]);
+    for (const leg of r.legs)
+      for (let i = 1; i < leg.edges.length; i++)
+        expect(gr.edgeSource[leg.edges[i]]).toBe(gr.edgeTarget[leg.edges[i - 1]]);
     const [direct] = eng.plan({ ...req(monday(3)), waypoints: [A, C] });
-    expect(eng.costPath(r.legs, monday(3), monday(0), SpeedMode.current).totalS)
-      .toBeGreaterThan(eng.costPath(direct.legs, monday(3), monday(0), SpeedMode.current).totalS);
+    expect(eng.costPath(r.legs, monday(3), monday(0), SpeedMode.current).totalS).toBeGreaterThan(
+      eng.costPath(direct.legs, monday(3), monday(0), SpeedMode.current).totalS,
+    );
   });
 
   it('a heading at the origin picks the matching direction of a two-way street', () => {
@@ -238,12 +295,22 @@ describe('waypoints', () => {
   it('a search over its label limit answers Service Call Timed Out (90), not "no route"', () => {
     const g = grid();
     const eng = new RoutingEngine(g.region.graph, g.feeds, null, 'UTC', { maxSettled: 3 });
-    expect(() => eng.plan({ ...req(monday(3)), waypoints: [{ lat: 0, lon: 0.00045 }, { lat: 0.0018, lon: 0.00135 }] })).toThrow(expect.objectContaining({ code: 'TIMEOUT' }));
+    expect(() =>
+      eng.plan({
+        ...req(monday(3)),
+        waypoints: [
+          { lat: 0, lon: 0.00045 },
+          { lat: 0.0018, lon: 0.00135 },
+        ],
+      }),
+    ).toThrow(expect.objectContaining({ code: 'TIMEOUT' }));
   });
 
   it('throws Unroutable Waypoint (121) far from any road', () => {
     const eng = engineFor(grid());
-    expect(() => eng.plan({ ...req(monday(3)), waypoints: [{ lat: 0.5, lon: 0.5 }, DESTINATION] })).toThrow(expect.objectContaining({ code: 'UNROUTABLE_WAYPOINT' }));
+    expect(() => eng.plan({ ...req(monday(3)), waypoints: [{ lat: 0.5, lon: 0.5 }, DESTINATION] })).toThrow(
+      expect.objectContaining({ code: 'UNROUTABLE_WAYPOINT' }),
+    );
   });
 });
 
@@ -277,28 +344,62 @@ describe('dead-end labels dropped at push', () => {
     ['fastest, Mon 03:00', am - 5 * 3600, NO_CRITERIA, 0],
     ['two alternatives (per-edge cost factors), 08:00', am, NO_CRITERIA, 2],
     ['PreferExpress (a discount factor), 08:00', am, { ...NO_CRITERIA, preferExpress: true }, 0],
-  ] as const)('%s: 120 seeded trips, the same routes with fewer settled labels', (_label, dep, criteria, maxAlternates) => {
-    let settledPruned = 0, settledFull = 0;
-    for (let i = 0; i < 120; i++) {
-      const base: PlanRequest = { waypoints: [point(), point(), point()], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria, maxAlternates, ambiguousOrigin: false };
-      const a = pruned.plan(base);
-      settledPruned += pruned.lastSettled;
-      const b = full.plan(base);
-      settledFull += full.lastSettled;
-      expect(a.map((r) => edgesOf(r.legs)), `pair ${i}`).toEqual(b.map((r) => edgesOf(r.legs)));
-      expect(a.map((r) => r.searchArrivalS), `pair ${i}`).toEqual(b.map((r) => r.searchArrivalS));
-    }
-    expect(settledPruned).toBeLessThan(settledFull);
-  });
+  ] as const)(
+    '%s: 120 seeded trips, the same routes with fewer settled labels',
+    (_label, dep, criteria, maxAlternates) => {
+      let settledPruned = 0,
+        settledFull = 0;
+      for (let i = 0; i < 120; i++) {
+        const base: PlanRequest = {
+          waypoints: [point(), point(), point()],
+          departS: dep,
+          nowS: dep,
+          shortest: false,
+          useTraffic: true,
+          criteria,
+          maxAlternates,
+          ambiguousOrigin: false,
+        };
+        const a = pruned.plan(base);
+        settledPruned += pruned.lastSettled;
+        const b = full.plan(base);
+        settledFull += full.lastSettled;
+        expect(
+          a.map((r) => edgesOf(r.legs)),
+          `pair ${i}`,
+        ).toEqual(b.map((r) => edgesOf(r.legs)));
+        expect(
+          a.map((r) => r.searchArrivalS),
+          `pair ${i}`,
+        ).toEqual(b.map((r) => r.searchArrivalS));
+      }
+      expect(settledPruned).toBeLessThan(settledFull);
+    },
+  );
 
   it('every label the rule drops would push nothing and improve no target (checked label by label)', () => {
     const verified = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
-    const astar = (verified as unknown as { astar: { verifyDeadEnds: boolean; deadEndViolations: number; lastDeadEnds: number } }).astar;
+    const astar = (
+      verified as unknown as { astar: { verifyDeadEnds: boolean; deadEndViolations: number; lastDeadEnds: number } }
+    ).astar;
     astar.verifyDeadEnds = true;
     let marked = 0;
-    for (const [dep, maxAlternates] of [[am, 0], [am - 5 * 3600, 0], [am, 2]] as const) {
+    for (const [dep, maxAlternates] of [
+      [am, 0],
+      [am - 5 * 3600, 0],
+      [am, 2],
+    ] as const) {
       for (let i = 0; i < 120; i++) {
-        verified.plan({ waypoints: [point(), point()], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates, ambiguousOrigin: false });
+        verified.plan({
+          waypoints: [point(), point()],
+          departS: dep,
+          nowS: dep,
+          shortest: false,
+          useTraffic: true,
+          criteria: NO_CRITERIA,
+          maxAlternates,
+          ambiguousOrigin: false,
+        });
         marked += astar.lastDeadEnds;
       }
     }
@@ -311,31 +412,64 @@ describe('the bucket queue (pops within 1/32 s of the minimum, labels reopen) an
   const graph = smallGrid;
   const tz = 'America/New_York';
   const buckets = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
-  const heap = new RoutingEngine(graph, new SpeedFeeds(), null, tz, { landmarkCount: 0, potentials: 'landmarks', labelQueue: 'heap', deadEnds: false });
+  const heap = new RoutingEngine(graph, new SpeedFeeds(), null, tz, {
+    landmarkCount: 0,
+    potentials: 'landmarks',
+    labelQueue: 'heap',
+    deadEnds: false,
+  });
   const am = AM;
   const point = gridPoints(11, 0.6);
 
-  it.each([['fastest, Mon 08:00', false, am], ['fastest, Mon 03:00', false, am - 5 * 3600], ['shortest', true, am]] as const)('%s: 60 seeded pairs, equal costs', (_label, shortest, dep) => {
+  it.each([
+    ['fastest, Mon 08:00', false, am],
+    ['fastest, Mon 03:00', false, am - 5 * 3600],
+    ['shortest', true, am],
+  ] as const)('%s: 60 seeded pairs, equal costs', (_label, shortest, dep) => {
     for (let i = 0; i < 60; i++) {
-      const base: PlanRequest = { waypoints: [point(), point()], departS: dep, nowS: dep, shortest, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false };
+      const base: PlanRequest = {
+        waypoints: [point(), point()],
+        departS: dep,
+        nowS: dep,
+        shortest,
+        useTraffic: true,
+        criteria: NO_CRITERIA,
+        maxAlternates: 0,
+        ambiguousOrigin: false,
+      };
       const [a] = buckets.plan(base);
       const [b] = heap.plan(base);
       // shortest: equal lengths (tied paths may differ in time); fastest: equal arrivals
-      if (shortest) expect(buckets.costPath(a.legs, dep, dep, SpeedMode.freeFlow).distanceM, `pair ${i}`).toBeCloseTo(heap.costPath(b.legs, dep, dep, SpeedMode.freeFlow).distanceM, 6);
+      if (shortest)
+        expect(buckets.costPath(a.legs, dep, dep, SpeedMode.freeFlow).distanceM, `pair ${i}`).toBeCloseTo(
+          heap.costPath(b.legs, dep, dep, SpeedMode.freeFlow).distanceM,
+          6,
+        );
       else expect(a.searchArrivalS, `pair ${i}`).toBeCloseTo(b.searchArrivalS, 6);
     }
   });
 
   it('a pass that leaves its window resumes on a longer horizon (open labels re-keyed) and still equals exact Dijkstra', () => {
     // short horizons and a low trip estimate: most first passes leave their coverage
-    const eng = new RoutingEngine(graph, new SpeedFeeds(), null, tz, { windowBounds: { horizonsS: [30, 60, 120, 240, 480, 960] } });
+    const eng = new RoutingEngine(graph, new SpeedFeeds(), null, tz, {
+      windowBounds: { horizonsS: [30, 60, 120, 240, 480, 960] },
+    });
     const astar = (eng as unknown as { astar: { expectedOverBound: number; lastWindowRetry: boolean } }).astar;
     astar.expectedOverBound = 0.3;
     const dep = am + 14 * 60; // one minute before the bin ends
     for (const h of [30, 60, 120, 240, 480, 960]) eng.prepareWindows(dep, [h]);
     let resumed = 0;
     for (let i = 0; i < 60; i++) {
-      const base: PlanRequest = { waypoints: [point(), point()], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false };
+      const base: PlanRequest = {
+        waypoints: [point(), point()],
+        departS: dep,
+        nowS: dep,
+        shortest: false,
+        useTraffic: true,
+        criteria: NO_CRITERIA,
+        maxAlternates: 0,
+        ambiguousOrigin: false,
+      };
       const [a] = eng.plan(base);
       if (astar.lastWindowRetry) resumed++;
       const [b] = heap.plan(base);

@@ -24,7 +24,7 @@ for (const x of EXTRACTS) {
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe.each(EXTRACTS)('$name: CCH search equals plain TD-Dijkstra (seed 20261124)', ({ name, pbf }) => {
@@ -37,22 +37,39 @@ describe.each(EXTRACTS)('$name: CCH search equals plain TD-Dijkstra (seed 202611
       expect(zero, 'a zero-length routable edge (the metrics keep ties)').toBeGreaterThan(0);
     }
     const cch = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { potentials: 'cch' });
-    const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { landmarkCount: 0, potentials: 'landmarks', deadEnds: false });
+    const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, {
+      landmarkCount: 0,
+      potentials: 'landmarks',
+      deadEnds: false,
+    });
     const routable: number[] = [];
-    for (let e = 0; e < g.edgeCount; e++) if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & EdgeFlag.reversible)) routable.push(e);
+    for (let e = 0; e < g.edgeCount; e++)
+      if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & EdgeFlag.reversible)) routable.push(e);
     const mid = (e: number) => {
       const s = g.edgeGeomStart[e];
       const k = s + Math.max(1, Math.floor((g.edgeGeomStart[e + 1] - s) / 2));
       return { lat: (g.geomLatE7[k - 1] + g.geomLatE7[k]) / 2e7, lon: (g.geomLonE7[k - 1] + g.geomLonE7[k]) / 2e7 };
     };
     const rnd = lcg(20261124);
-    const pairs = Array.from({ length: 100 }, () => [mid(routable[Math.floor(rnd() * routable.length)]), mid(routable[Math.floor(rnd() * routable.length)])]);
+    const pairs = Array.from({ length: 100 }, () => [
+      mid(routable[Math.floor(rnd() * routable.length)]),
+      mid(routable[Math.floor(rnd() * routable.length)]),
+    ]);
     // Monday 2026-11-23, 08:00 and 03:00 in Central European Time (UTC+1)
     let compared = 0;
     for (const dep of [Date.UTC(2026, 10, 23, 7) / 1000, Date.UTC(2026, 10, 23, 2) / 1000]) {
       cch.prepareWindows(dep);
       for (const [i, [a, b]] of pairs.entries()) {
-        const req = { waypoints: [a, b], departS: dep, nowS: dep, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false };
+        const req = {
+          waypoints: [a, b],
+          departS: dep,
+          nowS: dep,
+          shortest: false,
+          useTraffic: true,
+          criteria: NO_CRITERIA,
+          maxAlternates: 0,
+          ambiguousOrigin: false,
+        };
         const [x] = cch.plan(req);
         const [y] = plain.plan(req);
         expect(cch.lastBounds, `pair ${i}`).toBe('window');
@@ -63,30 +80,38 @@ describe.each(EXTRACTS)('$name: CCH search equals plain TD-Dijkstra (seed 202611
     expect(compared).toBe(200);
   });
 
-  it.skipIf(!existsSync(pbf))('potentials of the free-flow metric equal bound-graph distances at every node, with and without dropping ties', () => {
-    const region = buildRegion(readOsmExtract(pbf), { name });
-    const g = region.graph;
-    const eng = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { potentials: 'cch' });
-    const { topo } = eng.cch!;
-    const edgeTimeS = new Float32Array(g.edgeCount);
-    for (let e = 0; e < g.edgeCount; e++) edgeTimeS[e] = eng.model.minTravelTimeS(e);
-    const pot = new CchPotential(topo);
-    const rnd = lcg(7);
-    // real networks have no ties for the rule to drop (Monaco's metrics keep them anyway: it has a zero-weight bound arc)
-    expect(customize(topo, edgeTimeS).head.length).toBe(customize(topo, edgeTimeS, 1, { dropTies: false }).head.length);
-    for (const dropTies of [true, false]) {
-      const metric = customize(topo, edgeTimeS, 1, { dropTies });
-      for (let q = 0; q < 4; q++) {
-        const targets: number[] = [];
-        boundNodesAt(g, topo.bound, Math.floor(rnd() * g.nodeCount), targets);
-        const want = boundDistances(topo.bound, edgeTimeS, targets);
-        pot.reset(metric, targets);
-        for (let v = 0; v < topo.bound.nodeCount; v++) {
-          const got = pot.at(v);
-          if (want[v] === Infinity) expect(got, `node ${v}`).toBe(Infinity);
-          else expect(Math.abs(got - want[v]), `ties ${dropTies} query ${q} node ${v}`).toBeLessThan(1e-4 * Math.max(1, want[v]));
+  it.skipIf(!existsSync(pbf))(
+    'potentials of the free-flow metric equal bound-graph distances at every node, with and without dropping ties',
+    () => {
+      const region = buildRegion(readOsmExtract(pbf), { name });
+      const g = region.graph;
+      const eng = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { potentials: 'cch' });
+      const { topo } = eng.cch!;
+      const edgeTimeS = new Float32Array(g.edgeCount);
+      for (let e = 0; e < g.edgeCount; e++) edgeTimeS[e] = eng.model.minTravelTimeS(e);
+      const pot = new CchPotential(topo);
+      const rnd = lcg(7);
+      // real networks have no ties for the rule to drop (Monaco's metrics keep them anyway: it has a zero-weight bound arc)
+      expect(customize(topo, edgeTimeS).head.length).toBe(
+        customize(topo, edgeTimeS, 1, { dropTies: false }).head.length,
+      );
+      for (const dropTies of [true, false]) {
+        const metric = customize(topo, edgeTimeS, 1, { dropTies });
+        for (let q = 0; q < 4; q++) {
+          const targets: number[] = [];
+          boundNodesAt(g, topo.bound, Math.floor(rnd() * g.nodeCount), targets);
+          const want = boundDistances(topo.bound, edgeTimeS, targets);
+          pot.reset(metric, targets);
+          for (let v = 0; v < topo.bound.nodeCount; v++) {
+            const got = pot.at(v);
+            if (want[v] === Infinity) expect(got, `node ${v}`).toBe(Infinity);
+            else
+              expect(Math.abs(got - want[v]), `ties ${dropTies} query ${q} node ${v}`).toBeLessThan(
+                1e-4 * Math.max(1, want[v]),
+              );
+          }
         }
       }
-    }
-  });
+    },
+  );
 });

@@ -14,14 +14,28 @@
  * 3→T. With turn costs off: motorway route 10+100+360+100+10 = 580 s off-peak (2020 s at 08:00),
  * primary route 10+100+576+100+10 = 796 s at any time; distances 12 200 m and 10 200 m.
  */
-import { buildGraph, EdgeFlag, NodeFlag, RoadClass, type EdgeInput, type RestrictionInput } from '../../src/network/graph.js';
+import {
+  buildGraph,
+  EdgeFlag,
+  NodeFlag,
+  RoadClass,
+  type EdgeInput,
+  type RestrictionInput,
+} from '../../src/network/graph.js';
 import type { Region } from '../../src/network/region.js';
 import { BINS_PER_WEEK, SpeedFeeds } from '../../src/traffic/feeds.js';
 import type { TurnCostConfig } from '../../src/traffic/turn-costs.js';
 
 /** Turn costs all zero (exact arithmetic in tests). */
 export const NO_TURN_COSTS: TurnCostConfig = {
-  signalThroughS: 0, signalRightS: 0, signalLeftS: 0, stopS: 0, giveWayS: 0, uturnS: 0, plainLeftS: 0, plainRightS: 0,
+  signalThroughS: 0,
+  signalRightS: 0,
+  signalLeftS: 0,
+  stopS: 0,
+  giveWayS: 0,
+  uturnS: 0,
+  plainLeftS: 0,
+  plainRightS: 0,
 };
 
 /** Monday 2026-11-23 at `hh:mm` UTC, unix seconds. */
@@ -42,7 +56,16 @@ export function peakProfile(kph: number, peakKph: number): Float32Array {
 }
 
 /** Edge input indices of twoRoutes. */
-export const E = { stubIn: 0, toMotorway: 1, motorway: 2, fromMotorway: 3, toPrimary: 4, primary: 5, fromPrimary: 6, stubOut: 7 } as const;
+export const E = {
+  stubIn: 0,
+  toMotorway: 1,
+  motorway: 2,
+  fromMotorway: 3,
+  toPrimary: 4,
+  primary: 5,
+  fromPrimary: 6,
+  stubOut: 7,
+} as const;
 
 /** Origin of twoRoutes: middle of the S→0 stub. */
 export const ORIGIN = { lat: 0, lon: -0.001 };
@@ -58,7 +81,16 @@ export interface TwoRoutes {
 }
 
 /** Options: extra flags on the motorway / primary, drop the primary route, restrictions. */
-export function twoRoutes(opts: { motorwayFlags?: number; primaryFlags?: number; primaryLengthM?: number; noPrimary?: boolean; restrictions?: RestrictionInput[] } = {}, feeds = new SpeedFeeds()): TwoRoutes {
+export function twoRoutes(
+  opts: {
+    motorwayFlags?: number;
+    primaryFlags?: number;
+    primaryLengthM?: number;
+    noPrimary?: boolean;
+    restrictions?: RestrictionInput[];
+  } = {},
+  feeds = new SpeedFeeds(),
+): TwoRoutes {
   const nodes = [
     { lat: 0, lon: -0.002 }, // 0: S
     { lat: 0, lon: 0 }, // 1: node "0"
@@ -74,10 +106,27 @@ export function twoRoutes(opts: { motorwayFlags?: number; primaryFlags?: number;
   const edges: EdgeInput[] = [
     { ...conn, source: 0, target: 1, lengthM: 200, name: 'Origin Rd' },
     { ...conn, source: 1, target: 2, lengthM: 1000, name: 'North Ramp' },
-    { source: 2, target: 3, lengthM: 10_000, speedKph: 110, roadClass: RoadClass.motorway, flags: R | EdgeFlag.highway | (opts.motorwayFlags ?? 0), name: 'Express Way', ref: 'I 95' },
+    {
+      source: 2,
+      target: 3,
+      lengthM: 10_000,
+      speedKph: 110,
+      roadClass: RoadClass.motorway,
+      flags: R | EdgeFlag.highway | (opts.motorwayFlags ?? 0),
+      name: 'Express Way',
+      ref: 'I 95',
+    },
     { ...conn, source: 3, target: 4, lengthM: 1000, name: 'North Ramp' },
     { ...conn, source: 1, target: 6, lengthM: 1000, name: 'South Rd' },
-    { source: 6, target: 7, lengthM: opts.primaryLengthM ?? 8000, speedKph: 53, roadClass: RoadClass.primary, flags: R | (opts.primaryFlags ?? 0), name: 'Main St' },
+    {
+      source: 6,
+      target: 7,
+      lengthM: opts.primaryLengthM ?? 8000,
+      speedKph: 53,
+      roadClass: RoadClass.primary,
+      flags: R | (opts.primaryFlags ?? 0),
+      name: 'Main St',
+    },
     { ...conn, source: 7, target: 4, lengthM: 1000, name: 'South Rd' },
     { ...conn, source: 4, target: 5, lengthM: 200, name: 'Destination Rd' },
   ];
@@ -104,9 +153,14 @@ export const SIGNAL_GRID = { lat0: 39.0, lon0: -77.0, dLat: 0.0009, dLon: 0.0011
 export function signalizedGrid(n = 501, every = 10): Region {
   const { lat0, lon0, dLat, dLon } = SIGNAL_GRID;
   const nodes = [];
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
-    nodes.push({ lat: lat0 + r * dLat, lon: lon0 + c * dLon, flags: r % every === 0 && c % every === 0 ? NodeFlag.trafficSignals : 0 });
-  }
+  for (let r = 0; r < n; r++)
+    for (let c = 0; c < n; c++) {
+      nodes.push({
+        lat: lat0 + r * dLat,
+        lon: lon0 + c * dLon,
+        flags: r % every === 0 && c % every === 0 ? NodeFlag.trafficSignals : 0,
+      });
+    }
   const edges: EdgeInput[] = [];
   const add = (a: number, b: number, arterial: boolean) => {
     const i = edges.length;
@@ -116,23 +170,46 @@ export function signalizedGrid(n = 501, every = 10): Region {
     edges.push({ ...base, source: a, target: b, twin: i + 1, lengthM: 100 });
     edges.push({ ...base, source: b, target: a, twin: i, lengthM: 100 });
   };
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
-    const v = r * n + c;
-    if (c + 1 < n) add(v, v + 1, r % every === 0);
-    if (r + 1 < n) add(v, v + n, c % every === 0);
-  }
+  for (let r = 0; r < n; r++)
+    for (let c = 0; c < n; c++) {
+      const v = r * n + c;
+      if (c + 1 < n) add(v, v + 1, r % every === 0);
+      if (r + 1 < n) add(v, v + n, c % every === 0);
+    }
   const { graph } = buildGraph({ nodes, edges });
   return {
-    meta: { name: 'grid', mapVersion: 'grid-1', source: 'generated', importedAt: '', bounds: [lat0, lon0, lat0 + n * dLat, lon0 + n * dLon], country: 'US', timeZone: 'America/New_York' },
-    graph, intersections: [], blocks: [], lots: [],
+    meta: {
+      name: 'grid',
+      mapVersion: 'grid-1',
+      source: 'generated',
+      importedAt: '',
+      bounds: [lat0, lon0, lat0 + n * dLat, lon0 + n * dLon],
+      country: 'US',
+      timeZone: 'America/New_York',
+    },
+    graph,
+    intersections: [],
+    blocks: [],
+    lots: [],
   };
 }
 
 /** Wraps a graph as a region in UTC. */
 export function regionOf(graph: Region['graph'], name: string): Region {
   return {
-    meta: { name, mapVersion: `${name}-1`, source: 'hand-built', importedAt: '2026-01-01T00:00:00Z', bounds: [-1, -1, 1, 1], country: '', timeZone: 'UTC' },
-    graph, intersections: [], blocks: [], lots: [],
+    meta: {
+      name,
+      mapVersion: `${name}-1`,
+      source: 'hand-built',
+      importedAt: '2026-01-01T00:00:00Z',
+      bounds: [-1, -1, 1, 1],
+      country: '',
+      timeZone: 'UTC',
+    },
+    graph,
+    intersections: [],
+    blocks: [],
+    lots: [],
   };
 }
 

@@ -20,7 +20,14 @@ import type { OutputOptions } from '../../src/routing/assemble/route-view.js';
 import { maneuverRoadName } from '../../src/routing/assemble/narrate.js';
 import { createDemoRegion } from '../../src/demo/create-demo-region.js';
 
-const OUTPUT: OutputOptions = { fields: new Set(['S', 'D']), incidentFields: new Set(['all']), units: 1, toleranceM: 0, speedBucketId: 1, collapseManeuvers: true };
+const OUTPUT: OutputOptions = {
+  fields: new Set(['S', 'D']),
+  incidentFields: new Set(['all']),
+  units: 1,
+  toleranceM: 0,
+  speedBucketId: 1,
+  collapseManeuvers: true,
+};
 const DEP = Date.UTC(2026, 10, 23, 3, 0, 0) / 1000;
 
 //  0 ── Harbor Rd ── 1 ══ Harbor Ferry ══ 2 ── (service, no name) ── 3 ── Cliff Rd (tunnel) ── 4 ── 5 ┐
@@ -28,7 +35,17 @@ const DEP = Date.UTC(2026, 10, 23, 3, 0, 0) / 1000;
 //                                                                                                7 ── Exit Ave ── 9
 function ferryTunnelRoundabout(): Graph {
   const nodes = [
-    [0, 0], [0, 0.003], [0, 0.013], [0, 0.015], [0, 0.0186], [0, 0.019], [-0.0005, 0.0195], [0, 0.02], [0.0005, 0.0195], [0, 0.0235], [-0.004, 0.0195],
+    [0, 0],
+    [0, 0.003],
+    [0, 0.013],
+    [0, 0.015],
+    [0, 0.0186],
+    [0, 0.019],
+    [-0.0005, 0.0195],
+    [0, 0.02],
+    [0.0005, 0.0195],
+    [0, 0.0235],
+    [-0.004, 0.0195],
   ].map(([lat, lon]) => ({ lat, lon }));
   const edges: EdgeInput[] = [];
   const two = (a: number, b: number, o: Partial<EdgeInput>) => {
@@ -38,18 +55,49 @@ function ferryTunnelRoundabout(): Graph {
     edges.push({ ...base, source: b, target: a, twin: i });
   };
   two(0, 1, { name: 'Harbor Rd' });
-  two(1, 2, { name: 'Harbor Ferry', roadClass: RoadClass.ferry, speedKph: 15, flags: EdgeFlag.routable | EdgeFlag.ferry });
+  two(1, 2, {
+    name: 'Harbor Ferry',
+    roadClass: RoadClass.ferry,
+    speedKph: 15,
+    flags: EdgeFlag.routable | EdgeFlag.ferry,
+  });
   two(2, 3, { roadClass: RoadClass.service });
   two(3, 4, { name: 'Cliff Rd', flags: EdgeFlag.routable | EdgeFlag.tunnel });
   two(4, 5, { name: 'Cliff Rd' });
-  for (const [a, b] of [[5, 6], [6, 7], [7, 8], [8, 5]]) edges.push({ source: a, target: b, speedKph: 25, roadClass: RoadClass.residential, flags: EdgeFlag.routable | EdgeFlag.roundabout | EdgeFlag.oneway });
+  for (const [a, b] of [
+    [5, 6],
+    [6, 7],
+    [7, 8],
+    [8, 5],
+  ])
+    edges.push({
+      source: a,
+      target: b,
+      speedKph: 25,
+      roadClass: RoadClass.residential,
+      flags: EdgeFlag.routable | EdgeFlag.roundabout | EdgeFlag.oneway,
+    });
   two(7, 9, { name: 'Exit Ave' });
   two(6, 10, { name: 'Side St' });
   return buildGraph({ nodes, edges }).graph;
 }
 
-function route(g: Graph, a: { lat: number; lon: number }, b: { lat: number; lon: number }, eng = new RoutingEngine(g, new SpeedFeeds(), null, 'UTC')) {
-  const [r] = eng.plan({ waypoints: [a, b], departS: DEP, nowS: DEP, shortest: false, useTraffic: true, criteria: NO_CRITERIA, maxAlternates: 0, ambiguousOrigin: false });
+function route(
+  g: Graph,
+  a: { lat: number; lon: number },
+  b: { lat: number; lon: number },
+  eng = new RoutingEngine(g, new SpeedFeeds(), null, 'UTC'),
+) {
+  const [r] = eng.plan({
+    waypoints: [a, b],
+    departS: DEP,
+    nowS: DEP,
+    shortest: false,
+    useTraffic: true,
+    criteria: NO_CRITERIA,
+    maxAlternates: 0,
+    ambiguousOrigin: false,
+  });
   return assembleRoute(eng, '1', r.legs, DEP, DEP, SpeedMode.current, [], OUTPUT);
 }
 
@@ -60,9 +108,11 @@ function disagreements(view: ReturnType<typeof route>): string[] {
   for (const road of view.summary!.roads) {
     // refs in the summary carry a cardinal direction ("I-95 N")
     const base = stepRoads.has(road.name) ? road.name : road.name.replace(/ [NESW]$/, '');
-    if (!stepRoads.has(base)) out.push(`summary road "${road.name}" in no step: ${view.maneuvers!.map((m) => m.text).join(' | ')}`);
+    if (!stepRoads.has(base))
+      out.push(`summary road "${road.name}" in no step: ${view.maneuvers!.map((m) => m.text).join(' | ')}`);
   }
-  for (const m of view.maneuvers!) if (/unnamed/i.test(m.text) || m.roadName === '') out.push(`unnamed step: ${m.text}`);
+  for (const m of view.maneuvers!)
+    if (/unnamed/i.test(m.text) || m.roadName === '') out.push(`unnamed step: ${m.text}`);
   return out;
 }
 
@@ -86,7 +136,12 @@ describe('maneuvers', () => {
 
   it('calls an unnamed road by its ref, else by its class', () => {
     const { graph: g } = buildGraph({
-      nodes: [{ lat: 0, lon: 0 }, { lat: 0, lon: 0.001 }, { lat: 0, lon: 0.002 }, { lat: 0, lon: 0.003 }],
+      nodes: [
+        { lat: 0, lon: 0 },
+        { lat: 0, lon: 0.001 },
+        { lat: 0, lon: 0.002 },
+        { lat: 0, lon: 0.003 },
+      ],
       edges: [
         { source: 0, target: 1, speedKph: 50, roadClass: RoadClass.secondary, ref: 'D 6007', flags: EdgeFlag.routable },
         { source: 1, target: 2, speedKph: 50, roadClass: RoadClass.service, flags: EdgeFlag.routable },
@@ -118,31 +173,47 @@ describe('maneuvers', () => {
       if (process.env.CI === 'true') throw new Error(`${pbf} is missing (required in CI)`);
       console.warn(`skipping ${name} maneuvers: ${pbf} not found`);
     }
-    it.skipIf(!present)(`on ${name}: 150 seeded routes name every summary road in their steps, roundabouts and tunnels included`, () => {
-      const region = buildRegion(readOsmExtract(pbf), { name });
-      const eng = new RoutingEngine(region.graph, new SpeedFeeds(), null, region.meta.timeZone);
-      const problems = seededRoutes(region.graph, eng, 150, 20261125);
-      if (name === 'monaco') {
-        expect(problems.roundaboutRoutes).toBeGreaterThan(0);
-        expect(problems.tunnelRoutes).toBeGreaterThan(0);
-      }
-      expect(problems.list).toEqual([]);
-    });
+    it.skipIf(!present)(
+      `on ${name}: 150 seeded routes name every summary road in their steps, roundabouts and tunnels included`,
+      () => {
+        const region = buildRegion(readOsmExtract(pbf), { name });
+        const eng = new RoutingEngine(region.graph, new SpeedFeeds(), null, region.meta.timeZone);
+        const problems = seededRoutes(region.graph, eng, 150, 20261125);
+        if (name === 'monaco') {
+          expect(problems.roundaboutRoutes).toBeGreaterThan(0);
+          expect(problems.tunnelRoutes).toBeGreaterThan(0);
+        }
+        expect(problems.list).toEqual([]);
+      },
+    );
   }
 });
 
 /** Routes between seeded random edge midpoints; collects disagreements and what kinds of road were crossed. */
 function seededRoutes(g: Graph, eng: RoutingEngine, count: number, seed: number) {
   let s = seed >>> 0;
-  const rnd = () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 2 ** 32; };
+  const rnd = () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
   const routable: number[] = [];
-  for (let e = 0; e < g.edgeCount; e++) if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & (EdgeFlag.reversible | EdgeFlag.destinationOnly))) routable.push(e);
-  const at = (e: number) => ({ lat: (g.nodeLatE7[g.edgeSource[e]] + g.nodeLatE7[g.edgeTarget[e]]) / 2e7, lon: (g.nodeLonE7[g.edgeSource[e]] + g.nodeLonE7[g.edgeTarget[e]]) / 2e7 });
+  for (let e = 0; e < g.edgeCount; e++)
+    if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & (EdgeFlag.reversible | EdgeFlag.destinationOnly)))
+      routable.push(e);
+  const at = (e: number) => ({
+    lat: (g.nodeLatE7[g.edgeSource[e]] + g.nodeLatE7[g.edgeTarget[e]]) / 2e7,
+    lon: (g.nodeLonE7[g.edgeSource[e]] + g.nodeLonE7[g.edgeTarget[e]]) / 2e7,
+  });
   const out = { list: [] as string[], ferryRoutes: 0, roundaboutRoutes: 0, tunnelRoutes: 0 };
   for (let i = 0; i < count; i++) {
     let view: ReturnType<typeof route>;
     try {
-      view = route(g, at(routable[Math.floor(rnd() * routable.length)]), at(routable[Math.floor(rnd() * routable.length)]), eng);
+      view = route(
+        g,
+        at(routable[Math.floor(rnd() * routable.length)]),
+        at(routable[Math.floor(rnd() * routable.length)]),
+        eng,
+      );
     } catch {
       continue; // unroutable pair (e.g. snapped onto a dead end against its direction)
     }
@@ -153,7 +224,8 @@ function seededRoutes(g: Graph, eng: RoutingEngine, count: number, seed: number)
     for (const p of disagreements(view)) out.list.push(`route ${i}: ${p}`);
     // a ferry or roundabout on the route always has its maneuver
     const texts = view.maneuvers!.map((m) => m.turnType);
-    if (view.summary!.roads.some((r) => /ferry/i.test(r.name)) && !texts.includes('ferry')) out.list.push(`route ${i}: ferry in the summary, no ferry step`);
+    if (view.summary!.roads.some((r) => /ferry/i.test(r.name)) && !texts.includes('ferry'))
+      out.list.push(`route ${i}: ferry in the summary, no ferry step`);
   }
   return out;
 }

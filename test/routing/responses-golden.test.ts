@@ -40,7 +40,9 @@ describe.skipIf(!present)('recorded routing answers on Baltimore (60 seeded pair
     const region = buildRegion(readOsmExtract(PBF), { name: 'baltimore', mapVersion: 'baltimore-golden' });
     t = await makeTestContext({ region, now: () => nowMs });
   }, 120_000);
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('FindRoute, GetRoute and GetRouteTravelTimes answer exactly as recorded', async () => {
     const pairs = odPairs(t.ctx.region.graph, 60, 20261125);
@@ -59,8 +61,20 @@ describe.skipIf(!present)('recorded routing answers on Baltimore (60 seeded pair
       got[`find ${i} xml`] = digest(masked(await get(`${base}&RouteOutputFields=D,S,W,B,P,I,U`)));
       const id = /"routes":\[\{"id":"(\d+)"/.exec(json)?.[1];
       if (id === undefined) continue;
-      got[`get ${i}`] = digest(masked(await get(`/traffic/api.ashx?Action=GetRoute&Format=JSON&RouteId=${id}&DepartureTime=${dep}&RouteOutputFields=S,B,U`)));
-      got[`times ${i}`] = digest(masked(await get(`/traffic/api.ashx?Action=GetRouteTravelTimes&Format=JSON&RouteId=${id}&DepartureTime=${dep}&TravelTimeCount=4&TravelTimeInterval=15`)));
+      got[`get ${i}`] = digest(
+        masked(
+          await get(
+            `/traffic/api.ashx?Action=GetRoute&Format=JSON&RouteId=${id}&DepartureTime=${dep}&RouteOutputFields=S,B,U`,
+          ),
+        ),
+      );
+      got[`times ${i}`] = digest(
+        masked(
+          await get(
+            `/traffic/api.ashx?Action=GetRouteTravelTimes&Format=JSON&RouteId=${id}&DepartureTime=${dep}&TravelTimeCount=4&TravelTimeInterval=15`,
+          ),
+        ),
+      );
     }
     expect(Object.keys(got).length).toBeGreaterThan(200);
     if (process.env.REGEN === '1' || !existsSync(GOLDEN)) {

@@ -9,7 +9,8 @@ export type Shape = string | { [field: string]: Shape } | [Shape];
 export function checkShape(value: unknown, shape: Shape, path = '$'): string[] {
   if (typeof shape === 'string') {
     if (shape === 'any') return [];
-    if (shape === 'integer') return Number.isInteger(value) ? [] : [`${path}: expected integer, got ${JSON.stringify(value)}`];
+    if (shape === 'integer')
+      return Number.isInteger(value) ? [] : [`${path}: expected integer, got ${JSON.stringify(value)}`];
     return typeof value === shape ? [] : [`${path}: expected ${shape}, got ${JSON.stringify(value)}`];
   }
   if (Array.isArray(shape)) {
@@ -24,7 +25,10 @@ export function checkShape(value: unknown, shape: Shape, path = '$'): string[] {
     const optional = k.endsWith('?');
     const name = optional ? k.slice(0, -1) : k;
     known.add(name);
-    if (!(name in obj)) { if (!optional) out.push(`${path}.${name}: missing`); continue; }
+    if (!(name in obj)) {
+      if (!optional) out.push(`${path}.${name}: missing`);
+      continue;
+    }
     out.push(...checkShape(obj[name], s, `${path}.${name}`));
   }
   for (const k of Object.keys(obj)) if (!known.has(k)) out.push(`${path}.${k}: unexpected field`);
@@ -35,31 +39,62 @@ const point: Shape = { type: 'string', coordinates: ['number'] };
 
 /** JSON shape of a route. */
 export const ROUTE_SHAPE: Shape = {
-  id: 'string', uncongestedTravelTimeMinutes: 'integer', routeQuality: 'integer', hasClosures: 'boolean', hasRestrictions: 'boolean',
-  'travelTimeMinutes?': 'integer', 'abnormalityMinutes?': 'integer', averageSpeed: 'integer', trafficConsidered: 'boolean',
-  statusId: 'integer', totalDistance: 'number', routeTransportStatus: 'integer',
+  id: 'string',
+  uncongestedTravelTimeMinutes: 'integer',
+  routeQuality: 'integer',
+  hasClosures: 'boolean',
+  hasRestrictions: 'boolean',
+  'travelTimeMinutes?': 'integer',
+  'abnormalityMinutes?': 'integer',
+  averageSpeed: 'integer',
+  trafficConsidered: 'boolean',
+  statusId: 'integer',
+  totalDistance: 'number',
+  routeTransportStatus: 'integer',
   'summary?': { text: 'string', roads: [{ roadClass: 'integer', name: 'string' }] },
   'description?': 'string',
   'maneuvers?': [{ text: 'string', turnType: 'string', distance: 'number', roadName: 'string', point }],
-  'incidents?': [{
-    'id?': 'integer', 'version?': 'integer', 'type?': 'integer', 'severity?': 'integer', 'eventCode?': 'integer', 'impacting?': 'string',
-    'geometry?': point, 'schedule?': 'any', 'delayImpact?': { fromTypicalMinutes: 'number', fromFreeFlowMinutes: 'number', distance: 'number' },
-    'area?': 'string', 'rds?': 'any', 'descriptions?': [{ type: 'string', lang: 'string', desc: 'string' }],
-  }],
+  'incidents?': [
+    {
+      'id?': 'integer',
+      'version?': 'integer',
+      'type?': 'integer',
+      'severity?': 'integer',
+      'eventCode?': 'integer',
+      'impacting?': 'string',
+      'geometry?': point,
+      'schedule?': 'any',
+      'delayImpact?': { fromTypicalMinutes: 'number', fromFreeFlowMinutes: 'number', distance: 'number' },
+      'area?': 'string',
+      'rds?': 'any',
+      'descriptions?': [{ type: 'string', lang: 'string', desc: 'string' }],
+    },
+  ],
   'boundingBox?': { corner1: point, corner2: point },
   'points?': { type: 'string', coordinates: [['number']] },
   'speedBuckets?': [{ speedBucket: 'integer', startIndex: 'integer', endIndex: 'integer' }],
 };
 
 const ENVELOPE = {
-  docType: 'string', copyright: 'string', versionNumber: 'string', createdDate: 'string', statusId: 'integer',
-  statusText: 'string', responseId: 'string',
+  docType: 'string',
+  copyright: 'string',
+  versionNumber: 'string',
+  createdDate: 'string',
+  statusId: 'integer',
+  statusText: 'string',
+  responseId: 'string',
 };
 
 /** JSON shape of FindRoute / GetRoute answers. */
 export const TRIP_RESPONSE_SHAPE: Shape = {
   ...ENVELOPE,
-  result: { trip: { tripId: 'string', 'wayPoints?': [{ id: 'integer', geometry: point, 'description?': 'string' }], routes: [ROUTE_SHAPE] } },
+  result: {
+    trip: {
+      tripId: 'string',
+      'wayPoints?': [{ id: 'integer', geometry: point, 'description?': 'string' }],
+      routes: [ROUTE_SHAPE],
+    },
+  },
 };
 
 /** JSON shape of an error answer. */
@@ -70,10 +105,24 @@ export const TRAVEL_TIMES_SHAPE: Shape = {
   ...ENVELOPE,
   result: {
     trip: {
-      id: 'string', statusId: 'integer', origin: { latitude: 'number', longitude: 'number' }, destination: { latitude: 'number', longitude: 'number' },
+      id: 'string',
+      statusId: 'integer',
+      origin: { latitude: 'number', longitude: 'number' },
+      destination: { latitude: 'number', longitude: 'number' },
       route: {
-        id: 'string', routeInstanceId: 'string', uncongestedTravelTimeMinutes: 'integer',
-        travelTimes: [{ departureTime: 'string', travelTimeMinutes: 'integer', abnormalityMinutes: 'integer', averageSpeed: 'integer', routeHasClosures: 'boolean', routeRestricted: 'boolean' }],
+        id: 'string',
+        routeInstanceId: 'string',
+        uncongestedTravelTimeMinutes: 'integer',
+        travelTimes: [
+          {
+            departureTime: 'string',
+            travelTimeMinutes: 'integer',
+            abnormalityMinutes: 'integer',
+            averageSpeed: 'integer',
+            routeHasClosures: 'boolean',
+            routeRestricted: 'boolean',
+          },
+        ],
       },
     },
   },

@@ -13,12 +13,17 @@ import { hhmm } from '../time.js';
 import { describeError, type Panel, type PanelContext } from './panel.js';
 
 interface MetricsResponse {
-  data: { columnHeader: { dimensionHeaderEntries: Array<{ name: string }>; metricHeaderEntries: Array<{ name: string }> }; rows: Array<Array<string | null>> };
+  data: {
+    columnHeader: { dimensionHeaderEntries: Array<{ name: string }>; metricHeaderEntries: Array<{ name: string }> };
+    rows: Array<Array<string | null>>;
+  };
 }
 
 /** Rows of a metrics answer as objects keyed by column name. */
 export function metricRows(res: MetricsResponse): Array<Record<string, string | null>> {
-  const names = [...res.data.columnHeader.dimensionHeaderEntries, ...res.data.columnHeader.metricHeaderEntries].map((c) => c.name);
+  const names = [...res.data.columnHeader.dimensionHeaderEntries, ...res.data.columnHeader.metricHeaderEntries].map(
+    (c) => c.name,
+  );
   return res.data.rows.map((r) => Object.fromEntries(names.map((n, i) => [n, r[i] ?? null])));
 }
 
@@ -42,10 +47,37 @@ export class AnalyticsPanel implements Panel {
     detail: h('div', { id: 'analytics-detail' }),
   };
 
-  constructor(private readonly c: PanelContext, private readonly section: HTMLElement) {
+  constructor(
+    private readonly c: PanelContext,
+    private readonly section: HTMLElement,
+  ) {
     this.overlay = new Overlay(c.map, 'los', [
-      { id: 'los-circles', type: 'circle', source: 'los', layout: { visibility: 'none' }, paint: { 'circle-color': colorMatch('los', LOS_COLORS, '#9aa3ad'), 'circle-radius': ['interpolate', ['linear'], ['get', 'volume'], 0, 6, 50, 10, 300, 16], 'circle-stroke-color': '#1d2733', 'circle-stroke-width': 1 } },
-      { id: 'los-labels', type: 'symbol', source: 'los', minzoom: 14, layout: { visibility: 'none', 'text-field': ['get', 'los'], 'text-font': [FONT_BOLD], 'text-size': 11, 'text-allow-overlap': true }, paint: { 'text-color': '#1d2733' } },
+      {
+        id: 'los-circles',
+        type: 'circle',
+        source: 'los',
+        layout: { visibility: 'none' },
+        paint: {
+          'circle-color': colorMatch('los', LOS_COLORS, '#9aa3ad'),
+          'circle-radius': ['interpolate', ['linear'], ['get', 'volume'], 0, 6, 50, 10, 300, 16],
+          'circle-stroke-color': '#1d2733',
+          'circle-stroke-width': 1,
+        },
+      },
+      {
+        id: 'los-labels',
+        type: 'symbol',
+        source: 'los',
+        minzoom: 14,
+        layout: {
+          visibility: 'none',
+          'text-field': ['get', 'los'],
+          'text-font': [FONT_BOLD],
+          'text-size': 11,
+          'text-allow-overlap': true,
+        },
+        paint: { 'text-color': '#1d2733' },
+      },
     ]);
     c.map.on('click', 'los-circles', (e) => {
       const p = e.features?.[0]?.properties;
@@ -75,23 +107,44 @@ export class AnalyticsPanel implements Panel {
       this.updateLabel();
       void this.load();
     });
-    replace(this.section,
-      h('p', { className: 'hint' }, 'Level of service from control delay (HCM signalized bands) of matched probe trajectories. Click an intersection for its movements.'),
+    replace(
+      this.section,
+      h(
+        'p',
+        { className: 'hint' },
+        'Level of service from control delay (HCM signalized bands) of matched probe trajectories. Click an intersection for its movements.',
+      ),
       h('label', {}, 'Day ', this.els.day),
       h('label', {}, 'Time ', this.els.label, this.els.slider),
       h('label', {}, this.els.bins, ' 15-minute bins'),
-      h('div', { className: 'legend' }, ...Object.entries(LOS_COLORS).map(([k, col]) => h('span', {}, h('i', { style: { background: col } }), k))),
-      this.els.status, this.els.list, this.els.detail);
+      h(
+        'div',
+        { className: 'legend' },
+        ...Object.entries(LOS_COLORS).map(([k, col]) => h('span', {}, h('i', { style: { background: col } }), k)),
+      ),
+      this.els.status,
+      this.els.list,
+      this.els.detail,
+    );
     this.updateLabel();
     try {
-      const res = await this.c.api.get<MetricsResponse>('/v1/metrics/intersections/availability', { startDate: this.c.time.day(-120), endDate: this.c.time.day(1) });
+      const res = await this.c.api.get<MetricsResponse>('/v1/metrics/intersections/availability', {
+        startDate: this.c.time.day(-120),
+        endDate: this.c.time.day(1),
+      });
       const days: string[] = [];
       for (const r of metricRows(res)) {
-        for (let d = new Date(`${r.startDate}T00:00:00Z`); d <= new Date(`${r.endDate}T00:00:00Z`); d = new Date(d.getTime() + 86400_000)) days.push(d.toISOString().slice(0, 10));
+        for (
+          let d = new Date(`${r.startDate}T00:00:00Z`);
+          d <= new Date(`${r.endDate}T00:00:00Z`);
+          d = new Date(d.getTime() + 86400_000)
+        )
+          days.push(d.toISOString().slice(0, 10));
       }
       days.sort().reverse();
       if (!days.length) {
-        this.els.status.textContent = 'No intersection data yet: ingest probes (streetwise ingest) to see levels of service.';
+        this.els.status.textContent =
+          'No intersection data yet: ingest probes (streetwise ingest) to see levels of service.';
         return;
       }
       replace(this.els.day, ...days.map((d) => h('option', { value: d }, d)));
@@ -105,8 +158,11 @@ export class AnalyticsPanel implements Panel {
   /** Starts on the day's busiest hour, where there is most to see. */
   private async pickBusiestHour(day: string): Promise<void> {
     const res = await this.c.api.postJson<MetricsResponse>('/v1/metrics/intersections', {
-      dateRanges: [{ startDate: day, endDate: day }], dimensions: [{ name: 'hourOfDay' }], metrics: [{ name: 'totalVehicleCount' }],
-      orderBys: [{ name: 'totalVehicleCount', sortOrder: 'DESCENDING' }], pageSize: 1,
+      dateRanges: [{ startDate: day, endDate: day }],
+      dimensions: [{ name: 'hourOfDay' }],
+      metrics: [{ name: 'totalVehicleCount' }],
+      orderBys: [{ name: 'totalVehicleCount', sortOrder: 'DESCENDING' }],
+      pageSize: 1,
     });
     const top = metricRows(res)[0];
     if (top?.hourOfDay) this.els.slider.value = String(Number(top.hourOfDay));
@@ -115,13 +171,17 @@ export class AnalyticsPanel implements Panel {
 
   private updateLabel(): void {
     const v = Number(this.els.slider.value);
-    this.els.label.textContent = this.els.bins.checked ? `${hhmm(v * 15)}–${hhmm(v * 15 + 15)}` : `${hhmm(v * 60)}–${hhmm(v * 60 + 60)}`;
+    this.els.label.textContent = this.els.bins.checked
+      ? `${hhmm(v * 15)}–${hhmm(v * 15 + 15)}`
+      : `${hhmm(v * 60)}–${hhmm(v * 60 + 60)}`;
   }
 
   /** The time filter of the chosen hour or 15-minute bin. */
   private timeFilter(): { name: string; operator: string; expressions: string[] } {
     const v = Number(this.els.slider.value);
-    return this.els.bins.checked ? { name: '15MinBin', operator: 'EQUALS', expressions: [hhmm(v * 15)] } : { name: 'hourOfDay', operator: 'EQUALS', expressions: [String(v)] };
+    return this.els.bins.checked
+      ? { name: '15MinBin', operator: 'EQUALS', expressions: [hhmm(v * 15)] }
+      : { name: 'hourOfDay', operator: 'EQUALS', expressions: [String(v)] };
   }
 
   /** Loads LOS of every intersection for the chosen day and time. */
@@ -146,17 +206,65 @@ export class AnalyticsPanel implements Panel {
       for (const r of rows) {
         const pos = positionOfId(String(r.intersectionId));
         if (!pos) continue;
-        fc.features.push({ type: 'Feature', geometry: { type: 'Point', coordinates: pos }, properties: { id: r.intersectionId, name: r.intersectionName ?? '', los: r.LOS ?? '', delay: Number(r.avgControlDelay), volume: Number(r.totalVehicleCount) } });
+        fc.features.push({
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: pos },
+          properties: {
+            id: r.intersectionId,
+            name: r.intersectionName ?? '',
+            los: r.LOS ?? '',
+            delay: Number(r.avgControlDelay),
+            volume: Number(r.totalVehicleCount),
+          },
+        });
       }
       await this.overlay.set(fc);
       this.els.status.textContent = `${rows.length} intersections with data on ${day}, ${this.els.label.textContent}.`;
       this.els.status.setAttribute('data-intersections', String(rows.length));
-      replace(this.els.list, h('table', {},
-        h('thead', {}, h('tr', {}, h('th', {}, 'Intersection'), h('th', {}, 'LOS'), h('th', { className: 'num' }, 'Delay s'), h('th', { className: 'num' }, 'Vehicles'))),
-        h('tbody', {}, ...rows.slice(0, 15).map((r) => h('tr', { className: 'lot-row', onclick: () => void this.showIntersection(String(r.intersectionId), String(r.intersectionName ?? '')) },
-          h('td', {}, r.intersectionName ?? r.intersectionId),
-          h('td', {}, h('span', { className: 'pill', style: { background: LOS_COLORS[String(r.LOS)] ?? '#999' } }, r.LOS ?? '–')),
-          h('td', { className: 'num' }, r.avgControlDelay), h('td', { className: 'num' }, r.totalVehicleCount))))));
+      replace(
+        this.els.list,
+        h(
+          'table',
+          {},
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', {}, 'Intersection'),
+              h('th', {}, 'LOS'),
+              h('th', { className: 'num' }, 'Delay s'),
+              h('th', { className: 'num' }, 'Vehicles'),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            ...rows.slice(0, 15).map((r) =>
+              h(
+                'tr',
+                {
+                  className: 'lot-row',
+                  onclick: () => void this.showIntersection(String(r.intersectionId), String(r.intersectionName ?? '')),
+                },
+                h('td', {}, r.intersectionName ?? r.intersectionId),
+                h(
+                  'td',
+                  {},
+                  h(
+                    'span',
+                    { className: 'pill', style: { background: LOS_COLORS[String(r.LOS)] ?? '#999' } },
+                    r.LOS ?? '–',
+                  ),
+                ),
+                h('td', { className: 'num' }, r.avgControlDelay),
+                h('td', { className: 'num' }, r.totalVehicleCount),
+              ),
+            ),
+          ),
+        ),
+      );
     } catch (err) {
       if (seq === this.seq) this.els.status.textContent = `Analytics: ${describeError(err)}`;
     }
@@ -169,32 +277,81 @@ export class AnalyticsPanel implements Panel {
     try {
       const [movements, hours] = await Promise.all([
         this.c.api.postJson<MetricsResponse>('/v1/metrics/intersections', {
-          dateRanges: [{ startDate: day, endDate: day }], dimensions: [{ name: 'movementId' }],
+          dateRanges: [{ startDate: day, endDate: day }],
+          dimensions: [{ name: 'movementId' }],
           metrics: [{ name: 'totalVehicleCount' }, { name: 'avgControlDelay' }, { name: 'POG' }, { name: 'LOS' }],
           dimensionFilters: [{ name: 'intersectionId', operator: 'EQUALS', expressions: [id] }, this.timeFilter()],
-          metadata: [{ key: 'outputMode', value: 'verbose' }], orderBys: [{ name: 'totalVehicleCount', sortOrder: 'DESCENDING' }], pageSize: 100,
+          metadata: [{ key: 'outputMode', value: 'verbose' }],
+          orderBys: [{ name: 'totalVehicleCount', sortOrder: 'DESCENDING' }],
+          pageSize: 100,
         }),
         this.c.api.postJson<MetricsResponse>('/v1/metrics/intersections', {
-          dateRanges: [{ startDate: day, endDate: day }], dimensions: [{ name: 'hourOfDay' }],
+          dateRanges: [{ startDate: day, endDate: day }],
+          dimensions: [{ name: 'hourOfDay' }],
           metrics: [{ name: 'avgControlDelay' }, { name: 'totalVehicleCount' }, { name: 'LOS' }],
-          dimensionFilters: [{ name: 'intersectionId', operator: 'EQUALS', expressions: [id] }], pageSize: 24,
+          dimensionFilters: [{ name: 'intersectionId', operator: 'EQUALS', expressions: [id] }],
+          pageSize: 24,
         }),
       ]);
       const byHour = new Map(metricRows(hours).map((r) => [Number(r.hourOfDay), r]));
       const bars = Array.from({ length: 24 }, (_, hr) => {
         const r = byHour.get(hr);
-        return { label: hr % 3 === 0 ? String(hr) : '', value: r ? Number(r.avgControlDelay) : null, color: LOS_COLORS[String(r?.LOS)] ?? '#9aa3ad', title: `${hhmm(hr * 60)}: ${r ? `${r.avgControlDelay} s, ${r.totalVehicleCount} vehicles, LOS ${r.LOS}` : 'no data'}` };
+        return {
+          label: hr % 3 === 0 ? String(hr) : '',
+          value: r ? Number(r.avgControlDelay) : null,
+          color: LOS_COLORS[String(r?.LOS)] ?? '#9aa3ad',
+          title: `${hhmm(hr * 60)}: ${r ? `${r.avgControlDelay} s, ${r.totalVehicleCount} vehicles, LOS ${r.LOS}` : 'no data'}`,
+        };
       });
-      const hour = this.els.bins.checked ? Math.floor(Number(this.els.slider.value) / 4) : Number(this.els.slider.value);
-      replace(this.els.detail,
+      const hour = this.els.bins.checked
+        ? Math.floor(Number(this.els.slider.value) / 4)
+        : Number(this.els.slider.value);
+      replace(
+        this.els.detail,
         h('h3', {}, name || id),
-        h('table', { id: 'analytics-movements' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'Movement'), h('th', { className: 'num' }, 'Delay s'), h('th', { className: 'num' }, 'Vehicles'), h('th', { className: 'num' }, 'POG %'), h('th', {}, 'LOS'))),
-          h('tbody', {}, ...metricRows(movements).map((r) => h('tr', {},
-            h('td', {}, r.movementName ?? r.movementId), h('td', { className: 'num' }, r.avgControlDelay), h('td', { className: 'num' }, r.totalVehicleCount),
-            h('td', { className: 'num' }, r.POG), h('td', {}, h('span', { className: 'pill', style: { background: LOS_COLORS[String(r.LOS)] ?? '#999' } }, r.LOS ?? '–')))))),
+        h(
+          'table',
+          { id: 'analytics-movements' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', {}, 'Movement'),
+              h('th', { className: 'num' }, 'Delay s'),
+              h('th', { className: 'num' }, 'Vehicles'),
+              h('th', { className: 'num' }, 'POG %'),
+              h('th', {}, 'LOS'),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            ...metricRows(movements).map((r) =>
+              h(
+                'tr',
+                {},
+                h('td', {}, r.movementName ?? r.movementId),
+                h('td', { className: 'num' }, r.avgControlDelay),
+                h('td', { className: 'num' }, r.totalVehicleCount),
+                h('td', { className: 'num' }, r.POG),
+                h(
+                  'td',
+                  {},
+                  h(
+                    'span',
+                    { className: 'pill', style: { background: LOS_COLORS[String(r.LOS)] ?? '#999' } },
+                    r.LOS ?? '–',
+                  ),
+                ),
+              ),
+            ),
+          ),
+        ),
         h('h3', {}, `Average control delay by hour, ${day}`),
-        barChart(bars, { unit: 's', highlight: hour, testId: 'delay-chart' }));
+        barChart(bars, { unit: 's', highlight: hour, testId: 'delay-chart' }),
+      );
     } catch (err) {
       replace(this.els.detail, h('h3', {}, name || id), h('p', { className: 'error' }, describeError(err)));
     }

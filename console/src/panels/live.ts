@@ -35,18 +35,44 @@ export class LivePanel implements Panel {
     incidents: h('div', { id: 'live-incidents' }),
   };
 
-  constructor(private readonly c: PanelContext, private readonly section: HTMLElement) {
+  constructor(
+    private readonly c: PanelContext,
+    private readonly section: HTMLElement,
+  ) {
     const add = () => {
       c.map.addSource('live', { type: 'vector', tiles: [this.tileUrl()], minzoom: 0, maxzoom: 14 });
       c.map.addLayer({
-        id: 'live-speeds', type: 'line', source: 'live', 'source-layer': 'live', layout: { visibility: 'none', 'line-cap': 'round' },
-        paint: { 'line-color': colorMatch('bucket', Object.fromEntries(SPEED_BUCKET_COLORS.map((col, i) => [i, col])), '#2ea043'), 'line-width': ['interpolate', ['linear'], ['zoom'], 12, 2, 17, 6], 'line-offset': ['interpolate', ['linear'], ['zoom'], 12, 1.5, 17, 4] },
+        id: 'live-speeds',
+        type: 'line',
+        source: 'live',
+        'source-layer': 'live',
+        layout: { visibility: 'none', 'line-cap': 'round' },
+        paint: {
+          'line-color': colorMatch(
+            'bucket',
+            Object.fromEntries(SPEED_BUCKET_COLORS.map((col, i) => [i, col])),
+            '#2ea043',
+          ),
+          'line-width': ['interpolate', ['linear'], ['zoom'], 12, 2, 17, 6],
+          'line-offset': ['interpolate', ['linear'], ['zoom'], 12, 1.5, 17, 4],
+        },
       });
     };
     if (c.map.isStyleLoaded()) add();
     else c.map.once('load', add);
     this.incidents = new Overlay(c.map, 'incidents', [
-      { id: 'incidents', type: 'circle', source: 'incidents', layout: { visibility: 'none' }, paint: { 'circle-color': ['case', ['get', 'closure'], '#7a0019', '#e36209'], 'circle-radius': 8, 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 } },
+      {
+        id: 'incidents',
+        type: 'circle',
+        source: 'incidents',
+        layout: { visibility: 'none' },
+        paint: {
+          'circle-color': ['case', ['get', 'closure'], '#7a0019', '#e36209'],
+          'circle-radius': 8,
+          'circle-stroke-color': '#fff',
+          'circle-stroke-width': 2,
+        },
+      },
     ]);
   }
 
@@ -57,10 +83,24 @@ export class LivePanel implements Panel {
   activate(): void {
     if (!this.rendered) {
       this.rendered = true;
-      replace(this.section,
-        h('p', { className: 'hint' }, 'Speeds measured by probe vehicles in the last 15 minutes, by direction of travel, as a share of free flow (refreshed every 30 s). Incidents below need an admin application.'),
-        h('div', { className: 'legend' }, ...SPEED_BUCKET_COLORS.map((col, i) => h('span', {}, h('i', { style: { background: col } }), SPEED_BUCKET_LABELS[i]))),
-        this.els.status, h('h3', {}, 'Incidents'), this.els.incidents);
+      replace(
+        this.section,
+        h(
+          'p',
+          { className: 'hint' },
+          'Speeds measured by probe vehicles in the last 15 minutes, by direction of travel, as a share of free flow (refreshed every 30 s). Incidents below need an admin application.',
+        ),
+        h(
+          'div',
+          { className: 'legend' },
+          ...SPEED_BUCKET_COLORS.map((col, i) =>
+            h('span', {}, h('i', { style: { background: col } }), SPEED_BUCKET_LABELS[i]),
+          ),
+        ),
+        this.els.status,
+        h('h3', {}, 'Incidents'),
+        this.els.incidents,
+      );
     }
     if (this.c.map.getLayer('live-speeds')) this.c.map.setLayoutProperty('live-speeds', 'visibility', 'visible');
     void this.incidents.visible(true);
@@ -88,12 +128,31 @@ export class LivePanel implements Panel {
       const res = await this.c.api.get<{ incidents: Incident[] }>('/v1/incidents');
       const fc: FeatureCollection = {
         type: 'FeatureCollection',
-        features: res.incidents.filter((x) => x.location).map((x) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [x.location!.lon, x.location!.lat] }, properties: { id: x.id, closure: x.closure, type: x.type } })),
+        features: res.incidents
+          .filter((x) => x.location)
+          .map((x) => ({
+            type: 'Feature',
+            geometry: { type: 'Point', coordinates: [x.location!.lon, x.location!.lat] },
+            properties: { id: x.id, closure: x.closure, type: x.type },
+          })),
       };
       await this.incidents.set(fc);
-      replace(this.els.incidents, res.incidents.length
-        ? h('ul', {}, ...res.incidents.map((x) => h('li', {}, `${x.closure ? 'Closure' : x.type} (severity ${x.severity}): ${x.shortDescription || 'no description'} · until ${new Date(x.endTime).toLocaleString()}`)))
-        : h('p', { className: 'hint' }, 'No current incidents.'));
+      replace(
+        this.els.incidents,
+        res.incidents.length
+          ? h(
+              'ul',
+              {},
+              ...res.incidents.map((x) =>
+                h(
+                  'li',
+                  {},
+                  `${x.closure ? 'Closure' : x.type} (severity ${x.severity}): ${x.shortDescription || 'no description'} · until ${new Date(x.endTime).toLocaleString()}`,
+                ),
+              ),
+            )
+          : h('p', { className: 'hint' }, 'No current incidents.'),
+      );
     } catch (err) {
       replace(this.els.incidents, h('p', { className: 'hint' }, describeError(err)));
     }

@@ -21,7 +21,12 @@ interface Lot {
   isOpen?: boolean;
   currency?: string;
   calculatedRates?: Array<{ rate_cost: number; quoted_duration: string }> | null;
-  occupancy?: { pct: number | null; available: number | null; probability: number | null; bucket: number | null } | null;
+  occupancy?: {
+    pct: number | null;
+    available: number | null;
+    probability: number | null;
+    bucket: number | null;
+  } | null;
   rateCard?: string[];
   point: { coordinates: [number, number] };
 }
@@ -72,22 +77,67 @@ export class ParkingPanel implements Panel {
   private readonly blocksOverlay: Overlay;
   private readonly els = {
     entry: h('input', { type: 'datetime-local', id: 'parking-entry', step: 900 }),
-    duration: h('select', { id: 'parking-duration' }, ...[30, 60, 120, 180, 240, 480].map((m) => h('option', { value: m, selected: m === 120 }, m < 60 ? `${m} min` : `${m / 60} h`))),
+    duration: h(
+      'select',
+      { id: 'parking-duration' },
+      ...[30, 60, 120, 180, 240, 480].map((m) =>
+        h('option', { value: m, selected: m === 120 }, m < 60 ? `${m} min` : `${m / 60} h`),
+      ),
+    ),
     status: h('p', { className: 'hint', id: 'parking-status' }),
     list: h('div', { id: 'parking-lots' }),
     lot: h('div', { id: 'parking-lot' }),
   };
   private readonly reloadSoon = debounce(() => void this.load(), 250);
 
-  constructor(private readonly c: PanelContext, private readonly section: HTMLElement) {
+  constructor(
+    private readonly c: PanelContext,
+    private readonly section: HTMLElement,
+  ) {
     this.blocksOverlay = new Overlay(c.map, 'parking-blocks', [
-      { id: 'parking-blocks', type: 'line', source: 'parking-blocks', layout: { 'line-cap': 'round', visibility: 'none' }, paint: { 'line-color': colorMatch('bucket', PARKING_BUCKET_COLORS, '#9aa3ad'), 'line-width': ['interpolate', ['linear'], ['zoom'], 13, 2, 17, 6], 'line-opacity': 0.85 } },
+      {
+        id: 'parking-blocks',
+        type: 'line',
+        source: 'parking-blocks',
+        layout: { 'line-cap': 'round', visibility: 'none' },
+        paint: {
+          'line-color': colorMatch('bucket', PARKING_BUCKET_COLORS, '#9aa3ad'),
+          'line-width': ['interpolate', ['linear'], ['zoom'], 13, 2, 17, 6],
+          'line-opacity': 0.85,
+        },
+      },
     ]);
     this.lotsOverlay = new Overlay(c.map, 'parking-lots', [
-      { id: 'parking-lots', type: 'circle', source: 'parking-lots', layout: { visibility: 'none' }, paint: { 'circle-color': colorMatch('bucket', PARKING_BUCKET_COLORS, '#9aa3ad'), 'circle-radius': ['interpolate', ['linear'], ['get', 'capacity'], 0, 7, 500, 13, 2000, 18], 'circle-stroke-color': '#fff', 'circle-stroke-width': 2 } },
-      { id: 'parking-lot-prices', type: 'symbol', source: 'parking-lots', layout: { visibility: 'none', 'text-field': ['get', 'price'], 'text-font': [FONT_BOLD], 'text-size': 11, 'text-offset': [0, 1.6], 'text-allow-overlap': false }, paint: { 'text-color': '#1d2733', 'text-halo-color': '#fff', 'text-halo-width': 1.5 } },
+      {
+        id: 'parking-lots',
+        type: 'circle',
+        source: 'parking-lots',
+        layout: { visibility: 'none' },
+        paint: {
+          'circle-color': colorMatch('bucket', PARKING_BUCKET_COLORS, '#9aa3ad'),
+          'circle-radius': ['interpolate', ['linear'], ['get', 'capacity'], 0, 7, 500, 13, 2000, 18],
+          'circle-stroke-color': '#fff',
+          'circle-stroke-width': 2,
+        },
+      },
+      {
+        id: 'parking-lot-prices',
+        type: 'symbol',
+        source: 'parking-lots',
+        layout: {
+          visibility: 'none',
+          'text-field': ['get', 'price'],
+          'text-font': [FONT_BOLD],
+          'text-size': 11,
+          'text-offset': [0, 1.6],
+          'text-allow-overlap': false,
+        },
+        paint: { 'text-color': '#1d2733', 'text-halo-color': '#fff', 'text-halo-width': 1.5 },
+      },
     ]);
-    c.map.on('moveend', () => { if (this.active) this.reloadSoon(); });
+    c.map.on('moveend', () => {
+      if (this.active) this.reloadSoon();
+    });
     c.map.on('click', 'parking-lots', (e) => {
       const id = Number(e.features?.[0]?.properties?.id);
       const lot = this.lots.find((l) => l.id === id);
@@ -116,11 +166,34 @@ export class ParkingPanel implements Panel {
     this.els.entry.value = RegionTime.local(start);
     this.els.entry.addEventListener('change', () => void this.load());
     this.els.duration.addEventListener('change', () => void this.load());
-    replace(this.section,
-      h('p', { className: 'hint' }, 'Lots and curb blocks in view, priced by the rate engine for the entry time and stay below. Click a lot for its products and a reservation quote.'),
-      h('div', { className: 'row' }, h('label', {}, 'Entry ', this.els.entry), h('label', {}, 'Stay ', this.els.duration)),
-      h('div', { className: 'legend' }, ...[[3, 'likely free (≥ 70 %)'], [2, '35–70 %'], [1, 'unlikely (< 35 %)']].map(([b, t]) => h('span', {}, h('i', { style: { background: PARKING_BUCKET_COLORS[b as number] } }), String(t)))),
-      this.els.status, this.els.list, this.els.lot);
+    replace(
+      this.section,
+      h(
+        'p',
+        { className: 'hint' },
+        'Lots and curb blocks in view, priced by the rate engine for the entry time and stay below. Click a lot for its products and a reservation quote.',
+      ),
+      h(
+        'div',
+        { className: 'row' },
+        h('label', {}, 'Entry ', this.els.entry),
+        h('label', {}, 'Stay ', this.els.duration),
+      ),
+      h(
+        'div',
+        { className: 'legend' },
+        ...[
+          [3, 'likely free (≥ 70 %)'],
+          [2, '35–70 %'],
+          [1, 'unlikely (< 35 %)'],
+        ].map(([b, t]) =>
+          h('span', {}, h('i', { style: { background: PARKING_BUCKET_COLORS[b as number] } }), String(t)),
+        ),
+      ),
+      this.els.status,
+      this.els.list,
+      this.els.lot,
+    );
   }
 
   /** Entry time as the lots API takes it (UTC, `yyyy-mm-ddTHH:MMZ`) and region-local (products, reservations). */
@@ -144,30 +217,82 @@ export class ParkingPanel implements Panel {
     try {
       const [lots, blocks] = await Promise.all([
         this.c.api.get<{ result: Lot[] }>('/lots', { box, entry_time: utc, duration, limit: 200, sort: 'distance' }),
-        this.c.api.get<{ result: Block[] }>('/blocks', { box, entry_time: utc, duration, limit: 500, outputfields: 'blockID,name,probability,bucket,geojson' }),
+        this.c.api.get<{ result: Block[] }>('/blocks', {
+          box,
+          entry_time: utc,
+          duration,
+          limit: 500,
+          outputfields: 'blockID,name,probability,bucket,geojson',
+        }),
       ]);
       if (seq !== this.seq) return;
       this.lots = lots.result;
       const lotFc: FeatureCollection = {
         type: 'FeatureCollection',
-        features: this.lots.map((l) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: l.point.coordinates }, properties: { id: l.id, name: l.name, capacity: l.spacesTotal ?? 0, bucket: l.occupancy?.bucket ?? 0, price: price(l) } })),
+        features: this.lots.map((l) => ({
+          type: 'Feature',
+          geometry: { type: 'Point', coordinates: l.point.coordinates },
+          properties: {
+            id: l.id,
+            name: l.name,
+            capacity: l.spacesTotal ?? 0,
+            bucket: l.occupancy?.bucket ?? 0,
+            price: price(l),
+          },
+        })),
       };
       const blockFc: FeatureCollection = {
         type: 'FeatureCollection',
-        features: blocks.result.filter((x) => x.geojson).map((x) => ({ type: 'Feature', geometry: x.geojson, properties: { id: x.blockID, name: x.name, bucket: x.bucket ?? 0, probability: x.probability } })),
+        features: blocks.result
+          .filter((x) => x.geojson)
+          .map((x) => ({
+            type: 'Feature',
+            geometry: x.geojson,
+            properties: { id: x.blockID, name: x.name, bucket: x.bucket ?? 0, probability: x.probability },
+          })),
       };
       await this.lotsOverlay.set(lotFc);
       await this.blocksOverlay.set(blockFc);
       this.els.status.textContent = `${this.lots.length} lots, ${blocks.result.length} blocks in view.`;
       this.els.status.setAttribute('data-lots', String(this.lots.length));
       this.els.status.setAttribute('data-blocks', String(blocks.result.length));
-      replace(this.els.list, h('table', {},
-        h('thead', {}, h('tr', {}, h('th', {}, 'Lot'), h('th', { className: 'num' }, 'Spaces'), h('th', { className: 'num' }, 'Occupied'), h('th', { className: 'num' }, 'Price'))),
-        h('tbody', {}, ...this.lots.map((l) => h('tr', { className: 'lot-row', 'data-lot': l.id, onclick: () => void this.showLot(l) },
-          h('td', {}, l.name || `Lot ${l.id}`),
-          h('td', { className: 'num' }, l.spacesTotal ?? '–'),
-          h('td', { className: 'num' }, l.occupancy?.pct !== null && l.occupancy?.pct !== undefined ? `${l.occupancy.pct} %` : '–'),
-          h('td', { className: 'num' }, price(l)))))));
+      replace(
+        this.els.list,
+        h(
+          'table',
+          {},
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', {}, 'Lot'),
+              h('th', { className: 'num' }, 'Spaces'),
+              h('th', { className: 'num' }, 'Occupied'),
+              h('th', { className: 'num' }, 'Price'),
+            ),
+          ),
+          h(
+            'tbody',
+            {},
+            ...this.lots.map((l) =>
+              h(
+                'tr',
+                { className: 'lot-row', 'data-lot': l.id, onclick: () => void this.showLot(l) },
+                h('td', {}, l.name || `Lot ${l.id}`),
+                h('td', { className: 'num' }, l.spacesTotal ?? '–'),
+                h(
+                  'td',
+                  { className: 'num' },
+                  l.occupancy?.pct !== null && l.occupancy?.pct !== undefined ? `${l.occupancy.pct} %` : '–',
+                ),
+                h('td', { className: 'num' }, price(l)),
+              ),
+            ),
+          ),
+        ),
+      );
     } catch (err) {
       if (seq === this.seq) this.els.status.textContent = `Parking: ${describeError(err)}`;
     }
@@ -176,17 +301,43 @@ export class ParkingPanel implements Panel {
   private async showLot(l: Lot): Promise<void> {
     const { local } = this.entry();
     const duration = Number(this.els.duration.value);
-    replace(this.els.lot, h('h3', {}, l.name || `Lot ${l.id}`), h('p', { className: 'hint' }, (l.rateCard ?? []).join(' · ') || 'No rate card.'), h('p', { className: 'hint' }, 'Loading products…'));
+    replace(
+      this.els.lot,
+      h('h3', {}, l.name || `Lot ${l.id}`),
+      h('p', { className: 'hint' }, (l.rateCard ?? []).join(' · ') || 'No rate card.'),
+      h('p', { className: 'hint' }, 'Loading products…'),
+    );
     this.c.map.easeTo({ center: l.point.coordinates, duration: 300 });
     try {
-      const res = await this.c.api.get<{ ProductCount: number; Products: Product[] }>('/product/', { f_id: l.id, entry_dt: local, duration });
+      const res = await this.c.api.get<{ ProductCount: number; Products: Product[] }>('/product/', {
+        f_id: l.id,
+        entry_dt: local,
+        duration,
+      });
       const rows = res.Products.map((p) => {
         const out = h('td', {});
-        const quote = h('button', { type: 'button', 'data-product': p.pk_reservation_product, onclick: () => void this.quote(l, p, out) }, 'Quote');
-        return h('tr', {}, h('td', {}, p.name, h('div', { className: 'hint' }, `${p.start_time}–${p.end_time}`)), h('td', { className: 'num' }, p.rates.length ? `${p.currency}${p.rates[0]}` : '–'), h('td', {}, quote), out);
+        const quote = h(
+          'button',
+          { type: 'button', 'data-product': p.pk_reservation_product, onclick: () => void this.quote(l, p, out) },
+          'Quote',
+        );
+        return h(
+          'tr',
+          {},
+          h('td', {}, p.name, h('div', { className: 'hint' }, `${p.start_time}–${p.end_time}`)),
+          h('td', { className: 'num' }, p.rates.length ? `${p.currency}${p.rates[0]}` : '–'),
+          h('td', {}, quote),
+          out,
+        );
       });
-      replace(this.els.lot, h('h3', {}, l.name || `Lot ${l.id}`), h('p', { className: 'hint' }, (l.rateCard ?? []).join(' · ') || 'No rate card.'),
-        res.ProductCount ? h('table', { id: 'parking-products' }, h('tbody', {}, ...rows)) : h('p', { className: 'hint' }, 'This lot offers no reservations.'));
+      replace(
+        this.els.lot,
+        h('h3', {}, l.name || `Lot ${l.id}`),
+        h('p', { className: 'hint' }, (l.rateCard ?? []).join(' · ') || 'No rate card.'),
+        res.ProductCount
+          ? h('table', { id: 'parking-products' }, h('tbody', {}, ...rows))
+          : h('p', { className: 'hint' }, 'This lot offers no reservations.'),
+      );
     } catch (err) {
       replace(this.els.lot, h('h3', {}, l.name), h('p', { className: 'error' }, describeError(err)));
     }
@@ -197,7 +348,13 @@ export class ParkingPanel implements Panel {
     out.textContent = '…';
     try {
       const res = await this.c.api.request<{ Reservations: Reservation[] }>('POST', '/reservation/', {
-        form: { pk_reservation_product: p.pk_reservation_product, f_id: String(l.id), entry_time: local, duration: this.els.duration.value, action: 'Quote' },
+        form: {
+          pk_reservation_product: p.pk_reservation_product,
+          f_id: String(l.id),
+          entry_time: local,
+          duration: this.els.duration.value,
+          action: 'Quote',
+        },
       });
       const r = res.Reservations[0];
       out.textContent = `${r.currency}${r.d_amount_quoted.toFixed(2)} incl. ${r.currency}${r.d_service_fee.toFixed(2)} fee, valid until ${new Date(r.dt_expiration_date).toLocaleTimeString()}`;
@@ -207,4 +364,3 @@ export class ParkingPanel implements Panel {
     }
   }
 }
-

@@ -18,7 +18,11 @@ import { describeError, type Panel, type PanelContext } from './panel.js';
 
 /** The routing API's limit: WP_1, WP_2 and up to 8 more. */
 const MAX_VIAS = 8;
-const CRITERIA: Array<[code: string, label: string]> = [['T', 'Avoid toll roads'], ['H', 'Avoid highways'], ['F', 'Avoid ferries']];
+const CRITERIA: Array<[code: string, label: string]> = [
+  ['T', 'Avoid toll roads'],
+  ['H', 'Avoid highways'],
+  ['F', 'Avoid ferries'],
+];
 
 interface ApiRoute {
   id: string;
@@ -32,7 +36,14 @@ interface ApiRoute {
   summary?: { text: string };
   description?: string;
   maneuvers?: Array<{ text: string; turnType: string; distance: number }>;
-  incidents?: Array<{ id?: number; type?: string; severity?: number; shortDescription?: string; fullDescription?: string; delayImpact?: number }>;
+  incidents?: Array<{
+    id?: number;
+    type?: string;
+    severity?: number;
+    shortDescription?: string;
+    fullDescription?: string;
+    delayImpact?: number;
+  }>;
   points?: { type: 'LineString'; coordinates: number[][] };
   speedBuckets?: Array<{ speedBucket: number; startIndex: number; endIndex: number }>;
 }
@@ -46,7 +57,11 @@ interface FindRouteResponse {
 
 interface TravelTimesResponse {
   statusId: number;
-  result?: { trip: { route: { travelTimes: Array<{ departureTime: string; travelTimeMinutes?: number; routeHasClosures: boolean }> } } };
+  result?: {
+    trip: {
+      route: { travelTimes: Array<{ departureTime: string; travelTimeMinutes?: number; routeHasClosures: boolean }> };
+    };
+  };
 }
 
 /** Features of a route split into runs of one speed bucket (indices into `points`). */
@@ -54,11 +69,17 @@ export function routeFeatures(routes: ApiRoute[], selected: number): FeatureColl
   const features: Feature<LineString>[] = [];
   routes.forEach((r, i) => {
     const pts = r.points?.coordinates ?? [];
-    const runs = r.speedBuckets?.length ? r.speedBuckets : [{ speedBucket: 3, startIndex: 0, endIndex: pts.length - 1 }];
+    const runs = r.speedBuckets?.length
+      ? r.speedBuckets
+      : [{ speedBucket: 3, startIndex: 0, endIndex: pts.length - 1 }];
     for (const run of runs) {
       const coordinates = pts.slice(run.startIndex, run.endIndex + 1);
       if (coordinates.length < 2) continue;
-      features.push({ type: 'Feature', geometry: { type: 'LineString', coordinates }, properties: { route: i, bucket: run.speedBucket, selected: i === selected ? 1 : 0 } });
+      features.push({
+        type: 'Feature',
+        geometry: { type: 'LineString', coordinates },
+        properties: { route: i, bucket: run.speedBucket, selected: i === selected ? 1 : 0 },
+      });
     }
   });
   return { type: 'FeatureCollection', features };
@@ -75,7 +96,13 @@ export class RoutingPanel implements Panel {
     date: h('input', { type: 'date', id: 'route-date' }),
     slider: h('input', { type: 'range', id: 'route-time', min: 0, max: 95, step: 1 }),
     timeLabel: h('output', { id: 'route-time-label' }),
-    alternates: h('select', { id: 'route-alternates' }, h('option', { value: '0' }, 'one route'), h('option', { value: '1', selected: true }, 'up to 2 routes'), h('option', { value: '2' }, 'up to 3 routes')),
+    alternates: h(
+      'select',
+      { id: 'route-alternates' },
+      h('option', { value: '0' }, 'one route'),
+      h('option', { value: '1', selected: true }, 'up to 2 routes'),
+      h('option', { value: '2' }, 'up to 3 routes'),
+    ),
     status: h('p', { className: 'hint', id: 'route-status' }),
     results: h('div', { id: 'route-results' }),
     details: h('div', { id: 'route-details' }),
@@ -84,11 +111,42 @@ export class RoutingPanel implements Panel {
   private readonly criteria = new Map<string, HTMLInputElement>();
   private readonly rerouteSoon = debounce(() => void this.route(), 200);
 
-  constructor(private readonly c: PanelContext, private readonly section: HTMLElement) {
+  constructor(
+    private readonly c: PanelContext,
+    private readonly section: HTMLElement,
+  ) {
     this.overlay = new Overlay(c.map, 'route', [
-      { id: 'route-alt', type: 'line', source: 'route', filter: ['==', ['get', 'selected'], 0], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#7d8794', 'line-width': 5, 'line-opacity': 0.75 } },
-      { id: 'route-casing', type: 'line', source: 'route', filter: ['==', ['get', 'selected'], 1], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': '#1b2a3a', 'line-width': 9 } },
-      { id: 'route-line', type: 'line', source: 'route', filter: ['==', ['get', 'selected'], 1], layout: { 'line-cap': 'round', 'line-join': 'round' }, paint: { 'line-color': colorMatch('bucket', Object.fromEntries(SPEED_BUCKET_COLORS.map((col, i) => [i, col])), '#2ea043'), 'line-width': 6 } },
+      {
+        id: 'route-alt',
+        type: 'line',
+        source: 'route',
+        filter: ['==', ['get', 'selected'], 0],
+        layout: { 'line-cap': 'round', 'line-join': 'round' },
+        paint: { 'line-color': '#7d8794', 'line-width': 5, 'line-opacity': 0.75 },
+      },
+      {
+        id: 'route-casing',
+        type: 'line',
+        source: 'route',
+        filter: ['==', ['get', 'selected'], 1],
+        layout: { 'line-cap': 'round', 'line-join': 'round' },
+        paint: { 'line-color': '#1b2a3a', 'line-width': 9 },
+      },
+      {
+        id: 'route-line',
+        type: 'line',
+        source: 'route',
+        filter: ['==', ['get', 'selected'], 1],
+        layout: { 'line-cap': 'round', 'line-join': 'round' },
+        paint: {
+          'line-color': colorMatch(
+            'bucket',
+            Object.fromEntries(SPEED_BUCKET_COLORS.map((col, i) => [i, col])),
+            '#2ea043',
+          ),
+          'line-width': 6,
+        },
+      },
     ]);
     c.map.on('click', 'route-alt', (e) => {
       const i = Number(e.features?.[0]?.properties?.route);
@@ -114,8 +172,14 @@ export class RoutingPanel implements Panel {
     this.els.date.min = now.toFormat('yyyy-MM-dd');
     this.els.slider.value = String(Math.min(95, Math.ceil((now.hour * 60 + now.minute + 1) / 15)));
     this.updateTimeLabel();
-    this.els.slider.addEventListener('input', () => { this.updateTimeLabel(); this.rerouteSoon(); });
-    this.els.slider.addEventListener('change', () => { this.updateTimeLabel(); void this.route(); });
+    this.els.slider.addEventListener('input', () => {
+      this.updateTimeLabel();
+      this.rerouteSoon();
+    });
+    this.els.slider.addEventListener('change', () => {
+      this.updateTimeLabel();
+      void this.route();
+    });
     this.els.date.addEventListener('change', () => void this.route());
     this.els.alternates.addEventListener('change', () => void this.route());
     const toggles = CRITERIA.map(([code, label]) => {
@@ -123,10 +187,26 @@ export class RoutingPanel implements Panel {
       this.criteria.set(code, box);
       return h('label', {}, box, ` ${label}`);
     });
-    const legend = h('div', { className: 'legend' }, ...SPEED_BUCKET_COLORS.map((col, i) => h('span', {}, h('i', { style: { background: col } }), SPEED_BUCKET_LABELS[i])));
-    replace(this.section,
-      h('p', { className: 'hint' }, 'Click the map for the origin, then the destination; more clicks add via points (up to 8). Drag markers to move them, double-click a via point to remove it.'),
-      h('div', { className: 'row' }, h('label', {}, 'Day ', this.els.date), h('button', { type: 'button', onclick: () => this.clear() }, 'Clear')),
+    const legend = h(
+      'div',
+      { className: 'legend' },
+      ...SPEED_BUCKET_COLORS.map((col, i) =>
+        h('span', {}, h('i', { style: { background: col } }), SPEED_BUCKET_LABELS[i]),
+      ),
+    );
+    replace(
+      this.section,
+      h(
+        'p',
+        { className: 'hint' },
+        'Click the map for the origin, then the destination; more clicks add via points (up to 8). Drag markers to move them, double-click a via point to remove it.',
+      ),
+      h(
+        'div',
+        { className: 'row' },
+        h('label', {}, 'Day ', this.els.date),
+        h('button', { type: 'button', onclick: () => this.clear() }, 'Clear'),
+      ),
       h('label', {}, 'Departure ', this.els.timeLabel, this.els.slider),
       h('div', { className: 'row' }, ...toggles),
       h('label', {}, 'Alternatives ', this.els.alternates),
@@ -144,7 +224,8 @@ export class RoutingPanel implements Panel {
 
   onMapClick(e: MapMouseEvent): void {
     // a click on an alternative selects it (handled by its layer), it adds no point
-    if (this.c.map.getLayer('route-alt') && this.c.map.queryRenderedFeatures(e.point, { layers: ['route-alt'] }).length) return;
+    if (this.c.map.getLayer('route-alt') && this.c.map.queryRenderedFeatures(e.point, { layers: ['route-alt'] }).length)
+      return;
     if (this.points.length >= MAX_VIAS + 2) {
       this.els.status.textContent = `At most ${MAX_VIAS} via points.`;
       return;
@@ -158,11 +239,16 @@ export class RoutingPanel implements Panel {
 
   /** Where a new via point fits best: the leg it lengthens least. */
   private viaSlot(p: maplibregl.LngLat): number {
-    let best = this.points.length - 1, bestCost = Infinity;
+    let best = this.points.length - 1,
+      bestCost = Infinity;
     for (let i = 1; i < this.points.length; i++) {
-      const a = this.points[i - 1].getLngLat(), b = this.points[i].getLngLat();
+      const a = this.points[i - 1].getLngLat(),
+        b = this.points[i].getLngLat();
       const cost = a.distanceTo(p) + p.distanceTo(b) - a.distanceTo(b);
-      if (cost < bestCost) { bestCost = cost; best = i; }
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = i;
+      }
     }
     return best;
   }
@@ -222,17 +308,25 @@ export class RoutingPanel implements Panel {
     const seq = ++this.seq;
     const { at, nextWeek } = this.departure();
     const q: Record<string, string> = {
-      Action: 'FindRoute', Format: 'JSON', DepartureTime: RegionTime.utc(at), MaxAlternates: this.els.alternates.value,
-      RouteOutputFields: 'D,S,W,B,P,I,U', Units: this.c.region.country === 'US' || this.c.region.country === 'GB' ? '0' : '1',
+      Action: 'FindRoute',
+      Format: 'JSON',
+      DepartureTime: RegionTime.utc(at),
+      MaxAlternates: this.els.alternates.value,
+      RouteOutputFields: 'D,S,W,B,P,I,U',
+      Units: this.c.region.country === 'US' || this.c.region.country === 'GB' ? '0' : '1',
     };
-    this.points.forEach((m, i) => { const p = m.getLngLat(); q[`WP_${i + 1}`] = `${p.lat.toFixed(6)},${p.lng.toFixed(6)}`; });
+    this.points.forEach((m, i) => {
+      const p = m.getLngLat();
+      q[`WP_${i + 1}`] = `${p.lat.toFixed(6)},${p.lng.toFixed(6)}`;
+    });
     const crit = [...this.criteria].filter(([, box]) => box.checked).map(([code]) => code);
     if (crit.length) q.Criteria = crit.join(',');
     this.els.status.textContent = `Routing for ${at.toFormat('ccc d LLL HH:mm')}${nextWeek ? ' (next week: that time has passed today)' : ''}…`;
     try {
       const res = await this.c.api.get<FindRouteResponse>('/traffic/api.ashx', q);
       if (seq !== this.seq) return;
-      if (res.statusId !== 0 || !res.result) throw new Error(`${res.statusText}${res.statusDetail ? `: ${res.statusDetail}` : ''}`);
+      if (res.statusId !== 0 || !res.result)
+        throw new Error(`${res.statusText}${res.statusDetail ? `: ${res.statusDetail}` : ''}`);
       this.routes = res.result.trip.routes;
       this.selected = 0;
       this.els.status.textContent = `Departure ${at.toFormat('ccc d LLL yyyy HH:mm')} (${this.c.time.zone})${nextWeek ? ', next week' : ''}.`;
@@ -245,7 +339,8 @@ export class RoutingPanel implements Panel {
       void this.overlay.set(EMPTY);
       replace(this.els.results);
       replace(this.els.details);
-      this.els.status.textContent = err instanceof ApiError && err.kind !== 'failed' ? '' : `No route: ${describeError(err)}`;
+      this.els.status.textContent =
+        err instanceof ApiError && err.kind !== 'failed' ? '' : `No route: ${describeError(err)}`;
     }
   }
 
@@ -263,21 +358,57 @@ export class RoutingPanel implements Panel {
     void this.overlay.set(routeFeatures(this.routes, this.selected));
     const cards = this.routes.map((r, i) => {
       const time = r.hasClosures || r.travelTimeMinutes === undefined ? 'closed' : `${r.travelTimeMinutes} min`;
-      return h('div', { className: `route-card${i === this.selected ? ' selected' : ''}`, 'data-testid': `route-${i}`, onclick: () => this.select(i) },
-        h('div', {}, h('span', { className: 'big', 'data-testid': i === this.selected ? 'travel-time' : undefined, 'data-minutes': r.travelTimeMinutes ?? '' }, time),
-          ` · ${r.totalDistance} ${this.unit()} · ${r.averageSpeed} ${this.unit() === 'mi' ? 'mph' : 'km/h'}`),
-        h('div', { className: 'hint' }, `uncongested ${r.uncongestedTravelTimeMinutes} min · abnormality ${r.abnormalityMinutes ?? '–'} min${r.hasRestrictions ? ' · restricted' : ''}`),
-        h('div', {}, r.summary?.text ?? r.description ?? ''));
+      return h(
+        'div',
+        {
+          className: `route-card${i === this.selected ? ' selected' : ''}`,
+          'data-testid': `route-${i}`,
+          onclick: () => this.select(i),
+        },
+        h(
+          'div',
+          {},
+          h(
+            'span',
+            {
+              className: 'big',
+              'data-testid': i === this.selected ? 'travel-time' : undefined,
+              'data-minutes': r.travelTimeMinutes ?? '',
+            },
+            time,
+          ),
+          ` · ${r.totalDistance} ${this.unit()} · ${r.averageSpeed} ${this.unit() === 'mi' ? 'mph' : 'km/h'}`,
+        ),
+        h(
+          'div',
+          { className: 'hint' },
+          `uncongested ${r.uncongestedTravelTimeMinutes} min · abnormality ${r.abnormalityMinutes ?? '–'} min${r.hasRestrictions ? ' · restricted' : ''}`,
+        ),
+        h('div', {}, r.summary?.text ?? r.description ?? ''),
+      );
     });
     replace(this.els.results, ...cards);
     const r = this.routes[this.selected];
     if (!r) return;
     const incidents = r.incidents ?? [];
-    replace(this.els.details,
+    replace(
+      this.els.details,
       h('h3', {}, 'Maneuvers'),
       h('ol', { className: 'maneuvers' }, ...(r.maneuvers ?? []).map((m) => h('li', {}, m.text))),
       h('h3', {}, `Incidents on the route (${incidents.length})`),
-      incidents.length ? h('ul', {}, ...incidents.map((x) => h('li', {}, `${x.type ?? 'incident'} (severity ${x.severity ?? '?'}): ${x.shortDescription ?? x.fullDescription ?? ''}`))) : h('p', { className: 'hint' }, 'None.'),
+      incidents.length
+        ? h(
+            'ul',
+            {},
+            ...incidents.map((x) =>
+              h(
+                'li',
+                {},
+                `${x.type ?? 'incident'} (severity ${x.severity ?? '?'}): ${x.shortDescription ?? x.fullDescription ?? ''}`,
+              ),
+            ),
+          )
+        : h('p', { className: 'hint' }, 'None.'),
     );
   }
 
@@ -292,16 +423,29 @@ export class RoutingPanel implements Panel {
     if (count <= 0) return replace(this.els.day);
     try {
       const res = await this.c.api.get<TravelTimesResponse>('/traffic/api.ashx', {
-        Action: 'GetRouteTravelTimes', Format: 'JSON', RouteId: r.id, DepartureTime: RegionTime.utc(dayStart.plus({ minutes: firstQuarter * 15 })), TravelTimeCount: count, TravelTimeInterval: 15,
+        Action: 'GetRouteTravelTimes',
+        Format: 'JSON',
+        RouteId: r.id,
+        DepartureTime: RegionTime.utc(dayStart.plus({ minutes: firstQuarter * 15 })),
+        TravelTimeCount: count,
+        TravelTimeInterval: 15,
       });
       if (seq !== this.seq || !res.result) return;
       const times = res.result.trip.route.travelTimes;
       const bars = Array.from({ length: 96 }, (_, i) => {
         const t = i >= firstQuarter ? times[i - firstQuarter] : undefined;
-        return { label: i % 12 === 0 ? String(i / 4) : '', value: t?.travelTimeMinutes ?? null, title: `${hhmm(i * 15)}: ${t?.travelTimeMinutes ?? '–'} min` };
+        return {
+          label: i % 12 === 0 ? String(i / 4) : '',
+          value: t?.travelTimeMinutes ?? null,
+          title: `${hhmm(i * 15)}: ${t?.travelTimeMinutes ?? '–'} min`,
+        };
       });
       const slot = Math.round(at.diff(dayStart, 'minutes').minutes / 15);
-      replace(this.els.day, h('h3', {}, `Travel time through ${at.toFormat('cccc')} (this route)`), barChart(bars, { unit: 'min', highlight: slot, labelEvery: 1, testId: 'day-chart' }));
+      replace(
+        this.els.day,
+        h('h3', {}, `Travel time through ${at.toFormat('cccc')} (this route)`),
+        barChart(bars, { unit: 'min', highlight: slot, labelEvery: 1, testId: 'day-chart' }),
+      );
     } catch {
       replace(this.els.day);
     }

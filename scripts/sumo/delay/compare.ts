@@ -23,9 +23,13 @@ import { parseArgs } from 'node:util';
 
 const { values: args } = parseArgs({
   options: {
-    dir: { type: 'string' }, facts: { type: 'string' }, out: { type: 'string' },
-    radius: { type: 'string', default: '30' }, 'min-probes': { type: 'string', default: '5' },
-    'min-movement': { type: 'string', default: '30' }, label: { type: 'string', default: '' },
+    dir: { type: 'string' },
+    facts: { type: 'string' },
+    out: { type: 'string' },
+    radius: { type: 'string', default: '30' },
+    'min-probes': { type: 'string', default: '5' },
+    'min-movement': { type: 'string', default: '30' },
+    label: { type: 'string', default: '' },
   },
 });
 if (!args.dir || !args.facts) throw new Error('usage: compare.ts --dir <scenario dir> --facts facts.json');
@@ -33,28 +37,78 @@ const RADIUS_M = Number(args.radius);
 const MIN_PROBES = Number(args['min-probes']);
 const MIN_MOVEMENT = Number(args['min-movement']);
 
-interface TruthCrossing { vehicle: string; tl: string; approachEdge: string; exitEdge: string; dir: string; entryS: number; delayS: number; stopped: boolean; onGreen: boolean | null; approachKph: number }
-interface Truth { teleported: string[]; signals: Array<{ tl: string; junctions: Array<{ id: string; lon: number; lat: number }> }>; crossings: TruthCrossing[]; vehicles: number }
-interface Fact { vehicle: string; key: string; movementId: number; inWay: string; outWay: string; turn: string; entryS: number; delayS: number; stopped: boolean; onGreen: boolean | null; approachKph: number | null }
-interface Facts { params: Record<string, number>; probeVehicles: string[]; intersections: Array<{ key: string; name: string; signalized: boolean; nodes: Array<{ osmId: number; lat: number; lon: number }> }>; facts: Fact[] }
+interface TruthCrossing {
+  vehicle: string;
+  tl: string;
+  approachEdge: string;
+  exitEdge: string;
+  dir: string;
+  entryS: number;
+  delayS: number;
+  stopped: boolean;
+  onGreen: boolean | null;
+  approachKph: number;
+}
+interface Truth {
+  teleported: string[];
+  signals: Array<{ tl: string; junctions: Array<{ id: string; lon: number; lat: number }> }>;
+  crossings: TruthCrossing[];
+  vehicles: number;
+}
+interface Fact {
+  vehicle: string;
+  key: string;
+  movementId: number;
+  inWay: string;
+  outWay: string;
+  turn: string;
+  entryS: number;
+  delayS: number;
+  stopped: boolean;
+  onGreen: boolean | null;
+  approachKph: number | null;
+}
+interface Facts {
+  params: Record<string, number>;
+  probeVehicles: string[];
+  intersections: Array<{
+    key: string;
+    name: string;
+    signalized: boolean;
+    nodes: Array<{ osmId: number; lat: number; lon: number }>;
+  }>;
+  facts: Fact[];
+}
 
 const truth = JSON.parse(readFileSync(join(args.dir, 'truth.json'), 'utf8')) as Truth;
 const est = JSON.parse(readFileSync(args.facts, 'utf8')) as Facts;
 
 // ---- vehicles left out: teleported (gap in the 1 s record, or named in SUMO's log)
 const teleported = new Set(truth.teleported);
-for (const m of readFileSync(join(args.dir, 'sumo.log'), 'utf8').matchAll(/Teleporting vehicle '([^']+)'/g)) teleported.add(m[1]);
+for (const m of readFileSync(join(args.dir, 'sumo.log'), 'utf8').matchAll(/Teleporting vehicle '([^']+)'/g))
+  teleported.add(m[1]);
 const probeSet = new Set(est.probeVehicles.filter((v) => !teleported.has(v)));
 const crossings = truth.crossings.filter((c) => !teleported.has(c.vehicle));
 const facts = est.facts.filter((f) => !teleported.has(f.vehicle));
 
 // ---- pairing signals with intersections: union–find over the bipartite "within radius" graph
 const parent = new Map<string, string>();
-const find = (x: string): string => { let r = x; while (parent.get(r) !== r) r = parent.get(r)!; parent.set(x, r); return r; };
-const add = (x: string): void => { if (!parent.has(x)) parent.set(x, x); };
-const union = (a: string, b: string): void => { add(a); add(b); parent.set(find(a), find(b)); };
+const find = (x: string): string => {
+  let r = x;
+  while (parent.get(r) !== r) r = parent.get(r)!;
+  parent.set(x, r);
+  return r;
+};
+const add = (x: string): void => {
+  if (!parent.has(x)) parent.set(x, x);
+};
+const union = (a: string, b: string): void => {
+  add(a);
+  add(b);
+  parent.set(find(a), find(b));
+};
 const distM = (la1: number, lo1: number, la2: number, lo2: number): number => {
-  const k = Math.cos(((la1 + la2) / 2) * Math.PI / 180);
+  const k = Math.cos((((la1 + la2) / 2) * Math.PI) / 180);
   return Math.hypot((la2 - la1) * 111_195, (lo2 - lo1) * 111_195 * k);
 };
 // a SUMO junction id is the OSM node id, or "cluster_<id>_<id>…" for junctions netconvert joined
@@ -62,9 +116,16 @@ const ours = est.intersections;
 const signalizedOurs = ours.filter((ix) => ix.signalized);
 for (const s of truth.signals) {
   add(`T:${s.tl}`);
-  const osmIds = new Set(s.junctions.flatMap((j) => j.id.split('_')).filter((x) => /^\d+$/.test(x)).map(Number));
+  const osmIds = new Set(
+    s.junctions
+      .flatMap((j) => j.id.split('_'))
+      .filter((x) => /^\d+$/.test(x))
+      .map(Number),
+  );
   for (const ix of signalizedOurs) {
-    const near = ix.nodes.some((n) => osmIds.has(n.osmId)) || s.junctions.some((j) => ix.nodes.some((n) => distM(j.lat, j.lon, n.lat, n.lon) <= RADIUS_M));
+    const near =
+      ix.nodes.some((n) => osmIds.has(n.osmId)) ||
+      s.junctions.some((j) => ix.nodes.some((n) => distM(j.lat, j.lon, n.lat, n.lon) <= RADIUS_M));
     if (near) union(`T:${s.tl}`, `E:${ix.key}`);
   }
 }
@@ -74,10 +135,22 @@ const groups = new Map<string, { tls: string[]; keys: string[] }>();
 for (const x of parent.keys()) {
   const r = find(x);
   const g = groups.get(r) ?? { tls: [], keys: [] };
-  if (x.startsWith('T:')) { g.tls.push(x.slice(2)); groupOfTl.set(x.slice(2), r); } else { g.keys.push(x.slice(2)); groupOfKey.set(x.slice(2), r); }
+  if (x.startsWith('T:')) {
+    g.tls.push(x.slice(2));
+    groupOfTl.set(x.slice(2), r);
+  } else {
+    g.keys.push(x.slice(2));
+    groupOfKey.set(x.slice(2), r);
+  }
   groups.set(r, g);
 }
-const pairing = { signals: truth.signals.length, oneToOne: 0, unpaired: 0, oneSignalSeveralOurs: 0, severalSignalsOneOurs: 0 };
+const pairing = {
+  signals: truth.signals.length,
+  oneToOne: 0,
+  unpaired: 0,
+  oneSignalSeveralOurs: 0,
+  severalSignalsOneOurs: 0,
+};
 for (const g of groups.values()) {
   if (g.tls.length === 0) continue;
   if (g.keys.length === 0) pairing.unpaired += g.tls.length;
@@ -88,12 +161,32 @@ for (const g of groups.values()) {
 
 // ---- keys
 const BIN_S = 900;
-const wayOfSumoEdge = (e: string): string => { const m = /^(-?)(\d+)/.exec(e); return m ? `${m[2]}${m[1] === '-' ? '-' : '+'}` : e; };
+const wayOfSumoEdge = (e: string): string => {
+  const m = /^(-?)(\d+)/.exec(e);
+  return m ? `${m[2]}${m[1] === '-' ? '-' : '+'}` : e;
+};
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-const los = (d: number): string => (d <= 10 ? 'A' : d <= 20 ? 'B' : d <= 35 ? 'C' : d <= 55 ? 'D' : d <= 80 ? 'E' : 'F');
+const los = (d: number): string =>
+  d <= 10 ? 'A' : d <= 20 ? 'B' : d <= 35 ? 'C' : d <= 55 ? 'D' : d <= 80 ? 'E' : 'F';
 
-interface Cell { truthAll: number[]; truthProbe: number[]; est: number[]; onGreen: number[]; truthStopped: number[]; estStopped: number[]; estOnGreen: number[] }
-const cell = (): Cell => ({ truthAll: [], truthProbe: [], est: [], onGreen: [], truthStopped: [], estStopped: [], estOnGreen: [] });
+interface Cell {
+  truthAll: number[];
+  truthProbe: number[];
+  est: number[];
+  onGreen: number[];
+  truthStopped: number[];
+  estStopped: number[];
+  estOnGreen: number[];
+}
+const cell = (): Cell => ({
+  truthAll: [],
+  truthProbe: [],
+  est: [],
+  onGreen: [],
+  truthStopped: [],
+  estStopped: [],
+  estOnGreen: [],
+});
 const bins = new Map<string, Cell>();
 const movements = new Map<string, Cell & { dir: string }>();
 for (const c of crossings) {
@@ -101,8 +194,10 @@ for (const c of crossings) {
   if (!g || groups.get(g)!.keys.length === 0) continue;
   const bk = `${g}@${Math.floor(c.entryS / BIN_S)}`;
   const mk = `${g}|${wayOfSumoEdge(c.approachEdge)}|${wayOfSumoEdge(c.exitEdge)}`;
-  const b = bins.get(bk) ?? cell(); bins.set(bk, b);
-  const m = movements.get(mk) ?? { ...cell(), dir: c.dir }; movements.set(mk, m);
+  const b = bins.get(bk) ?? cell();
+  bins.set(bk, b);
+  const m = movements.get(mk) ?? { ...cell(), dir: c.dir };
+  movements.set(mk, m);
   for (const x of [b, m]) {
     x.truthAll.push(c.delayS);
     x.truthStopped.push(c.stopped ? 1 : 0);
@@ -117,15 +212,22 @@ for (const f of facts) {
   factsCompared++;
   const bk = `${g}@${Math.floor(f.entryS / BIN_S)}`;
   const mk = `${g}|${f.inWay}|${f.outWay}`;
-  const b = bins.get(bk) ?? cell(); bins.set(bk, b);
-  b.est.push(f.delayS); b.estStopped.push(f.stopped ? 1 : 0);
+  const b = bins.get(bk) ?? cell();
+  bins.set(bk, b);
+  b.est.push(f.delayS);
+  b.estStopped.push(f.stopped ? 1 : 0);
   if (f.onGreen !== null && f.onGreen !== undefined) b.estOnGreen.push(f.onGreen ? 1 : 0);
   const m = movements.get(mk);
-  if (m) { m.est.push(f.delayS); m.estStopped.push(f.stopped ? 1 : 0); }
+  if (m) {
+    m.est.push(f.delayS);
+    m.estStopped.push(f.stopped ? 1 : 0);
+  }
 }
 
 // ---- intersection × bin
-const rows = [...bins.entries()].filter(([, c]) => c.est.length >= MIN_PROBES && c.truthAll.length > 0 && c.truthProbe.length > 0);
+const rows = [...bins.entries()].filter(
+  ([, c]) => c.est.length >= MIN_PROBES && c.truthAll.length > 0 && c.truthProbe.length > 0,
+);
 const errAll = rows.map(([, c]) => mean(c.est) - mean(c.truthAll));
 const errSame = rows.map(([, c]) => mean(c.est) - mean(c.truthProbe));
 const errSampling = rows.map(([, c]) => mean(c.truthProbe) - mean(c.truthAll));
@@ -133,7 +235,10 @@ const losAll = rows.filter(([, c]) => los(mean(c.est)) === los(mean(c.truthAll))
 const losSame = rows.filter(([, c]) => los(mean(c.est)) === los(mean(c.truthProbe))).length / rows.length;
 const losSampling = rows.filter(([, c]) => los(mean(c.truthProbe)) === los(mean(c.truthAll))).length / rows.length;
 const losTruth: Record<string, number> = {};
-for (const [, c] of rows) { const l = los(mean(c.truthAll)); losTruth[l] = (losTruth[l] ?? 0) + 1; }
+for (const [, c] of rows) {
+  const l = los(mean(c.truthAll));
+  losTruth[l] = (losTruth[l] ?? 0) + 1;
+}
 const abs = (xs: number[]): number => mean(xs.map(Math.abs));
 const pogRows = rows.filter(([, c]) => c.onGreen.length > 0);
 const pog = {
@@ -142,10 +247,20 @@ const pog = {
   binMaeVsOnGreenPct: abs(pogRows.map(([, c]) => 100 * (1 - mean(c.estStopped)) - 100 * mean(c.onGreen))),
   binBiasVsOnGreenPct: mean(pogRows.map(([, c]) => 100 * (1 - mean(c.estStopped)) - 100 * mean(c.onGreen))),
   binMaeStopSharePct: abs(rows.map(([, c]) => 100 * mean(c.estStopped) - 100 * mean(c.truthStopped))),
-  ...(pogRows.some(([, c]) => c.estOnGreen.length > 0) ? {
-    binMaeWithTimingPct: abs(pogRows.filter(([, c]) => c.estOnGreen.length > 0).map(([, c]) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreen))),
-    binBiasWithTimingPct: mean(pogRows.filter(([, c]) => c.estOnGreen.length > 0).map(([, c]) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreen))),
-  } : {}),
+  ...(pogRows.some(([, c]) => c.estOnGreen.length > 0)
+    ? {
+        binMaeWithTimingPct: abs(
+          pogRows
+            .filter(([, c]) => c.estOnGreen.length > 0)
+            .map(([, c]) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreen)),
+        ),
+        binBiasWithTimingPct: mean(
+          pogRows
+            .filter(([, c]) => c.estOnGreen.length > 0)
+            .map(([, c]) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreen)),
+        ),
+      }
+    : {}),
 };
 
 // ---- movements pooled
@@ -156,17 +271,34 @@ const movementRows = mrows.map(([k, m]) => {
   const [g, inWay, outWay] = k.split('|');
   const grp = groups.get(g)!;
   return {
-    signals: grp.tls.join(' '), ours: grp.keys.join(' '), name: grp.keys.map((x) => ours.find((o) => o.key === x)?.name).join(' / '),
-    inWay, outWay, dir: m.dir, probes: m.est.length, vehicles: m.truthAll.length,
-    estS: +mean(m.est).toFixed(1), truthAllS: +mean(m.truthAll).toFixed(1), truthProbesS: +mean(m.truthProbe).toFixed(1),
+    signals: grp.tls.join(' '),
+    ours: grp.keys.join(' '),
+    name: grp.keys.map((x) => ours.find((o) => o.key === x)?.name).join(' / '),
+    inWay,
+    outWay,
+    dir: m.dir,
+    probes: m.est.length,
+    vehicles: m.truthAll.length,
+    estS: +mean(m.est).toFixed(1),
+    truthAllS: +mean(m.truthAll).toFixed(1),
+    truthProbesS: +mean(m.truthProbe).toFixed(1),
   };
 });
-const worst = [...movementRows].sort((a, b) => Math.abs(b.estS - b.truthAllS) - Math.abs(a.estS - a.truthAllS)).slice(0, 10);
-const worstMethod = [...movementRows].sort((a, b) => Math.abs(b.estS - b.truthProbesS) - Math.abs(a.estS - a.truthProbesS)).slice(0, 10);
+const worst = [...movementRows]
+  .sort((a, b) => Math.abs(b.estS - b.truthAllS) - Math.abs(a.estS - a.truthAllS))
+  .slice(0, 10);
+const worstMethod = [...movementRows]
+  .sort((a, b) => Math.abs(b.estS - b.truthProbesS) - Math.abs(a.estS - a.truthProbesS))
+  .slice(0, 10);
 
 // ---- per crossing, same vehicle (nearest entry time within 60 s)
 const byVehicle = new Map<string, TruthCrossing[]>();
-for (const c of crossings) if (probeSet.has(c.vehicle)) { const a = byVehicle.get(c.vehicle) ?? []; a.push(c); byVehicle.set(c.vehicle, a); }
+for (const c of crossings)
+  if (probeSet.has(c.vehicle)) {
+    const a = byVehicle.get(c.vehicle) ?? [];
+    a.push(c);
+    byVehicle.set(c.vehicle, a);
+  }
 const pairErr: number[] = [];
 let stopAgree = 0;
 const approachErr: number[] = [];
@@ -184,27 +316,51 @@ for (const f of facts) {
     pairErr.push(f.delayS - best.delayS);
     if (best.stopped === f.stopped) stopAgree++;
     if (f.approachKph !== null) approachErr.push(f.approachKph - best.approachKph);
-    if (best.onGreen !== null && f.onGreen !== null && f.onGreen !== undefined) { greenJudged++; if (best.onGreen === f.onGreen) greenAgree++; }
+    if (best.onGreen !== null && f.onGreen !== null && f.onGreen !== undefined) {
+      greenJudged++;
+      if (best.onGreen === f.onGreen) greenAgree++;
+    }
   }
 }
 
 const r2 = (x: number): number => Math.round(x * 100) / 100;
 const figures = {
-  label: args.label, params: est.params, minProbesPerBin: MIN_PROBES, minProbesPerMovement: MIN_MOVEMENT,
+  label: args.label,
+  params: est.params,
+  minProbesPerBin: MIN_PROBES,
+  minProbesPerMovement: MIN_MOVEMENT,
   counts: {
-    simulatedVehicles: truth.vehicles, teleportedLeftOut: teleported.size, probeVehicles: probeSet.size,
-    truthCrossings: crossings.length, probeFactsAtSignals: factsCompared, pairing,
-    comparedIntersections: new Set(rows.map(([k]) => k.split('@')[0])).size, comparedBins: rows.length,
-    comparedMovements: mrows.length, sameVehiclePairs: pairErr.length,
+    simulatedVehicles: truth.vehicles,
+    teleportedLeftOut: teleported.size,
+    probeVehicles: probeSet.size,
+    truthCrossings: crossings.length,
+    probeFactsAtSignals: factsCompared,
+    pairing,
+    comparedIntersections: new Set(rows.map(([k]) => k.split('@')[0])).size,
+    comparedBins: rows.length,
+    comparedMovements: mrows.length,
+    sameVehiclePairs: pairErr.length,
   },
   bins: {
-    maeS: r2(abs(errAll)), biasS: r2(mean(errAll)), losAgreementPct: r2(100 * losAll),
+    maeS: r2(abs(errAll)),
+    biasS: r2(mean(errAll)),
+    losAgreementPct: r2(100 * losAll),
     sameProbes: { maeS: r2(abs(errSame)), biasS: r2(mean(errSame)), losAgreementPct: r2(100 * losSame) },
     samplingOnly: { maeS: r2(abs(errSampling)), biasS: r2(mean(errSampling)), losAgreementPct: r2(100 * losSampling) },
     truthLos: losTruth,
   },
-  movements: { maeS: r2(abs(merr)), biasS: r2(mean(merr)), sameProbes: { maeS: r2(abs(merrSame)), biasS: r2(mean(merrSame)) } },
-  crossings: { maeS: r2(abs(pairErr)), biasS: r2(mean(pairErr)), stopAgreementPct: r2((100 * stopAgree) / pairErr.length), approachSpeedMaeKph: r2(abs(approachErr)), ...(greenJudged > 0 ? { onGreenAgreementPct: r2((100 * greenAgree) / greenJudged) } : {}) },
+  movements: {
+    maeS: r2(abs(merr)),
+    biasS: r2(mean(merr)),
+    sameProbes: { maeS: r2(abs(merrSame)), biasS: r2(mean(merrSame)) },
+  },
+  crossings: {
+    maeS: r2(abs(pairErr)),
+    biasS: r2(mean(pairErr)),
+    stopAgreementPct: r2((100 * stopAgree) / pairErr.length),
+    approachSpeedMaeKph: r2(abs(approachErr)),
+    ...(greenJudged > 0 ? { onGreenAgreementPct: r2((100 * greenAgree) / greenJudged) } : {}),
+  },
   pog: Object.fromEntries(Object.entries(pog).map(([k, v]) => [k, r2(v)])),
   worstMovements: worst,
   worstMovementsMethod: worstMethod,

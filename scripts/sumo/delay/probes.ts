@@ -32,13 +32,19 @@ import { createRng } from '../../../src/sim/prng.js';
 
 const { values: args } = parseArgs({
   options: {
-    dir: { type: 'string' }, pbf: { type: 'string' }, out: { type: 'string' },
-    share: { type: 'string', default: '0.1' }, every: { type: 'string', default: '3' },
-    noise: { type: 'string', default: '0' }, seed: { type: 'string', default: '1' },
-    day: { type: 'string', default: '2026-11-16' }, timing: { type: 'boolean', default: false },
+    dir: { type: 'string' },
+    pbf: { type: 'string' },
+    out: { type: 'string' },
+    share: { type: 'string', default: '0.1' },
+    every: { type: 'string', default: '3' },
+    noise: { type: 'string', default: '0' },
+    seed: { type: 'string', default: '1' },
+    day: { type: 'string', default: '2026-11-16' },
+    timing: { type: 'boolean', default: false },
   },
 });
-if (!args.dir || !args.pbf || !args.out) throw new Error('usage: probes.ts --dir <scenario dir> --pbf x.osm.pbf --out facts.json');
+if (!args.dir || !args.pbf || !args.out)
+  throw new Error('usage: probes.ts --dir <scenario dir> --pbf x.osm.pbf --out facts.json');
 const SHARE = Number(args.share);
 const EVERY_S = Number(args.every);
 const NOISE_M = Number(args.noise);
@@ -63,7 +69,13 @@ const midnightS = DateTime.fromISO(args.day!, { zone: tz }).toSeconds();
 log(`region: ${g.edgeCount} edges, ${region.intersections.length} intersections, time zone ${tz}`);
 
 // ---- pings of the probe vehicles
-interface Track { t: number[]; lat: number[]; lon: number[]; v: number[]; h: number[] }
+interface Track {
+  t: number[];
+  lat: number[];
+  lon: number[];
+  v: number[];
+  h: number[];
+}
 const tracks = new Map<string, Track>();
 {
   const p = new SaxesParser();
@@ -74,10 +86,15 @@ const tracks = new Map<string, Track>();
     else if (tag.name === 'vehicle' && isProbe(a.id)) {
       let tr = tracks.get(a.id);
       if (!tr) tracks.set(a.id, (tr = { t: [], lat: [], lon: [], v: [], h: [] }));
-      tr.t.push(time); tr.lat.push(Number(a.y)); tr.lon.push(Number(a.x)); tr.v.push(Number(a.speed)); tr.h.push(Number(a.angle));
+      tr.t.push(time);
+      tr.lat.push(Number(a.y));
+      tr.lon.push(Number(a.x));
+      tr.v.push(Number(a.speed));
+      tr.h.push(Number(a.angle));
     }
   });
-  for await (const chunk of createReadStream(join(args.dir, 'fcd.xml'), { encoding: 'utf8', highWaterMark: 1 << 20 })) p.write(chunk as string);
+  for await (const chunk of createReadStream(join(args.dir, 'fcd.xml'), { encoding: 'utf8', highWaterMark: 1 << 20 }))
+    p.write(chunk as string);
   p.close();
 }
 log(`probe vehicles: ${tracks.size}`);
@@ -104,9 +121,18 @@ function* records(): Generator<ProbeRecord> {
 
 const db = await openPglite();
 await runMigrations(db, probeMigrations);
-const { ingest, process: proc } = await ingestRecordsAndProcess({
-  db, graph: g, mapVersion: region.meta.mapVersion, timeZone: tz, feeds: new SpeedFeeds(), nowS: midnightS + 86_400,
-}, records(), {});
+const { ingest, process: proc } = await ingestRecordsAndProcess(
+  {
+    db,
+    graph: g,
+    mapVersion: region.meta.mapVersion,
+    timeZone: tz,
+    feeds: new SpeedFeeds(),
+    nowS: midnightS + 86_400,
+  },
+  records(),
+  {},
+);
 log(`ingested ${ingest.inserted} pings; ${proc.trajectories} trajectories, ${proc.traversals} traversals`);
 const trajectories: Trajectory[] = [];
 for await (const t of readTrajectories(db)) trajectories.push(t);
@@ -131,10 +157,14 @@ async function signalTimingFromSumo(): Promise<SignalTiming> {
   const eachTag = async (path: string, fn: (name: string, a: Record<string, string>) => void): Promise<void> => {
     const p = new SaxesParser();
     p.on('opentag', (t) => fn(t.name, t.attributes as Record<string, string>));
-    for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) p.write(chunk as string);
+    for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }))
+      p.write(chunk as string);
     p.close();
   };
-  const sumoWay = (e: string): string => { const m = /^(-?)(\d+)/.exec(e); return m ? `${m[2]}${m[1] === '-' ? '-' : '+'}` : e; };
+  const sumoWay = (e: string): string => {
+    const m = /^(-?)(\d+)/.exec(e);
+    return m ? `${m[2]}${m[1] === '-' ? '-' : '+'}` : e;
+  };
   const links = new Map<string, Array<{ toWay: string; dir: string; linkIndex: number }>>(); // by tl|fromWay
   await eachTag(join(args.dir!, 'city.net.xml'), (name, a) => {
     if (name !== 'connection' || a.tl === undefined || a.from.startsWith(':')) return;
@@ -148,14 +178,22 @@ async function signalTimingFromSumo(): Promise<SignalTiming> {
     if (name !== 'tlsState') return;
     let r = states.get(a.id);
     if (!r) states.set(a.id, (r = { t: [], s: [] }));
-    r.t.push(Number(a.time)); r.s.push(a.state);
+    r.t.push(Number(a.time));
+    r.s.push(a.state);
   });
   // pair our signalized intersections with SUMO's signals: shared OSM node, or a junction within 30 m
   const tlJunctions = new Map<string, Array<{ ids: number[]; lat: number; lon: number }>>();
   await eachTag(join(args.dir!, 'plain.nod.xml'), (name, a) => {
     if (name !== 'node' || !a.tl) return;
     const arr = tlJunctions.get(a.tl) ?? [];
-    arr.push({ ids: a.id.split('_').filter((x) => /^\d+$/.test(x)).map(Number), lat: Number(a.y), lon: Number(a.x) });
+    arr.push({
+      ids: a.id
+        .split('_')
+        .filter((x) => /^\d+$/.test(x))
+        .map(Number),
+      lat: Number(a.y),
+      lon: Number(a.x),
+    });
     tlJunctions.set(a.tl, arr);
   });
   const tlOf = new Map<string, string>();
@@ -165,7 +203,9 @@ async function signalTimingFromSumo(): Promise<SignalTiming> {
     for (const [tl, js] of tlJunctions) {
       for (const j of js) {
         for (const n of ci.nodes) {
-          const d = j.ids.includes(g.nodeOsmId[n]) ? 0 : haversineM(j.lat, j.lon, g.nodeLatE7[n] / 1e7, g.nodeLonE7[n] / 1e7);
+          const d = j.ids.includes(g.nodeOsmId[n])
+            ? 0
+            : haversineM(j.lat, j.lon, g.nodeLatE7[n] / 1e7, g.nodeLonE7[n] / 1e7);
           if (d <= 30 && (!best || d < best.d)) best = { tl, d };
         }
       }
@@ -181,33 +221,62 @@ async function signalTimingFromSumo(): Promise<SignalTiming> {
     if (li === undefined) {
       const cands = links.get(`${tl}|${wayKey(m.movement.inEdge)}`) ?? [];
       const outWay = wayKey(m.movement.outEdge);
-      const pick = cands.find((c) => c.toWay === outWay) ?? cands.find((c) => DIR[m.turnManeuvers].includes(c.dir)) ?? cands[0];
+      const pick =
+        cands.find((c) => c.toWay === outWay) ?? cands.find((c) => DIR[m.turnManeuvers].includes(c.dir)) ?? cands[0];
       li = pick ? pick.linkIndex : -1;
       linkCache.set(m.movement.id, li);
     }
     const r = states.get(tl);
     const simS = tS - midnightS;
     if (li < 0 || !r || simS < r.t[0]) return undefined;
-    let lo = 0, hi = r.t.length - 1;
-    while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (r.t[mid] <= simS) lo = mid; else hi = mid - 1; }
+    let lo = 0,
+      hi = r.t.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (r.t[mid] <= simS) lo = mid;
+      else hi = mid - 1;
+    }
     const c = r.s[lo][li];
     return c === 'G' || c === 'g';
   };
 }
 const intersections = catalog.list.map((ci) => ({
-  key: ci.key, name: ci.name, signalized: ci.intersection.signalized,
-  nodes: (ci.nodes ?? [ci.intersection.node]).map((n) => ({ osmId: g.nodeOsmId[n], lat: g.nodeLatE7[n] / 1e7, lon: g.nodeLonE7[n] / 1e7 })),
+  key: ci.key,
+  name: ci.name,
+  signalized: ci.intersection.signalized,
+  nodes: (ci.nodes ?? [ci.intersection.node]).map((n) => ({
+    osmId: g.nodeOsmId[n],
+    lat: g.nodeLatE7[n] / 1e7,
+    lon: g.nodeLonE7[n] / 1e7,
+  })),
 }));
 const out = facts.map((f) => ({
-  vehicle: f.traceId, key: f.intersectionKey, movementId: f.movementId,
-  inWay: wayKey(f.inEdge), outWay: wayKey(f.outEdge),
+  vehicle: f.traceId,
+  key: f.intersectionKey,
+  movementId: f.movementId,
+  inWay: wayKey(f.inEdge),
+  outWay: wayKey(f.outEdge),
   turn: catalog.movementById.get(f.movementId)?.turnManeuvers ?? '',
-  entryS: f.entryS - midnightS, exitS: f.exitS - midnightS, travelS: f.travelTimeS, freeFlowS: f.freeFlowS,
-  delayS: f.controlDelayS, stopped: f.stopped, stopS: f.stopDurationS, approachKph: f.approachSpeedKph, zoneM: f.zoneLengthM,
+  entryS: f.entryS - midnightS,
+  exitS: f.exitS - midnightS,
+  travelS: f.travelTimeS,
+  freeFlowS: f.freeFlowS,
+  delayS: f.controlDelayS,
+  stopped: f.stopped,
+  stopS: f.stopDurationS,
+  approachKph: f.approachSpeedKph,
+  zoneM: f.zoneLengthM,
   onGreen: f.arrivedOnGreen ?? null,
 }));
-writeFileSync(args.out, JSON.stringify({
-  params: { share: SHARE, everyS: EVERY_S, noiseM: NOISE_M, seed, timing: args.timing ? 1 : 0 },
-  probeVehicles: [...tracks.keys()], pings: ingest.inserted, trajectories: proc.trajectories, intersections, facts: out,
-}));
+writeFileSync(
+  args.out,
+  JSON.stringify({
+    params: { share: SHARE, everyS: EVERY_S, noiseM: NOISE_M, seed, timing: args.timing ? 1 : 0 },
+    probeVehicles: [...tracks.keys()],
+    pings: ingest.inserted,
+    trajectories: proc.trajectories,
+    intersections,
+    facts: out,
+  }),
+);
 log(`wrote ${args.out}`);

@@ -5,13 +5,36 @@
  */
 import { readFileSync } from 'node:fs';
 
-interface Movement { name: string; inWay: string; outWay: string; dir: string; probes: number; vehicles: number; estS: number; truthAllS: number; truthProbesS: number }
+interface Movement {
+  name: string;
+  inWay: string;
+  outWay: string;
+  dir: string;
+  probes: number;
+  vehicles: number;
+  estS: number;
+  truthAllS: number;
+  truthProbesS: number;
+}
 interface Figures {
   label: string;
   counts: Record<string, number | Record<string, number>>;
-  bins: { maeS: number; biasS: number; losAgreementPct: number; sameProbes: { maeS: number; biasS: number; losAgreementPct: number }; samplingOnly: { maeS: number; biasS: number; losAgreementPct: number }; truthLos: Record<string, number> };
+  bins: {
+    maeS: number;
+    biasS: number;
+    losAgreementPct: number;
+    sameProbes: { maeS: number; biasS: number; losAgreementPct: number };
+    samplingOnly: { maeS: number; biasS: number; losAgreementPct: number };
+    truthLos: Record<string, number>;
+  };
   movements: { maeS: number; biasS: number; sameProbes: { maeS: number; biasS: number } };
-  crossings: { maeS: number; biasS: number; stopAgreementPct: number; onGreenAgreementPct?: number; approachSpeedMaeKph: number };
+  crossings: {
+    maeS: number;
+    biasS: number;
+    stopAgreementPct: number;
+    onGreenAgreementPct?: number;
+    approachSpeedMaeKph: number;
+  };
   pog: Record<string, number>;
   worstMovements: Movement[];
   worstMovementsMethod: Movement[];
@@ -22,30 +45,70 @@ if (files.length === 0) throw new Error('usage: summary.ts figures.json [...]');
 const figs = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as Figures);
 const c = (f: Figures, k: string): number => f.counts[k] as number;
 const rows: Array<[string, (f: Figures) => string]> = [
-  ['signals paired 1:1 / one signal to several intersections / unpaired', (f) => { const p = f.counts.pairing as Record<string, number>; return `${p.oneToOne} / ${p.oneSignalSeveralOurs} / ${p.unpaired} of ${p.signals}`; }],
-  ['vehicles simulated / teleported (left out) / probes', (f) => `${c(f, 'simulatedVehicles')} / ${c(f, 'teleportedLeftOut')} / ${c(f, 'probeVehicles')}`],
-  ['truth crossings / probe facts at signals / same-vehicle pairs', (f) => `${c(f, 'truthCrossings')} / ${c(f, 'probeFactsAtSignals')} / ${c(f, 'sameVehiclePairs')}`],
-  ['compared intersections / bins / movements', (f) => `${c(f, 'comparedIntersections')} / ${c(f, 'comparedBins')} / ${c(f, 'comparedMovements')}`],
-  ['truth LOS of the compared bins', (f) => 'ABCDEF'.split('').map((l) => `${l} ${f.bins.truthLos[l] ?? 0}`).join(', ')],
+  [
+    'signals paired 1:1 / one signal to several intersections / unpaired',
+    (f) => {
+      const p = f.counts.pairing as Record<string, number>;
+      return `${p.oneToOne} / ${p.oneSignalSeveralOurs} / ${p.unpaired} of ${p.signals}`;
+    },
+  ],
+  [
+    'vehicles simulated / teleported (left out) / probes',
+    (f) => `${c(f, 'simulatedVehicles')} / ${c(f, 'teleportedLeftOut')} / ${c(f, 'probeVehicles')}`,
+  ],
+  [
+    'truth crossings / probe facts at signals / same-vehicle pairs',
+    (f) => `${c(f, 'truthCrossings')} / ${c(f, 'probeFactsAtSignals')} / ${c(f, 'sameVehiclePairs')}`,
+  ],
+  [
+    'compared intersections / bins / movements',
+    (f) => `${c(f, 'comparedIntersections')} / ${c(f, 'comparedBins')} / ${c(f, 'comparedMovements')}`,
+  ],
+  [
+    'truth LOS of the compared bins',
+    (f) =>
+      'ABCDEF'
+        .split('')
+        .map((l) => `${l} ${f.bins.truthLos[l] ?? 0}`)
+        .join(', '),
+  ],
   ['bin MAE / bias vs the same probe vehicles, s', (f) => `${f.bins.sameProbes.maeS} / ${f.bins.sameProbes.biasS}`],
   ['bin LOS agreement vs the same probe vehicles', (f) => `${f.bins.sameProbes.losAgreementPct} %`],
   ['bin MAE / bias vs all vehicles, s', (f) => `${f.bins.maeS} / ${f.bins.biasS}`],
   ['bin LOS agreement vs all vehicles', (f) => `${f.bins.losAgreementPct} %`],
-  ['sampling alone (probes\' truth vs all vehicles\' truth): bin MAE / bias, s; LOS agreement', (f) => `${f.bins.samplingOnly.maeS} / ${f.bins.samplingOnly.biasS}; ${f.bins.samplingOnly.losAgreementPct} %`],
-  ['movement pooled MAE / bias vs the same probes, s', (f) => `${f.movements.sameProbes.maeS} / ${f.movements.sameProbes.biasS}`],
+  [
+    "sampling alone (probes' truth vs all vehicles' truth): bin MAE / bias, s; LOS agreement",
+    (f) => `${f.bins.samplingOnly.maeS} / ${f.bins.samplingOnly.biasS}; ${f.bins.samplingOnly.losAgreementPct} %`,
+  ],
+  [
+    'movement pooled MAE / bias vs the same probes, s',
+    (f) => `${f.movements.sameProbes.maeS} / ${f.movements.sameProbes.biasS}`,
+  ],
   ['movement pooled MAE / bias vs all vehicles, s', (f) => `${f.movements.maeS} / ${f.movements.biasS}`],
   ['per crossing (same vehicle) MAE / bias, s', (f) => `${f.crossings.maeS} / ${f.crossings.biasS}`],
-  ['per crossing: stopped agrees / on green agrees', (f) => `${f.crossings.stopAgreementPct} % / ${f.crossings.onGreenAgreementPct ?? '–'} %`],
+  [
+    'per crossing: stopped agrees / on green agrees',
+    (f) => `${f.crossings.stopAgreementPct} % / ${f.crossings.onGreenAgreementPct ?? '–'} %`,
+  ],
   ['per crossing: approach speed MAE, km/h', (f) => `${f.crossings.approachSpeedMaeKph}`],
-  ['POG truth (arrivals on green, all vehicles) / share not stopped', (f) => `${f.pog.truthOnGreenPct} % / ${f.pog.truthNotStoppedPct} %`],
-  ['POG bin MAE: with signal timing / without (not stopped), points', (f) => `${f.pog.binMaeWithTimingPct ?? '–'} / ${f.pog.binMaeVsOnGreenPct}`],
+  [
+    'POG truth (arrivals on green, all vehicles) / share not stopped',
+    (f) => `${f.pog.truthOnGreenPct} % / ${f.pog.truthNotStoppedPct} %`,
+  ],
+  [
+    'POG bin MAE: with signal timing / without (not stopped), points',
+    (f) => `${f.pog.binMaeWithTimingPct ?? '–'} / ${f.pog.binMaeVsOnGreenPct}`,
+  ],
 ];
 console.log(`| figure | ${figs.map((f) => f.label).join(' | ')} |`);
 console.log(`|---|${figs.map(() => '---').join('|')}|`);
 for (const [name, fn] of rows) console.log(`| ${name} | ${figs.map(fn).join(' | ')} |`);
-const line = (w: Movement): string => `  ${w.name} ${w.inWay} → ${w.outWay} (${w.dir}), ${w.probes} probes of ${w.vehicles}: ${w.estS} / ${w.truthAllS} / ${w.truthProbesS}`;
+const line = (w: Movement): string =>
+  `  ${w.name} ${w.inWay} → ${w.outWay} (${w.dir}), ${w.probes} probes of ${w.vehicles}: ${w.estS} / ${w.truthAllS} / ${w.truthProbesS}`;
 for (const f of figs) {
-  console.log(`\n${f.label}, worst movements against all vehicles: estimate / truth of all vehicles / truth of the probes, s`);
+  console.log(
+    `\n${f.label}, worst movements against all vehicles: estimate / truth of all vehicles / truth of the probes, s`,
+  );
   for (const w of f.worstMovements.slice(0, 5)) console.log(line(w));
   console.log(`${f.label}, worst movements against the same probe vehicles:`);
   for (const w of f.worstMovementsMethod.slice(0, 5)) console.log(line(w));

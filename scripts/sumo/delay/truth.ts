@@ -48,15 +48,31 @@ const STOP_S = Number(args['stop-s']);
 async function eachTag(path: string, fn: (name: string, a: Record<string, string>) => void): Promise<void> {
   const p = new SaxesParser();
   p.on('opentag', (t) => fn(t.name, t.attributes as Record<string, string>));
-  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 })) p.write(chunk as string);
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }))
+    p.write(chunk as string);
   p.close();
 }
 const t0 = Date.now();
 const log = (m: string): void => console.log(`[truth ${((Date.now() - t0) / 1000).toFixed(0)} s] ${m}`);
 
 // ---- 1. network
-interface Lane { id: string; edge: string; internal: boolean; lengthM: number; speedMps: number }
-interface Conn { from: string; to: string; fromLane: number; toLane: number; via?: string; tl?: string; linkIndex?: number; dir: string }
+interface Lane {
+  id: string;
+  edge: string;
+  internal: boolean;
+  lengthM: number;
+  speedMps: number;
+}
+interface Conn {
+  from: string;
+  to: string;
+  fromLane: number;
+  toLane: number;
+  via?: string;
+  tl?: string;
+  linkIndex?: number;
+  dir: string;
+}
 const lanes = new Map<string, Lane>();
 const edgeLanes = new Map<string, Lane[]>();
 const connsFrom = new Map<string, Conn[]>(); // by from edge
@@ -65,16 +81,28 @@ const tlJunctions = new Map<string, Array<{ id: string; lon: number; lat: number
   let edge = '';
   let internal = false;
   await eachTag(join(DIR, 'city.net.xml'), (name, a) => {
-    if (name === 'edge') { edge = a.id; internal = a.function === 'internal'; }
-    else if (name === 'lane') {
+    if (name === 'edge') {
+      edge = a.id;
+      internal = a.function === 'internal';
+    } else if (name === 'lane') {
       const l: Lane = { id: a.id, edge, internal, lengthM: Number(a.length), speedMps: Number(a.speed) };
       lanes.set(a.id, l);
       const arr = edgeLanes.get(edge) ?? [];
       arr.push(l);
       edgeLanes.set(edge, arr);
     } else if (name === 'connection') {
-      const c: Conn = { from: a.from, to: a.to, fromLane: Number(a.fromLane), toLane: Number(a.toLane), via: a.via, dir: a.dir ?? '' };
-      if (a.tl !== undefined) { c.tl = a.tl; c.linkIndex = Number(a.linkIndex); }
+      const c: Conn = {
+        from: a.from,
+        to: a.to,
+        fromLane: Number(a.fromLane),
+        toLane: Number(a.toLane),
+        via: a.via,
+        dir: a.dir ?? '',
+      };
+      if (a.tl !== undefined) {
+        c.tl = a.tl;
+        c.linkIndex = Number(a.linkIndex);
+      }
       const arr = connsFrom.get(a.from) ?? [];
       arr.push(c);
       connsFrom.set(a.from, arr);
@@ -101,8 +129,13 @@ await eachTag(join(DIR, 'tls-states.xml'), (name, a) => {
 function linkStateAt(tl: string, linkIndex: number, tS: number): string | undefined {
   const r = tlsStates.get(tl);
   if (!r || r.t.length === 0 || tS < r.t[0]) return undefined;
-  let lo = 0, hi = r.t.length - 1;
-  while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (r.t[mid] <= tS) lo = mid; else hi = mid - 1; }
+  let lo = 0,
+    hi = r.t.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (r.t[mid] <= tS) lo = mid;
+    else hi = mid - 1;
+  }
   return r.s[lo][linkIndex];
 }
 
@@ -118,7 +151,12 @@ const routes = new Map<string, string[]>();
 log(`routes: ${routes.size} vehicles`);
 
 // ---- 4. 1 s FCD: lane, position, speed per vehicle
-interface Track { t: number[]; lane: string[]; pos: number[]; v: number[] }
+interface Track {
+  t: number[];
+  lane: string[];
+  pos: number[];
+  v: number[];
+}
 const tracks = new Map<string, Track>();
 {
   let time = 0;
@@ -127,14 +165,21 @@ const tracks = new Map<string, Track>();
     else if (name === 'vehicle') {
       let tr = tracks.get(a.id);
       if (!tr) tracks.set(a.id, (tr = { t: [], lane: [], pos: [], v: [] }));
-      tr.t.push(time); tr.lane.push(a.lane); tr.pos.push(Number(a.pos)); tr.v.push(Number(a.speed));
+      tr.t.push(time);
+      tr.lane.push(a.lane);
+      tr.pos.push(Number(a.pos));
+      tr.v.push(Number(a.speed));
     }
   });
 }
 log(`fcd: ${tracks.size} vehicles`);
 
 // ---- 5. per vehicle: path of lanes with offsets, then crossings
-interface Segment { lane: Lane; startM: number; conn?: Conn }
+interface Segment {
+  lane: Lane;
+  startM: number;
+  conn?: Conn;
+}
 /** Path segments of a vehicle: its route's normal edges and the junction-internal lanes between them. */
 function buildPath(route: string[], tr: Track): Segment[] | undefined {
   // lanes observed per edge (last observation) to pick the connection actually used
@@ -143,7 +188,8 @@ function buildPath(route: string[], tr: Track): Segment[] | undefined {
   for (const l of tr.lane) {
     const lane = lanes.get(l);
     if (!lane) return undefined;
-    if (lane.internal) seenInternal.add(l); else lastLaneOn.set(lane.edge, l);
+    if (lane.internal) seenInternal.add(l);
+    else lastLaneOn.set(lane.edge, l);
   }
   const segs: Segment[] = [];
   let s = 0;
@@ -174,7 +220,10 @@ function buildPath(route: string[], tr: Track): Segment[] | undefined {
     };
     const nextObserved = lastLaneOn.get(next);
     const nextIdx = nextObserved ? Number(nextObserved.slice(nextObserved.lastIndexOf('_') + 1)) : -1;
-    const score = (c: Conn): number => (c.fromLane === fromIdx ? 4 : 0) + (chainOf(c).some((x) => x.via && seenInternal.has(x.via)) ? 2 : 0) + (c.toLane === nextIdx ? 1 : 0);
+    const score = (c: Conn): number =>
+      (c.fromLane === fromIdx ? 4 : 0) +
+      (chainOf(c).some((x) => x.via && seenInternal.has(x.via)) ? 2 : 0) +
+      (c.toLane === nextIdx ? 1 : 0);
     const best = cands.reduce((a, b) => (score(b) > score(a) ? b : a));
     for (const c of chainOf(best)) {
       if (!c.via) continue;
@@ -213,12 +262,25 @@ let inconsistent = 0;
 for (const [veh, tr] of tracks) {
   // a teleport takes the vehicle off the network: a gap in its 1 s record
   let gap = false;
-  for (let i = 1; i < tr.t.length; i++) if (tr.t[i] - tr.t[i - 1] > 1.001) { gap = true; break; }
-  if (gap) { teleported.push(veh); continue; }
+  for (let i = 1; i < tr.t.length; i++)
+    if (tr.t[i] - tr.t[i - 1] > 1.001) {
+      gap = true;
+      break;
+    }
+  if (gap) {
+    teleported.push(veh);
+    continue;
+  }
   const route = routes.get(veh);
-  if (!route) { inconsistent++; continue; }
+  if (!route) {
+    inconsistent++;
+    continue;
+  }
   const segs = buildPath(route, tr);
-  if (!segs) { inconsistent++; continue; }
+  if (!segs) {
+    inconsistent++;
+    continue;
+  }
   // distance along the path of every observation (segments are visited in order; an observation
   // on a parallel junction-internal lane counts on the internal edge of the chosen link)
   const obsT: number[] = [];
@@ -233,14 +295,24 @@ for (const [veh, tr] of tracks) {
     k = j;
     let x = segs[k].startM + Math.min(tr.pos[i], segs[k].lane.lengthM);
     if (obsD.length > 0 && x < obsD[obsD.length - 1]) x = obsD[obsD.length - 1];
-    obsT.push(tr.t[i]); obsD.push(x); obsV.push(tr.v[i]);
+    obsT.push(tr.t[i]);
+    obsD.push(x);
+    obsV.push(tr.v[i]);
   }
-  if (obsT.length < 2 || obsT.length < 0.9 * tr.t.length) { inconsistent++; continue; }
+  if (obsT.length < 2 || obsT.length < 0.9 * tr.t.length) {
+    inconsistent++;
+    continue;
+  }
   const d = obsD;
   const timeAt = (x: number): number | undefined => {
     if (x < d[0] || x > d[d.length - 1]) return undefined;
-    let lo = 0, hi = d.length - 1;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (d[mid] >= x) hi = mid; else lo = mid + 1; }
+    let lo = 0,
+      hi = d.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (d[mid] >= x) hi = mid;
+      else lo = mid + 1;
+    }
     if (lo === 0 || d[lo] === x) return obsT[lo];
     return obsT[lo - 1] + ((x - d[lo - 1]) / (d[lo] - d[lo - 1])) * (obsT[lo] - obsT[lo - 1]);
   };
@@ -266,9 +338,16 @@ for (const [veh, tr] of tracks) {
     let normalSince = 0;
     for (; j < segs.length; j++) {
       const sg = segs[j];
-      if (!sg.lane.internal) { normalSince += sg.lane.lengthM; if (normalSince > JOIN_M) break; continue; }
+      if (!sg.lane.internal) {
+        normalSince += sg.lane.lengthM;
+        if (normalSince > JOIN_M) break;
+        continue;
+      }
       if (sg.conn?.tl !== undefined && sg.conn.tl !== tl) break;
-      if (sg.conn?.tl === tl || (sg.lane.internal && last === j - 1)) { last = j; normalSince = 0; }
+      if (sg.conn?.tl === tl || (sg.lane.internal && last === j - 1)) {
+        last = j;
+        normalSince = 0;
+      }
     }
     // next normal segment after `last`
     let exitIdx = last + 1;
@@ -290,23 +369,49 @@ for (const [veh, tr] of tracks) {
     for (let q = 1; q < obsT.length; q++) {
       if (obsT[q] <= tIn || obsT[q - 1] >= tOut) continue;
       if (obsV[q] < STOP_MPS && obsV[q - 1] < STOP_MPS) run += Math.min(obsT[q], tOut) - Math.max(obsT[q - 1], tIn);
-      else { if (run >= STOP_S) stopS += run; run = 0; }
+      else {
+        if (run >= STOP_S) stopS += run;
+        run = 0;
+      }
     }
     if (run >= STOP_S) stopS += run;
     const arrivalS = tIn + freeFlow(sIn, sStop);
     const state = linkStateAt(tl, c.linkIndex!, arrivalS);
     crossings.push({
-      vehicle: veh, tl, approachEdge: approach.lane.edge, exitEdge: segs[exitIdx].lane.edge, linkIndex: c.linkIndex!, dir: c.dir,
-      entryS: tIn, exitS: tOut, stopLineS: tStop, travelS: tOut - tIn, freeFlowS: ff, delayS: Math.max(0, tOut - tIn - ff),
-      stopped: stopS > 0, stopS, approachKph: (UP_M / Math.max(1e-9, tStop - tIn)) * 3.6, arrivalS,
-      onGreen: state === undefined ? null : state === 'G' || state === 'g', zoneM: sOut - sIn,
+      vehicle: veh,
+      tl,
+      approachEdge: approach.lane.edge,
+      exitEdge: segs[exitIdx].lane.edge,
+      linkIndex: c.linkIndex!,
+      dir: c.dir,
+      entryS: tIn,
+      exitS: tOut,
+      stopLineS: tStop,
+      travelS: tOut - tIn,
+      freeFlowS: ff,
+      delayS: Math.max(0, tOut - tIn - ff),
+      stopped: stopS > 0,
+      stopS,
+      approachKph: (UP_M / Math.max(1e-9, tStop - tIn)) * 3.6,
+      arrivalS,
+      onGreen: state === undefined ? null : state === 'G' || state === 'g',
+      zoneM: sOut - sIn,
     });
   }
 }
-log(`crossings: ${crossings.length}; teleported vehicles left out: ${teleported.length}; vehicles with an inconsistent record: ${inconsistent}`);
+log(
+  `crossings: ${crossings.length}; teleported vehicles left out: ${teleported.length}; vehicles with an inconsistent record: ${inconsistent}`,
+);
 const signals = [...tlJunctions.entries()].map(([tl, junctions]) => ({ tl, junctions }));
-writeFileSync(join(DIR, 'truth.json'), JSON.stringify({
-  params: { upstreamM: UP_M, downstreamM: DOWN_M, joinM: JOIN_M, stopSpeedMps: STOP_MPS, stopMinS: STOP_S },
-  vehicles: tracks.size, teleported, inconsistent, signals, crossings,
-}));
+writeFileSync(
+  join(DIR, 'truth.json'),
+  JSON.stringify({
+    params: { upstreamM: UP_M, downstreamM: DOWN_M, joinM: JOIN_M, stopSpeedMps: STOP_MPS, stopMinS: STOP_S },
+    vehicles: tracks.size,
+    teleported,
+    inconsistent,
+    signals,
+    crossings,
+  }),
+);
 log('wrote truth.json');

@@ -119,7 +119,8 @@ export function catalogOf(region: Region): IntersectionCatalog {
   for (const ix of region.intersections) byNodeIx.set(ix.node, ix);
   const clustered = new Set<NodeId>();
   let nextMovementId = 0;
-  for (const ix of region.intersections) for (const m of ix.movements) nextMovementId = Math.max(nextMovementId, m.id + 1);
+  for (const ix of region.intersections)
+    for (const m of ix.movements) nextMovementId = Math.max(nextMovementId, m.id + 1);
   for (const c of signalClusters(g)) {
     const parts = c.nodes.map((n) => byNodeIx.get(n)).filter((x): x is Intersection => x !== undefined);
     if (c.junctions.length === 0) continue;
@@ -128,7 +129,8 @@ export function catalogOf(region: Region): IntersectionCatalog {
     for (const n of c.nodes) clustered.add(n);
     entries.push({ ix, nodes: c.nodes, junctionNodes: c.junctions });
   }
-  for (const ix of region.intersections) if (!clustered.has(ix.node)) entries.push({ ix, nodes: [ix.node], junctionNodes: [ix.node] });
+  for (const ix of region.intersections)
+    if (!clustered.has(ix.node)) entries.push({ ix, nodes: [ix.node], junctionNodes: [ix.node] });
 
   const counts = new Map<string, number>();
   for (const { ix } of entries) {
@@ -153,7 +155,9 @@ export function catalogOf(region: Region): IntersectionCatalog {
     const rankOf = new Map<number, number>();
     for (const arr of byApproach.values()) {
       const sorted = [...arr].sort((a, b) => Math.abs(a.turnAngleDeg) - Math.abs(b.turnAngleDeg) || a.id - b.id);
-      sorted.forEach((m, i) => rankOf.set(m.id, i + 1));
+      sorted.forEach((m, i) => {
+        rankOf.set(m.id, i + 1);
+      });
     }
     for (const m of ix.movements) {
       const inbound = direction(g, m.inEdge, m.inName, m.inHeadingDeg);

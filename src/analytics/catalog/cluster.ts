@@ -17,7 +17,10 @@ function label(g: Graph, e: EdgeId): string {
 const roundDeg = (d: number): number => Math.round(d * 10) / 10;
 
 /** Shortest path through the cluster of every (entering edge, leaving edge) pair. */
-function clusterPaths(g: Graph, members: ReadonlySet<NodeId>): Array<{ inEdge: EdgeId; outEdge: EdgeId; allowed: boolean }> {
+function clusterPaths(
+  g: Graph,
+  members: ReadonlySet<NodeId>,
+): Array<{ inEdge: EdgeId; outEdge: EdgeId; allowed: boolean }> {
   let tr = restrictionsOf.get(g);
   if (!tr) restrictionsOf.set(g, (tr = new TurnRestrictions(g)));
   const best = new Map<string, { inEdge: EdgeId; outEdge: EdgeId; allowed: boolean; lengthM: number }>();
@@ -36,7 +39,8 @@ function clusterPaths(g: Graph, members: ReadonlySet<NodeId>): Array<{ inEdge: E
           if (!members.has(t)) {
             const key = `${inEdge}:${e}`;
             const prev = best.get(key);
-            if (!prev || (ok && !prev.allowed) || (ok === prev.allowed && lengthM < prev.lengthM)) best.set(key, { inEdge, outEdge: e, allowed: ok, lengthM });
+            if (!prev || (ok && !prev.allowed) || (ok === prev.allowed && lengthM < prev.lengthM))
+              best.set(key, { inEdge, outEdge: e, allowed: ok, lengthM });
             continue;
           }
           if (visited.has(t)) continue;
@@ -56,7 +60,12 @@ function clusterPaths(g: Graph, members: ReadonlySet<NodeId>): Array<{ inEdge: E
  * their centroid, street names of the roads entering and leaving it (most important class first),
  * movements numbered from `firstMovementId` in (inbound edge, turn angle, outbound edge) order.
  */
-export function clusterIntersection(g: Graph, cluster: SignalCluster, parts: readonly Intersection[], firstMovementId: number): Intersection {
+export function clusterIntersection(
+  g: Graph,
+  cluster: SignalCluster,
+  parts: readonly Intersection[],
+  firstMovementId: number,
+): Intersection {
   const members = new Set(cluster.nodes);
   const jx = cluster.junctions;
   const lat = jx.reduce((a, n) => a + g.nodeLatE7[n], 0) / jx.length / 1e7;
@@ -65,22 +74,32 @@ export function clusterIntersection(g: Graph, cluster: SignalCluster, parts: rea
   let bestD = Infinity;
   for (const n of jx) {
     const d = (g.nodeLatE7[n] / 1e7 - lat) ** 2 + (g.nodeLonE7[n] / 1e7 - lon) ** 2;
-    if (d < bestD) { bestD = d; node = n; }
+    if (d < bestD) {
+      bestD = d;
+      node = n;
+    }
   }
   const movements: Movement[] = clusterPaths(g, members).map(({ inEdge, outEdge, allowed }) => {
     const inH = g.edgeBearingIn[inEdge];
     const outH = g.edgeBearingOut[outEdge];
     const angle = roundDeg(turnAngleDeg(inH, outH));
     return {
-      id: 0, inEdge, outEdge,
+      id: 0,
+      inEdge,
+      outEdge,
       turnType: turnTypeOf(angle, g.edgeTwin[inEdge] === outEdge),
-      inHeadingDeg: roundDeg(inH), outHeadingDeg: roundDeg(outH),
+      inHeadingDeg: roundDeg(inH),
+      outHeadingDeg: roundDeg(outH),
       turnAngleDeg: angle === -180 ? 180 : angle,
-      inName: label(g, inEdge), outName: label(g, outEdge), allowed,
+      inName: label(g, inEdge),
+      outName: label(g, outEdge),
+      allowed,
     };
   });
   movements.sort((a, b) => a.inEdge - b.inEdge || a.turnAngleDeg - b.turnAngleDeg || a.outEdge - b.outEdge);
-  movements.forEach((m, i) => { m.id = firstMovementId + i; });
+  movements.forEach((m, i) => {
+    m.id = firstMovementId + i;
+  });
   // street names of the roads meeting here, most important road class first
   const named = new Map<string, number>();
   for (const m of movements) {
@@ -91,10 +110,16 @@ export function clusterIntersection(g: Graph, cluster: SignalCluster, parts: rea
       if (prev === undefined || g.edgeRoadClass[e] < prev) named.set(s, g.edgeRoadClass[e]);
     }
   }
-  const streetNames = [...named.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([s]) => s);
+  const streetNames = [...named.entries()]
+    .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([s]) => s);
   return {
-    id: Math.min(...jx.map((n) => g.nodeOsmId[n])), node, lat, lon,
-    name: streetNames.join(' & '), streetNames,
+    id: Math.min(...jx.map((n) => g.nodeOsmId[n])),
+    node,
+    lat,
+    lon,
+    name: streetNames.join(' & '),
+    streetNames,
     signalized: parts.some((p) => p.signalized),
     stop: parts.some((p) => p.stop),
     giveWay: parts.some((p) => p.giveWay),

@@ -10,7 +10,11 @@ const SETBACK_M = 7.25;
 
 describe('buildFacts', () => {
   it('gives a vehicle stopped 40 s at red a control delay of 40 s', () => {
-    const traj = makeTrajectory(fx, 'a', [N.W, N.C, N.E], t0, [{ distanceM: 400, speedMps: 10 }, { stopS: 40 }, { distanceM: 120, speedMps: 10 }]);
+    const traj = makeTrajectory(fx, 'a', [N.W, N.C, N.E], t0, [
+      { distanceM: 400, speedMps: 10 },
+      { stopS: 40 },
+      { distanceM: 120, speedMps: 10 },
+    ]);
     const facts = buildFacts(fx.region, [traj]);
     expect(facts).toHaveLength(1);
     const f = facts[0];
@@ -48,8 +52,22 @@ describe('buildFacts', () => {
   });
 
   it('ignores a pause shorter than 2 s and counts one of 3 s (reported speeds at 1 s pings)', () => {
-    const short = makeTrajectory(fx, 's', [N.W, N.C, N.E], t0, [{ distanceM: 350, speedMps: 10 }, { stopS: 1 }, { distanceM: 170, speedMps: 10 }], { withSpeed: true });
-    const long = makeTrajectory(fx, 'l', [N.W, N.C, N.E], t0, [{ distanceM: 350, speedMps: 10 }, { stopS: 3 }, { distanceM: 170, speedMps: 10 }], { withSpeed: true });
+    const short = makeTrajectory(
+      fx,
+      's',
+      [N.W, N.C, N.E],
+      t0,
+      [{ distanceM: 350, speedMps: 10 }, { stopS: 1 }, { distanceM: 170, speedMps: 10 }],
+      { withSpeed: true },
+    );
+    const long = makeTrajectory(
+      fx,
+      'l',
+      [N.W, N.C, N.E],
+      t0,
+      [{ distanceM: 350, speedMps: 10 }, { stopS: 3 }, { distanceM: 170, speedMps: 10 }],
+      { withSpeed: true },
+    );
     expect(buildFacts(fx.region, [short])[0].stopped).toBe(false);
     const [f] = buildFacts(fx.region, [long]);
     expect(f.stopped).toBe(true);

@@ -92,7 +92,8 @@ function movementIndex(catalog: IntersectionCatalog, edgeCount: number): Map<num
   let idx = movementIndexes.get(catalog);
   if (idx) return idx;
   idx = new Map();
-  for (const c of catalog.list) for (const m of c.movements) idx.set(m.movement.inEdge * edgeCount + m.movement.outEdge, m);
+  for (const c of catalog.list)
+    for (const m of c.movements) idx.set(m.movement.inEdge * edgeCount + m.movement.outEdge, m);
   movementIndexes.set(catalog, idx);
   return idx;
 }
@@ -102,7 +103,13 @@ function pointAlong(g: Graph, e: EdgeId, offsetM: number): [number, number] {
   const a = g.edgeGeomStart[e];
   const b = g.edgeGeomStart[e + 1];
   let geomLen = 0;
-  for (let i = a + 1; i < b; i++) geomLen += haversineM(g.geomLatE7[i - 1] / 1e7, g.geomLonE7[i - 1] / 1e7, g.geomLatE7[i] / 1e7, g.geomLonE7[i] / 1e7);
+  for (let i = a + 1; i < b; i++)
+    geomLen += haversineM(
+      g.geomLatE7[i - 1] / 1e7,
+      g.geomLonE7[i - 1] / 1e7,
+      g.geomLatE7[i] / 1e7,
+      g.geomLonE7[i] / 1e7,
+    );
   let want = g.edgeLengthM[e] > 0 ? (offsetM / g.edgeLengthM[e]) * geomLen : 0;
   for (let i = a + 1; i < b; i++) {
     const lat0 = g.geomLatE7[i - 1] / 1e7;
@@ -234,7 +241,10 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
       let k = 0;
       while (k < n - 1) {
         const ci = catalog.byNode.get(g.edgeTarget[trs[from + k].edge]);
-        if (ci === undefined) { k++; continue; }
+        if (ci === undefined) {
+          k++;
+          continue;
+        }
         let last = k;
         while (last + 1 < n - 1 && catalog.byNode.get(g.edgeTarget[trs[from + last + 1].edge]) === ci) last++;
         const first = k;
@@ -250,7 +260,10 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
         const farNode = g.edgeTarget[trs[from + far].edge];
         const sStop = cum[first + 1] - (ci.junctionNodes.includes(entryNode) ? setbackOf(entryNode, inEdge, true) : 0);
         const sEntry = sStop - upstreamM;
-        const sExit = cum[far + 1] + (ci.junctionNodes.includes(farNode) ? setbackOf(farNode, trs[from + far + 1].edge, false) : 0) + downstreamM;
+        const sExit =
+          cum[far + 1] +
+          (ci.junctionNodes.includes(farNode) ? setbackOf(farNode, trs[from + far + 1].edge, false) : 0) +
+          downstreamM;
         const tEntry = timeAt(pts, sEntry);
         const tExit = timeAt(pts, sExit);
         if (tEntry === undefined || tExit === undefined || tExit < tEntry) continue;
@@ -302,7 +315,13 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
  * reported speed) and the interpolated edge boundaries, in time order, distance made
  * non-decreasing (`monotoneFit`).
  */
-function profileOf(g: Graph, trs: Trajectory['traversals'], from: number, to: number, cum: Float64Array): ProfilePoint[] {
+function profileOf(
+  _g: Graph,
+  trs: Trajectory['traversals'],
+  from: number,
+  to: number,
+  cum: Float64Array,
+): ProfilePoint[] {
   const n = to - from;
   const pts: ProfilePoint[] = [];
   const first = trs[from];

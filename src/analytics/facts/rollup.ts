@@ -38,8 +38,9 @@ export const ROLLUP_MEASURE_COLUMNS = `  vehicle_count integer NOT NULL,
   delayed_3m_count integer NOT NULL`;
 
 /** Names of the measure columns, comma-separated. */
-export const ROLLUP_MEASURES = 'vehicle_count, through_count, travel_sum_s, travel_max_s, approach_count, approach_sum_kph, approach_max_kph, '
-  + 'through_approach_count, through_approach_sum_kph, through_approach_max_kph, delay_sum_s, delay_max_s, delayed_3m_count';
+export const ROLLUP_MEASURES =
+  'vehicle_count, through_count, travel_sum_s, travel_max_s, approach_count, approach_sum_kph, approach_max_kph, ' +
+  'through_approach_count, through_approach_sum_kph, through_approach_max_kph, delay_sum_s, delay_max_s, delayed_3m_count';
 
 /** The measures aggregated from facts (same order as MEASURE_NAMES). */
 const FROM_FACTS = `count(*)::int, (count(*) FILTER (WHERE NOT stopped))::int, sum(travel_time_s::float8), max(travel_time_s),
@@ -89,7 +90,10 @@ INSERT INTO analytics_rollup_month (${COLS_MONTH})
 export async function rebuildRollups(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query('TRUNCATE analytics_rollup_15m, analytics_rollup_hour, analytics_rollup_month');
-    for (const stmt of REBUILD_ROLLUPS_SQL.split(';').map((x) => x.trim()).filter(Boolean)) await tx.query(stmt);
+    for (const stmt of REBUILD_ROLLUPS_SQL.split(';')
+      .map((x) => x.trim())
+      .filter(Boolean))
+      await tx.query(stmt);
     await tx.query('ANALYZE analytics_rollup_15m');
     await tx.query('ANALYZE analytics_rollup_hour');
     await tx.query('ANALYZE analytics_rollup_month');
@@ -133,9 +137,14 @@ export class SliceSet {
 
 /** ON CONFLICT assignments adding a delta row to a stored rollup row (sums and counts add, maxima take the greater). */
 function mergeSet(table: string): string {
-  return ROLLUP_MEASURES.split(',').map((c) => c.trim()).map((c) => (c.endsWith('_max_s') || c.endsWith('_max_kph')
-    ? `${c} = GREATEST(${table}.${c}, EXCLUDED.${c})` // GREATEST skips NULLs, as max() does
-    : `${c} = ${table}.${c} + EXCLUDED.${c}`)).join(', ');
+  return ROLLUP_MEASURES.split(',')
+    .map((c) => c.trim())
+    .map((c) =>
+      c.endsWith('_max_s') || c.endsWith('_max_kph')
+        ? `${c} = GREATEST(${table}.${c}, EXCLUDED.${c})` // GREATEST skips NULLs, as max() does
+        : `${c} = ${table}.${c} + EXCLUDED.${c}`,
+    )
+    .join(', ');
 }
 
 /** The fact columns a rollup delta needs. */
@@ -164,9 +173,17 @@ export async function addToRollups(tx: Queryable, facts: readonly RollupFact[], 
   for (let i = 0; i < facts.length; i += SLICE_BATCH) {
     const c = facts.slice(i, i + SLICE_BATCH);
     const params = [
-      c.map((f) => f.intersectionKey), c.map((f) => f.localDay), c.map((f) => f.localMinute), c.map((f) => f.localDow),
-      c.map((f) => f.movementId), c.map((f) => f.inEdge), c.map((f) => f.travelTimeS), c.map((f) => f.controlDelayS),
-      c.map((f) => f.stopped), c.map((f) => f.approachSpeedKph), mapVersion,
+      c.map((f) => f.intersectionKey),
+      c.map((f) => f.localDay),
+      c.map((f) => f.localMinute),
+      c.map((f) => f.localDow),
+      c.map((f) => f.movementId),
+      c.map((f) => f.inEdge),
+      c.map((f) => f.travelTimeS),
+      c.map((f) => f.controlDelayS),
+      c.map((f) => f.stopped),
+      c.map((f) => f.approachSpeedKph),
+      mapVersion,
     ];
     await tx.query(
       `INSERT INTO analytics_rollup_15m AS t (${COLS_15M})
@@ -201,15 +218,23 @@ const SLICE_BATCH = 2000;
  * containing those). Call inside the transaction that changed the facts, after the change.
  */
 export async function rebuildRollupSlices(tx: Queryable, slices: readonly RollupSlice[]): Promise<void> {
-  const sliceParams = (c: readonly RollupSlice[]) => [c.map((s) => s.intersectionKey), c.map((s) => s.localDay), c.map((s) => s.binMinute)];
-  await replaceInBatches(tx, slices, sliceParams,
+  const sliceParams = (c: readonly RollupSlice[]) => [
+    c.map((s) => s.intersectionKey),
+    c.map((s) => s.localDay),
+    c.map((s) => s.binMinute),
+  ];
+  await replaceInBatches(
+    tx,
+    slices,
+    sliceParams,
     `DELETE FROM analytics_rollup_15m r USING unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
       WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute = s.m`,
     `INSERT INTO analytics_rollup_15m (${COLS_15M})
      SELECT f.intersection_key, f.local_day, (f.local_minute / 15 * 15)::smallint, f.movement_id, f.in_edge, f.map_version, f.local_dow, ${FROM_FACTS}
        FROM analytics_fact f JOIN unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
          ON f.intersection_key = s.k AND f.local_day = s.d AND f.local_minute >= s.m AND f.local_minute < s.m + 15
-      GROUP BY 1, 2, 3, 4, 5, 6, 7`);
+      GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+  );
   const hours = new Map<string, RollupSlice>();
   for (const s of slices) {
     const h = s.binMinute - (s.binMinute % 60);
@@ -217,14 +242,18 @@ export async function rebuildRollupSlices(tx: Queryable, slices: readonly Rollup
     if (!hours.has(k)) hours.set(k, { intersectionKey: s.intersectionKey, localDay: s.localDay, binMinute: h });
   }
   const hl = [...hours.values()];
-  await replaceInBatches(tx, hl, sliceParams,
+  await replaceInBatches(
+    tx,
+    hl,
+    sliceParams,
     `DELETE FROM analytics_rollup_hour r USING unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
       WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute = s.m`,
     `INSERT INTO analytics_rollup_hour (${COLS_HOUR})
      SELECT r.intersection_key, r.local_day, (r.local_minute / 60 * 60)::smallint, r.map_version, r.local_dow, ${FROM_ROLLUP}
        FROM analytics_rollup_15m r JOIN unnest($1::text[], $2::date[], $3::smallint[]) AS s(k, d, m)
          ON r.intersection_key = s.k AND r.local_day = s.d AND r.local_minute >= s.m AND r.local_minute < s.m + 60
-      GROUP BY 1, 2, 3, 4, 5`);
+      GROUP BY 1, 2, 3, 4, 5`,
+  );
   const months = new Map<string, { k: string; monthStart: string; dow: number; m: number }>();
   for (const h of hl) {
     const monthStart = `${h.localDay.slice(0, 8)}01`;
@@ -232,7 +261,10 @@ export async function rebuildRollupSlices(tx: Queryable, slices: readonly Rollup
     const key = `${h.intersectionKey}\u0000${monthStart}\u0000${dow}\u0000${h.binMinute}`;
     if (!months.has(key)) months.set(key, { k: h.intersectionKey, monthStart, dow, m: h.binMinute });
   }
-  await replaceInBatches(tx, [...months.values()], (c) => [c.map((s) => s.k), c.map((s) => s.monthStart), c.map((s) => s.dow), c.map((s) => s.m)],
+  await replaceInBatches(
+    tx,
+    [...months.values()],
+    (c) => [c.map((s) => s.k), c.map((s) => s.monthStart), c.map((s) => s.dow), c.map((s) => s.m)],
     `DELETE FROM analytics_rollup_month r USING unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[]) AS s(k, d, w, m)
       WHERE r.intersection_key = s.k AND r.local_day = s.d AND r.local_dow = s.w AND r.local_minute = s.m`,
     `INSERT INTO analytics_rollup_month (${COLS_MONTH})
@@ -240,11 +272,18 @@ export async function rebuildRollupSlices(tx: Queryable, slices: readonly Rollup
        FROM analytics_rollup_hour r JOIN unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[]) AS s(k, d, w, m)
          ON r.intersection_key = s.k AND r.local_day >= s.d AND r.local_day < (s.d + interval '1 month')::date
         AND r.local_dow = s.w AND r.local_minute = s.m
-      GROUP BY r.intersection_key, s.d, r.local_dow, r.local_minute, r.map_version`);
+      GROUP BY r.intersection_key, s.d, r.local_dow, r.local_minute, r.map_version`,
+  );
 }
 
 /** Deletes the rows of `rows`' slices and inserts them anew, SLICE_BATCH slices per statement pair (same parameters for both). */
-async function replaceInBatches<T>(tx: Queryable, rows: readonly T[], params: (c: readonly T[]) => unknown[], deleteSql: string, insertSql: string): Promise<void> {
+async function replaceInBatches<T>(
+  tx: Queryable,
+  rows: readonly T[],
+  params: (c: readonly T[]) => unknown[],
+  deleteSql: string,
+  insertSql: string,
+): Promise<void> {
   for (let i = 0; i < rows.length; i += SLICE_BATCH) {
     const p = params(rows.slice(i, i + SLICE_BATCH));
     await tx.query(deleteSql, p);

@@ -27,14 +27,29 @@ export interface StoreFactsOptions {
   replace?: ReadonlyArray<{ traceId: string; part: number }>;
 }
 
-type SliceRow = { k: string; d: string; m: number };
-
 /** A stored fact as read back for comparison: its slice and every stored column. */
 interface StoredFactRow {
-  trace_id: string; part: number; intersection_key: string; occurrence: number; intersection_id: string | number;
-  movement_id: number; in_edge: number; out_edge: number; entry_s: number; exit_s: number; d: string;
-  local_minute: number; local_dow: number; zone_length_m: number; travel_time_s: number; free_flow_s: number;
-  control_delay_s: number; stopped: boolean; stop_duration_s: number; approach_speed_kph: number | null; map_version: string;
+  trace_id: string;
+  part: number;
+  intersection_key: string;
+  occurrence: number;
+  intersection_id: string | number;
+  movement_id: number;
+  in_edge: number;
+  out_edge: number;
+  entry_s: number;
+  exit_s: number;
+  d: string;
+  local_minute: number;
+  local_dow: number;
+  zone_length_m: number;
+  travel_time_s: number;
+  free_flow_s: number;
+  control_delay_s: number;
+  stopped: boolean;
+  stop_duration_s: number;
+  approach_speed_kph: number | null;
+  map_version: string;
 }
 
 function factKey(traceId: string, part: number, intersectionKey: string, occurrence: number): string {
@@ -42,7 +57,10 @@ function factKey(traceId: string, part: number, intersectionKey: string, occurre
 }
 
 /** The stored facts of `parts`, by key. */
-async function storedFacts(tx: Queryable, parts: ReadonlyArray<{ traceId: string; part: number }>): Promise<Map<string, StoredFactRow>> {
+async function storedFacts(
+  tx: Queryable,
+  parts: ReadonlyArray<{ traceId: string; part: number }>,
+): Promise<Map<string, StoredFactRow>> {
   const out = new Map<string, StoredFactRow>();
   for (let i = 0; i < parts.length; i += BATCH_ROWS) {
     const chunk = parts.slice(i, i + BATCH_ROWS);
@@ -63,14 +81,27 @@ const sameReal = (a: number, b: number | string): boolean => Math.fround(a) === 
 
 /** Whether `f` (with `mapVersion`) is exactly what `r` holds, column by column. */
 function sameFact(f: Fact, r: StoredFactRow, mapVersion: string): boolean {
-  return String(f.intersectionId) === String(r.intersection_id) && f.movementId === Number(r.movement_id)
-    && f.inEdge === Number(r.in_edge) && f.outEdge === Number(r.out_edge)
-    && f.entryS === Number(r.entry_s) && f.exitS === Number(r.exit_s)
-    && f.localDay === r.d && f.localMinute === Number(r.local_minute) && f.localDow === Number(r.local_dow)
-    && sameReal(f.zoneLengthM, r.zone_length_m) && sameReal(f.travelTimeS, r.travel_time_s) && sameReal(f.freeFlowS, r.free_flow_s)
-    && sameReal(f.controlDelayS, r.control_delay_s) && f.stopped === r.stopped && sameReal(f.stopDurationS, r.stop_duration_s)
-    && (f.approachSpeedKph === null ? r.approach_speed_kph === null : r.approach_speed_kph !== null && sameReal(f.approachSpeedKph, r.approach_speed_kph))
-    && mapVersion === r.map_version;
+  return (
+    String(f.intersectionId) === String(r.intersection_id) &&
+    f.movementId === Number(r.movement_id) &&
+    f.inEdge === Number(r.in_edge) &&
+    f.outEdge === Number(r.out_edge) &&
+    f.entryS === Number(r.entry_s) &&
+    f.exitS === Number(r.exit_s) &&
+    f.localDay === r.d &&
+    f.localMinute === Number(r.local_minute) &&
+    f.localDow === Number(r.local_dow) &&
+    sameReal(f.zoneLengthM, r.zone_length_m) &&
+    sameReal(f.travelTimeS, r.travel_time_s) &&
+    sameReal(f.freeFlowS, r.free_flow_s) &&
+    sameReal(f.controlDelayS, r.control_delay_s) &&
+    f.stopped === r.stopped &&
+    sameReal(f.stopDurationS, r.stop_duration_s) &&
+    (f.approachSpeedKph === null
+      ? r.approach_speed_kph === null
+      : r.approach_speed_kph !== null && sameReal(f.approachSpeedKph, r.approach_speed_kph)) &&
+    mapVersion === r.map_version
+  );
 }
 
 /**
@@ -97,7 +128,10 @@ export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFact
     for (const f of facts) {
       const k = factKey(f.traceId, f.part, f.intersectionKey, f.occurrence);
       const r = stored.get(k);
-      if (r === undefined) { write.push(f); continue; }
+      if (r === undefined) {
+        write.push(f);
+        continue;
+      }
       stored.delete(k);
       if (sameFact(f, r, mapVersion)) continue;
       slices.add(r.intersection_key, r.d, Number(r.local_minute)); // its old slice loses it
@@ -111,7 +145,12 @@ export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFact
       await tx.query(
         `DELETE FROM analytics_fact f USING unnest($1::text[], $2::int[], $3::text[], $4::smallint[]) AS g(trace_id, part, ik, occ)
          WHERE f.trace_id = g.trace_id AND f.part = g.part AND f.intersection_key = g.ik AND f.occurrence = g.occ`,
-        [c.map((r) => r.trace_id), c.map((r) => Number(r.part)), c.map((r) => r.intersection_key), c.map((r) => Number(r.occurrence))],
+        [
+          c.map((r) => r.trace_id),
+          c.map((r) => Number(r.part)),
+          c.map((r) => r.intersection_key),
+          c.map((r) => Number(r.occurrence)),
+        ],
       );
     }
     // slices that lost or changed a fact are recomputed from the facts (new ones included);
@@ -138,11 +177,26 @@ export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFact
            stop_duration_s = EXCLUDED.stop_duration_s, approach_speed_kph = EXCLUDED.approach_speed_kph,
            map_version = EXCLUDED.map_version`,
         [
-          col((f) => f.traceId), col((f) => f.part), col((f) => f.intersectionKey), col((f) => f.occurrence),
-          col((f) => f.intersectionId), col((f) => f.movementId), col((f) => f.inEdge), col((f) => f.outEdge),
-          col((f) => f.entryS), col((f) => f.exitS), col((f) => f.localDay), col((f) => f.localMinute),
-          col((f) => f.localDow), col((f) => f.zoneLengthM), col((f) => f.travelTimeS), col((f) => f.freeFlowS),
-          col((f) => f.controlDelayS), col((f) => f.stopped), col((f) => f.stopDurationS), mapVersion,
+          col((f) => f.traceId),
+          col((f) => f.part),
+          col((f) => f.intersectionKey),
+          col((f) => f.occurrence),
+          col((f) => f.intersectionId),
+          col((f) => f.movementId),
+          col((f) => f.inEdge),
+          col((f) => f.outEdge),
+          col((f) => f.entryS),
+          col((f) => f.exitS),
+          col((f) => f.localDay),
+          col((f) => f.localMinute),
+          col((f) => f.localDow),
+          col((f) => f.zoneLengthM),
+          col((f) => f.travelTimeS),
+          col((f) => f.freeFlowS),
+          col((f) => f.controlDelayS),
+          col((f) => f.stopped),
+          col((f) => f.stopDurationS),
+          mapVersion,
           col((f) => f.approachSpeedKph),
         ],
       );
@@ -154,7 +208,9 @@ export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFact
   });
 }
 
-function uniqueParts(facts: ReadonlyArray<{ traceId: string; part: number }>): Array<{ traceId: string; part: number }> {
+function uniqueParts(
+  facts: ReadonlyArray<{ traceId: string; part: number }>,
+): Array<{ traceId: string; part: number }> {
   const seen = new Set<string>();
   const out: Array<{ traceId: string; part: number }> = [];
   for (const f of facts) {
@@ -174,7 +230,9 @@ export const REFRESH_BATCH_TRAJECTORIES = 500;
  * (array or promise of one) or streaming them (async iterable, e.g. the probe store's
  * `readTrajectories(db, { sinceS, untilS })`).
  */
-export type TrajectorySource = (db: Db) => Promise<readonly Trajectory[]> | readonly Trajectory[] | AsyncIterable<Trajectory>;
+export type TrajectorySource = (
+  db: Db,
+) => Promise<readonly Trajectory[]> | readonly Trajectory[] | AsyncIterable<Trajectory>;
 
 /**
  * Rebuilds the facts of every trajectory the source yields, in batches, replacing earlier facts
@@ -184,7 +242,11 @@ export type TrajectorySource = (db: Db) => Promise<readonly Trajectory[]> | read
  * @example
  * await refreshFacts(ctx.db, ctx.region, (db) => readTrajectories(db, { sinceS, untilS }));
  */
-export async function refreshFacts(db: Db, region: Region, readTrajectories: TrajectorySource): Promise<{ trajectories: number; facts: number }> {
+export async function refreshFacts(
+  db: Db,
+  region: Region,
+  readTrajectories: TrajectorySource,
+): Promise<{ trajectories: number; facts: number }> {
   const mapVersion = mapVersionOf(region);
   let trajectories = 0;
   let facts = 0;
@@ -201,12 +263,16 @@ export async function refreshFacts(db: Db, region: Region, readTrajectories: Tra
     let batch: Trajectory[] = [];
     for await (const t of src as AsyncIterable<Trajectory>) {
       batch.push(t);
-      if (batch.length >= REFRESH_BATCH_TRAJECTORIES) { await handle(batch); batch = []; }
+      if (batch.length >= REFRESH_BATCH_TRAJECTORIES) {
+        await handle(batch);
+        batch = [];
+      }
     }
     await handle(batch);
   } else {
     const arr = src as readonly Trajectory[];
-    for (let i = 0; i < arr.length; i += REFRESH_BATCH_TRAJECTORIES) await handle(arr.slice(i, i + REFRESH_BATCH_TRAJECTORIES));
+    for (let i = 0; i < arr.length; i += REFRESH_BATCH_TRAJECTORIES)
+      await handle(arr.slice(i, i + REFRESH_BATCH_TRAJECTORIES));
   }
   return { trajectories, facts };
 }

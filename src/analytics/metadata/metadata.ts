@@ -8,7 +8,16 @@ import type { CatalogIntersection, CatalogMovement, IntersectionCatalog } from '
 import { invalid } from '../errors.js';
 import { parseArea, type AreaTest } from '../geojson.js';
 import {
-  checkKeys, cursorAfter, isObj, readDateRanges, readFilters, readPaging, type DayRange, type Filter, type FilterOperator, type Paging,
+  checkKeys,
+  cursorAfter,
+  isObj,
+  readDateRanges,
+  readFilters,
+  readPaging,
+  type DayRange,
+  type Filter,
+  type FilterOperator,
+  type Paging,
 } from '../request-common.js';
 import { resolveScope } from '../scope.js';
 
@@ -19,17 +28,39 @@ export const METADATA_MAX_ROWS = 10_000;
 
 /** Selectable fields (dotted paths). */
 export const METADATA_FIELDS = [
-  'intersectionId', 'name', 'coordinates', 'movements', 'movements.id', 'movements.name', 'movements.rank',
-  'movements.movementType', 'movements.turnManeuvers', 'movements.turnGroupId',
-  ...['inbound', 'outbound'].flatMap((d) => [`movements.${d}`, ...['name', 'direction', 'altName', 'heading', 'geometry'].map((f) => `movements.${d}.${f}`)]),
+  'intersectionId',
+  'name',
+  'coordinates',
+  'movements',
+  'movements.id',
+  'movements.name',
+  'movements.rank',
+  'movements.movementType',
+  'movements.turnManeuvers',
+  'movements.turnGroupId',
+  ...['inbound', 'outbound'].flatMap((d) => [
+    `movements.${d}`,
+    ...['name', 'direction', 'altName', 'heading', 'geometry'].map((f) => `movements.${d}.${f}`),
+  ]),
 ];
 
 const EQ: readonly FilterOperator[] = ['EQUALS', 'IN_LIST'];
-const ALL: readonly FilterOperator[] = ['EQUALS', 'IN_LIST', 'GREATER_THAN', 'GREATER_THAN_OR_EQUAL', 'LESS_THAN', 'LESS_THAN_OR_EQUAL'];
+const ALL: readonly FilterOperator[] = [
+  'EQUALS',
+  'IN_LIST',
+  'GREATER_THAN',
+  'GREATER_THAN_OR_EQUAL',
+  'LESS_THAN',
+  'LESS_THAN_OR_EQUAL',
+];
 /** Filterable fields and their operators (reference §5). */
 const FILTERABLE: Record<string, readonly FilterOperator[]> = {
-  intersectionId: EQ, 'movements.rank': ALL, 'movements.movementType': EQ, 'movements.turnManeuvers': EQ,
-  'movements.inbound.direction': EQ, 'movements.outbound.direction': EQ,
+  intersectionId: EQ,
+  'movements.rank': ALL,
+  'movements.movementType': EQ,
+  'movements.turnManeuvers': EQ,
+  'movements.inbound.direction': EQ,
+  'movements.outbound.direction': EQ,
 };
 
 /** A validated IntersectionMetadataRequest. */
@@ -48,7 +79,20 @@ export interface MetadataRequest {
 }
 
 /** Top-level fields of an IntersectionMetadataRequest body. */
-export const METADATA_REQUEST_FIELDS = ['nextCursor', 'offset', 'pageSize', 'dateRanges', 'geometry', 'fields', 'fieldFilters', 'metadata', 'locations', 'includeGeometry', 'includeMovements', 'maxRank'] as const;
+export const METADATA_REQUEST_FIELDS = [
+  'nextCursor',
+  'offset',
+  'pageSize',
+  'dateRanges',
+  'geometry',
+  'fields',
+  'fieldFilters',
+  'metadata',
+  'locations',
+  'includeGeometry',
+  'includeMovements',
+  'maxRank',
+] as const;
 
 /** Validates a metadata request body against the catalog's map version. */
 export function parseMetadataRequest(body: unknown, mapVersion: string): MetadataRequest {
@@ -58,7 +102,8 @@ export function parseMetadataRequest(body: unknown, mapVersion: string): Metadat
   if (body.fields !== undefined && body.fields !== null) {
     if (!Array.isArray(body.fields)) throw invalid('fields', 'must be an array of { name }');
     fields = body.fields.map((f, i) => {
-      if (!isObj(f) || typeof f.name !== 'string' || !METADATA_FIELDS.includes(f.name)) throw invalid(`fields[${i}].name`, `must be one of ${METADATA_FIELDS.join(', ')}`);
+      if (!isObj(f) || typeof f.name !== 'string' || !METADATA_FIELDS.includes(f.name))
+        throw invalid(`fields[${i}].name`, `must be one of ${METADATA_FIELDS.join(', ')}`);
       checkKeys(f, ['name'], `fields[${i}]`);
       return f.name;
     });
@@ -71,7 +116,9 @@ export function parseMetadataRequest(body: unknown, mapVersion: string): Metadat
       if (!ops) throw invalid(`${f.param}.name`, `must be one of ${Object.keys(FILTERABLE).join(', ')}`);
       if (!ops.includes(f.operator)) throw invalid(`${f.param}.operator`, `${f.operator} is not allowed on ${f.name}`);
       if (f.name === 'movements.rank' || f.name === 'movements.movementType') {
-        f.expressions.forEach((e, i) => { if (!/^\d+$/.test(e)) throw invalid(`${f.param}.expressions[${i}]`, `'${e}' must be an integer`); });
+        f.expressions.forEach((e, i) => {
+          if (!/^\d+$/.test(e)) throw invalid(`${f.param}.expressions[${i}]`, `'${e}' must be an integer`);
+        });
       }
     }
   }
@@ -84,25 +131,34 @@ export function parseMetadataRequest(body: unknown, mapVersion: string): Metadat
       checkKeys(l, ['geometry', 'radiusInMeters'], p);
       let r: number | undefined;
       if (l.radiusInMeters !== undefined && l.radiusInMeters !== null) {
-        if (typeof l.radiusInMeters !== 'number' || !Number.isInteger(l.radiusInMeters) || l.radiusInMeters < 0 || l.radiusInMeters > 1_000_000) throw invalid(`${p}.radiusInMeters`, 'must be an integer 0–1000000');
+        if (
+          typeof l.radiusInMeters !== 'number' ||
+          !Number.isInteger(l.radiusInMeters) ||
+          l.radiusInMeters < 0 ||
+          l.radiusInMeters > 1_000_000
+        )
+          throw invalid(`${p}.radiusInMeters`, 'must be an integer 0–1000000');
         r = l.radiusInMeters;
       }
       areas.push(parseArea(l.geometry, `${p}.geometry`, r));
     });
   }
-  const geometry = body.geometry !== undefined && body.geometry !== null ? parseArea(body.geometry, 'geometry') : undefined;
+  const geometry =
+    body.geometry !== undefined && body.geometry !== null ? parseArea(body.geometry, 'geometry') : undefined;
   const namespaces: string[] = [];
   let locations: MetadataRequest['locations'];
   if (body.metadata !== undefined && body.metadata !== null) {
     const m = body.metadata;
     if (!isObj(m)) throw invalid('metadata', 'must be one object { key, value, valueList }');
     checkKeys(m, ['key', 'value', 'valueList'], 'metadata');
-    if (m.valueList !== undefined && typeof m.valueList !== 'boolean') throw invalid('metadata.valueList', 'must be a boolean');
+    if (m.valueList !== undefined && typeof m.valueList !== 'boolean')
+      throw invalid('metadata.valueList', 'must be a boolean');
     const values = m.valueList === true ? (Array.isArray(m.value) ? m.value : undefined) : [m.value];
     if (!values) throw invalid('metadata.value', 'must be an array when valueList is true');
     if (m.key === 'namespace') {
       values.forEach((v, i) => {
-        if (typeof v !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(v)) throw invalid(`metadata.value[${i}]`, 'must be a namespace name');
+        if (typeof v !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(v))
+          throw invalid(`metadata.value[${i}]`, 'must be a namespace name');
         namespaces.push(v);
       });
     } else if (m.key === 'locations') {
@@ -110,9 +166,18 @@ export function parseMetadataRequest(body: unknown, mapVersion: string): Metadat
         const p = `metadata.value[${i}]`;
         if (!isObj(v)) throw invalid(p, 'must be { country, state, mapVersion }');
         checkKeys(v, ['country', 'state', 'mapVersion'], p);
-        for (const k of ['country', 'state', 'mapVersion'] as const) if (v[k] !== undefined && typeof v[k] !== 'string') throw invalid(`${p}.${k}`, 'must be a string');
-        if (v.mapVersion !== undefined && v.mapVersion !== mapVersion) throw invalid(`${p}.mapVersion`, `map version ${String(v.mapVersion)} is not served (this region is ${mapVersion})`);
-        return { country: v.country as string | undefined, state: v.state as string | undefined, mapVersion: v.mapVersion as string | undefined };
+        for (const k of ['country', 'state', 'mapVersion'] as const)
+          if (v[k] !== undefined && typeof v[k] !== 'string') throw invalid(`${p}.${k}`, 'must be a string');
+        if (v.mapVersion !== undefined && v.mapVersion !== mapVersion)
+          throw invalid(
+            `${p}.mapVersion`,
+            `map version ${String(v.mapVersion)} is not served (this region is ${mapVersion})`,
+          );
+        return {
+          country: v.country as string | undefined,
+          state: v.state as string | undefined,
+          mapVersion: v.mapVersion as string | undefined,
+        };
       });
     } else {
       throw invalid('metadata.key', `unknown key '${String(m.key)}' (allowed: locations, namespace)`);
@@ -125,13 +190,27 @@ export function parseMetadataRequest(body: unknown, mapVersion: string): Metadat
   };
   let maxRank: number | undefined;
   if (body.maxRank !== undefined && body.maxRank !== null) {
-    if (typeof body.maxRank !== 'number' || !Number.isInteger(body.maxRank) || body.maxRank < 1) throw invalid('maxRank', 'must be an integer ≥ 1');
+    if (typeof body.maxRank !== 'number' || !Number.isInteger(body.maxRank) || body.maxRank < 1)
+      throw invalid('maxRank', 'must be an integer ≥ 1');
     maxRank = body.maxRank;
   }
-  const paging = readPaging(body, { pageSize: METADATA_PAGE_SIZE_DEFAULT, maxPageSize: METADATA_MAX_ROWS, noPagingMax: METADATA_MAX_ROWS });
+  const paging = readPaging(body, {
+    pageSize: METADATA_PAGE_SIZE_DEFAULT,
+    maxPageSize: METADATA_MAX_ROWS,
+    noPagingMax: METADATA_MAX_ROWS,
+  });
   return {
-    fields, filters, areas, geometry, namespaces, locations, dateRanges: readDateRanges(body.dateRanges, 'dateRanges', false),
-    includeGeometry: bool('includeGeometry', false), includeMovements: bool('includeMovements', true), maxRank, paging,
+    fields,
+    filters,
+    areas,
+    geometry,
+    namespaces,
+    locations,
+    dateRanges: readDateRanges(body.dateRanges, 'dateRanges', false),
+    includeGeometry: bool('includeGeometry', false),
+    includeMovements: bool('includeMovements', true),
+    maxRank,
+    paging,
   };
 }
 
@@ -140,12 +219,23 @@ function matches(f: Filter, value: string | number): boolean {
   if (typeof value === 'number') {
     const xs = f.expressions.map(Number);
     switch (f.operator) {
-      case 'EQUALS': r = value === xs[0]; break;
-      case 'IN_LIST': r = xs.includes(value); break;
-      case 'GREATER_THAN': r = value > xs[0]; break;
-      case 'GREATER_THAN_OR_EQUAL': r = value >= xs[0]; break;
-      case 'LESS_THAN': r = value < xs[0]; break;
-      default: r = value <= xs[0];
+      case 'EQUALS':
+        r = value === xs[0];
+        break;
+      case 'IN_LIST':
+        r = xs.includes(value);
+        break;
+      case 'GREATER_THAN':
+        r = value > xs[0];
+        break;
+      case 'GREATER_THAN_OR_EQUAL':
+        r = value >= xs[0];
+        break;
+      case 'LESS_THAN':
+        r = value < xs[0];
+        break;
+      default:
+        r = value <= xs[0];
     }
   } else {
     r = f.operator === 'IN_LIST' ? f.expressions.includes(value) : value === f.expressions[0];
@@ -155,11 +245,16 @@ function matches(f: Filter, value: string | number): boolean {
 
 function movementValue(m: CatalogMovement, name: string): string | number {
   switch (name) {
-    case 'movements.rank': return m.rank;
-    case 'movements.movementType': return m.movementType;
-    case 'movements.turnManeuvers': return m.turnManeuvers;
-    case 'movements.inbound.direction': return m.inbound.direction;
-    default: return m.outbound.direction;
+    case 'movements.rank':
+      return m.rank;
+    case 'movements.movementType':
+      return m.movementType;
+    case 'movements.turnManeuvers':
+      return m.turnManeuvers;
+    case 'movements.inbound.direction':
+      return m.inbound.direction;
+    default:
+      return m.outbound.direction;
   }
 }
 
@@ -169,7 +264,10 @@ function project(obj: Record<string, unknown>, fields: string[] | undefined, pre
   for (const [k, v] of Object.entries(obj)) {
     const path = prefix ? `${prefix}.${k}` : k;
     const whole = fields.some((f) => f === path || path.startsWith(`${f}.`));
-    if (whole) { out[k] = v; continue; }
+    if (whole) {
+      out[k] = v;
+      continue;
+    }
     if (!fields.some((f) => f.startsWith(`${path}.`))) continue;
     if (Array.isArray(v)) out[k] = v.map((x) => project(x as Record<string, unknown>, fields, path));
     else if (isObj(v)) out[k] = project(v, fields, path);
@@ -179,12 +277,21 @@ function project(obj: Record<string, unknown>, fields: string[] | undefined, pre
 
 function renderMovement(m: CatalogMovement, withGeometry: boolean): Record<string, unknown> {
   const dir = (d: CatalogMovement['inbound']) => ({
-    name: d.name, direction: d.direction, altName: d.altName, heading: d.heading,
+    name: d.name,
+    direction: d.direction,
+    altName: d.altName,
+    heading: d.heading,
     ...(withGeometry ? { geometry: { type: 'LineString', coordinates: d.coordinates } } : {}),
   });
   return {
-    id: m.id, name: m.name, rank: m.rank, inbound: dir(m.inbound), outbound: dir(m.outbound),
-    movementType: m.movementType, turnManeuvers: m.turnManeuvers, turnGroupId: m.turnGroupId,
+    id: m.id,
+    name: m.name,
+    rank: m.rank,
+    inbound: dir(m.inbound),
+    outbound: dir(m.outbound),
+    movementType: m.movementType,
+    turnManeuvers: m.turnManeuvers,
+    turnGroupId: m.turnGroupId,
   };
 }
 
@@ -199,14 +306,34 @@ export interface MetadataResult {
  * Answers a metadata request. Without fieldFilters only rank-1 (or ≤ maxRank) movements that are
  * not U-turns are listed; with movement filters, intersections left without movements are dropped.
  */
-export async function queryMetadata(db: Queryable, catalog: IntersectionCatalog, req: MetadataRequest): Promise<MetadataResult> {
-  const scope = await resolveScope(db, catalog, { namespaces: req.namespaces, area: req.geometry, namespaceParam: 'metadata.value' });
-  let candidates: CatalogIntersection[] = scope.keys ? scope.keys.map((k) => catalog.byKey.get(k)).filter((c): c is CatalogIntersection => !!c) : catalog.list;
-  if (req.areas.length > 0) candidates = candidates.filter((c) => req.areas.some((a) => a(c.intersection.lat, c.intersection.lon)));
+export async function queryMetadata(
+  db: Queryable,
+  catalog: IntersectionCatalog,
+  req: MetadataRequest,
+): Promise<MetadataResult> {
+  const scope = await resolveScope(db, catalog, {
+    namespaces: req.namespaces,
+    area: req.geometry,
+    namespaceParam: 'metadata.value',
+  });
+  let candidates: CatalogIntersection[] = scope.keys
+    ? scope.keys.map((k) => catalog.byKey.get(k)).filter((c): c is CatalogIntersection => !!c)
+    : catalog.list;
+  if (req.areas.length > 0)
+    candidates = candidates.filter((c) => req.areas.some((a) => a(c.intersection.lat, c.intersection.lon)));
   if (req.dateRanges.length > 0) {
     const params: unknown[] = [];
-    const cond = req.dateRanges.map((r) => { params.push(r.startDate, r.endDate); return `local_day BETWEEN $${params.length - 1}::date AND $${params.length}::date`; }).join(' OR ');
-    const withData = new Set((await db.query<{ k: string }>(`SELECT DISTINCT intersection_key AS k FROM analytics_fact WHERE ${cond}`, params)).rows.map((r) => r.k));
+    const cond = req.dateRanges
+      .map((r) => {
+        params.push(r.startDate, r.endDate);
+        return `local_day BETWEEN $${params.length - 1}::date AND $${params.length}::date`;
+      })
+      .join(' OR ');
+    const withData = new Set(
+      (
+        await db.query<{ k: string }>(`SELECT DISTINCT intersection_key AS k FROM analytics_fact WHERE ${cond}`, params)
+      ).rows.map((r) => r.k),
+    );
     candidates = candidates.filter((c) => withData.has(c.key));
   }
   const filters = req.filters ?? [];
@@ -226,7 +353,8 @@ export async function queryMetadata(db: Queryable, catalog: IntersectionCatalog,
   const page = items.slice(p.position, p.position + limit);
   const data = page.map(({ c, movements }) => {
     const item: Record<string, unknown> = {
-      intersectionId: c.key, name: c.name,
+      intersectionId: c.key,
+      name: c.name,
       coordinates: [{ lat: c.intersection.lat, lon: c.intersection.lon }],
     };
     if (req.includeMovements) item.movements = movements.map((m) => renderMovement(m, req.includeGeometry));

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { applyDelta, parseNamespaceUpdate, type NamespaceList } from './namespaces.js';
 
-const lists = (p: string[], q: string[], r: string[]): Record<NamespaceList, string[]> => ({ provisioned: p, pending: q, reviewRequired: r });
+const lists = (p: string[], q: string[], r: string[]): Record<NamespaceList, string[]> => ({
+  provisioned: p,
+  pending: q,
+  reviewRequired: r,
+});
 
 describe('applyDelta', () => {
   it('applies replace, then remove, then add within a list', () => {
@@ -17,7 +21,9 @@ describe('applyDelta', () => {
   });
 
   it('rejects a request that puts one id into two lists', () => {
-    expect(() => parseNamespaceUpdate({ provisioned: { add: ['a'] }, pending: { replace: ['a'] } }, 'n')).toThrow(/also put into/);
+    expect(() => parseNamespaceUpdate({ provisioned: { add: ['a'] }, pending: { replace: ['a'] } }, 'n')).toThrow(
+      /also put into/,
+    );
     expect(() => parseNamespaceUpdate({ provisioned: { insert: ['a'] } }, 'n')).toThrow(/provisioned\.insert/);
     expect(() => parseNamespaceUpdate({ namespace: 'other' }, 'n')).toThrow(/namespace/);
   });

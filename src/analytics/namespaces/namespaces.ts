@@ -61,7 +61,11 @@ export interface NamespaceEnv {
 /** Throws ANALYTICS_INVALID_NAMESPACE unless `name` is a valid namespace name. */
 export function checkNamespaceName(name: string): void {
   if (!NAMESPACE_NAME_RE.test(name)) {
-    throw new AnalyticsError('ANALYTICS_INVALID_NAMESPACE', `namespace: '${name}' is not a valid name (1–64 characters: letters, digits, _ . -)`, 'namespace');
+    throw new AnalyticsError(
+      'ANALYTICS_INVALID_NAMESPACE',
+      `namespace: '${name}' is not a valid name (1–64 characters: letters, digits, _ . -)`,
+      'namespace',
+    );
   }
 }
 
@@ -70,13 +74,16 @@ function isObj(v: unknown): v is Record<string, unknown> {
 }
 
 function checkKeys(v: Record<string, unknown>, allowed: readonly string[], param: string): void {
-  for (const k of Object.keys(v)) if (!allowed.includes(k)) throw invalid(param ? `${param}.${k}` : k, `unknown field (allowed: ${allowed.join(', ')})`);
+  for (const k of Object.keys(v))
+    if (!allowed.includes(k))
+      throw invalid(param ? `${param}.${k}` : k, `unknown field (allowed: ${allowed.join(', ')})`);
 }
 
 function idList(v: unknown, param: string): string[] {
   if (!Array.isArray(v)) throw invalid(param, 'must be an array of intersection ids');
   return v.map((x, i) => {
-    if (typeof x !== 'string' || x.length === 0 || x.length > 128) throw invalid(`${param}[${i}]`, 'must be a non-empty string (≤ 128 characters)');
+    if (typeof x !== 'string' || x.length === 0 || x.length > 128)
+      throw invalid(`${param}[${i}]`, 'must be a non-empty string (≤ 128 characters)');
     return x;
   });
 }
@@ -107,7 +114,8 @@ export const NAMESPACE_SEARCH_FIELDS = ['namespaces', 'mapVersion', 'region'] as
 export function parseNamespaceUpdate(body: unknown, pathName: string): NamespaceUpdate {
   if (!isObj(body)) throw invalid('body', 'a JSON object NamespaceUpdateRequest is required');
   checkKeys(body, NAMESPACE_UPDATE_FIELDS, '');
-  if (body.namespace !== undefined && body.namespace !== pathName) throw invalid('namespace', 'must match the path parameter when given');
+  if (body.namespace !== undefined && body.namespace !== pathName)
+    throw invalid('namespace', 'must match the path parameter when given');
   const out: NamespaceUpdate = {};
   if (body.mapVersion !== undefined) out.mapVersion = readMapVersion(body.mapVersion, 'mapVersion');
   if (body.region !== undefined) out.region = readRegion(body.region, 'region');
@@ -125,7 +133,8 @@ export function parseNamespaceUpdate(body: unknown, pathName: string): Namespace
   for (const list of NAMESPACE_LISTS) {
     for (const id of [...(out[list]?.replace ?? []), ...(out[list]?.add ?? [])]) {
       const other = target.get(id);
-      if (other && other !== list) throw invalid(`${list}.add`, `intersection ${id} is also put into ${other} by this request`);
+      if (other && other !== list)
+        throw invalid(`${list}.add`, `intersection ${id} is also put into ${other} by this request`);
       target.set(id, list);
     }
   }
@@ -134,13 +143,22 @@ export function parseNamespaceUpdate(body: unknown, pathName: string): Namespace
 
 async function load(q: Queryable, name: string, lock: boolean): Promise<NamespaceData | undefined> {
   const ns = await q.query<{ name: string; map_version: string; country: string; state: string }>(
-    `SELECT name, map_version, country, state FROM analytics_namespace WHERE name = $1${lock ? ' FOR UPDATE' : ''}`, [name],
+    `SELECT name, map_version, country, state FROM analytics_namespace WHERE name = $1${lock ? ' FOR UPDATE' : ''}`,
+    [name],
   );
   if (ns.rows.length === 0) return undefined;
   const r = ns.rows[0];
-  const data: NamespaceData = { namespace: r.name, mapVersion: r.map_version, provisioned: [], pending: [], reviewRequired: [], region: { country: r.country, state: r.state } };
+  const data: NamespaceData = {
+    namespace: r.name,
+    mapVersion: r.map_version,
+    provisioned: [],
+    pending: [],
+    reviewRequired: [],
+    region: { country: r.country, state: r.state },
+  };
   const members = await q.query<{ intersection_key: string; list: NamespaceList }>(
-    'SELECT intersection_key, list FROM analytics_namespace_member WHERE namespace = $1 ORDER BY list, position', [name],
+    'SELECT intersection_key, list FROM analytics_namespace_member WHERE namespace = $1 ORDER BY list, position',
+    [name],
   );
   for (const m of members.rows) data[m.list].push(m.intersection_key);
   return data;
@@ -155,7 +173,8 @@ export function findNamespace(db: Queryable, name: string): Promise<NamespaceDat
 export async function deleteNamespace(db: Db, name: string): Promise<void> {
   checkNamespaceName(name);
   const res = await db.query('DELETE FROM analytics_namespace WHERE name = $1', [name]);
-  if (res.rowCount === 0) throw new AnalyticsError('ANALYTICS_NAMESPACE_NOT_FOUND', `namespace '${name}' not found`, 'namespace');
+  if (res.rowCount === 0)
+    throw new AnalyticsError('ANALYTICS_NAMESPACE_NOT_FOUND', `namespace '${name}' not found`, 'namespace');
 }
 
 /** Applies replace → remove → add per list to `lists` (mutated); see the module comment. */
@@ -185,13 +204,26 @@ export function applyDelta(lists: Record<NamespaceList, string[]>, update: Names
  * Updates (or creates) namespace `name`. Returns the new state and a message that says how many
  * unknown ids were routed to reviewRequired.
  */
-export async function updateNamespace(db: Db, name: string, update: NamespaceUpdate, env: NamespaceEnv): Promise<{ data: NamespaceData; message: string }> {
+export async function updateNamespace(
+  db: Db,
+  name: string,
+  update: NamespaceUpdate,
+  env: NamespaceEnv,
+): Promise<{ data: NamespaceData; message: string }> {
   checkNamespaceName(name);
   return db.transaction(async (tx) => {
-    const created = (await tx.query(
-      `INSERT INTO analytics_namespace (name, map_version, country, state) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING`,
-      [name, update.mapVersion ?? env.defaultMapVersion, update.region?.country ?? env.defaultRegion.country, update.region?.state ?? env.defaultRegion.state],
-    )).rowCount > 0;
+    const created =
+      (
+        await tx.query(
+          `INSERT INTO analytics_namespace (name, map_version, country, state) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING`,
+          [
+            name,
+            update.mapVersion ?? env.defaultMapVersion,
+            update.region?.country ?? env.defaultRegion.country,
+            update.region?.state ?? env.defaultRegion.state,
+          ],
+        )
+      ).rowCount > 0;
     const cur = (await load(tx, name, true))!;
     const lists = { provisioned: cur.provisioned, pending: cur.pending, reviewRequired: cur.reviewRequired };
     applyDelta(lists, update);
@@ -204,13 +236,24 @@ export async function updateNamespace(db: Db, name: string, update: NamespaceUpd
       for (const id of moved) if (!lists.reviewRequired.includes(id)) lists.reviewRequired.push(id);
     }
     const mapVersion = update.mapVersion ?? cur.mapVersion;
-    const region = { country: update.region?.country ?? cur.region.country, state: update.region?.state ?? cur.region.state };
-    await tx.query('UPDATE analytics_namespace SET map_version = $2, country = $3, state = $4, updated_at = now() WHERE name = $1', [name, mapVersion, region.country, region.state]);
+    const region = {
+      country: update.region?.country ?? cur.region.country,
+      state: update.region?.state ?? cur.region.state,
+    };
+    await tx.query(
+      'UPDATE analytics_namespace SET map_version = $2, country = $3, state = $4, updated_at = now() WHERE name = $1',
+      [name, mapVersion, region.country, region.state],
+    );
     await tx.query('DELETE FROM analytics_namespace_member WHERE namespace = $1', [name]);
     const keys: string[] = [];
     const which: string[] = [];
     const pos: number[] = [];
-    for (const l of NAMESPACE_LISTS) lists[l].forEach((id, i) => { keys.push(id); which.push(l); pos.push(i); });
+    for (const l of NAMESPACE_LISTS)
+      lists[l].forEach((id, i) => {
+        keys.push(id);
+        which.push(l);
+        pos.push(i);
+      });
     if (keys.length > 0) {
       await tx.query(
         `INSERT INTO analytics_namespace_member (namespace, intersection_key, list, position)
@@ -240,7 +283,8 @@ export function parseNamespaceSearch(body: unknown): NamespaceSearch {
   if (body.namespaces !== undefined) {
     if (!Array.isArray(body.namespaces)) throw invalid('namespaces', 'must be an array of names');
     out.namespaces = body.namespaces.map((n, i) => {
-      if (typeof n !== 'string' || !NAMESPACE_NAME_RE.test(n)) throw invalid(`namespaces[${i}]`, 'must be a valid namespace name');
+      if (typeof n !== 'string' || !NAMESPACE_NAME_RE.test(n))
+        throw invalid(`namespaces[${i}]`, 'must be a valid namespace name');
       return n;
     });
   }
@@ -253,12 +297,25 @@ export function parseNamespaceSearch(body: unknown): NamespaceSearch {
 export async function searchNamespaces(db: Db, s: NamespaceSearch): Promise<NamespaceData[]> {
   const where: string[] = [];
   const params: unknown[] = [];
-  if (s.namespaces.length > 0) { params.push(s.namespaces); where.push(`name = ANY($${params.length}::text[])`); }
-  if (s.mapVersion) { params.push(s.mapVersion); where.push(`map_version = $${params.length}`); }
-  if (s.region?.country !== undefined) { params.push(s.region.country); where.push(`lower(country) = lower($${params.length})`); }
-  if (s.region?.state !== undefined) { params.push(s.region.state); where.push(`lower(state) = lower($${params.length})`); }
+  if (s.namespaces.length > 0) {
+    params.push(s.namespaces);
+    where.push(`name = ANY($${params.length}::text[])`);
+  }
+  if (s.mapVersion) {
+    params.push(s.mapVersion);
+    where.push(`map_version = $${params.length}`);
+  }
+  if (s.region?.country !== undefined) {
+    params.push(s.region.country);
+    where.push(`lower(country) = lower($${params.length})`);
+  }
+  if (s.region?.state !== undefined) {
+    params.push(s.region.state);
+    where.push(`lower(state) = lower($${params.length})`);
+  }
   const names = await db.query<{ name: string }>(
-    `SELECT name FROM analytics_namespace ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY name`, params,
+    `SELECT name FROM analytics_namespace ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY name`,
+    params,
   );
   const out: NamespaceData[] = [];
   for (const r of names.rows) out.push((await load(db, r.name, false))!);
@@ -270,9 +327,13 @@ export async function searchNamespaces(db: Db, s: NamespaceSearch): Promise<Name
  * ANALYTICS_NAMESPACE_NOT_FOUND naming the first unknown namespace.
  */
 export async function provisionedKeys(db: Queryable, names: readonly string[], param = 'namespace'): Promise<string[]> {
-  const found = await db.query<{ name: string }>('SELECT name FROM analytics_namespace WHERE name = ANY($1::text[])', [names]);
+  const found = await db.query<{ name: string }>('SELECT name FROM analytics_namespace WHERE name = ANY($1::text[])', [
+    names,
+  ]);
   const have = new Set(found.rows.map((r) => r.name));
-  for (const n of names) if (!have.has(n)) throw new AnalyticsError('ANALYTICS_NAMESPACE_NOT_FOUND', `${param}: namespace '${n}' not found`, param);
+  for (const n of names)
+    if (!have.has(n))
+      throw new AnalyticsError('ANALYTICS_NAMESPACE_NOT_FOUND', `${param}: namespace '${n}' not found`, param);
   const rows = await db.query<{ intersection_key: string }>(
     `SELECT DISTINCT intersection_key FROM analytics_namespace_member WHERE namespace = ANY($1::text[]) AND list = 'provisioned' ORDER BY intersection_key`,
     [names],

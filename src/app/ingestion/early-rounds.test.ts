@@ -3,22 +3,40 @@ import { EarlyRounds } from './early-rounds.js';
 import type { ProcessStoredDeps, ProcessStoredReport } from './process-stored.js';
 
 /** A round the test ends by hand: what it was given, and how to end it. */
-interface FakeRound { traceIds: readonly string[]; from: Map<string, number>; finish: () => Promise<void>; fail: () => Promise<void> }
+interface FakeRound {
+  traceIds: readonly string[];
+  from: Map<string, number>;
+  finish: () => Promise<void>;
+  fail: () => Promise<void>;
+}
 
 function rig(minTraces: number): { early: EarlyRounds; rounds: FakeRound[] } {
   const rounds: FakeRound[] = [];
   const report: ProcessStoredReport = {
     process: { traces: 0, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 },
-    facts: { trajectories: 0, facts: 0 }, changeSeq: 0, edges: new Set(),
+    facts: { trajectories: 0, facts: 0 },
+    changeSeq: 0,
+    edges: new Set(),
   };
-  const process = (_deps: ProcessStoredDeps, traceIds: readonly string[], from?: ReadonlyMap<string, number>): Promise<ProcessStoredReport> =>
+  const process = (
+    _deps: ProcessStoredDeps,
+    traceIds: readonly string[],
+    from?: ReadonlyMap<string, number>,
+  ): Promise<ProcessStoredReport> =>
     new Promise((resolve, reject) => {
       // a round's end is seen once its handlers ran: a macrotask later
       const settled = (): Promise<void> => new Promise((r) => setTimeout(r, 0));
       rounds.push({
-        traceIds, from: new Map(from),
-        finish: () => { resolve({ ...report, process: { ...report.process, traces: traceIds.length } }); return settled(); },
-        fail: () => { reject(new Error('round failed')); return settled(); },
+        traceIds,
+        from: new Map(from),
+        finish: () => {
+          resolve({ ...report, process: { ...report.process, traces: traceIds.length } });
+          return settled();
+        },
+        fail: () => {
+          reject(new Error('round failed'));
+          return settled();
+        },
       });
     });
   return { early: new EarlyRounds({} as ProcessStoredDeps, minTraces, process), rounds };

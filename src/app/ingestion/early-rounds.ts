@@ -28,7 +28,10 @@ export interface EarlyOutcome {
 }
 
 /** One early round. */
-export interface EarlyRound { traceIds: readonly string[]; report: ProcessStoredReport }
+export interface EarlyRound {
+  traceIds: readonly string[];
+  report: ProcessStoredReport;
+}
 
 /** Starts early rounds as batches of a body are stored (`batchStored`), `finish` when the body is stored. */
 export class EarlyRounds {
@@ -62,18 +65,22 @@ export class EarlyRounds {
     if (ready.size < this.minTraces) return;
     for (const id of ready.keys()) this.waiting.delete(id);
     const traceIds = [...ready.keys()];
-    this.running = this.process(this.deps, traceIds, ready).then(
-      (report) => {
-        this.rounds.push({ traceIds, report });
-        // a trace that got pings while its round ran is waiting again
-        for (const id of ready.keys()) if (!this.waiting.has(id)) this.done.add(id);
-      },
-      () => {
-        // its pings stay marked pending: the final round matches them
-        this.failed = true;
-        for (const [id, s] of ready) this.waiting.set(id, Math.min(s, this.waiting.get(id) ?? Infinity));
-      },
-    ).finally(() => { this.running = undefined; });
+    this.running = this.process(this.deps, traceIds, ready)
+      .then(
+        (report) => {
+          this.rounds.push({ traceIds, report });
+          // a trace that got pings while its round ran is waiting again
+          for (const id of ready.keys()) if (!this.waiting.has(id)) this.done.add(id);
+        },
+        () => {
+          // its pings stay marked pending: the final round matches them
+          this.failed = true;
+          for (const [id, s] of ready) this.waiting.set(id, Math.min(s, this.waiting.get(id) ?? Infinity));
+        },
+      )
+      .finally(() => {
+        this.running = undefined;
+      });
   }
 
   /** Waits for the round under way; what is left is the final round's. */
@@ -88,11 +95,21 @@ export class EarlyRounds {
  * traversals, unmatched pings and facts summed (a trace matched in two rounds counts in both),
  * edges as the union of every round's, live edges counted again over that union, the last change.
  */
-export async function mergeRounds(deps: ProcessStoredDeps, rounds: readonly EarlyRound[]): Promise<ProcessStoredReport> {
+export async function mergeRounds(
+  deps: ProcessStoredDeps,
+  rounds: readonly EarlyRound[],
+): Promise<ProcessStoredReport> {
   if (rounds.length === 1) return rounds[0].report;
   const traces = new Set<string>();
   const edges = new Set<number>();
-  const process: ProcessReport = { traces: 0, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 };
+  const process: ProcessReport = {
+    traces: 0,
+    trajectories: 0,
+    traversals: 0,
+    unmatchedPings: 0,
+    edgesUpdated: 0,
+    liveEdges: 0,
+  };
   const facts = { trajectories: 0, facts: 0 };
   let changeSeq = 0;
   for (const { traceIds, report } of rounds) {
@@ -107,6 +124,7 @@ export async function mergeRounds(deps: ProcessStoredDeps, rounds: readonly Earl
   }
   process.traces = traces.size;
   process.edgesUpdated = edges.size;
-  process.liveEdges = edges.size === 0 ? 0 : await countLiveEdges(deps.db, deps.region.meta.mapVersion, deps.nowS, edges);
+  process.liveEdges =
+    edges.size === 0 ? 0 : await countLiveEdges(deps.db, deps.region.meta.mapVersion, deps.nowS, edges);
   return { process, facts, changeSeq, edges };
 }

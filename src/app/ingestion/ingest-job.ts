@@ -57,7 +57,11 @@ export interface IngestJobReport {
 
 /** A job refused for its input: `status` is the HTTP status, `code` the probes catalog code. */
 export class IngestJobError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'IngestJobError';
   }
@@ -88,7 +92,6 @@ export interface IngestJobDeps {
    */
   matchHelper?: TraceMatcher;
 }
-
 
 /** Runs a job to the end; throws IngestJobError on a body that cannot be read at all. */
 export async function runIngestJob(deps: IngestJobDeps, spec: IngestJobSpec, body: Readable): Promise<IngestJobReport> {
@@ -129,13 +132,20 @@ export async function storeJobBody(deps: IngestJobDeps, spec: IngestJobSpec, bod
     if (issues.length < maxIssues) issues.push(i);
   };
   const seen = new Set<string>();
-  const track = async function* (records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>): AsyncGenerator<ProbeRecord> {
+  const track = async function* (
+    records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>,
+  ): AsyncGenerator<ProbeRecord> {
     for await (const r of records) {
       seen.add(r.traceId);
       yield r;
     }
   };
-  const records = readProbes(body, spec.format, onIssue, { fcdStartS: spec.fcdStartS, tracePrefix: spec.tracePrefix, columns: spec.columns, header: spec.header });
+  const records = readProbes(body, spec.format, onIssue, {
+    fcdStartS: spec.fcdStartS,
+    tracePrefix: spec.tracePrefix,
+    columns: spec.columns,
+    header: spec.header,
+  });
   const early = spec.defer ? undefined : new EarlyRounds(deps, deps.earlyMinTraces);
   let batches = 0;
   const onBatchStored = (seen: ReadonlySet<string>, firstNew: ReadonlyMap<string, number>): void => {
@@ -144,7 +154,12 @@ export async function storeJobBody(deps: IngestJobDeps, spec: IngestJobSpec, bod
   };
   let ingest: IngestReport;
   try {
-    ingest = await ingestRecords(deps.db, track(records), { mapVersion, batchSize: deps.batchSize, onBatchStored: spec.defer ? undefined : onBatchStored }, counted);
+    ingest = await ingestRecords(
+      deps.db,
+      track(records),
+      { mapVersion, batchSize: deps.batchSize, onBatchStored: spec.defer ? undefined : onBatchStored },
+      counted,
+    );
   } catch (err) {
     await early?.finish();
     // A body that cannot be read as asked (a CSV speed column without a unit, a JSON body of the
@@ -159,18 +174,37 @@ export async function storeJobBody(deps: IngestJobDeps, spec: IngestJobSpec, bod
     for (const id of left.done) traceIds.delete(id);
     firstNewS = new Map(left.waiting);
   }
-  if (!spec.defer) for (const m of await readPending(deps.db, [...seen].filter((id) => !traceIds.has(id) && !left?.done.has(id)))) traceIds.add(m.traceId);
+  if (!spec.defer)
+    for (const m of await readPending(
+      deps.db,
+      [...seen].filter((id) => !traceIds.has(id) && !left?.done.has(id)),
+    ))
+      traceIds.add(m.traceId);
   return {
-    spec, received: ingest.parsed + counted.count, inserted: ingest.inserted, duplicates: ingest.duplicates, malformed: counted.count,
-    issues: issueList(issues), traceIds, firstNewS, early: left?.rounds ?? [], batches,
+    spec,
+    received: ingest.parsed + counted.count,
+    inserted: ingest.inserted,
+    duplicates: ingest.duplicates,
+    malformed: counted.count,
+    issues: issueList(issues),
+    traceIds,
+    firstNewS,
+    early: left?.rounds ?? [],
+    batches,
   };
 }
 
 /** The report of a deferred job: stored, nothing processed yet. */
 export function deferredReport(j: StoredJob): IngestJobReport {
   return {
-    received: j.received, inserted: j.inserted, duplicates: j.duplicates, malformed: j.malformed, issues: j.issues,
-    matched: { traces: 0, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 }, intersectionFacts: 0, changeSeq: 0,
+    received: j.received,
+    inserted: j.inserted,
+    duplicates: j.duplicates,
+    malformed: j.malformed,
+    issues: j.issues,
+    matched: { traces: 0, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 },
+    intersectionFacts: 0,
+    changeSeq: 0,
   };
 }
 
@@ -189,14 +223,23 @@ export async function processJobs(deps: IngestJobDeps, jobs: readonly StoredJob[
   const matchHelper = jobs.some((j) => j.batches > 1) ? deps.matchHelper : undefined;
   const final = await processStored({ ...deps, matchHelper }, [...traceIds], firstNewS);
   const early = jobs.flatMap((j) => j.early);
-  const done = early.length === 0 ? final : await mergeRounds(deps, [...early, { traceIds: [...traceIds], report: final }]);
+  const done =
+    early.length === 0 ? final : await mergeRounds(deps, [...early, { traceIds: [...traceIds], report: final }]);
   return jobs.map((j) => ({
-    received: j.received, inserted: j.inserted, duplicates: j.duplicates, malformed: j.malformed, issues: j.issues,
-    matched: done.process, intersectionFacts: done.facts.facts, changeSeq: done.changeSeq,
+    received: j.received,
+    inserted: j.inserted,
+    duplicates: j.duplicates,
+    malformed: j.malformed,
+    issues: j.issues,
+    matched: done.process,
+    intersectionFacts: done.facts.facts,
+    changeSeq: done.changeSeq,
   }));
 }
 
 /** Issues as reported: by array index for JSON bodies, by line otherwise. */
 function issueList(issues: readonly ParseIssue[]): IngestJobReport['issues'] {
-  return issues.map((i) => (i.index !== undefined ? { index: i.index, message: i.message } : { line: i.line, message: i.message }));
+  return issues.map((i) =>
+    i.index !== undefined ? { index: i.index, message: i.message } : { line: i.line, message: i.message },
+  );
 }

@@ -73,10 +73,15 @@ export class IngestionClient implements Ingestion {
   private nextId = 1;
   private endpoint!: Endpoint;
   private failure: string | undefined;
-  private backlog: { pendingTraces?: number; oldestPendingS?: number; sweepError?: string; steppedAsideMs?: number } = {};
+  private backlog: { pendingTraces?: number; oldestPendingS?: number; sweepError?: string; steppedAsideMs?: number } =
+    {};
   closing = false;
 
-  constructor(endpoint: Endpoint, private readonly maxQueued: number, private readonly onClose: () => Promise<void> = async () => undefined) {
+  constructor(
+    endpoint: Endpoint,
+    private readonly maxQueued: number,
+    private readonly onClose: () => Promise<void> = async () => undefined,
+  ) {
     this.bind(endpoint);
   }
 
@@ -105,7 +110,8 @@ export class IngestionClient implements Ingestion {
       case 'error': {
         const j = this.jobs.get(m.id);
         this.jobs.delete(m.id);
-        if (m.error.name === 'IngestJobError') j?.reject(new IngestJobError(m.error.status ?? 400, m.error.code ?? 'PROBES_BAD_REQUEST', m.error.message));
+        if (m.error.name === 'IngestJobError')
+          j?.reject(new IngestJobError(m.error.status ?? 400, m.error.code ?? 'PROBES_BAD_REQUEST', m.error.message));
         else {
           this.failure = `the last ingestion failed: ${m.error.message}`;
           j?.reject(new Error(m.error.message));
@@ -113,7 +119,12 @@ export class IngestionClient implements Ingestion {
         return;
       }
       case 'status':
-        this.backlog = { pendingTraces: m.pendingTraces, oldestPendingS: m.oldestPendingS, sweepError: m.sweepError, steppedAsideMs: m.steppedAsideMs };
+        this.backlog = {
+          pendingTraces: m.pendingTraces,
+          oldestPendingS: m.oldestPendingS,
+          sweepError: m.sweepError,
+          steppedAsideMs: m.steppedAsideMs,
+        };
         return;
       default:
     }
@@ -121,7 +132,10 @@ export class IngestionClient implements Ingestion {
 
   submit(spec: IngestJobSpec, body: Readable): Promise<IngestJobReport> {
     if (this.closing) return Promise.reject(new IngestJobError(503, 'PROBES_BUSY', 'the server is shutting down'));
-    if (this.jobs.size > this.maxQueued) return Promise.reject(new IngestJobError(503, 'PROBES_BUSY', `ingestion is busy (${this.jobs.size} jobs waiting): retry later`));
+    if (this.jobs.size > this.maxQueued)
+      return Promise.reject(
+        new IngestJobError(503, 'PROBES_BUSY', `ingestion is busy (${this.jobs.size} jobs waiting): retry later`),
+      );
     const id = this.nextId++;
     return new Promise<IngestJobReport>((resolve, reject) => {
       const { port1, port2 } = new MessageChannel();
@@ -142,8 +156,18 @@ export class IngestionClient implements Ingestion {
 
   status(): IngestionStatus {
     const running = Math.min(1, this.jobs.size);
-    const s: IngestionStatus = { state: 'ok', queued: this.jobs.size - running, running, ...('pendingTraces' in this.backlog ? { pendingTraces: this.backlog.pendingTraces, oldestPendingS: this.backlog.oldestPendingS } : {}), ...(this.backlog.steppedAsideMs !== undefined ? { steppedAsideMs: this.backlog.steppedAsideMs } : {}) };
-    const reason = this.failure ?? (this.backlog.sweepError ? `processing stored pings failed: ${this.backlog.sweepError}` : undefined);
+    const s: IngestionStatus = {
+      state: 'ok',
+      queued: this.jobs.size - running,
+      running,
+      ...('pendingTraces' in this.backlog
+        ? { pendingTraces: this.backlog.pendingTraces, oldestPendingS: this.backlog.oldestPendingS }
+        : {}),
+      ...(this.backlog.steppedAsideMs !== undefined ? { steppedAsideMs: this.backlog.steppedAsideMs } : {}),
+    };
+    const reason =
+      this.failure ??
+      (this.backlog.sweepError ? `processing stored pings failed: ${this.backlog.sweepError}` : undefined);
     return reason ? { ...s, state: 'degraded', reason } : s;
   }
 
@@ -166,7 +190,9 @@ export interface IngestionThread extends Ingestion {
 /** Ingestion through a port from `IngestionThread.connect` (a serving thread's view). */
 export function remoteIngestion(port: MessagePort, maxQueuedJobs = 64): IngestionClient {
   port.unref();
-  return new IngestionClient(port as unknown as Endpoint, maxQueuedJobs, async () => { port.close(); });
+  return new IngestionClient(port as unknown as Endpoint, maxQueuedJobs, async () => {
+    port.close();
+  });
 }
 
 /** Starts the ingestion thread; resolves once it has loaded the region and connected to the database. */
@@ -179,7 +205,12 @@ export async function startIngestionThread(opts: IngestionThreadOptions): Promis
   const requestGauge = createRequestGauge();
 
   const spawn = (): Promise<void> => {
-    const data: IngestionWorkerData = { regionDir: opts.regionDir, databaseUrl: opts.databaseUrl, sweepIntervalMs: opts.sweepIntervalMs ?? 10_000, requestGauge };
+    const data: IngestionWorkerData = {
+      regionDir: opts.regionDir,
+      databaseUrl: opts.databaseUrl,
+      sweepIntervalMs: opts.sweepIntervalMs ?? 10_000,
+      requestGauge,
+    };
     const transfer: MessagePort[] = [];
     if (opts.embedded) {
       data.dbPort = opts.embedded.connect();
@@ -206,11 +237,14 @@ export async function startIngestionThread(opts: IngestionThreadOptions): Promis
         client.lost(`the ingestion thread stopped (exit code ${code})`);
         setTimeout(() => {
           if (client.closing) return;
-          spawn().then(() => {
-            client.bind(worker as unknown as Endpoint);
-            for (const fn of restartListeners) fn();
-            log('info', 'ingestion thread restarted');
-          }, (err: Error) => log('error', `ingestion thread restart failed: ${err.message}`));
+          spawn().then(
+            () => {
+              client.bind(worker as unknown as Endpoint);
+              for (const fn of restartListeners) fn();
+              log('info', 'ingestion thread restarted');
+            },
+            (err: Error) => log('error', `ingestion thread restart failed: ${err.message}`),
+          );
         }, RESTART_DELAY_MS).unref();
       });
     });
@@ -264,7 +298,11 @@ function pump(body: Readable, port: MessagePort): void {
   });
   body.once('error', (err: Error & { status?: number; code?: string }) => {
     ended = true;
-    port.postMessage({ t: 'abort', message: err.message, ...(err instanceof IngestJobError ? { status: err.status, code: err.code } : {}) });
+    port.postMessage({
+      t: 'abort',
+      message: err.message,
+      ...(err instanceof IngestJobError ? { status: err.status, code: err.code } : {}),
+    });
   });
   port.once('close', () => {
     body.off('data', onData);

@@ -16,7 +16,14 @@ import type { Db } from '../../store/db.js';
 import { openPostgres } from '../../store/postgres-db.js';
 import { remoteDb } from '../../store/remote-db.js';
 import { listStalePending, pendingBacklog } from '../../probes/ingest/pending.js';
-import { IngestJobError, deferredReport, processJobs, storeJobBody, type IngestJobSpec, type StoredJob } from './ingest-job.js';
+import {
+  IngestJobError,
+  deferredReport,
+  processJobs,
+  storeJobBody,
+  type IngestJobSpec,
+  type StoredJob,
+} from './ingest-job.js';
 import { processStored } from './process-stored.js';
 import { MatchStateCache } from '../../probes/pipeline.js';
 import { runTask, type IngestionTask } from './tasks.js';
@@ -33,7 +40,11 @@ const STATUS_MS = 2000;
 
 const data = workerData as IngestionWorkerData;
 const port = parentPort!;
-try { setPriority(BACKGROUND_NICE); } catch { /* not permitted here: run at normal priority */ }
+try {
+  setPriority(BACKGROUND_NICE);
+} catch {
+  /* not permitted here: run at normal priority */
+}
 
 /** steps aside while the serving threads answer a request: before each statement and each trace */
 const aside = new StepAside(data.requestGauge);
@@ -90,7 +101,8 @@ async function drainQueue(): Promise<void> {
     if (w.kind === 'job') {
       // jobs queued right behind it share its processing round (each trace is matched once)
       const round = [w];
-      while (queue.length > 0 && queue[0].kind === 'job' && round.length < MAX_ROUND_JOBS) round.push(queue.shift() as typeof w);
+      while (queue.length > 0 && queue[0].kind === 'job' && round.length < MAX_ROUND_JOBS)
+        round.push(queue.shift() as typeof w);
       await runRound(round);
     } else if (w.kind === 'task') {
       try {
@@ -111,18 +123,38 @@ function bodyFrom(bodyPort: MessagePort): Readable {
       bodyPort.postMessage({ t: 'more' });
     },
   });
-  bodyPort.on('message', (m: { t: 'data'; chunk: Uint8Array } | { t: 'end' } | { t: 'abort'; message: string; status?: number; code?: string }) => {
-    if (m.t === 'data') body.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength));
-    else if (m.t === 'end') body.push(null);
-    else body.destroy(m.status !== undefined ? new IngestJobError(m.status, m.code ?? 'PROBES_BAD_REQUEST', m.message) : new Error(`the request body was cut off: ${m.message}`));
-  });
+  bodyPort.on(
+    'message',
+    (
+      m:
+        | { t: 'data'; chunk: Uint8Array }
+        | { t: 'end' }
+        | { t: 'abort'; message: string; status?: number; code?: string },
+    ) => {
+      if (m.t === 'data') body.push(Buffer.from(m.chunk.buffer, m.chunk.byteOffset, m.chunk.byteLength));
+      else if (m.t === 'end') body.push(null);
+      else
+        body.destroy(
+          m.status !== undefined
+            ? new IngestJobError(m.status, m.code ?? 'PROBES_BAD_REQUEST', m.message)
+            : new Error(`the request body was cut off: ${m.message}`),
+        );
+    },
+  );
   return body;
 }
 
 /** Jobs processed in one round at most. */
 const MAX_ROUND_JOBS = 32;
 
-function deps(): { db: Db; region: Region; nowS: number; matchStates: MatchStateCache; pace: typeof pace; matchHelper: MatchThread } {
+function deps(): {
+  db: Db;
+  region: Region;
+  nowS: number;
+  matchStates: MatchStateCache;
+  pace: typeof pace;
+  matchHelper: MatchThread;
+} {
   return { db, region, nowS: Date.now() / 1000, matchStates, pace, matchHelper };
 }
 
@@ -132,7 +164,9 @@ function errorOf(err: unknown): { name: string; message: string; status?: number
 }
 
 /** Stores each job's body, then processes all of them in one round and answers each. */
-async function runRound(round: Array<{ id: number; spec: IngestJobSpec; port: MessagePort; client: Client }>): Promise<void> {
+async function runRound(
+  round: Array<{ id: number; spec: IngestJobSpec; port: MessagePort; client: Client }>,
+): Promise<void> {
   const stored: Array<{ id: number; client: Client; job: StoredJob }> = [];
   for (const j of round) {
     try {
@@ -149,8 +183,13 @@ async function runRound(round: Array<{ id: number; spec: IngestJobSpec; port: Me
   const startedMs = performance.now();
   const pausedBeforeMs = aside.pausedMs;
   try {
-    const reports = await processJobs(deps(), stored.map((x) => x.job));
-    stored.forEach((x, i) => x.client.postMessage({ t: 'done', id: x.id, report: reports[i] }));
+    const reports = await processJobs(
+      deps(),
+      stored.map((x) => x.job),
+    );
+    stored.forEach((x, i) => {
+      x.client.postMessage({ t: 'done', id: x.id, report: reports[i] });
+    });
   } catch (err) {
     for (const x of stored) x.client.postMessage({ t: 'error', id: x.id, error: errorOf(err) });
   }
@@ -177,13 +216,23 @@ async function sweep(): Promise<void> {
 async function reportStatus(): Promise<void> {
   try {
     const b = await pendingBacklog(db);
-    for (const c of clients) c.postMessage({ t: 'status', pendingTraces: b.traces, oldestPendingS: b.oldestS, sweepError, steppedAsideMs: Math.round(aside.pausedMs) });
+    for (const c of clients)
+      c.postMessage({
+        t: 'status',
+        pendingTraces: b.traces,
+        oldestPendingS: b.oldestS,
+        sweepError,
+        steppedAsideMs: Math.round(aside.pausedMs),
+      });
   } catch (err) {
-    for (const c of clients) c.postMessage({ t: 'status', pendingTraces: -1, oldestPendingS: 0, sweepError: (err as Error).message });
+    for (const c of clients)
+      c.postMessage({ t: 'status', pendingTraces: -1, oldestPendingS: 0, sweepError: (err as Error).message });
   }
 }
 
-type ClientMessage = { t: 'job'; id: number; spec: IngestJobSpec; port: MessagePort } | { t: 'task'; id: number; task: IngestionTask };
+type ClientMessage =
+  | { t: 'job'; id: number; spec: IngestJobSpec; port: MessagePort }
+  | { t: 'task'; id: number; task: IngestionTask };
 
 /** Serves jobs and tasks arriving on `endpoint`, answering there. */
 function serve(endpoint: MessagePort, m: ClientMessage): void {
@@ -210,7 +259,11 @@ port.on('message', (m: ClientMessage | { t: 'connect'; port: MessagePort } | { t
 
 const timers: NodeJS.Timeout[] = [setInterval(() => void reportStatus(), STATUS_MS)];
 if (data.sweepIntervalMs > 0) {
-  timers.push(setInterval(() => { if (!queue.some((w) => w.kind === 'sweep')) push({ kind: 'sweep' }); }, data.sweepIntervalMs));
+  timers.push(
+    setInterval(() => {
+      if (!queue.some((w) => w.kind === 'sweep')) push({ kind: 'sweep' });
+    }, data.sweepIntervalMs),
+  );
   push({ kind: 'sweep' });
 }
 for (const t of timers) t.unref();

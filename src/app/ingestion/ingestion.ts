@@ -10,7 +10,9 @@ import { MatchStateCache } from '../../probes/pipeline.js';
 import { runTask, type IngestionTask, type ProcessPendingReport, type RefreshFactsReport } from './tasks.js';
 
 /** The report type of a task. */
-export type TaskReport<T extends IngestionTask> = T extends { kind: 'process-pending' } ? ProcessPendingReport : RefreshFactsReport;
+export type TaskReport<T extends IngestionTask> = T extends { kind: 'process-pending' }
+  ? ProcessPendingReport
+  : RefreshFactsReport;
 
 /** How ingestion is doing. */
 export interface IngestionStatus {
@@ -55,7 +57,8 @@ export function inThreadIngestion(depsOf: () => IngestJobDeps): Ingestion {
         lastError = undefined;
         return r;
       } catch (err) {
-        if (!(err instanceof Error && err.name === 'IngestJobError')) lastError = err instanceof Error ? err.message : String(err);
+        if (!(err instanceof Error && err.name === 'IngestJobError'))
+          lastError = err instanceof Error ? err.message : String(err);
         throw err;
       } finally {
         running--;

@@ -35,7 +35,13 @@ export class MatchThread implements TraceMatcher {
     const id = this.nextId++;
     const w = this.thread();
     return new Promise<MatchedTrace[]>((resolve, reject) => {
-      this.waiting.set(id, { resolve: (r) => { this.traces += traces.length; resolve(r); }, reject });
+      this.waiting.set(id, {
+        resolve: (r) => {
+          this.traces += traces.length;
+          resolve(r);
+        },
+        reject,
+      });
       w.postMessage({ id, traces });
     });
   }

@@ -12,11 +12,16 @@ import type { MatchWorkerData } from './match-thread.js';
 
 const data = workerData as MatchWorkerData;
 const port = parentPort!;
-try { setPriority(BACKGROUND_NICE); } catch { /* not permitted here: run at normal priority */ }
+try {
+  setPriority(BACKGROUND_NICE);
+} catch {
+  /* not permitted here: run at normal priority */
+}
 
 const matcher = new MapMatcher(decodeGraph(data.graphBytes));
 const aside = data.requestGauge === undefined ? undefined : new StepAside(data.requestGauge);
-const pace = aside === undefined ? undefined : (): Promise<void> | undefined => (aside.busy() ? aside.pause() : undefined);
+const pace =
+  aside === undefined ? undefined : (): Promise<void> | undefined => (aside.busy() ? aside.pause() : undefined);
 
 /** Requests in arrival order, one at a time. */
 let queue = Promise.resolve();

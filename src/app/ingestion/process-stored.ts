@@ -50,7 +50,11 @@ export interface ProcessStoredReport {
  * trajectories (from the matcher's output as stored, not read back), announces the changed edges
  * and clears the marks it read.
  */
-export async function processStored(deps: ProcessStoredDeps, traceIds: readonly string[], firstNewS?: ReadonlyMap<string, number>): Promise<ProcessStoredReport> {
+export async function processStored(
+  deps: ProcessStoredDeps,
+  traceIds: readonly string[],
+  firstNewS?: ReadonlyMap<string, number>,
+): Promise<ProcessStoredReport> {
   const { db, region } = deps;
   const mapVersion = region.meta.mapVersion;
   const facts = { trajectories: 0, facts: 0 };
@@ -61,12 +65,28 @@ export async function processStored(deps: ProcessStoredDeps, traceIds: readonly 
     facts.trajectories += r.trajectories;
     facts.facts += r.facts;
   };
-  const res = await processTracesMarked({
-    db, graph: region.graph, mapVersion, timeZone: region.meta.timeZone,
-    feeds: deps.feeds, nowS: deps.nowS, onMatchProgress: deps.onMatchProgress, matchStates: deps.matchStates, pace: deps.pace, onStored,
-    traceChunk: deps.traceChunk, matchHelper: deps.matchHelper,
-  }, traceIds, firstNewS);
-  const changeSeq = res.edges.size > 0 ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges], learnedBins: [...res.learnedBins] }) : 0;
+  const res = await processTracesMarked(
+    {
+      db,
+      graph: region.graph,
+      mapVersion,
+      timeZone: region.meta.timeZone,
+      feeds: deps.feeds,
+      nowS: deps.nowS,
+      onMatchProgress: deps.onMatchProgress,
+      matchStates: deps.matchStates,
+      pace: deps.pace,
+      onStored,
+      traceChunk: deps.traceChunk,
+      matchHelper: deps.matchHelper,
+    },
+    traceIds,
+    firstNewS,
+  );
+  const changeSeq =
+    res.edges.size > 0
+      ? await announceChange(db, 'speeds', mapVersion, { edges: [...res.edges], learnedBins: [...res.learnedBins] })
+      : 0;
   await clearPending(db, res.marks);
   return { process: res.report, facts, changeSeq, edges: res.edges };
 }

@@ -1,7 +1,16 @@
 import { describe, it, expect, afterEach } from 'vitest';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PAUSE_MAX_MS, PAUSE_SHARE, REST_MAX_MS, StepAside, countRequests, createRequestGauge, releaseRequest, steppingAside } from './step-aside.js';
+import {
+  PAUSE_MAX_MS,
+  PAUSE_SHARE,
+  REST_MAX_MS,
+  StepAside,
+  countRequests,
+  createRequestGauge,
+  releaseRequest,
+  steppingAside,
+} from './step-aside.js';
 import type { Db, Queryable, QueryResult } from '../../store/db.js';
 
 const count = (gauge: SharedArrayBuffer): number => Atomics.load(new Int32Array(gauge), 0);
@@ -19,7 +28,10 @@ describe('countRequests', () => {
   });
 
   /** A server whose handler waits until `finish` is called for that request. */
-  async function holdingServer(gauge: SharedArrayBuffer, onRequest: (req: IncomingMessage) => void = () => undefined): Promise<{ port: number; held: Array<() => void> }> {
+  async function holdingServer(
+    gauge: SharedArrayBuffer,
+    onRequest: (req: IncomingMessage) => void = () => undefined,
+  ): Promise<{ port: number; held: Array<() => void> }> {
     const held: Array<() => void> = [];
     server = createServer((req, res) => {
       onRequest(req);
@@ -52,7 +64,9 @@ describe('countRequests', () => {
     await until(() => held.length === 1, 'the request');
     const aside = new StepAside(gauge, { maxPauseMs: 60_000, share: 1 });
     let resumed = false;
-    const p = aside.pause().then(() => { resumed = true; });
+    const p = aside.pause().then(() => {
+      resumed = true;
+    });
     await sleep(10);
     expect(resumed).toBe(false);
     held[0]();
@@ -66,7 +80,9 @@ describe('countRequests', () => {
 
   it('stops counting a request whose client went away, and one released to wait for ingestion, once each', async () => {
     const gauge = createRequestGauge();
-    const { port, held } = await holdingServer(gauge, (req) => { if (req.url === '/release') releaseRequest(req); });
+    const { port, held } = await holdingServer(gauge, (req) => {
+      if (req.url === '/release') releaseRequest(req);
+    });
     const gone = httpRequest({ host: '127.0.0.1', port, path: '/gone' });
     gone.on('error', () => undefined);
     gone.end();
@@ -90,7 +106,9 @@ describe('countRequests', () => {
 /** True when `p` settles within a few microtasks, without waiting for any timer. */
 async function settlesAtOnce(p: Promise<unknown>): Promise<boolean> {
   let done = false;
-  void p.then(() => { done = true; });
+  void p.then(() => {
+    done = true;
+  });
   for (let i = 0; i < 5 && !done; i++) await Promise.resolve();
   return done;
 }
@@ -110,7 +128,9 @@ describe('StepAside', () => {
     const aside = new StepAside(gauge, { maxPauseMs: 60_000, share: 1 });
     expect(aside.busy()).toBe(true);
     let resumed = false;
-    const p = aside.pause().then(() => { resumed = true; });
+    const p = aside.pause().then(() => {
+      resumed = true;
+    });
     await sleep(5);
     Atomics.sub(n, 0, 1);
     Atomics.notify(n, 0);
@@ -186,9 +206,19 @@ describe('steppingAside', () => {
       },
     };
     const db: Db = {
-      kind, query: q.query, exec: async (sql) => { seen.push(sql); },
-      transaction: async (fn) => { seen.push('BEGIN'); const r = await fn(q); seen.push('COMMIT'); return r; },
-      listen: async () => async () => undefined, close: async () => undefined,
+      kind,
+      query: q.query,
+      exec: async (sql) => {
+        seen.push(sql);
+      },
+      transaction: async (fn) => {
+        seen.push('BEGIN');
+        const r = await fn(q);
+        seen.push('COMMIT');
+        return r;
+      },
+      listen: async () => async () => undefined,
+      close: async () => undefined,
     };
     return { db, seen };
   }
@@ -210,9 +240,13 @@ describe('steppingAside', () => {
       expect(seen).toEqual(['SELECT 1']);
       // a request arrives inside a transaction
       let inside!: () => void;
-      const entered = new Promise<void>((r) => { inside = r; });
+      const entered = new Promise<void>((r) => {
+        inside = r;
+      });
       let go!: () => void;
-      const proceed = new Promise<void>((r) => { go = r; });
+      const proceed = new Promise<void>((r) => {
+        go = r;
+      });
       const tx = gated.transaction(async (t) => {
         inside();
         await proceed;

@@ -11,9 +11,16 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Db, Queryable } from '../../store/db.js';
 
 /** `Atomics.waitAsync` (Node 16+, typed from ES2024 on). */
-const waitAsync = (Atomics as unknown as {
-  waitAsync(a: Int32Array, index: number, value: number, timeoutMs: number): { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<'ok' | 'timed-out'> };
-}).waitAsync;
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(
+      a: Int32Array,
+      index: number,
+      value: number,
+      timeoutMs: number,
+    ): { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<'ok' | 'timed-out'> };
+  }
+).waitAsync;
 
 /** Longest single pause, ms. */
 export const PAUSE_MAX_MS = 20;
@@ -65,7 +72,10 @@ export class StepAside {
   /** all pauses since this was made, ms */
   pausedMs = 0;
 
-  constructor(gauge: SharedArrayBuffer, private readonly limits = { maxPauseMs: PAUSE_MAX_MS, share: PAUSE_SHARE }) {
+  constructor(
+    gauge: SharedArrayBuffer,
+    private readonly limits = { maxPauseMs: PAUSE_MAX_MS, share: PAUSE_SHARE },
+  ) {
     this.count = new Int32Array(gauge);
   }
 

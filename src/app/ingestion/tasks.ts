@@ -35,17 +35,32 @@ export interface RefreshFactsReport {
 const ROUND_TRACES = 1000;
 
 /** Runs a task. */
-export async function runTask(deps: { db: Db; region: Region; nowS: number; feeds?: SpeedFeeds; matchStates?: MatchStateCache; pace?: () => Promise<void> | undefined }, task: IngestionTask): Promise<ProcessPendingReport | RefreshFactsReport> {
+export async function runTask(
+  deps: {
+    db: Db;
+    region: Region;
+    nowS: number;
+    feeds?: SpeedFeeds;
+    matchStates?: MatchStateCache;
+    pace?: () => Promise<void> | undefined;
+  },
+  task: IngestionTask,
+): Promise<ProcessPendingReport | RefreshFactsReport> {
   if (task.kind === 'refresh-facts') {
-    return refreshFacts(deps.db, deps.region, (d) => readTrajectories(d, { sinceS: task.sinceS, untilS: task.untilS, mapVersion: deps.region.meta.mapVersion }));
+    return refreshFacts(deps.db, deps.region, (d) =>
+      readTrajectories(d, { sinceS: task.sinceS, untilS: task.untilS, mapVersion: deps.region.meta.mapVersion }),
+    );
   }
   const total: ProcessPendingReport = {
     matched: { traces: 0, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 },
-    intersectionFacts: 0, changeSeq: 0,
+    intersectionFacts: 0,
+    changeSeq: 0,
   };
   const seen = new Set<string>();
   for (;;) {
-    const ids = (await listStalePending(deps.db, task.olderThanS ?? 0, ROUND_TRACES, deps.region.meta.mapVersion)).filter((id) => !seen.has(id));
+    const ids = (
+      await listStalePending(deps.db, task.olderThanS ?? 0, ROUND_TRACES, deps.region.meta.mapVersion)
+    ).filter((id) => !seen.has(id));
     if (ids.length === 0) break;
     for (const id of ids) seen.add(id);
     const r = await processStored(deps, ids, new Map());

@@ -35,7 +35,11 @@ type FromWorker = { t: 'ready' } | { t: 'listening'; fd?: number; port?: number 
 
 /** Starts the threads and resolves once all of them listen. */
 export async function startServingThreads(opts: {
-  config: Config; regionDir: string; embedded?: EmbeddedDb; databaseUrl?: string; ingestion: IngestionThread;
+  config: Config;
+  regionDir: string;
+  embedded?: EmbeddedDb;
+  databaseUrl?: string;
+  ingestion: IngestionThread;
 }): Promise<ServingThreads> {
   const count = servingThreadCount(opts.config);
   const graphBytes = readGraphShared(opts.regionDir);
@@ -48,22 +52,28 @@ export async function startServingThreads(opts: {
     failed = true;
     for (const fn of failures) fn(err);
   };
-  const next = (w: Worker, want: FromWorker['t']): Promise<FromWorker> => new Promise((resolve, reject) => {
-    const onMessage = (m: FromWorker): void => {
-      if (m.t !== want) return;
-      w.off('message', onMessage);
-      w.off('exit', onExit);
-      resolve(m);
-    };
-    const onExit = (code: number): void => reject(new Error(`serving thread exited with code ${code}`));
-    w.on('message', onMessage);
-    w.once('exit', onExit);
-  });
+  const next = (w: Worker, want: FromWorker['t']): Promise<FromWorker> =>
+    new Promise((resolve, reject) => {
+      const onMessage = (m: FromWorker): void => {
+        if (m.t !== want) return;
+        w.off('message', onMessage);
+        w.off('exit', onExit);
+        resolve(m);
+      };
+      const onExit = (code: number): void => reject(new Error(`serving thread exited with code ${code}`));
+      w.on('message', onMessage);
+      w.once('exit', onExit);
+    });
   for (let i = 0; i < count; i++) {
     const transfer: MessagePort[] = [];
     const data: ServingWorkerData = {
-      index: i, config: opts.config, regionDir: opts.regionDir, graphBytes, databaseUrl: opts.databaseUrl,
-      ingestionPort: opts.ingestion.connect(), requestGauge: opts.ingestion.requestGauge,
+      index: i,
+      config: opts.config,
+      regionDir: opts.regionDir,
+      graphBytes,
+      databaseUrl: opts.databaseUrl,
+      ingestionPort: opts.ingestion.connect(),
+      requestGauge: opts.ingestion.requestGauge,
     };
     transfer.push(data.ingestionPort);
     if (opts.embedded) {
@@ -80,11 +90,13 @@ export async function startServingThreads(opts: {
   const first = next(workers[0], 'listening');
   workers[0].postMessage({ t: 'listen' });
   const opened = (await first) as { fd: number; port: number };
-  await Promise.all(workers.slice(1).map((w) => {
-    const p = next(w, 'listening');
-    w.postMessage({ t: 'listen', fd: opened.fd });
-    return p;
-  }));
+  await Promise.all(
+    workers.slice(1).map((w) => {
+      const p = next(w, 'listening');
+      w.postMessage({ t: 'listen', fd: opened.fd });
+      return p;
+    }),
+  );
   opts.ingestion.onRestart(() => {
     for (const w of workers) {
       const port = opts.ingestion.connect();
@@ -92,14 +104,17 @@ export async function startServingThreads(opts: {
     }
   });
   return {
-    port: opened.port, count,
+    port: opened.port,
+    count,
     async close() {
       closing = true;
-      await Promise.all(workers.map((w) => {
-        const p = next(w, 'closed').catch(() => undefined);
-        w.postMessage({ t: 'close' });
-        return p;
-      }));
+      await Promise.all(
+        workers.map((w) => {
+          const p = next(w, 'closed').catch(() => undefined);
+          w.postMessage({ t: 'close' });
+          return p;
+        }),
+      );
     },
     onFailure(fn) {
       failures.push(fn);

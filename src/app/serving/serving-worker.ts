@@ -56,7 +56,9 @@ const ctx: AppContext = { config, db, region, speeds, auth: new DbAuthService(db
 // follow the change log from before the speeds are read: nothing written meanwhile is missed
 const fromSeq = await latestChangeSeq(db);
 await loadSpeedFeeds(db, region.graph, speeds, { mapVersion: region.meta.mapVersion, nowS: Date.now() / 1000 });
-ctx.changes = await followChanges(ctx, fromSeq, (err) => console.error(`change log (serving thread ${data.index}): ${String(err)}`));
+ctx.changes = await followChanges(ctx, fromSeq, (err) =>
+  console.error(`change log (serving thread ${data.index}): ${String(err)}`),
+);
 const app = await buildApp(ctx, { logger: true, defaultMetrics: data.index === 0 });
 await app.ready();
 countRequests(app.server, data.requestGauge);
@@ -99,7 +101,10 @@ async function listen(fd: number | undefined): Promise<void> {
  */
 async function close(): Promise<void> {
   clearInterval(expiry);
-  if (config.server.services.includes('routing')) await routingServiceFor(ctx).routes.flushed().catch(() => undefined);
+  if (config.server.services.includes('routing'))
+    await routingServiceFor(ctx)
+      .routes.flushed()
+      .catch(() => undefined);
   await ctx.changes?.stop();
   await ingestion.close();
   await db.close().catch(() => undefined);

@@ -25,7 +25,10 @@ export type AdminErrorCode = keyof typeof ADMIN_ERROR_STATUS;
 /** A failure of the admin API with its catalog code. */
 export class AdminHttpError extends Error {
   readonly statusCode: number;
-  constructor(readonly code: AdminErrorCode, message: string) {
+  constructor(
+    readonly code: AdminErrorCode,
+    message: string,
+  ) {
     super(message);
     this.statusCode = ADMIN_ERROR_STATUS[code];
   }

@@ -6,10 +6,29 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import {
-  AVAILABILITY_PARAMS, DIMENSION_NAMES, METRIC_NAMES, METADATA_REQUEST_FIELDS, METRIC_REQUEST_FIELDS, NAMESPACE_SEARCH_FIELDS, NAMESPACE_UPDATE_FIELDS, PRINCIPAL_FIELDS,
-  catalogOf, checkNamespaceName, checkPrincipal, deleteNamespace, invalid, parseAvailabilityQuery, parseMetadataRequest,
-  parseMetricRequest, parseNamespaceSearch, parseNamespaceUpdate, queryAvailability, queryMetadata, queryMetrics,
-  searchNamespaces, updateNamespace,
+  AVAILABILITY_PARAMS,
+  DIMENSION_NAMES,
+  METRIC_NAMES,
+  METADATA_REQUEST_FIELDS,
+  METRIC_REQUEST_FIELDS,
+  NAMESPACE_SEARCH_FIELDS,
+  NAMESPACE_UPDATE_FIELDS,
+  PRINCIPAL_FIELDS,
+  catalogOf,
+  checkNamespaceName,
+  checkPrincipal,
+  deleteNamespace,
+  invalid,
+  parseAvailabilityQuery,
+  parseMetadataRequest,
+  parseMetricRequest,
+  parseNamespaceSearch,
+  parseNamespaceUpdate,
+  queryAvailability,
+  queryMetadata,
+  queryMetrics,
+  searchNamespaces,
+  updateNamespace,
 } from '../../analytics/index.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { DOCUMENTATION_ONLY, documentedBody, documentedStrings } from '../openapi.js';
@@ -23,11 +42,18 @@ const SECURITY = [{ bearer: [] }];
 const arr = (items: string) => ({ type: 'array', description: items });
 const dateRanges = { ...arr('array of { startDate, endDate } (YYYY-MM-DD, inclusive)') };
 const paging = {
-  nextCursor: { type: 'object', description: 'cursor of the previous page (its nextCursor), for the next page of the same request' },
+  nextCursor: {
+    type: 'object',
+    description: 'cursor of the previous page (its nextCursor), for the next page of the same request',
+  },
   offset: { type: 'integer', description: 'rows to skip (0-based)' },
   pageSize: { type: 'integer', description: 'rows per page (see docs/analytics.md for default and maximum)' },
 };
-const geometry = { type: 'object', description: 'GeoJSON object (Point, Polygon, MultiPolygon, Feature, FeatureCollection, …; bbox honoured): intersections inside it' };
+const geometry = {
+  type: 'object',
+  description:
+    'GeoJSON object (Point, Polygon, MultiPolygon, Feature, FeatureCollection, …; bbox honoured): intersections inside it',
+};
 /** Body fields of every analytics request, by request (the parsers' lists pick the fields). */
 const BODY_DOCS: Record<string, string | Record<string, unknown>> = {
   ...paging,
@@ -42,9 +68,12 @@ const BODY_DOCS: Record<string, string | Record<string, unknown>> = {
   fields: arr('array of { name }: the metadata fields to return'),
   fieldFilters: arr('array of { name, operator, not?, expressions }'),
   locations: arr('array of { geometry, radiusInMeters? }'),
-  includeGeometry: { type: 'boolean', description: 'return each intersection\'s geometry' },
-  includeMovements: { type: 'boolean', description: 'return each intersection\'s movements' },
-  maxRank: { type: 'integer', description: 'return movements of rank at most this (default: rank-1 movements only, U-turns excluded)' },
+  includeGeometry: { type: 'boolean', description: "return each intersection's geometry" },
+  includeMovements: { type: 'boolean', description: "return each intersection's movements" },
+  maxRank: {
+    type: 'integer',
+    description: 'return movements of rank at most this (default: rank-1 movements only, U-turns excluded)',
+  },
   mapVersion: { type: 'string', description: 'YYYYMMDD map version' },
   region: { type: 'object', description: '{ country, state }' },
   namespace: { type: 'string', description: 'must equal the path parameter when given' },
@@ -58,8 +87,14 @@ const BODY_DOCS: Record<string, string | Record<string, unknown>> = {
   name: { type: 'string', description: 'principal name' },
   anonymous: { type: 'boolean', description: 'anonymous principal' },
 };
-const body = (where: string, fields: readonly string[]) => ({ ...documentedBody(where, fields, BODY_DOCS), description: 'JSON (Content-Type: application/json)' });
-const NAMESPACE_PARAM = { type: 'object', properties: { namespace: { type: 'string', description: 'namespace name (letters, digits, - _ .)' } } };
+const body = (where: string, fields: readonly string[]) => ({
+  ...documentedBody(where, fields, BODY_DOCS),
+  description: 'JSON (Content-Type: application/json)',
+});
+const NAMESPACE_PARAM = {
+  type: 'object',
+  properties: { namespace: { type: 'string', description: 'namespace name (letters, digits, - _ .)' } },
+};
 const AVAILABILITY_DOCS: Record<string, string> = {
   startDate: 'YYYY-MM-DD: first day of the windows asked for',
   endDate: 'YYYY-MM-DD: last day',
@@ -81,7 +116,8 @@ async function readGetBody(req: FastifyRequest, limitBytes: number): Promise<unk
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (!text) return undefined;
   const ct = String(req.headers['content-type'] ?? 'application/json');
-  if (!/^application\/(.+\+)?json\b/i.test(ct)) throw Object.assign(new Error(`Unsupported Media Type: ${ct} (the principal body is JSON)`), { statusCode: 415 });
+  if (!/^application\/(.+\+)?json\b/i.test(ct))
+    throw Object.assign(new Error(`Unsupported Media Type: ${ct} (the principal body is JSON)`), { statusCode: 415 });
   try {
     return JSON.parse(text);
   } catch {
@@ -100,55 +136,138 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
   // missing, invalid or expired.
   app.addHook('onRequest', async (req: FastifyRequest) => {
     const token = bearerToken(req);
-    if (!token) throw new AuthError('AUTH_TOKEN_MISSING', 'Missing bearer token: send Authorization: Bearer <app token>');
+    if (!token)
+      throw new AuthError('AUTH_TOKEN_MISSING', 'Missing bearer token: send Authorization: Bearer <app token>');
     await ctx.auth.verifyAppToken(token);
   });
 
-  app.post('/v1/metrics/intersections', { ...DOCUMENTATION_ONLY, schema: { tags: TAGS, summary: 'Intersection metrics (dimensions × metrics table)', body: body('MetricRequest', METRIC_REQUEST_FIELDS), security: SECURITY } }, async (req, reply) => {
-    const data = await queryMetrics(ctx.db, catalogOf(ctx.region), parseMetricRequest(req.body));
-    return reply.code(201).send({ ...head(), data });
-  });
+  app.post(
+    '/v1/metrics/intersections',
+    {
+      ...DOCUMENTATION_ONLY,
+      schema: {
+        tags: TAGS,
+        summary: 'Intersection metrics (dimensions × metrics table)',
+        body: body('MetricRequest', METRIC_REQUEST_FIELDS),
+        security: SECURITY,
+      },
+    },
+    async (req, reply) => {
+      const data = await queryMetrics(ctx.db, catalogOf(ctx.region), parseMetricRequest(req.body));
+      return reply.code(201).send({ ...head(), data });
+    },
+  );
 
-  app.post('/v1/metadata/intersections', { ...DOCUMENTATION_ONLY, schema: { tags: TAGS, summary: 'Intersection metadata and movements', body: body('IntersectionMetadataRequest', METADATA_REQUEST_FIELDS), security: SECURITY } }, async (req, reply) => {
-    const catalog = catalogOf(ctx.region);
-    const r = parseMetadataRequest(req.body, catalog.mapVersion);
-    const result = await queryMetadata(ctx.db, catalog, r);
-    const meta = ctx.region.meta;
-    const locations = (r.locations ?? [{}]).map((l) => ({
-      region: meta.name, country: l.country ?? meta.country, state: l.state ?? '', mapVersion: catalog.mapVersion,
-    }));
-    return reply.code(201).send({ ...head(), locations, totalCount: result.totalCount, data: result.data, nextCursor: result.nextCursor });
-  });
+  app.post(
+    '/v1/metadata/intersections',
+    {
+      ...DOCUMENTATION_ONLY,
+      schema: {
+        tags: TAGS,
+        summary: 'Intersection metadata and movements',
+        body: body('IntersectionMetadataRequest', METADATA_REQUEST_FIELDS),
+        security: SECURITY,
+      },
+    },
+    async (req, reply) => {
+      const catalog = catalogOf(ctx.region);
+      const r = parseMetadataRequest(req.body, catalog.mapVersion);
+      const result = await queryMetadata(ctx.db, catalog, r);
+      const meta = ctx.region.meta;
+      const locations = (r.locations ?? [{}]).map((l) => ({
+        region: meta.name,
+        country: l.country ?? meta.country,
+        state: l.state ?? '',
+        mapVersion: catalog.mapVersion,
+      }));
+      return reply.code(201).send({
+        ...head(),
+        locations,
+        totalCount: result.totalCount,
+        data: result.data,
+        nextCursor: result.nextCursor,
+      });
+    },
+  );
 
-  app.get('/v1/metrics/intersections/availability', { ...DOCUMENTATION_ONLY, schema: { tags: TAGS, summary: 'Date windows and intersections with data', description: `An optional JSON principal body (${PRINCIPAL_FIELDS.join(', ')}) is accepted on this GET.`, querystring: documentedStrings('availability', AVAILABILITY_PARAMS, AVAILABILITY_DOCS), security: SECURITY } }, async (req: FastifyRequest, reply: FastifyReply) => {
-    const body = await readGetBody(req, ctx.config.server.bodyLimitBytes);
-    checkPrincipal(body, bearerToken(req)!);
-    const q = parseAvailabilityQuery(req.query as Record<string, string | string[] | undefined>);
-    const data = await queryAvailability(ctx.db, catalogOf(ctx.region), q);
-    return reply.code(201).send({ ...head(), data });
-  });
+  app.get(
+    '/v1/metrics/intersections/availability',
+    {
+      ...DOCUMENTATION_ONLY,
+      schema: {
+        tags: TAGS,
+        summary: 'Date windows and intersections with data',
+        description: `An optional JSON principal body (${PRINCIPAL_FIELDS.join(', ')}) is accepted on this GET.`,
+        querystring: documentedStrings('availability', AVAILABILITY_PARAMS, AVAILABILITY_DOCS),
+        security: SECURITY,
+      },
+    },
+    async (req: FastifyRequest, reply: FastifyReply) => {
+      const body = await readGetBody(req, ctx.config.server.bodyLimitBytes);
+      checkPrincipal(body, bearerToken(req)!);
+      const q = parseAvailabilityQuery(req.query as Record<string, string | string[] | undefined>);
+      const data = await queryAvailability(ctx.db, catalogOf(ctx.region), q);
+      return reply.code(201).send({ ...head(), data });
+    },
+  );
 
-  app.delete<{ Params: { namespace: string } }>('/v1/namespace/:namespace', { schema: { tags: TAGS, summary: 'Delete a namespace and its subscriptions (no body)', params: NAMESPACE_PARAM, security: SECURITY } }, async (req, reply) => {
-    await deleteNamespace(ctx.db, req.params.namespace);
-    return reply.code(200).send();
-  });
+  app.delete<{ Params: { namespace: string } }>(
+    '/v1/namespace/:namespace',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Delete a namespace and its subscriptions (no body)',
+        params: NAMESPACE_PARAM,
+        security: SECURITY,
+      },
+    },
+    async (req, reply) => {
+      await deleteNamespace(ctx.db, req.params.namespace);
+      return reply.code(200).send();
+    },
+  );
 
-  app.patch<{ Params: { namespace: string } }>('/v1/namespace/:namespace', { ...DOCUMENTATION_ONLY, schema: { tags: TAGS, summary: 'Update intersection subscriptions of a namespace', params: NAMESPACE_PARAM, body: body('NamespaceUpdateRequest', NAMESPACE_UPDATE_FIELDS), security: SECURITY } }, async (req, reply) => {
-    const name = req.params.namespace;
-    checkNamespaceName(name);
-    const update = parseNamespaceUpdate(req.body, name);
-    const catalog = catalogOf(ctx.region);
-    const { data, message } = await updateNamespace(ctx.db, name, update, {
-      isKnownIntersection: (k) => catalog.byKey.has(k),
-      defaultMapVersion: catalog.mapVersion,
-      defaultRegion: { country: ctx.region.meta.country, state: '' },
-    });
-    return reply.code(200).send({ ...head(), result: [data], message });
-  });
+  app.patch<{ Params: { namespace: string } }>(
+    '/v1/namespace/:namespace',
+    {
+      ...DOCUMENTATION_ONLY,
+      schema: {
+        tags: TAGS,
+        summary: 'Update intersection subscriptions of a namespace',
+        params: NAMESPACE_PARAM,
+        body: body('NamespaceUpdateRequest', NAMESPACE_UPDATE_FIELDS),
+        security: SECURITY,
+      },
+    },
+    async (req, reply) => {
+      const name = req.params.namespace;
+      checkNamespaceName(name);
+      const update = parseNamespaceUpdate(req.body, name);
+      const catalog = catalogOf(ctx.region);
+      const { data, message } = await updateNamespace(ctx.db, name, update, {
+        isKnownIntersection: (k) => catalog.byKey.has(k),
+        defaultMapVersion: catalog.mapVersion,
+        defaultRegion: { country: ctx.region.meta.country, state: '' },
+      });
+      return reply.code(200).send({ ...head(), result: [data], message });
+    },
+  );
 
-  app.post('/v1/namespace/search', { ...DOCUMENTATION_ONLY, schema: { tags: TAGS, summary: 'Search namespaces', body: body('NamespaceSearchRequest', NAMESPACE_SEARCH_FIELDS), security: SECURITY } }, async (req, reply) => {
-    const result = await searchNamespaces(ctx.db, parseNamespaceSearch(req.body));
-    return reply.code(200).send({ ...head(), result });
-  });
+  app.post(
+    '/v1/namespace/search',
+    {
+      ...DOCUMENTATION_ONLY,
+      schema: {
+        tags: TAGS,
+        summary: 'Search namespaces',
+        body: body('NamespaceSearchRequest', NAMESPACE_SEARCH_FIELDS),
+        security: SECURITY,
+      },
+    },
+    async (req, reply) => {
+      const result = await searchNamespaces(ctx.db, parseNamespaceSearch(req.body));
+      return reply.code(200).send({ ...head(), result });
+    },
+  );
 };
 export default plugin;

@@ -16,9 +16,18 @@ function wantsXml(req: FastifyRequest): boolean {
   return /application\/xml|text\/xml/i.test(a) && !/application\/json/i.test(a);
 }
 
-function sendError(req: FastifyRequest, reply: FastifyReply, status: number, statusId: number, userMessage: string): FastifyReply {
+function sendError(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  statusId: number,
+  userMessage: string,
+): FastifyReply {
   if (wantsXml(req)) {
-    return reply.code(status).type('application/xml').send(toXml('AppTokenResponse', { Error: { StatusId: statusId, UserMessage: userMessage } }));
+    return reply
+      .code(status)
+      .type('application/xml')
+      .send(toXml('AppTokenResponse', { Error: { StatusId: statusId, UserMessage: userMessage } }));
   }
   return reply.code(status).send({ error: { statusId, userMessage } });
 }
@@ -42,10 +51,16 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
       const env = envelope(ctx.now());
       const expiry = new Date(expiresAtS * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
       if (wantsXml(req)) {
-        return reply.type('application/xml').send(toXml('AppTokenResponse', {
-          '@_copyright': env.copyright, '@_versionNumber': env.versionNumber, '@_createdDate': env.createdDate, '@_responseId': env.responseId,
-          Token: token, Expiry: expiry,
-        }));
+        return reply.type('application/xml').send(
+          toXml('AppTokenResponse', {
+            '@_copyright': env.copyright,
+            '@_versionNumber': env.versionNumber,
+            '@_createdDate': env.createdDate,
+            '@_responseId': env.responseId,
+            Token: token,
+            Expiry: expiry,
+          }),
+        );
       }
       return reply.send({ ...env, result: { token, expiry } });
     } catch (err) {

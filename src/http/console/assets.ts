@@ -8,9 +8,10 @@ function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'streetwise') return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'streetwise')
+      return dir;
     const up = dirname(dir);
-    if (up === dir) throw new Error('streetwise package.json not found above ' + fileURLToPath(import.meta.url));
+    if (up === dir) throw new Error(`streetwise package.json not found above ${fileURLToPath(import.meta.url)}`);
     dir = up;
   }
 }

@@ -16,5 +16,8 @@ export type TilesErrorCode = keyof typeof TILES_ERROR_STATUS;
 /** Sends a tiles error in the platform's `{ error: { … } }` shape. */
 export function sendTilesError(reply: FastifyReply, code: TilesErrorCode, message: string): FastifyReply {
   const status = TILES_ERROR_STATUS[code];
-  return reply.code(status).type('application/json; charset=utf-8').send({ error: { code, statusId: status, userMessage: message } });
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ error: { code, statusId: status, userMessage: message } });
 }

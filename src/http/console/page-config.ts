@@ -11,7 +11,13 @@ import { OSM_ATTRIBUTION } from './tiles-routes.js';
 
 /** The body of `/console/config.json`. */
 export interface ConsolePageConfig {
-  region: { name: string; mapVersion: string; bounds: [number, number, number, number]; timeZone: string; country: string };
+  region: {
+    name: string;
+    mapVersion: string;
+    bounds: [number, number, number, number];
+    timeZone: string;
+    country: string;
+  };
   /** the server's clock, ISO 8601 UTC (the page's default departure and entry times follow it) */
   now: string;
   services: string[];
@@ -34,7 +40,9 @@ function readDemoApp(dataDir: string): { appId: string; appKey: string } | undef
   if (!existsSync(file)) return undefined;
   try {
     const p = JSON.parse(readFileSync(file, 'utf8')) as { appId?: unknown; appKey?: unknown };
-    return typeof p.appId === 'string' && typeof p.appKey === 'string' ? { appId: p.appId, appKey: p.appKey } : undefined;
+    return typeof p.appId === 'string' && typeof p.appKey === 'string'
+      ? { appId: p.appId, appKey: p.appKey }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -44,7 +52,13 @@ function readDemoApp(dataDir: string): { appId: string; appKey: string } | undef
 export function pageConfig(ctx: AppContext, req: FastifyRequest): ConsolePageConfig {
   const m = ctx.region.meta;
   const out: ConsolePageConfig = {
-    region: { name: m.name, mapVersion: m.mapVersion, bounds: m.bounds, timeZone: m.timeZone || 'UTC', country: m.country },
+    region: {
+      name: m.name,
+      mapVersion: m.mapVersion,
+      bounds: m.bounds,
+      timeZone: m.timeZone || 'UTC',
+      country: m.country,
+    },
     now: new Date(ctx.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     services: [...ctx.config.server.services],
     attribution: OSM_ATTRIBUTION,

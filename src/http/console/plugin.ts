@@ -42,7 +42,9 @@ const consolePlugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx
     return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
   };
   // browsers ask for it on every page of the server; there is none
-  app.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) =>
+    reply.code(204).header('cache-control', 'public, max-age=86400').send(),
+  );
   app.get('/', { schema: { hide: true } }, page);
   app.get('/console', { schema: { hide: true } }, page);
 };

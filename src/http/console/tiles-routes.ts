@@ -27,20 +27,35 @@ type TileParams = { z: string; x: string; y: string };
 
 function parseCoords(p: TileParams): [number, number, number] | null {
   if (!/^\d{1,2}$/.test(p.z) || !/^\d{1,8}$/.test(p.x) || !/^\d{1,8}\.pbf$/.test(p.y)) return null;
-  const z = Number(p.z), x = Number(p.x), y = Number(p.y.slice(0, -4));
+  const z = Number(p.z),
+    x = Number(p.x),
+    y = Number(p.y.slice(0, -4));
   return validTileCoords(z, x, y) ? [z, x, y] : null;
 }
 
-function sendTile(req: FastifyRequest, reply: FastifyReply, tile: EncodedTile | null, cacheControl: string): FastifyReply {
+function sendTile(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  tile: EncodedTile | null,
+  cacheControl: string,
+): FastifyReply {
   reply.header('cache-control', cacheControl).header('vary', 'accept-encoding');
   if (!tile) return reply.code(204).send();
   reply.type('application/vnd.mapbox-vector-tile');
-  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(tile.gzip);
+  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')))
+    return reply.header('content-encoding', 'gzip').send(tile.gzip);
   return reply.send(Buffer.from(tile.pbf.buffer, tile.pbf.byteOffset, tile.pbf.byteLength));
 }
 
 const TILE_SCHEMA = {
-  params: { type: 'object', properties: { z: { type: 'string' }, x: { type: 'string' }, y: { type: 'string', description: 'tile row followed by .pbf' } } },
+  params: {
+    type: 'object',
+    properties: {
+      z: { type: 'string' },
+      x: { type: 'string' },
+      y: { type: 'string', description: 'tile row followed by .pbf' },
+    },
+  },
 };
 
 /** Registers the tile routes. */
@@ -48,55 +63,107 @@ export function registerTileRoutes(app: FastifyInstance, ctx: AppContext): void 
   const tiles = mapTilesFor(ctx);
   const etag = `"${ctx.region.meta.mapVersion}"`;
 
-  app.get<{ Params: TileParams }>('/tiles/:z/:x/:y', {
-    schema: { tags: ['map'], summary: 'Basemap vector tile (MVT) of the served region: roads, ferries, water, lots', ...TILE_SCHEMA },
-  }, async (req, reply) => {
-    const c = parseCoords(req.params);
-    if (!c) return sendTilesError(reply, 'TILES_BAD_COORDINATES', 'tile coordinates must be /tiles/{z}/{x}/{y}.pbf with integers 0 ≤ x, y < 2^z and z ≤ 24');
-    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-    reply.header('etag', etag);
-    return sendTile(req, reply, tiles.basemapTile(c[0], c[1], c[2]), 'public, max-age=3600');
-  });
+  app.get<{ Params: TileParams }>(
+    '/tiles/:z/:x/:y',
+    {
+      schema: {
+        tags: ['map'],
+        summary: 'Basemap vector tile (MVT) of the served region: roads, ferries, water, lots',
+        ...TILE_SCHEMA,
+      },
+    },
+    async (req, reply) => {
+      const c = parseCoords(req.params);
+      if (!c)
+        return sendTilesError(
+          reply,
+          'TILES_BAD_COORDINATES',
+          'tile coordinates must be /tiles/{z}/{x}/{y}.pbf with integers 0 ≤ x, y < 2^z and z ≤ 24',
+        );
+      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+      reply.header('etag', etag);
+      return sendTile(req, reply, tiles.basemapTile(c[0], c[1], c[2]), 'public, max-age=3600');
+    },
+  );
 
-  app.get<{ Params: TileParams }>('/tiles/live/:z/:x/:y', {
-    schema: { tags: ['map'], summary: 'Live-traffic vector tile: edges with fresh probe speeds (app token required)', security: [{ bearer: [] }], ...TILE_SCHEMA },
-  }, async (req, reply) => {
-    const token = bearerToken(req) ?? queryParam(req, 'access_token');
-    if (!token) return sendTilesError(reply, 'TILES_AUTH_MISSING', 'live tiles need an app token: send Authorization: Bearer <token> or access_token');
-    try {
-      await ctx.auth.verifyAppToken(token);
-    } catch (err) {
-      if (err instanceof AuthError && err.code === 'AUTH_TOKEN_EXPIRED') return sendTilesError(reply, 'TILES_AUTH_EXPIRED', 'the app token has expired; request a new one from /v1/AppToken');
-      if (err instanceof AuthError) return sendTilesError(reply, 'TILES_AUTH_INVALID', 'invalid app token');
-      throw err;
-    }
-    const c = parseCoords(req.params);
-    if (!c) return sendTilesError(reply, 'TILES_BAD_COORDINATES', 'tile coordinates must be /tiles/live/{z}/{x}/{y}.pbf with integers 0 ≤ x, y < 2^z and z ≤ 24');
-    return sendTile(req, reply, tiles.liveTile(c[0], c[1], c[2], ctx.now() / 1000), 'private, no-store');
-  });
+  app.get<{ Params: TileParams }>(
+    '/tiles/live/:z/:x/:y',
+    {
+      schema: {
+        tags: ['map'],
+        summary: 'Live-traffic vector tile: edges with fresh probe speeds (app token required)',
+        security: [{ bearer: [] }],
+        ...TILE_SCHEMA,
+      },
+    },
+    async (req, reply) => {
+      const token = bearerToken(req) ?? queryParam(req, 'access_token');
+      if (!token)
+        return sendTilesError(
+          reply,
+          'TILES_AUTH_MISSING',
+          'live tiles need an app token: send Authorization: Bearer <token> or access_token',
+        );
+      try {
+        await ctx.auth.verifyAppToken(token);
+      } catch (err) {
+        if (err instanceof AuthError && err.code === 'AUTH_TOKEN_EXPIRED')
+          return sendTilesError(
+            reply,
+            'TILES_AUTH_EXPIRED',
+            'the app token has expired; request a new one from /v1/AppToken',
+          );
+        if (err instanceof AuthError) return sendTilesError(reply, 'TILES_AUTH_INVALID', 'invalid app token');
+        throw err;
+      }
+      const c = parseCoords(req.params);
+      if (!c)
+        return sendTilesError(
+          reply,
+          'TILES_BAD_COORDINATES',
+          'tile coordinates must be /tiles/live/{z}/{x}/{y}.pbf with integers 0 ≤ x, y < 2^z and z ≤ 24',
+        );
+      return sendTile(req, reply, tiles.liveTile(c[0], c[1], c[2], ctx.now() / 1000), 'private, no-store');
+    },
+  );
 
-  app.get('/tiles/tiles.json', { schema: { tags: ['map'], summary: 'TileJSON 3.0 of the basemap tiles' } }, async (req) => {
-    const [minLat, minLon, maxLat, maxLon] = ctx.region.meta.bounds;
-    const origin = `${req.protocol}://${req.headers.host ?? 'localhost'}`;
-    return {
-      tilejson: '3.0.0',
-      name: ctx.region.meta.name,
-      version: ctx.region.meta.mapVersion,
-      attribution: OSM_ATTRIBUTION,
-      scheme: 'xyz',
-      tiles: [`${origin}/tiles/{z}/{x}/{y}.pbf`],
-      minzoom: 0,
-      maxzoom: TILE_MAX_ZOOM,
-      bounds: [minLon, minLat, maxLon, maxLat],
-      center: [(minLon + maxLon) / 2, (minLat + maxLat) / 2, 14],
-      vector_layers: [
-        { id: 'water', fields: { name: 'String' } },
-        { id: 'waterways', fields: { name: 'String', kind: 'String' } },
-        { id: 'roads', fields: { class: 'String', name: 'String', ref: 'String', oneway: 'Number', structure: 'String', toll: 'Number', link: 'Number' } },
-        { id: 'ferries', fields: { class: 'String', name: 'String' } },
-        { id: 'lots', fields: { id: 'Number', name: 'String', capacity: 'Number', parking: 'String' } },
-        { id: 'lot_labels', fields: { id: 'Number', name: 'String', capacity: 'Number', parking: 'String' } },
-      ],
-    };
-  });
+  app.get(
+    '/tiles/tiles.json',
+    { schema: { tags: ['map'], summary: 'TileJSON 3.0 of the basemap tiles' } },
+    async (req) => {
+      const [minLat, minLon, maxLat, maxLon] = ctx.region.meta.bounds;
+      const origin = `${req.protocol}://${req.headers.host ?? 'localhost'}`;
+      return {
+        tilejson: '3.0.0',
+        name: ctx.region.meta.name,
+        version: ctx.region.meta.mapVersion,
+        attribution: OSM_ATTRIBUTION,
+        scheme: 'xyz',
+        tiles: [`${origin}/tiles/{z}/{x}/{y}.pbf`],
+        minzoom: 0,
+        maxzoom: TILE_MAX_ZOOM,
+        bounds: [minLon, minLat, maxLon, maxLat],
+        center: [(minLon + maxLon) / 2, (minLat + maxLat) / 2, 14],
+        vector_layers: [
+          { id: 'water', fields: { name: 'String' } },
+          { id: 'waterways', fields: { name: 'String', kind: 'String' } },
+          {
+            id: 'roads',
+            fields: {
+              class: 'String',
+              name: 'String',
+              ref: 'String',
+              oneway: 'Number',
+              structure: 'String',
+              toll: 'Number',
+              link: 'Number',
+            },
+          },
+          { id: 'ferries', fields: { class: 'String', name: 'String' } },
+          { id: 'lots', fields: { id: 'Number', name: 'String', capacity: 'Number', parking: 'String' } },
+          { id: 'lot_labels', fields: { id: 'Number', name: 'String', capacity: 'Number', parking: 'String' } },
+        ],
+      };
+    },
+  );
 }

@@ -10,7 +10,13 @@ import { parkingEnvelope } from './inventory-envelope.js';
 import { clientProblemOf } from '../request-errors.js';
 
 /** HTTP status of each kind of parking inventory error. */
-export const PARKING_STATUS_OF_KIND: Record<ParkingErrorKind, number> = { invalid: 400, limit: 400, unauthorized: 401, forbidden: 403, not_found: 404 };
+export const PARKING_STATUS_OF_KIND: Record<ParkingErrorKind, number> = {
+  invalid: 400,
+  limit: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+};
 
 /** Sends the parking error body for `err`. */
 export function sendParkingError(err: unknown, req: FastifyRequest, reply: FastifyReply, nowMs: number): FastifyReply {
@@ -26,7 +32,12 @@ export function sendParkingError(err: unknown, req: FastifyRequest, reply: Fasti
   } else if (err instanceof AuthError) {
     status = err.code === 'AUTH_FORBIDDEN' ? 403 : 401;
     code = 'PARKING_TOKEN_INVALID';
-    message = err.code === 'AUTH_TOKEN_EXPIRED' ? 'expired token' : err.code === 'AUTH_TOKEN_MISSING' ? 'missing token' : 'invalid or expired token';
+    message =
+      err.code === 'AUTH_TOKEN_EXPIRED'
+        ? 'expired token'
+        : err.code === 'AUTH_TOKEN_MISSING'
+          ? 'missing token'
+          : 'invalid or expired token';
   } else if (clientProblemOf(err)) {
     const problem = clientProblemOf(err)!;
     status = problem.status;
@@ -36,5 +47,7 @@ export function sendParkingError(err: unknown, req: FastifyRequest, reply: Fasti
   } else {
     req.log.error({ err, reqId: req.id }, 'parking inventory request failed');
   }
-  return reply.code(status).send({ ...parkingEnvelope(nowMs), status, code, message, ...(parameter ? { parameter } : {}) });
+  return reply
+    .code(status)
+    .send({ ...parkingEnvelope(nowMs), status, code, message, ...(parameter ? { parameter } : {}) });
 }

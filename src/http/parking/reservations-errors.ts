@@ -52,22 +52,47 @@ function asDomainError(err: unknown): ReservationsError | undefined {
     return new ReservationsError('PARKING_TOKEN_INVALID', `invalid or expired token: ${err.message}`);
   }
   const problem = clientProblemOf(err);
-  if (problem) return new ReservationsError('PARKING_PARAM_INVALID', problem.message, problem.parameter ? { parameter: problem.parameter } : {});
+  if (problem)
+    return new ReservationsError(
+      'PARKING_PARAM_INVALID',
+      problem.message,
+      problem.parameter ? { parameter: problem.parameter } : {},
+    );
   return undefined;
 }
 
 /** The plugin's error handler: domain errors in the family's shape, anything else a logged generic 500. */
-export function handleReservationsError(err: unknown, req: FastifyRequest, reply: FastifyReply, familyOverride?: ErrorFamily): FastifyReply {
-  const family = familyOverride ?? ((req.routeOptions?.config as { family?: ErrorFamily } | undefined)?.family ?? 'api') as ErrorFamily;
+export function handleReservationsError(
+  err: unknown,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  familyOverride?: ErrorFamily,
+): FastifyReply {
+  const family =
+    familyOverride ??
+    (((req.routeOptions?.config as { family?: ErrorFamily } | undefined)?.family ?? 'api') as ErrorFamily);
   const e = asDomainError(err);
   const status = e ? STATUS_OF_KIND[e.kind] : 500;
   if (!e) req.log.error({ err }, 'unhandled error');
   const message = e ? e.message : 'internal server error';
   if (family === 'uss') {
-    return reply.code(status).send({ ...envelope(), versionNumber: '5.2', status: '0', message, code: e?.code ?? 'SERVER_ERROR', ...(e?.details.parameter ? { parameter: e.details.parameter } : {}) });
+    return reply.code(status).send({
+      ...envelope(),
+      versionNumber: '5.2',
+      status: '0',
+      message,
+      code: e?.code ?? 'SERVER_ERROR',
+      ...(e?.details.parameter ? { parameter: e.details.parameter } : {}),
+    });
   }
-  const body = { ErrorCode: e ? errorCodeOf(e) : 2, ErrorDescription: message, code: e?.code ?? 'SERVER_ERROR', ...(e?.details.parameter ? { parameter: e.details.parameter } : {}) };
+  const body = {
+    ErrorCode: e ? errorCodeOf(e) : 2,
+    ErrorDescription: message,
+    code: e?.code ?? 'SERVER_ERROR',
+    ...(e?.details.parameter ? { parameter: e.details.parameter } : {}),
+  };
   if (status === 401) reply.header('www-authenticate', 'Basic realm="parking", Bearer');
-  if (wantsXml(req)) return reply.code(status).header('content-type', 'application/xml; charset=utf-8').send(toXml('Error', body));
+  if (wantsXml(req))
+    return reply.code(status).header('content-type', 'application/xml; charset=utf-8').send(toXml('Error', body));
   return reply.code(status).send(body);
 }

@@ -19,14 +19,42 @@ import {
   type Reservation,
 } from '../../parking/reservations/index.js';
 import { parseDurations } from './reservations-products.js';
-import { BODY_ONLY_FIELD, fieldsOf, paymentProcessor, publicBaseUrl, rejectUnknown, reservationCaller, sendJsonOrXml, stringField, fieldSchemas } from './reservations-support.js';
+import {
+  BODY_ONLY_FIELD,
+  fieldsOf,
+  paymentProcessor,
+  publicBaseUrl,
+  rejectUnknown,
+  reservationCaller,
+  sendJsonOrXml,
+  stringField,
+  fieldSchemas,
+} from './reservations-support.js';
 
 /** Header carrying the idempotency key of `POST /reservation/`. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
-const PAYMENT_FIELDS = ['token', 'card-number', 'card_expiry_month', 'card_expiry_year', 'card-expiry', 'card-cvc'] as const;
+const PAYMENT_FIELDS = [
+  'token',
+  'card-number',
+  'card_expiry_month',
+  'card_expiry_year',
+  'card-expiry',
+  'card-cvc',
+] as const;
 const CONTACT_FIELDS = ['first_name', 'last_name', 'phone', 'str_license_plate', 'cpf'] as const;
-const POST_FIELDS = ['id', 'f_id', 'pk_reservation_product', 'pk_reservation', 'action', 'entry_time', 'duration', 'idempotency_key', ...PAYMENT_FIELDS, ...CONTACT_FIELDS] as const;
+const POST_FIELDS = [
+  'id',
+  'f_id',
+  'pk_reservation_product',
+  'pk_reservation',
+  'action',
+  'entry_time',
+  'duration',
+  'idempotency_key',
+  ...PAYMENT_FIELDS,
+  ...CONTACT_FIELDS,
+] as const;
 const PUT_FIELDS = ['action', ...PAYMENT_FIELDS] as const;
 
 /** Payment fields of a request: a processor token or card details (card numbers are only passed to the processor). */
@@ -36,7 +64,8 @@ function paymentOf(fields: Record<string, unknown>): PaymentInput | undefined {
   if (token && number) throw invalidParam('token', 'send either token or card-number, not both');
   if (token) return { token };
   if (!number) {
-    for (const f of ['card_expiry_month', 'card_expiry_year', 'card-expiry', 'card-cvc']) if (fields[f] !== undefined) throw missingParam('card-number');
+    for (const f of ['card_expiry_month', 'card_expiry_year', 'card-expiry', 'card-cvc'])
+      if (fields[f] !== undefined) throw missingParam('card-number');
     return undefined;
   }
   const month = stringField(fields, 'card_expiry_month');
@@ -55,17 +84,32 @@ function paymentOf(fields: Record<string, unknown>): PaymentInput | undefined {
 function rejectCardInQuery(req: FastifyRequest): void {
   const q = (req.query ?? {}) as Record<string, unknown>;
   for (const k of Object.keys(q)) {
-    if (BODY_ONLY_FIELD.test(k)) throw invalidParam(k, 'payment data must be sent in the request body, never in the URL');
+    if (BODY_ONLY_FIELD.test(k))
+      throw invalidParam(k, 'payment data must be sent in the request body, never in the URL');
   }
 }
 
 /** XML shape of a reservation response (Reservations/Reservation repeated). */
 function reservationXml(body: Record<string, unknown>): Record<string, unknown> {
-  return { Token: body.Token, ReservationCount: body.ReservationCount, Reservations: { Reservation: body.Reservations } };
+  return {
+    Token: body.Token,
+    ReservationCount: body.ReservationCount,
+    Reservations: { Reservation: body.Reservations },
+  };
 }
 
-function send(req: FastifyRequest, reply: FastifyReply, ctx: AppContext, token: string, items: Reservation[]): FastifyReply {
-  const body = { Token: token, ReservationCount: items.length, Reservations: items.map((r) => reservationView(r, ctx.now(), publicBaseUrl(req))) };
+function send(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  ctx: AppContext,
+  token: string,
+  items: Reservation[],
+): FastifyReply {
+  const body = {
+    Token: token,
+    ReservationCount: items.length,
+    Reservations: items.map((r) => reservationView(r, ctx.now(), publicBaseUrl(req))),
+  };
   return sendJsonOrXml(req, reply, 'ReservationResponse', body, reservationXml);
 }
 
@@ -99,87 +143,139 @@ const CALLER: Array<Record<string, string[]>> = [{ bearer: [] }, { basic: [] }];
 
 /** Registers the reservation routes on the reservations plugin. */
 export function registerReservationRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/reservation/', { schema: { tags: ['parking'], summary: 'Reserve (and pay) or quote a product; Idempotency-Key header or idempotency_key field', description: 'Fields as form fields or a JSON object; all but payment data may also come in the query string.', ...fieldSchemas('POST /reservation/', POST_FIELDS, POST_DOCS), security: CALLER } }, async (req, reply) => {
-    rejectCardInQuery(req);
-    const fields = fieldsOf(req);
-    rejectUnknown(fields, POST_FIELDS);
-    const { caller, token } = await reservationCaller(ctx, req);
-    const actionText = stringField(fields, 'action') ?? 'Reserve';
-    const quoteOnly = actionText.toLowerCase() === 'quote';
-    const action = quoteOnly ? 'Reserve' : parseAction(actionText);
-    if (!action) throw invalidParam('action', 'must be Reserve, Quote, Redeem, Scan or Cancel');
-    const payment = paymentOf(fields);
-    const existing = stringField(fields, 'pk_reservation');
-    if (action !== 'Reserve' || (existing && !quoteOnly)) {
-      // an action on an existing reservation (Reserve on a quote pays it)
-      if (!existing) throw missingParam('pk_reservation');
-      const r = await actOnReservation(ctx.db, caller, existing, action, { processor: paymentProcessor, nowMs: ctx.now() }, payment);
-      return send(req, reply, ctx, token, [r]);
-    }
-    const headerKey = req.headers[IDEMPOTENCY_HEADER];
-    const bodyKey = stringField(fields, 'idempotency_key');
-    if (Array.isArray(headerKey)) throw invalidParam('Idempotency-Key', 'given more than once');
-    if (headerKey !== undefined && bodyKey !== undefined && headerKey !== bodyKey) throw invalidParam('idempotency_key', 'differs from the Idempotency-Key header');
-    const productId = stringField(fields, 'pk_reservation_product');
-    if (!productId) throw missingParam('pk_reservation_product');
-    const idText = stringField(fields, 'f_id') ?? stringField(fields, 'id');
-    if (idText !== undefined && !/^-?\d{1,18}$/.test(idText)) throw invalidParam('f_id', 'must be an integer lot id');
-    const entryText = stringField(fields, 'entry_time');
-    if (!entryText) throw missingParam('entry_time');
-    parseEntryLocal(entryText, 'UTC', 'entry_time');
-    const durationText = stringField(fields, 'duration');
-    if (!durationText) throw missingParam('duration');
-    const durations = parseDurations(durationText);
-    if (durations.length !== 1) throw invalidParam('duration', 'a reservation has one duration');
-    const result = await createReservation(
-      ctx.db,
-      caller,
-      {
-        productId,
-        lotId: idText === undefined ? undefined : Number(idText),
-        entryAt: (tz) => parseEntryLocal(entryText, tz, 'entry_time'),
-        durationMin: durations[0],
-        quoteOnly,
-        payment,
-        idempotencyKey: headerKey ?? bodyKey,
-        contact: {
-          firstName: stringField(fields, 'first_name'),
-          lastName: stringField(fields, 'last_name'),
-          phone: stringField(fields, 'phone'),
-          licensePlate: stringField(fields, 'str_license_plate'),
-          cpf: stringField(fields, 'cpf'),
-        },
+  app.post(
+    '/reservation/',
+    {
+      schema: {
+        tags: ['parking'],
+        summary: 'Reserve (and pay) or quote a product; Idempotency-Key header or idempotency_key field',
+        description: 'Fields as form fields or a JSON object; all but payment data may also come in the query string.',
+        ...fieldSchemas('POST /reservation/', POST_FIELDS, POST_DOCS),
+        security: CALLER,
       },
-      { processor: paymentProcessor, nowMs: ctx.now() },
-    );
-    if (result.replayed) reply.header('idempotent-replayed', 'true');
-    return send(req, reply, ctx, token, [result.reservation]);
-  });
+    },
+    async (req, reply) => {
+      rejectCardInQuery(req);
+      const fields = fieldsOf(req);
+      rejectUnknown(fields, POST_FIELDS);
+      const { caller, token } = await reservationCaller(ctx, req);
+      const actionText = stringField(fields, 'action') ?? 'Reserve';
+      const quoteOnly = actionText.toLowerCase() === 'quote';
+      const action = quoteOnly ? 'Reserve' : parseAction(actionText);
+      if (!action) throw invalidParam('action', 'must be Reserve, Quote, Redeem, Scan or Cancel');
+      const payment = paymentOf(fields);
+      const existing = stringField(fields, 'pk_reservation');
+      if (action !== 'Reserve' || (existing && !quoteOnly)) {
+        // an action on an existing reservation (Reserve on a quote pays it)
+        if (!existing) throw missingParam('pk_reservation');
+        const r = await actOnReservation(
+          ctx.db,
+          caller,
+          existing,
+          action,
+          { processor: paymentProcessor, nowMs: ctx.now() },
+          payment,
+        );
+        return send(req, reply, ctx, token, [r]);
+      }
+      const headerKey = req.headers[IDEMPOTENCY_HEADER];
+      const bodyKey = stringField(fields, 'idempotency_key');
+      if (Array.isArray(headerKey)) throw invalidParam('Idempotency-Key', 'given more than once');
+      if (headerKey !== undefined && bodyKey !== undefined && headerKey !== bodyKey)
+        throw invalidParam('idempotency_key', 'differs from the Idempotency-Key header');
+      const productId = stringField(fields, 'pk_reservation_product');
+      if (!productId) throw missingParam('pk_reservation_product');
+      const idText = stringField(fields, 'f_id') ?? stringField(fields, 'id');
+      if (idText !== undefined && !/^-?\d{1,18}$/.test(idText)) throw invalidParam('f_id', 'must be an integer lot id');
+      const entryText = stringField(fields, 'entry_time');
+      if (!entryText) throw missingParam('entry_time');
+      parseEntryLocal(entryText, 'UTC', 'entry_time');
+      const durationText = stringField(fields, 'duration');
+      if (!durationText) throw missingParam('duration');
+      const durations = parseDurations(durationText);
+      if (durations.length !== 1) throw invalidParam('duration', 'a reservation has one duration');
+      const result = await createReservation(
+        ctx.db,
+        caller,
+        {
+          productId,
+          lotId: idText === undefined ? undefined : Number(idText),
+          entryAt: (tz) => parseEntryLocal(entryText, tz, 'entry_time'),
+          durationMin: durations[0],
+          quoteOnly,
+          payment,
+          idempotencyKey: headerKey ?? bodyKey,
+          contact: {
+            firstName: stringField(fields, 'first_name'),
+            lastName: stringField(fields, 'last_name'),
+            phone: stringField(fields, 'phone'),
+            licensePlate: stringField(fields, 'str_license_plate'),
+            cpf: stringField(fields, 'cpf'),
+          },
+        },
+        { processor: paymentProcessor, nowMs: ctx.now() },
+      );
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return send(req, reply, ctx, token, [result.reservation]);
+    },
+  );
 
-  app.get('/reservation/', { schema: { tags: ['parking'], summary: 'Reservations the caller may see (own; staff users and admin apps see all)', security: CALLER } }, async (req, reply) => {
-    rejectUnknown(fieldsOf(req), []);
-    const { caller, token } = await reservationCaller(ctx, req);
-    return send(req, reply, ctx, token, await listReservations(ctx.db, caller));
-  });
+  app.get(
+    '/reservation/',
+    {
+      schema: {
+        tags: ['parking'],
+        summary: 'Reservations the caller may see (own; staff users and admin apps see all)',
+        security: CALLER,
+      },
+    },
+    async (req, reply) => {
+      rejectUnknown(fieldsOf(req), []);
+      const { caller, token } = await reservationCaller(ctx, req);
+      return send(req, reply, ctx, token, await listReservations(ctx.db, caller));
+    },
+  );
 
-  app.get('/reservation/:reservationId', { schema: { tags: ['parking'], summary: 'One reservation', security: CALLER } }, async (req, reply) => {
-    rejectUnknown(fieldsOf(req), []);
-    const { caller, token } = await reservationCaller(ctx, req);
-    const { reservationId } = req.params as { reservationId: string };
-    return send(req, reply, ctx, token, [await getReservation(ctx.db, caller, reservationId)]);
-  });
+  app.get(
+    '/reservation/:reservationId',
+    { schema: { tags: ['parking'], summary: 'One reservation', security: CALLER } },
+    async (req, reply) => {
+      rejectUnknown(fieldsOf(req), []);
+      const { caller, token } = await reservationCaller(ctx, req);
+      const { reservationId } = req.params as { reservationId: string };
+      return send(req, reply, ctx, token, [await getReservation(ctx.db, caller, reservationId)]);
+    },
+  );
 
-  app.put('/reservation/:reservationId', { schema: { tags: ['parking'], summary: 'Cancel, Scan or Redeem a reservation (Reserve pays a quote)', ...fieldSchemas('PUT /reservation/{id}', PUT_FIELDS, PUT_DOCS), security: CALLER } }, async (req, reply) => {
-    rejectCardInQuery(req);
-    const fields = fieldsOf(req);
-    rejectUnknown(fields, PUT_FIELDS);
-    const { caller, token } = await reservationCaller(ctx, req);
-    const { reservationId } = req.params as { reservationId: string };
-    const actionText = stringField(fields, 'action');
-    if (!actionText) throw missingParam('action');
-    const action = parseAction(actionText);
-    if (!action) throw invalidParam('action', 'must be Cancel, Scan, Redeem or Reserve');
-    const r = await actOnReservation(ctx.db, caller, reservationId, action, { processor: paymentProcessor, nowMs: ctx.now() }, paymentOf(fields));
-    return send(req, reply, ctx, token, [r]);
-  });
+  app.put(
+    '/reservation/:reservationId',
+    {
+      schema: {
+        tags: ['parking'],
+        summary: 'Cancel, Scan or Redeem a reservation (Reserve pays a quote)',
+        ...fieldSchemas('PUT /reservation/{id}', PUT_FIELDS, PUT_DOCS),
+        security: CALLER,
+      },
+    },
+    async (req, reply) => {
+      rejectCardInQuery(req);
+      const fields = fieldsOf(req);
+      rejectUnknown(fields, PUT_FIELDS);
+      const { caller, token } = await reservationCaller(ctx, req);
+      const { reservationId } = req.params as { reservationId: string };
+      const actionText = stringField(fields, 'action');
+      if (!actionText) throw missingParam('action');
+      const action = parseAction(actionText);
+      if (!action) throw invalidParam('action', 'must be Cancel, Scan, Redeem or Reserve');
+      const r = await actOnReservation(
+        ctx.db,
+        caller,
+        reservationId,
+        action,
+        { processor: paymentProcessor, nowMs: ctx.now() },
+        paymentOf(fields),
+      );
+      return send(req, reply, ctx, token, [r]);
+    },
+  );
 }

@@ -30,7 +30,8 @@ export const paymentProcessor: PaymentProcessor = new TestPaymentProcessor();
 export function fieldsOf(req: FastifyRequest): Record<string, unknown> {
   const query = (req.query ?? {}) as Record<string, unknown>;
   const body = req.body;
-  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) throw invalidParam('body', 'must be form fields or a JSON object');
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
+    throw invalidParam('body', 'must be form fields or a JSON object');
   return { ...query, ...((body as Record<string, unknown> | undefined) ?? {}) };
 }
 
@@ -53,9 +54,19 @@ export function stringField(fields: Record<string, unknown>, name: string): stri
 }
 
 /** Verifies the Bearer app token (or `accesstoken` query when `allowQuery`); throws when missing or bad. */
-export async function appCaller(ctx: AppContext, req: FastifyRequest, allowQuery = false): Promise<Caller & { kind: 'app' }> {
+export async function appCaller(
+  ctx: AppContext,
+  req: FastifyRequest,
+  allowQuery = false,
+): Promise<Caller & { kind: 'app' }> {
   const token = bearerToken(req) ?? (allowQuery ? queryParam(req, 'accesstoken') : undefined);
-  if (!token) throw new ReservationsError('PARKING_CREDENTIALS_MISSING', allowQuery ? 'an app token is required (Authorization: Bearer or accesstoken)' : 'an app token is required (Authorization: Bearer)');
+  if (!token)
+    throw new ReservationsError(
+      'PARKING_CREDENTIALS_MISSING',
+      allowQuery
+        ? 'an app token is required (Authorization: Bearer or accesstoken)'
+        : 'an app token is required (Authorization: Bearer)',
+    );
   const claims = await ctx.auth.verifyAppToken(token);
   return { kind: 'app', appId: claims.appId, admin: claims.admin };
 }
@@ -63,18 +74,23 @@ export async function appCaller(ctx: AppContext, req: FastifyRequest, allowQuery
 /** Requires an admin app token (`Authorization: Bearer`). */
 export async function adminCaller(ctx: AppContext, req: FastifyRequest): Promise<void> {
   const caller = await appCaller(ctx, req);
-  if (!caller.admin) throw new ReservationsError('PARKING_FORBIDDEN', 'this operation needs an admin application token');
+  if (!caller.admin)
+    throw new ReservationsError('PARKING_FORBIDDEN', 'this operation needs an admin application token');
 }
 
 /** The user of the request's Basic credentials; ErrorCode 3 when absent, 1005 when wrong. */
 export async function basicUser(ctx: AppContext, req: FastifyRequest, recordLogin = false): Promise<User> {
   const cred = basicCredentials(req);
-  if (!cred) throw new ReservationsError('PARKING_CREDENTIALS_MISSING', 'HTTP Basic credentials (email:password) are required');
+  if (!cred)
+    throw new ReservationsError('PARKING_CREDENTIALS_MISSING', 'HTTP Basic credentials (email:password) are required');
   return authenticateUser(ctx.db, passwordHasher, cred.user, cred.password, ctx.now(), recordLogin);
 }
 
 /** The caller of a reservation operation: Bearer app token, or Basic user credentials. */
-export async function reservationCaller(ctx: AppContext, req: FastifyRequest): Promise<{ caller: Caller; token: string }> {
+export async function reservationCaller(
+  ctx: AppContext,
+  req: FastifyRequest,
+): Promise<{ caller: Caller; token: string }> {
   if (bearerToken(req)) return { caller: await appCaller(ctx, req), token: '' };
   const user = await basicUser(ctx, req);
   if (!user.isActive) throw new ReservationsError('PARKING_FORBIDDEN', 'this user account is inactive');
@@ -83,7 +99,13 @@ export async function reservationCaller(ctx: AppContext, req: FastifyRequest): P
     userId: user.id,
     isStaff: user.isStaff,
     token: user.token,
-    profile: { firstName: user.firstName, lastName: user.lastName, phone: user.phone, licensePlate: user.licensePlate, payment: user.payment },
+    profile: {
+      firstName: user.firstName,
+      lastName: user.lastName,
+      phone: user.phone,
+      licensePlate: user.licensePlate,
+      payment: user.payment,
+    },
   };
   return { caller, token: user.token };
 }
@@ -97,8 +119,15 @@ export function publicBaseUrl(req: FastifyRequest): string {
  * Sends `body` as JSON, or as XML under `rootName` when the client asked for XML; `xmlShape`
  * turns the JSON body into a shape with valid element names (arrays become repeated children).
  */
-export function sendJsonOrXml(req: FastifyRequest, reply: FastifyReply, rootName: string, body: Record<string, unknown>, xmlShape: (b: Record<string, unknown>) => Record<string, unknown> = (b) => b): FastifyReply {
-  if (wantsXml(req)) return reply.header('content-type', 'application/xml; charset=utf-8').send(toXml(rootName, xmlShape(body)));
+export function sendJsonOrXml(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  rootName: string,
+  body: Record<string, unknown>,
+  xmlShape: (b: Record<string, unknown>) => Record<string, unknown> = (b) => b,
+): FastifyReply {
+  if (wantsXml(req))
+    return reply.header('content-type', 'application/xml; charset=utf-8').send(toXml(rootName, xmlShape(body)));
   return reply.send(body);
 }
 
@@ -110,9 +139,17 @@ export const BODY_ONLY_FIELD = /^(card|token|password)/i;
  * the body and the query string together (`fieldsOf`); payment data and passwords only from the
  * body. Descriptions from `docs`; start-up fails when a field has none.
  */
-export function fieldSchemas(where: string, fields: readonly string[], docs: Record<string, string>): { body: Record<string, unknown>; querystring: Record<string, unknown> } {
+export function fieldSchemas(
+  where: string,
+  fields: readonly string[],
+  docs: Record<string, string>,
+): { body: Record<string, unknown>; querystring: Record<string, unknown> } {
   return {
     body: documentedStrings(`${where} body`, fields, docs),
-    querystring: documentedStrings(`${where} query`, fields.filter((f) => !BODY_ONLY_FIELD.test(f)), docs),
+    querystring: documentedStrings(
+      `${where} query`,
+      fields.filter((f) => !BODY_ONLY_FIELD.test(f)),
+      docs,
+    ),
   };
 }

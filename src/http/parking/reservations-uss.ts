@@ -6,7 +6,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../app/context.js';
-import { findOpenSpots, invalidParam, isoUtc, missingParam, parseParkEvent, ReservationsError, storeParkEvents } from '../../parking/reservations/index.js';
+import {
+  findOpenSpots,
+  invalidParam,
+  isoUtc,
+  missingParam,
+  parseParkEvent,
+  ReservationsError,
+  storeParkEvents,
+} from '../../parking/reservations/index.js';
 import { envelope } from '../envelope.js';
 import { inventoryServiceOf } from './inventory-service.js';
 import { appCaller, fieldsOf, rejectUnknown, stringField } from './reservations-support.js';
@@ -49,43 +57,92 @@ export function registerUssRoutes(app: FastifyInstance, ctx: AppContext): void {
     Velocity: 'speed, km/h',
   });
   const APP = [{ bearer: [] as string[] }];
-  app.get('/USS', { config: { family: 'uss' }, schema: { tags: ['parking'], summary: 'Open parking spots ahead of a vehicle', querystring: ussQuery, security: APP } }, async (req, reply) => {
-    const fields = fieldsOf(req);
-    rejectUnknown(fields, GET_PARAMS);
-    await appCaller(ctx, req, true);
-    const type = lookup(fields, 'Type');
-    if (type !== undefined && type.toLowerCase() !== 'parkingspots') throw invalidParam('Type', 'must be ParkingSpots');
-    const lat = parseUssCoordinate(lookup(fields, 'Clat'), 'Clat', 90);
-    const lon = parseUssCoordinate(lookup(fields, 'Clon'), 'Clon', 180);
-    if (lat === undefined) throw missingParam('Clat');
-    if (lon === undefined) throw missingParam('Clon');
-    const destLat = parseUssCoordinate(lookup(fields, 'Dlat'), 'Dlat', 90);
-    const destLon = parseUssCoordinate(lookup(fields, 'Dlon'), 'Dlon', 180);
-    if ((destLat === undefined) !== (destLon === undefined)) throw missingParam(destLat === undefined ? 'Dlat' : 'Dlon');
-    const bearingText = lookup(fields, 'Bearing');
-    const bearing = bearingText === undefined ? null : Number(bearingText);
-    if (bearing !== null && !(/^\d{1,3}(\.\d+)?$/.test(bearingText as string) && bearing < 360)) throw invalidParam('Bearing', 'must be degrees 0–359');
-    const velocityText = lookup(fields, 'Velocity');
-    const velocity = velocityText === undefined ? 0 : Number(velocityText);
-    if (velocityText !== undefined && !(/^\d{1,3}(\.\d+)?$/.test(velocityText) && velocity <= 400)) throw invalidParam('Velocity', 'must be a speed in km/h between 0 and 400');
-    const spots = await findOpenSpots(ctx.db, ctx.region.blocks, { lat, lon, destLat: destLat ?? lat, destLon: destLon ?? lon, bearingDeg: bearing, velocityKph: velocity, nowMs: ctx.now() });
-    if (spots.length === 0) throw new ReservationsError('PARKING_OPEN_SPOT_NOT_FOUND', 'no open parking spot near this position right now');
-    return reply.send({
-      ...envelope(ctx.now()),
-      versionNumber: USS_VERSION,
-      status: '1',
-      result: { OpenParkingSpot: spots.map((s) => ({ Location: { longitude: s.lon.toFixed(5), latitude: s.lat.toFixed(5) }, OpenAt: isoUtc(s.openedMs) })) },
-    });
-  });
+  app.get(
+    '/USS',
+    {
+      config: { family: 'uss' },
+      schema: {
+        tags: ['parking'],
+        summary: 'Open parking spots ahead of a vehicle',
+        querystring: ussQuery,
+        security: APP,
+      },
+    },
+    async (req, reply) => {
+      const fields = fieldsOf(req);
+      rejectUnknown(fields, GET_PARAMS);
+      await appCaller(ctx, req, true);
+      const type = lookup(fields, 'Type');
+      if (type !== undefined && type.toLowerCase() !== 'parkingspots')
+        throw invalidParam('Type', 'must be ParkingSpots');
+      const lat = parseUssCoordinate(lookup(fields, 'Clat'), 'Clat', 90);
+      const lon = parseUssCoordinate(lookup(fields, 'Clon'), 'Clon', 180);
+      if (lat === undefined) throw missingParam('Clat');
+      if (lon === undefined) throw missingParam('Clon');
+      const destLat = parseUssCoordinate(lookup(fields, 'Dlat'), 'Dlat', 90);
+      const destLon = parseUssCoordinate(lookup(fields, 'Dlon'), 'Dlon', 180);
+      if ((destLat === undefined) !== (destLon === undefined))
+        throw missingParam(destLat === undefined ? 'Dlat' : 'Dlon');
+      const bearingText = lookup(fields, 'Bearing');
+      const bearing = bearingText === undefined ? null : Number(bearingText);
+      if (bearing !== null && !(/^\d{1,3}(\.\d+)?$/.test(bearingText as string) && bearing < 360))
+        throw invalidParam('Bearing', 'must be degrees 0–359');
+      const velocityText = lookup(fields, 'Velocity');
+      const velocity = velocityText === undefined ? 0 : Number(velocityText);
+      if (velocityText !== undefined && !(/^\d{1,3}(\.\d+)?$/.test(velocityText) && velocity <= 400))
+        throw invalidParam('Velocity', 'must be a speed in km/h between 0 and 400');
+      const spots = await findOpenSpots(ctx.db, ctx.region.blocks, {
+        lat,
+        lon,
+        destLat: destLat ?? lat,
+        destLon: destLon ?? lon,
+        bearingDeg: bearing,
+        velocityKph: velocity,
+        nowMs: ctx.now(),
+      });
+      if (spots.length === 0)
+        throw new ReservationsError('PARKING_OPEN_SPOT_NOT_FOUND', 'no open parking spot near this position right now');
+      return reply.send({
+        ...envelope(ctx.now()),
+        versionNumber: USS_VERSION,
+        status: '1',
+        result: {
+          OpenParkingSpot: spots.map((s) => ({
+            Location: { longitude: s.lon.toFixed(5), latitude: s.lat.toFixed(5) },
+            OpenAt: isoUtc(s.openedMs),
+          })),
+        },
+      });
+    },
+  );
 
-  app.post('/USS', { config: { family: 'uss' }, schema: { tags: ['parking'], summary: 'Send park events (ParkEvent in the form field data, or a JSON body)', querystring: documentedStrings('POST /USS', ['accesstoken'], { accesstoken: 'app token (or Authorization: Bearer)' }), security: APP } }, async (req, reply) => {
-    await appCaller(ctx, req, true);
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    if (typeof body !== 'object' || Array.isArray(body)) throw invalidParam('data', 'must be a ParkEvent');
-    const parsed = parseParkEvent(body);
-    // the events are stored and turned into curb-segment occupancy observations in one transaction
-    const points = parsed.rows.map((r) => ({ lat: r.lat, lon: r.lon, parkedOut: r.parkedOut, observedAtS: Math.floor(r.observedMs / 1000) }));
-    await inventoryServiceOf(ctx).recordParkEvents(points, (tx) => storeParkEvents(tx, parsed.rows, ctx.now()));
-    return reply.send(parsed.event);
-  });
+  app.post(
+    '/USS',
+    {
+      config: { family: 'uss' },
+      schema: {
+        tags: ['parking'],
+        summary: 'Send park events (ParkEvent in the form field data, or a JSON body)',
+        querystring: documentedStrings('POST /USS', ['accesstoken'], {
+          accesstoken: 'app token (or Authorization: Bearer)',
+        }),
+        security: APP,
+      },
+    },
+    async (req, reply) => {
+      await appCaller(ctx, req, true);
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      if (typeof body !== 'object' || Array.isArray(body)) throw invalidParam('data', 'must be a ParkEvent');
+      const parsed = parseParkEvent(body);
+      // the events are stored and turned into curb-segment occupancy observations in one transaction
+      const points = parsed.rows.map((r) => ({
+        lat: r.lat,
+        lon: r.lon,
+        parkedOut: r.parkedOut,
+        observedAtS: Math.floor(r.observedMs / 1000),
+      }));
+      await inventoryServiceOf(ctx).recordParkEvents(points, (tx) => storeParkEvents(tx, parsed.rows, ctx.now()));
+      return reply.send(parsed.event);
+    },
+  );
 }

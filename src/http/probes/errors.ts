@@ -43,7 +43,11 @@ export type ProbesErrorCode = keyof typeof PROBES_ERROR_STATUS;
 /** A failure of the probe endpoint with its catalog code and HTTP status. */
 export class ProbesHttpError extends Error {
   readonly statusCode: number;
-  constructor(statusCode: number, readonly code: ProbesErrorCode, message: string) {
+  constructor(
+    statusCode: number,
+    readonly code: ProbesErrorCode,
+    message: string,
+  ) {
     super(message);
     this.statusCode = statusCode;
   }

@@ -12,7 +12,16 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { RoutingError, RoutingService, type RoutingServiceConfig } from '../../routing/index.js';
-import { ACTIONS, checkKnown, parseFindRoute, parseGetRoute, parseTravelTimes, readParams, ROUTING_PARAMETERS, type ActionName } from './params.js';
+import {
+  ACTIONS,
+  checkKnown,
+  parseFindRoute,
+  parseGetRoute,
+  parseTravelTimes,
+  readParams,
+  ROUTING_PARAMETERS,
+  type ActionName,
+} from './params.js';
 import { envelope, errorToXml, travelTimesToJson, travelTimesToXml, tripToJson, tripToXml } from './render.js';
 import { registerIncidentRoutes } from './incidents.js';
 import { clientProblemOf } from '../request-errors.js';
@@ -26,9 +35,17 @@ const services = new WeakMap<object, RoutingService>();
 export function routingServiceFor(ctx: AppContext): RoutingService {
   let s = services.get(ctx);
   if (!s) {
-    const cfg = ((ctx.config as unknown as { routing?: Partial<RoutingServiceConfig> } | undefined)?.routing) ?? {};
+    const cfg = (ctx.config as unknown as { routing?: Partial<RoutingServiceConfig> } | undefined)?.routing ?? {};
     const meta = ctx.region.meta;
-    s = new RoutingService(ctx.region.graph, ctx.speeds, meta.timeZone || 'UTC', meta.mapVersion || 'unknown', ctx.db, ctx.now, cfg);
+    s = new RoutingService(
+      ctx.region.graph,
+      ctx.speeds,
+      meta.timeZone || 'UTC',
+      meta.mapVersion || 'unknown',
+      ctx.db,
+      ctx.now,
+      cfg,
+    );
     services.set(ctx, s);
   }
   return s;
@@ -36,7 +53,13 @@ export function routingServiceFor(ctx: AppContext): RoutingService {
 
 type Format = 'xml' | 'json';
 
-function sendError(reply: FastifyReply, ctx: AppContext, format: Format, docType: string, err: RoutingError): FastifyReply {
+function sendError(
+  reply: FastifyReply,
+  ctx: AppContext,
+  format: Format,
+  docType: string,
+  err: RoutingError,
+): FastifyReply {
   const env = envelope(docType, ctx.now(), err.status.statusId, err.statusText, err.detail);
   reply.code(err.status.http);
   if (format === 'json') return reply.type('application/json; charset=utf-8').send(env);
@@ -68,14 +91,20 @@ async function authenticate(req: FastifyRequest, ctx: AppContext, token: string 
     cache.set(t, Math.min(nowMs + VERIFIED_TTL_MS, claims.expiresAtS * 1000));
   } catch (err) {
     if (err instanceof AuthError) {
-      if (err.code === 'AUTH_TOKEN_EXPIRED') throw new RoutingError('TOKEN_EXPIRED', 'the token has expired; request a new one', 'Token');
+      if (err.code === 'AUTH_TOKEN_EXPIRED')
+        throw new RoutingError('TOKEN_EXPIRED', 'the token has expired; request a new one', 'Token');
       throw new RoutingError('BAD_TOKEN', 'the token is not valid', 'Token');
     }
     throw err;
   }
 }
 
-async function handleTraffic(req: FastifyRequest, reply: FastifyReply, ctx: AppContext, service: RoutingService): Promise<FastifyReply> {
+async function handleTraffic(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  ctx: AppContext,
+  service: RoutingService,
+): Promise<FastifyReply> {
   let format: Format = 'xml';
   let docType: string = 'FindRoute';
   try {
@@ -84,12 +113,19 @@ async function handleTraffic(req: FastifyRequest, reply: FastifyReply, ctx: AppC
     if (fmt !== undefined) {
       const l = fmt.trim().toLowerCase();
       if (l === 'json') format = 'json';
-      else if (l !== 'xml') throw new RoutingError('ENUM_EXPECTED', `Format must be XML or JSON, got "${fmt}"`, 'Format');
+      else if (l !== 'xml')
+        throw new RoutingError('ENUM_EXPECTED', `Format must be XML or JSON, got "${fmt}"`, 'Format');
     }
     const rawAction = p.get('action');
-    if (rawAction === undefined || rawAction.trim() === '') throw new RoutingError('NO_ACTION', 'the Action parameter is required', 'Action');
+    if (rawAction === undefined || rawAction.trim() === '')
+      throw new RoutingError('NO_ACTION', 'the Action parameter is required', 'Action');
     const action: ActionName | undefined = ACTIONS[rawAction.trim().toLowerCase() as keyof typeof ACTIONS];
-    if (!action) throw new RoutingError('BAD_ACTION', `Action must be FindRoute, GetRoute or GetRouteTravelTimes, got "${rawAction}"`, 'Action');
+    if (!action)
+      throw new RoutingError(
+        'BAD_ACTION',
+        `Action must be FindRoute, GetRoute or GetRouteTravelTimes, got "${rawAction}"`,
+        'Action',
+      );
     docType = action;
     await authenticate(req, ctx, p.get('token') ?? p.get('accesstoken'));
     checkKnown(p, action);
@@ -97,11 +133,16 @@ async function handleTraffic(req: FastifyRequest, reply: FastifyReply, ctx: AppC
     if (action === 'GetRouteTravelTimes') {
       const v = await service.getRouteTravelTimes(parseTravelTimes(p));
       const env = envelope(docType, now, 0, 'OK');
-      return format === 'json' ? reply.type('application/json; charset=utf-8').send(travelTimesToJson(env, v)) : reply.type('text/xml; charset=utf-8').send(travelTimesToXml(env, v));
+      return format === 'json'
+        ? reply.type('application/json; charset=utf-8').send(travelTimesToJson(env, v))
+        : reply.type('text/xml; charset=utf-8').send(travelTimesToXml(env, v));
     }
-    const trip = action === 'FindRoute' ? await service.findRoute(parseFindRoute(p)) : await service.getRoute(parseGetRoute(p));
+    const trip =
+      action === 'FindRoute' ? await service.findRoute(parseFindRoute(p)) : await service.getRoute(parseGetRoute(p));
     const env = envelope(docType, now, 0, 'OK');
-    return format === 'json' ? reply.type('application/json; charset=utf-8').send(tripToJson(env, trip)) : reply.type('text/xml; charset=utf-8').send(tripToXml(env, trip));
+    return format === 'json'
+      ? reply.type('application/json; charset=utf-8').send(tripToJson(env, trip))
+      : reply.type('text/xml; charset=utf-8').send(tripToXml(env, trip));
   } catch (err) {
     if (err instanceof RoutingError) return sendError(reply, ctx, format, docType, err);
     req.log.error({ err }, 'routing request failed');
@@ -111,18 +152,28 @@ async function handleTraffic(req: FastifyRequest, reply: FastifyReply, ctx: AppC
 
 const trafficSchema = {
   summary: 'Routing actions: FindRoute, GetRoute, GetRouteTravelTimes',
-  description: 'Every parameter is in the query string; names are case-insensitive; a parameter the action does not take is refused (1009). Answers the routing envelope in XML (default) or JSON, also for errors. See docs/api/routing/.',
+  description:
+    'Every parameter is in the query string; names are case-insensitive; a parameter the action does not take is refused (1009). Answers the routing envelope in XML (default) or JSON, also for errors. See docs/api/routing/.',
   tags: ['routing'],
   params: { type: 'object', properties: { handler: { type: 'string', description: 'any name ending in .ashx' } } },
   // generated from the parser's own table (params.ts), so the document lists exactly what is accepted
   querystring: {
     type: 'object',
     additionalProperties: false,
-    properties: Object.fromEntries(ROUTING_PARAMETERS.map((p) => [p.name, {
-      type: 'string',
-      description: `${p.actions.length === 3 ? '' : `${p.actions.join(', ')}: `}${p.description}`,
-      ...(p.name === 'Action' ? { enum: ['FindRoute', 'GetRoute', 'GetRouteTravelTimes'] } : p.name === 'Format' ? { enum: ['XML', 'JSON'] } : {}),
-    }])),
+    properties: Object.fromEntries(
+      ROUTING_PARAMETERS.map((p) => [
+        p.name,
+        {
+          type: 'string',
+          description: `${p.actions.length === 3 ? '' : `${p.actions.join(', ')}: `}${p.description}`,
+          ...(p.name === 'Action'
+            ? { enum: ['FindRoute', 'GetRoute', 'GetRouteTravelTimes'] }
+            : p.name === 'Format'
+              ? { enum: ['XML', 'JSON'] }
+              : {}),
+        },
+      ]),
+    ),
   },
   security: [{ bearer: [] as string[] }],
 };
@@ -134,17 +185,21 @@ export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContex
   app.addHook('onClose', async () => service.routes.flushed());
   // clients write both /traffic/ and /Traffic/ (reference auth §3 server paths)
   for (const prefix of ['/traffic', '/Traffic']) {
-    app.get(`${prefix}/:handler`, {
-      schema: { ...trafficSchema, hide: prefix !== '/traffic' },
-      // parameter names are looked up case-insensitively in params.ts, never rejected by the
-      // schema, which only documents them: no per-request schema validation work
-      attachValidation: true,
-      validatorCompiler: () => () => true,
-    }, async (req, reply) => {
-      const handler = (req.params as { handler: string }).handler;
-      if (!/\.ashx$/i.test(handler)) return reply.callNotFound();
-      return handleTraffic(req, reply, ctx, service);
-    });
+    app.get(
+      `${prefix}/:handler`,
+      {
+        schema: { ...trafficSchema, hide: prefix !== '/traffic' },
+        // parameter names are looked up case-insensitively in params.ts, never rejected by the
+        // schema, which only documents them: no per-request schema validation work
+        attachValidation: true,
+        validatorCompiler: () => () => true,
+      },
+      async (req, reply) => {
+        const handler = (req.params as { handler: string }).handler;
+        if (!/\.ashx$/i.test(handler)) return reply.callNotFound();
+        return handleTraffic(req, reply, ctx, service);
+      },
+    );
   }
   registerIncidentRoutes(app, ctx, service);
 }
@@ -154,11 +209,18 @@ export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContex
  * unexpected failure: the routing envelope (XML) on the .ashx address, the admin error shape
  * `{ error: { code, message } }` elsewhere; no internals leak.
  */
-export function sendRoutingEdgeError(ctx: AppContext, err: unknown, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function sendRoutingEdgeError(
+  ctx: AppContext,
+  err: unknown,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
   const problem = clientProblemOf(err);
   if (!problem) req.log.error({ err }, 'routing plugin error');
   if (/^\/traffic\//i.test(req.url)) {
-    const e = problem ? new RoutingError('PARSE_FAILED', problem.message, problem.parameter) : new RoutingError('SERVICE_ERROR', 'internal error');
+    const e = problem
+      ? new RoutingError('PARSE_FAILED', problem.message, problem.parameter)
+      : new RoutingError('SERVICE_ERROR', 'internal error');
     return sendError(reply, ctx, 'xml', 'FindRoute', e);
   }
   if (!problem) return reply.code(500).send({ error: { code: 'ROUTING_INTERNAL', message: 'internal error' } });

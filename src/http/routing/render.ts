@@ -29,17 +29,33 @@ export interface Envelope {
 }
 
 /** Builds an envelope for `docType` at `nowMs`. */
-export function envelope(docType: string, nowMs: number, statusId: number, statusText: string, detail?: string): Envelope {
+export function envelope(
+  docType: string,
+  nowMs: number,
+  statusId: number,
+  statusText: string,
+  detail?: string,
+): Envelope {
   const e: Envelope = {
-    docType, copyright: COPYRIGHT, versionNumber: VERSION_NUMBER,
+    docType,
+    copyright: COPYRIGHT,
+    versionNumber: VERSION_NUMBER,
     createdDate: new Date(Math.floor(nowMs / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    statusId, statusText, responseId: randomUUID(),
+    statusId,
+    statusText,
+    responseId: randomUUID(),
   };
   if (detail !== undefined) e.statusDetail = detail;
   return e;
 }
 
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: true, suppressBooleanAttributes: false, processEntities: true });
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  suppressEmptyNode: true,
+  suppressBooleanAttributes: false,
+  processEntities: true,
+});
 
 /** Serialises an object tree (attributes as "@_x") to an XML document string. */
 export function toXmlDocument(tree: Record<string, unknown>): string {
@@ -65,22 +81,35 @@ function pointJson(lon: number, lat: number) {
 
 function routeJson(r: RouteView): Record<string, unknown> {
   const out: Record<string, unknown> = {
-    id: r.id, uncongestedTravelTimeMinutes: r.uncongestedTravelTimeMinutes, routeQuality: r.routeQuality,
-    hasClosures: r.hasClosures, hasRestrictions: r.hasRestrictions,
+    id: r.id,
+    uncongestedTravelTimeMinutes: r.uncongestedTravelTimeMinutes,
+    routeQuality: r.routeQuality,
+    hasClosures: r.hasClosures,
+    hasRestrictions: r.hasRestrictions,
   };
   if (r.travelTimeMinutes !== undefined) out.travelTimeMinutes = r.travelTimeMinutes;
   if (r.abnormalityMinutes !== undefined) out.abnormalityMinutes = r.abnormalityMinutes;
   Object.assign(out, {
-    averageSpeed: r.averageSpeed, trafficConsidered: r.trafficConsidered, statusId: r.statusId,
-    totalDistance: r.totalDistance, routeTransportStatus: r.routeTransportStatus,
+    averageSpeed: r.averageSpeed,
+    trafficConsidered: r.trafficConsidered,
+    statusId: r.statusId,
+    totalDistance: r.totalDistance,
+    routeTransportStatus: r.routeTransportStatus,
   });
   if (r.summary) out.summary = r.summary;
   if (r.description !== undefined) out.description = r.description;
   if (r.maneuvers) {
-    out.maneuvers = r.maneuvers.map((m) => ({ text: m.text, turnType: m.turnType, distance: m.distance, roadName: m.roadName, point: pointJson(m.point[1], m.point[0]) }));
+    out.maneuvers = r.maneuvers.map((m) => ({
+      text: m.text,
+      turnType: m.turnType,
+      distance: m.distance,
+      roadName: m.roadName,
+      point: pointJson(m.point[1], m.point[0]),
+    }));
   }
   if (r.incidents) out.incidents = r.incidents;
-  if (r.boundingBox) out.boundingBox = { corner1: pointJson(...r.boundingBox.corner1), corner2: pointJson(...r.boundingBox.corner2) };
+  if (r.boundingBox)
+    out.boundingBox = { corner1: pointJson(...r.boundingBox.corner1), corner2: pointJson(...r.boundingBox.corner2) };
   if (r.points) out.points = { type: 'LineString', coordinates: r.points };
   if (r.speedBuckets) out.speedBuckets = r.speedBuckets;
   return out;
@@ -89,7 +118,11 @@ function routeJson(r: RouteView): Record<string, unknown> {
 function tripJson(t: TripView): Record<string, unknown> {
   const out: Record<string, unknown> = { tripId: t.tripId };
   if (t.wayPoints) {
-    out.wayPoints = t.wayPoints.map((w) => ({ id: w.id, geometry: pointJson(w.lon, w.lat), ...(w.description !== undefined ? { description: w.description } : {}) }));
+    out.wayPoints = t.wayPoints.map((w) => ({
+      id: w.id,
+      geometry: pointJson(w.lon, w.lat),
+      ...(w.description !== undefined ? { description: w.description } : {}),
+    }));
   }
   out.routes = t.routes.map(routeJson);
   return out;
@@ -106,7 +139,8 @@ export function travelTimesToJson(env: Envelope, v: TravelTimesView): Record<str
     ...env,
     result: {
       trip: {
-        id: v.tripId, statusId: 0,
+        id: v.tripId,
+        statusId: 0,
         origin: { latitude: v.origin.lat, longitude: v.origin.lon },
         destination: { latitude: v.destination.lat, longitude: v.destination.lon },
         route: v.route,
@@ -130,7 +164,12 @@ function incidentXml(i: IncidentView): Record<string, unknown> {
     else if (k === 'rds') children.RDS = attrs(v as Record<string, unknown>);
     else if (k === 'area') children.Area = v;
     else if (k === 'descriptions') {
-      children.Descriptions = { Description: (v as Array<{ type: string; lang: string; desc: string }>).map((d) => ({ ...attrs({ type: d.type, lang: d.lang }), '#text': d.desc })) };
+      children.Descriptions = {
+        Description: (v as Array<{ type: string; lang: string; desc: string }>).map((d) => ({
+          ...attrs({ type: d.type, lang: d.lang }),
+          '#text': d.desc,
+        })),
+      };
     } else scalar[k] = v;
   }
   return { ...attrs(scalar), ...children };
@@ -138,13 +177,24 @@ function incidentXml(i: IncidentView): Record<string, unknown> {
 
 function routeXml(r: RouteView): Record<string, unknown> {
   const el: Record<string, unknown> = attrs({
-    id: r.id, uncongestedTravelTimeMinutes: r.uncongestedTravelTimeMinutes, routeQuality: r.routeQuality,
-    hasClosures: r.hasClosures, hasRestrictions: r.hasRestrictions, travelTimeMinutes: r.travelTimeMinutes,
-    abnormalityMinutes: r.abnormalityMinutes, averageSpeed: r.averageSpeed, trafficConsidered: r.trafficConsidered,
-    statusId: r.statusId, totalDistance: r.totalDistance, routeTransportStatus: r.routeTransportStatus,
+    id: r.id,
+    uncongestedTravelTimeMinutes: r.uncongestedTravelTimeMinutes,
+    routeQuality: r.routeQuality,
+    hasClosures: r.hasClosures,
+    hasRestrictions: r.hasRestrictions,
+    travelTimeMinutes: r.travelTimeMinutes,
+    abnormalityMinutes: r.abnormalityMinutes,
+    averageSpeed: r.averageSpeed,
+    trafficConsidered: r.trafficConsidered,
+    statusId: r.statusId,
+    totalDistance: r.totalDistance,
+    routeTransportStatus: r.routeTransportStatus,
   });
   if (r.summary) {
-    el.Summary = { Text: r.summary.text, Roads: r.summary.roads.length ? { Road: r.summary.roads.map((x) => attrs(x)) } : '' };
+    el.Summary = {
+      Text: r.summary.text,
+      Roads: r.summary.roads.length ? { Road: r.summary.roads.map((x) => attrs(x)) } : '',
+    };
   }
   if (r.description !== undefined) el.Description = r.description;
   if (r.boundingBox) {
@@ -154,7 +204,18 @@ function routeXml(r: RouteView): Record<string, unknown> {
     };
   }
   if (r.maneuvers) {
-    el.Maneuvers = { Maneuver: r.maneuvers.map((m) => attrs({ text: m.text, turnType: m.turnType, distance: m.distance, roadName: m.roadName, latitude: m.point[0], longitude: m.point[1] })) };
+    el.Maneuvers = {
+      Maneuver: r.maneuvers.map((m) =>
+        attrs({
+          text: m.text,
+          turnType: m.turnType,
+          distance: m.distance,
+          roadName: m.roadName,
+          latitude: m.point[0],
+          longitude: m.point[1],
+        }),
+      ),
+    };
   }
   if (r.points) el.Points = { Point: r.points.map((p) => attrs({ latitude: p[1], longitude: p[0] })) };
   if (r.speedBuckets) el.SpeedBuckets = { SpeedBucket: r.speedBuckets.map((b) => attrs({ ...b })) };
@@ -166,7 +227,11 @@ function routeXml(r: RouteView): Record<string, unknown> {
 export function tripToXml(env: Envelope, t: TripView): string {
   const trip: Record<string, unknown> = attrs({ tripId: t.tripId });
   if (t.wayPoints) {
-    trip.WayPoints = { WayPoint: t.wayPoints.map((w) => attrs({ id: w.id, latitude: w.lat, longitude: w.lon, description: w.description })) };
+    trip.WayPoints = {
+      WayPoint: t.wayPoints.map((w) =>
+        attrs({ id: w.id, latitude: w.lat, longitude: w.lon, description: w.description }),
+      ),
+    };
   }
   trip.Route = t.routes.map(routeXml);
   return toXmlDocument({ [XML_ROOT]: { ...envelopeAttrs(env, true), Trip: trip } });
@@ -182,7 +247,11 @@ export function travelTimesToXml(env: Envelope, v: TravelTimesView): string {
         Origin: attrs({ latitude: v.origin.lat, longitude: v.origin.lon }),
         Destination: attrs({ latitude: v.destination.lat, longitude: v.destination.lon }),
         Route: {
-          ...attrs({ id: v.route.id, routeInstanceId: v.route.routeInstanceId, uncongestedTravelTimeMinutes: v.route.uncongestedTravelTimeMinutes }),
+          ...attrs({
+            id: v.route.id,
+            routeInstanceId: v.route.routeInstanceId,
+            uncongestedTravelTimeMinutes: v.route.uncongestedTravelTimeMinutes,
+          }),
           TravelTimes: { TravelTime: v.route.travelTimes.map((t) => attrs({ ...t })) },
         },
       },

@@ -24,7 +24,14 @@ import type { CurbSegment } from '../../network/region.js';
 import type { StructuredRateInput } from '../rates/rate-rule.js';
 
 /** Kinds (lane values) that mean no car may park. */
-export const NO_PARKING_KINDS: ReadonlySet<string> = new Set(['no', 'no_parking', 'no_stopping', 'fire_lane', 'no_standing', 'separate']);
+export const NO_PARKING_KINDS: ReadonlySet<string> = new Set([
+  'no',
+  'no_parking',
+  'no_stopping',
+  'fire_lane',
+  'no_standing',
+  'separate',
+]);
 const NO_PARKING_CONDITIONS: ReadonlySet<string> = new Set(['no_parking', 'no_stopping', 'no_standing', 'no']);
 
 /** A price per increment parsed from an OSM charge value. */
@@ -42,7 +49,10 @@ export interface Charge {
 export function parseCharge(charge: string): Charge | null {
   const v = charge.trim();
   if (/^(free|0|no)$/i.test(v)) return { rate: 0, increment: 60 };
-  const m = /^(?:([A-Z]{3}|[$€£])\s*)?(\d+(?:[.,]\d{1,2})?)\s*([A-Z]{3}|[$€£])?\s*\/\s*(\d*)\s*(hours?|hrs?|h|days?|d|minutes?|mins?|m)\b/i.exec(v);
+  const m =
+    /^(?:([A-Z]{3}|[$€£])\s*)?(\d+(?:[.,]\d{1,2})?)\s*([A-Z]{3}|[$€£])?\s*\/\s*(\d*)\s*(hours?|hrs?|h|days?|d|minutes?|mins?|m)\b/i.exec(
+      v,
+    );
   if (!m) return null;
   const amount = Number(m[2].replace(',', '.'));
   const n = m[4] ? Number(m[4]) : 1;
@@ -65,7 +75,8 @@ function chargeRule(c: Charge): Rule {
 
 /** The way-side token of a curb's tags: the one side-specific token present, else the block side. */
 export function waySideOf(c: Pick<CurbSegment, 'side' | 'tags'>): 'left' | 'right' {
-  let left = false, right = false;
+  let left = false,
+    right = false;
   for (const k of Object.keys(c.tags)) {
     const m = /^parking:(?:lane:|condition:)?(left|right)(?::|$)/.exec(k);
     if (m?.[1] === 'left') left = true;
@@ -93,9 +104,11 @@ export function weekMask(value: string): Uint8Array | null {
   try {
     const oh = new OpeningHours(value.replace(/^\((.*)\)$/, '$1'));
     // opening_hours works in the process zone: read the intervals back through local fields
-    const from = new Date(2024, 0, 8), to = new Date(2024, 0, 15);
+    const from = new Date(2024, 0, 8),
+      to = new Date(2024, 0, 15);
     mask = new Uint8Array(MIN_PER_WEEK);
-    const idx = (d: Date): number => (d.getTime() >= to.getTime() ? MIN_PER_WEEK : ((d.getDay() + 6) % 7) * 1440 + d.getHours() * 60 + d.getMinutes());
+    const idx = (d: Date): number =>
+      d.getTime() >= to.getTime() ? MIN_PER_WEEK : ((d.getDay() + 6) % 7) * 1440 + d.getHours() * 60 + d.getMinutes();
     for (const [a, b] of oh.getOpenIntervals(from, to)) mask.fill(1, idx(a), idx(b));
   } catch {
     mask = null;
@@ -108,18 +121,29 @@ export function weekMask(value: string): Uint8Array | null {
 /** Splits "v1 @ (cond1); v2 @ cond2" into parts (semicolons inside parentheses kept). */
 export function conditionalParts(value: string): Array<{ value: string; condition: string }> | null {
   const parts: string[] = [];
-  let depth = 0, cur = '';
+  let depth = 0,
+    cur = '';
   for (const ch of value) {
     if (ch === '(') depth++;
     else if (ch === ')') depth--;
-    if (ch === ';' && depth === 0) { parts.push(cur); cur = ''; } else cur += ch;
+    if (ch === ';' && depth === 0) {
+      parts.push(cur);
+      cur = '';
+    } else cur += ch;
   }
   parts.push(cur);
   const out: Array<{ value: string; condition: string }> = [];
   for (const p of parts.map((s) => s.trim()).filter(Boolean)) {
     const at = p.indexOf('@');
     if (at < 0) return null;
-    out.push({ value: p.slice(0, at).trim(), condition: p.slice(at + 1).trim().replace(/^\((.*)\)$/, '$1').trim() });
+    out.push({
+      value: p.slice(0, at).trim(),
+      condition: p
+        .slice(at + 1)
+        .trim()
+        .replace(/^\((.*)\)$/, '$1')
+        .trim(),
+    });
   }
   return out;
 }
@@ -130,7 +154,8 @@ function conditionRule(cond: string): Rule | undefined {
   if (cond === 'free' || cond === 'disc') return FREE;
   if (cond === 'residents') return { rate: 0, restriction: 'R' };
   if (cond === 'disabled') return { rate: 0, restriction: 'D' };
-  if (cond === 'customers' || cond === 'loading' || cond === 'loading_only' || cond === 'delivery') return { rate: 0, restriction: 'C' };
+  if (cond === 'customers' || cond === 'loading' || cond === 'loading_only' || cond === 'delivery')
+    return { rate: 0, restriction: 'C' };
   return undefined;
 }
 
@@ -142,7 +167,10 @@ export function curbRates(c: Pick<CurbSegment, 'side' | 'kind' | 'condition' | '
   if (NO_PARKING_KINDS.has(c.kind)) return [{ dow_start: 1, dow_end: 7, rate: -1 }];
   const side = waySideOf(c);
   const t = c.tags;
-  const chargeText = sideTag(t, side, (s) => `parking:condition:${s}:charge`) ?? sideTag(t, side, (s) => `parking:${s}:charge`) ?? t.charge;
+  const chargeText =
+    sideTag(t, side, (s) => `parking:condition:${s}:charge`) ??
+    sideTag(t, side, (s) => `parking:${s}:charge`) ??
+    t.charge;
   const charge = chargeText !== undefined ? parseCharge(chargeText) : null;
   const priced: Rule = charge ? chargeRule(charge) : null;
   const inside: Rule = conditionRule(c.condition) ?? priced;
@@ -155,7 +183,7 @@ export function curbRates(c: Pick<CurbSegment, 'side' | 'kind' | 'condition' | '
     const mask = weekMask(interval);
     if (!mask) return null;
     const def = sideTag(t, side, (s) => `parking:condition:${s}:default`);
-    base = def === undefined ? FREE : conditionRule(def) ?? (def === 'ticket' || def === 'fee' ? priced : null);
+    base = def === undefined ? FREE : (conditionRule(def) ?? (def === 'ticket' || def === 'fee' ? priced : null));
     overlays.push({ mask, rule: inside });
   }
   const feeCond = sideTag(t, side, (s) => `parking:${s}:fee:conditional`);
@@ -168,7 +196,12 @@ export function curbRates(c: Pick<CurbSegment, 'side' | 'kind' | 'condition' | '
       overlays.push({ mask, rule: p.value === 'no' ? FREE : p.value === 'yes' ? priced : null });
     }
     // a fee only at the stated times: free otherwise unless the unconditional fee says yes
-    if (interval === undefined && sideTag(t, side, (s) => `parking:${s}:fee`) !== 'yes' && conditionRule(c.condition) === undefined) base = FREE;
+    if (
+      interval === undefined &&
+      sideTag(t, side, (s) => `parking:${s}:fee`) !== 'yes' &&
+      conditionRule(c.condition) === undefined
+    )
+      base = FREE;
   }
   const chargeCond = sideTag(t, side, (s) => `parking:${s}:charge:conditional`) ?? t['charge:conditional'];
   if (chargeCond !== undefined) {
@@ -180,9 +213,16 @@ export function curbRates(c: Pick<CurbSegment, 'side' | 'kind' | 'condition' | '
       if (!mask || !ch) return null;
       overlays.push({ mask, rule: chargeRule(ch) });
     }
-    if (chargeText === undefined && feeCond === undefined && interval === undefined && conditionRule(c.condition) === undefined) base = FREE;
+    if (
+      chargeText === undefined &&
+      feeCond === undefined &&
+      interval === undefined &&
+      conditionRule(c.condition) === undefined
+    )
+      base = FREE;
   }
-  if (overlays.length === 0) return base === null ? null : [{ dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', ...base }];
+  if (overlays.length === 0)
+    return base === null ? null : [{ dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', ...base }];
   return weekRates(base, overlays);
 }
 
@@ -192,7 +232,10 @@ function weekRates(base: Rule, overlays: Array<{ mask: Uint8Array; rule: Rule }>
   const week = new Uint8Array(MIN_PER_WEEK);
   for (const o of overlays) {
     let id = rules.indexOf(o.rule);
-    if (id < 0) { rules.push(o.rule); id = rules.length - 1; }
+    if (id < 0) {
+      rules.push(o.rule);
+      id = rules.length - 1;
+    }
     for (let i = 0; i < MIN_PER_WEEK; i++) if (o.mask[i]) week[i] = id;
   }
   const dayRuns: Array<Array<[number, number, number]>> = [];
@@ -207,13 +250,15 @@ function weekRates(base: Rule, overlays: Array<{ mask: Uint8Array; rule: Rule }>
     if (runs.some(([, , r]) => rules[r] === null)) return null;
     dayRuns.push(runs);
   }
-  const clock = (m: number): string => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  const clock = (m: number): string =>
+    `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
   const out: StructuredRateInput[] = [];
-  for (let d = 0; d < 7;) {
+  for (let d = 0; d < 7; ) {
     const key = JSON.stringify(dayRuns[d]);
     let e = d;
     while (e + 1 < 7 && JSON.stringify(dayRuns[e + 1]) === key) e++;
-    for (const [from, to, r] of dayRuns[d]) out.push({ dow_start: d + 1, dow_end: e + 1, time_in: clock(from), time_out: clock(to), ...rules[r]! });
+    for (const [from, to, r] of dayRuns[d])
+      out.push({ dow_start: d + 1, dow_end: e + 1, time_in: clock(from), time_out: clock(to), ...rules[r]! });
     d = e + 1;
   }
   return out;

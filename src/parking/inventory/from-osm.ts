@@ -22,9 +22,21 @@ export function osmRefOf(lot: Pick<OsmLot, 'osmType' | 'osmId'>): string {
 }
 
 const PAYMENT_NAMES: Record<string, string> = {
-  cash: 'Cash', coins: 'Coins', notes: 'Notes', credit_cards: 'Credit Card', debit_cards: 'Debit Card', visa: 'Visa',
-  mastercard: 'Mastercard', american_express: 'American Express', maestro: 'Maestro', contactless: 'Contactless',
-  app: 'App', apple_pay: 'Apple Pay', google_pay: 'Google Pay', discover_card: 'Discover', parkmobile: 'ParkMobile',
+  cash: 'Cash',
+  coins: 'Coins',
+  notes: 'Notes',
+  credit_cards: 'Credit Card',
+  debit_cards: 'Debit Card',
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  american_express: 'American Express',
+  maestro: 'Maestro',
+  contactless: 'Contactless',
+  app: 'App',
+  apple_pay: 'Apple Pay',
+  google_pay: 'Google Pay',
+  discover_card: 'Discover',
+  parkmobile: 'ParkMobile',
 };
 
 function paymentName(tag: string): string {
@@ -53,7 +65,8 @@ function lotFormat(parking: string): string {
 
 function lotType(access: string): string {
   if (access === 'private' || access === 'no') return 'Private';
-  if (access === 'customers' || access === 'destination' || access === 'delivery' || access === 'permit') return access === 'permit' ? 'Permit Only' : 'Restricted';
+  if (access === 'customers' || access === 'destination' || access === 'delivery' || access === 'permit')
+    return access === 'permit' ? 'Permit Only' : 'Restricted';
   return 'Non-restricted';
 }
 
@@ -61,18 +74,40 @@ function lotType(access: string): string {
 export function chargeToRates(charge: string): StructuredRateInput[] | null {
   const c = parseCharge(charge);
   if (!c) return null;
-  return [{ dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', rate: c.rate, increment: c.increment, repeats: true }];
+  return [
+    {
+      dow_start: 1,
+      dow_end: 7,
+      time_in: '00:00',
+      time_out: '24:00',
+      rate: c.rate,
+      increment: c.increment,
+      repeats: true,
+    },
+  ];
 }
 
 function address(t: Record<string, string>, type: 'NAVIGATION' | 'LEGAL'): Record<string, string> | undefined {
   if (!t['addr:street']) return undefined;
   return {
     street: [t['addr:housenumber'], t['addr:street']].filter(Boolean).join(' '),
-    city: t['addr:city'] ?? '', state: t['addr:state'] ?? '', postal: t['addr:postcode'] ?? '', country: t['addr:country'] ?? '', type,
+    city: t['addr:city'] ?? '',
+    state: t['addr:state'] ?? '',
+    postal: t['addr:postcode'] ?? '',
+    country: t['addr:country'] ?? '',
+    type,
   };
 }
 
-const OSM_DAYS: Record<string, string> = { Mo: 'Mon', Tu: 'Tue', We: 'Wed', Th: 'Thu', Fr: 'Fri', Sa: 'Sat', Su: 'Sun' };
+const OSM_DAYS: Record<string, string> = {
+  Mo: 'Mon',
+  Tu: 'Tue',
+  We: 'Wed',
+  Th: 'Thu',
+  Fr: 'Fri',
+  Sa: 'Sat',
+  Su: 'Sun',
+};
 
 function clock12(hhmm: string): string {
   const [h, m] = hhmm.split(':').map(Number);
@@ -86,10 +121,16 @@ function clock12(hhmm: string): string {
  */
 export function hoursText(oh: string): string[] {
   if (oh.trim() === '24/7') return ['Mon-Sun: 24 Hours'];
-  const rules = oh.split(';').map((s) => s.trim()).filter(Boolean);
+  const rules = oh
+    .split(';')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const out: string[] = [];
   for (const r of rules) {
-    const m = /^(Mo|Tu|We|Th|Fr|Sa|Su)(?:-(Mo|Tu|We|Th|Fr|Sa|Su))?\s+(off|closed|00:00-24:00|(\d{2}:\d{2})-(\d{2}:\d{2}))$/.exec(r);
+    const m =
+      /^(Mo|Tu|We|Th|Fr|Sa|Su)(?:-(Mo|Tu|We|Th|Fr|Sa|Su))?\s+(off|closed|00:00-24:00|(\d{2}:\d{2})-(\d{2}:\d{2}))$/.exec(
+        r,
+      );
     if (!m) return rules;
     const days = m[2] ? `${OSM_DAYS[m[1]]}-${OSM_DAYS[m[2]]}` : OSM_DAYS[m[1]];
     if (m[3] === 'off' || m[3] === 'closed') out.push(`${days}: Closed`);
@@ -106,7 +147,13 @@ export function lotFromOsm(lot: OsmLot, currencyIso: string): LotRecord {
   let spaces = lot.capacity;
   if (spaces === null && lot.outline && lot.outline.length >= 3) {
     const levels = Number(t['parking:levels'] ?? t['building:levels'] ?? 1) || 1;
-    spaces = Math.max(1, Math.round((ringAreaM2(lot.outline) * (lot.parking === 'multi-storey' || lot.parking === 'underground' ? levels : 1)) / AREA_PER_SPACE_M2));
+    spaces = Math.max(
+      1,
+      Math.round(
+        (ringAreaM2(lot.outline) * (lot.parking === 'multi-storey' || lot.parking === 'underground' ? levels : 1)) /
+          AREA_PER_SPACE_M2,
+      ),
+    );
   }
   let rates: StructuredRateInput[] | null = null;
   if (lot.fee === 'no') rates = [{ dow_start: 1, dow_end: 7, time_in: '00:00', time_out: '24:00', rate: 0 }];
@@ -144,15 +191,31 @@ export function lotFromOsm(lot: OsmLot, currencyIso: string): LotRecord {
     phones: [],
   };
   const nav = address(t, 'NAVIGATION');
-  if (nav) { fields.navigationAddress = nav; fields.buildingAddress = { ...nav, type: 'LEGAL' }; }
+  if (nav) {
+    fields.navigationAddress = nav;
+    fields.buildingAddress = { ...nav, type: 'LEGAL' };
+  }
   const phone = t.phone ?? t['contact:phone'];
-  if (phone) { fields.phone = phone; fields.phones = [{ type: 'Lot', number: phone }]; }
+  if (phone) {
+    fields.phone = phone;
+    fields.phones = [{ type: 'Lot', number: phone }];
+  }
   const osmRef = osmRefOf(lot);
   return {
-    id: lot.id, alias: `osm|${osmRef}`, osmRef, lat, lon, tz: '',
-    operatorKey: lot.operator.toLowerCase(), category, spacesTotal: spaces,
+    id: lot.id,
+    alias: `osm|${osmRef}`,
+    osmRef,
+    lat,
+    lon,
+    tz: '',
+    operatorKey: lot.operator.toLowerCase(),
+    category,
+    spacesTotal: spaces,
     frames: rates ? buildFrames(parseRateRules(rates, 'structured_rates')) : null,
-    openingHours: lot.openingHours || null, rateCardUploaded: false, currencyIso, fields,
+    openingHours: lot.openingHours || null,
+    rateCardUploaded: false,
+    currencyIso,
+    fields,
   };
 }
 
@@ -165,7 +228,8 @@ interface CurbRule {
 /** Rules of a curb stretch: its structured rates (curb-rates.ts) and a key equal for equal rules. */
 function curbRule(c: CurbSegment): CurbRule {
   const rates = curbRates(c);
-  if (rates !== null && rates.every((r) => r.rate === -1)) return { key: 'no', rates: [{ dow_start: 1, dow_end: 7, rate: -1 }], open: false };
+  if (rates !== null && rates.every((r) => r.rate === -1))
+    return { key: 'no', rates: [{ dow_start: 1, dow_end: 7, rate: -1 }], open: false };
   return { key: `${c.kind}|${c.condition}|${c.maxStay}|${JSON.stringify(rates)}`, rates, open: true };
 }
 
@@ -173,11 +237,16 @@ function curbRule(c: CurbSegment): CurbRule {
  * Merges the curb of one side: drops No Parking pieces shorter than 25 m between two stretches with
  * the same rules, then joins same-rule neighbours separated by less than 25 m.
  */
-export function mergeCurb(curb: CurbSegment[]): Array<{ c: CurbSegment; rule: CurbRule; startM: number; endM: number; spaces: number }> {
-  const items = [...curb].sort((a, b) => a.startM - b.startM).map((c) => ({ c, rule: curbRule(c), startM: c.startM, endM: c.endM, spaces: c.spaces }));
+export function mergeCurb(
+  curb: CurbSegment[],
+): Array<{ c: CurbSegment; rule: CurbRule; startM: number; endM: number; spaces: number }> {
+  const items = [...curb]
+    .sort((a, b) => a.startM - b.startM)
+    .map((c) => ({ c, rule: curbRule(c), startM: c.startM, endM: c.endM, spaces: c.spaces }));
   const kept = items.filter((it, i) => {
     if (it.rule.key !== 'no' || it.endM - it.startM >= BLOCK_GAP_MERGE_M) return true;
-    const prev = items[i - 1], next = items[i + 1];
+    const prev = items[i - 1],
+      next = items[i + 1];
     return !(prev && next && prev.rule.key === next.rule.key && prev.rule.key !== 'no');
   });
   const out: typeof items = [];
@@ -197,7 +266,8 @@ function blockAddress(block: Block, byNode: Map<number, Intersection>): string {
     const ix = byNode.get(node);
     return ix?.streetNames.find((n) => n !== block.name) ?? '';
   };
-  const a = cross(block.fromNode), b = cross(block.toNode);
+  const a = cross(block.fromNode),
+    b = cross(block.toNode);
   if (a && b) return `${block.name} from ${a} to ${b}`;
   return block.name;
 }
@@ -209,7 +279,10 @@ export function blockFromRegion(block: Block, byNode: Map<number, Intersection>,
     const merged = mergeCurb(block.curb.filter((c) => c.side === side));
     merged.forEach((m, i) => {
       const frames = m.rule.rates ? buildFrames(parseRateRules(m.rule.rates, 'structuredRates')) : null;
-      const geometry = offsetLine(sliceLine(block.geometry, m.startM, m.endM), side === 'right' ? CURB_OFFSET_M : -CURB_OFFSET_M);
+      const geometry = offsetLine(
+        sliceLine(block.geometry, m.startM, m.endM),
+        side === 'right' ? CURB_OFFSET_M : -CURB_OFFSET_M,
+      );
       segments.push({
         segmentID: `${block.id}-${side === 'left' ? 'L' : 'R'}${i + 1}`,
         side: side === 'left' ? 'LEFT' : 'RIGHT',
@@ -221,12 +294,18 @@ export function blockFromRegion(block: Block, byNode: Map<number, Intersection>,
         neverOpen: m.rule.open === false || (frames !== null && frames.every((f) => f.noParking)),
         restrictions: [...new Set((frames ?? []).map((f) => f.restriction).filter(Boolean))],
         geometry,
-        fields: { paymentID: [], amenities: [], structuredRates: m.rule.rates ?? [], ...(m.c.maxStay ? { note: `Max stay ${m.c.maxStay}` } : {}) },
+        fields: {
+          paymentID: [],
+          amenities: [],
+          structuredRates: m.rule.rates ?? [],
+          ...(m.c.maxStay ? { note: `Max stay ${m.c.maxStay}` } : {}),
+        },
         rateCardUploaded: false,
       });
     });
   }
-  const lats = block.geometry.map((p) => p[0]), lons = block.geometry.map((p) => p[1]);
+  const lats = block.geometry.map((p) => p[0]),
+    lons = block.geometry.map((p) => p[1]);
   return {
     blockID: block.id,
     operatorKey: '',
@@ -236,8 +315,14 @@ export function blockFromRegion(block: Block, byNode: Map<number, Intersection>,
     currencyIso,
     segments,
     fields: {
-      name: block.name, address: blockAddress(block, byNode), operator: '', currency: currencySymbol(currencyIso),
-      pmtTypes: [], photoThumbs: [], reservations: [], amenities: [],
+      name: block.name,
+      address: blockAddress(block, byNode),
+      operator: '',
+      currency: currencySymbol(currencyIso),
+      pmtTypes: [],
+      photoThumbs: [],
+      reservations: [],
+      amenities: [],
     },
   };
 }

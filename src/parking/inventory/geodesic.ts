@@ -26,12 +26,19 @@ export function geodesicDistanceM(lat1: number, lon1: number, lat2: number, lon2
   const L = (lon2 - lon1) * RAD;
   const U1 = Math.atan((1 - F) * Math.tan(lat1 * RAD));
   const U2 = Math.atan((1 - F) * Math.tan(lat2 * RAD));
-  const sinU1 = Math.sin(U1), cosU1 = Math.cos(U1);
-  const sinU2 = Math.sin(U2), cosU2 = Math.cos(U2);
+  const sinU1 = Math.sin(U1),
+    cosU1 = Math.cos(U1);
+  const sinU2 = Math.sin(U2),
+    cosU2 = Math.cos(U2);
   let lambda = L;
-  let sinSigma = 0, cosSigma = 0, sigma = 0, cosSqAlpha = 0, cos2SigmaM = 0;
+  let sinSigma = 0,
+    cosSigma = 0,
+    sigma = 0,
+    cosSqAlpha = 0,
+    cos2SigmaM = 0;
   for (let iter = 0; iter < 200; iter++) {
-    const sinLambda = Math.sin(lambda), cosLambda = Math.cos(lambda);
+    const sinLambda = Math.sin(lambda),
+      cosLambda = Math.cos(lambda);
     const t1 = cosU2 * sinLambda;
     const t2 = cosU1 * sinU2 - sinU1 * cosU2 * cosLambda;
     sinSigma = Math.sqrt(t1 * t1 + t2 * t2);
@@ -43,19 +50,28 @@ export function geodesicDistanceM(lat1: number, lon1: number, lat2: number, lon2
     cos2SigmaM = cosSqAlpha !== 0 ? cosSigma - (2 * sinU1 * sinU2) / cosSqAlpha : 0; // equatorial line
     const C = (F / 16) * cosSqAlpha * (4 + F * (4 - 3 * cosSqAlpha));
     const prev = lambda;
-    lambda = L + (1 - C) * F * sinAlpha * (sigma + C * sinSigma * (cos2SigmaM + C * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)));
+    lambda =
+      L +
+      (1 - C) *
+        F *
+        sinAlpha *
+        (sigma + C * sinSigma * (cos2SigmaM + C * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)));
     if (Math.abs(lambda - prev) < 1e-12) {
       const uSq = (cosSqAlpha * (A_M * A_M - B_M * B_M)) / (B_M * B_M);
       const A = 1 + (uSq / 16384) * (4096 + uSq * (-768 + uSq * (320 - 175 * uSq)));
       const B = (uSq / 1024) * (256 + uSq * (-128 + uSq * (74 - 47 * uSq)));
-      const deltaSigma = B * sinSigma * (cos2SigmaM + (B / 4) * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) -
-        (B / 6) * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)));
+      const deltaSigma =
+        B *
+        sinSigma *
+        (cos2SigmaM +
+          (B / 4) *
+            (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) -
+              (B / 6) * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)));
       return B_M * A * (sigma - deltaSigma);
     }
   }
   return haversineM(lat1, lon1, lat2, lon2);
 }
-
 
 /**
  * Degrees of latitude and longitude that certainly cover `distanceM` around latitude `lat`
@@ -72,11 +88,21 @@ export function degreeSpan(lat: number, distanceM: number): { dLat: number; dLon
  * Closest point of segment A–B to P in a local equirectangular projection around P (exact enough
  * for segments of a few kilometres). Returns the closest point and `t` in [0,1] along A→B.
  */
-export function closestOnSegment(lat: number, lon: number, aLat: number, aLon: number, bLat: number, bLon: number): { t: number; lat: number; lon: number } {
+export function closestOnSegment(
+  lat: number,
+  lon: number,
+  aLat: number,
+  aLon: number,
+  bLat: number,
+  bLon: number,
+): { t: number; lat: number; lon: number } {
   const k = Math.cos(lat * RAD);
-  const ax = (aLon - lon) * k, ay = aLat - lat;
-  const bx = (bLon - lon) * k, by = bLat - lat;
-  const dx = bx - ax, dy = by - ay;
+  const ax = (aLon - lon) * k,
+    ay = aLat - lat;
+  const bx = (bLon - lon) * k,
+    by = bLat - lat;
+  const dx = bx - ax,
+    dy = by - ay;
   const len2 = dx * dx + dy * dy;
   let t = len2 === 0 ? 0 : -(ax * dx + ay * dy) / len2;
   if (t < 0) t = 0;
@@ -88,11 +114,16 @@ export function closestOnSegment(lat: number, lon: number, aLat: number, aLon: n
 export function distanceToPolylineM(lat: number, lon: number, line: ReadonlyArray<readonly [number, number]>): number {
   if (line.length === 1) return geodesicDistanceM(lat, lon, line[0][0], line[0][1]);
   let best = Infinity;
-  let bestLat = line[0][0], bestLon = line[0][1];
+  let bestLat = line[0][0],
+    bestLon = line[0][1];
   for (let i = 1; i < line.length; i++) {
     const c = closestOnSegment(lat, lon, line[i - 1][0], line[i - 1][1], line[i][0], line[i][1]);
     const d = haversineM(lat, lon, c.lat, c.lon);
-    if (d < best) { best = d; bestLat = c.lat; bestLon = c.lon; }
+    if (d < best) {
+      best = d;
+      bestLat = c.lat;
+      bestLon = c.lon;
+    }
   }
   return geodesicDistanceM(lat, lon, bestLat, bestLon);
 }
@@ -104,21 +135,30 @@ export function polylineLengthM(line: ReadonlyArray<readonly [number, number]>):
   return s;
 }
 
-
 /** Area-weighted centroid [lat, lon] of a ring (vertex mean for degenerate rings); relative to the first vertex for precision. */
 export function ringCentroid(ring: ReadonlyArray<readonly [number, number]>): [number, number] {
-  const lat0 = ring[0][0], lon0 = ring[0][1];
-  let a = 0, cx = 0, cy = 0;
+  const lat0 = ring[0][0],
+    lon0 = ring[0][1];
+  let a = 0,
+    cx = 0,
+    cy = 0;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const xi = ring[i][1] - lon0, yi = ring[i][0] - lat0, xj = ring[j][1] - lon0, yj = ring[j][0] - lat0;
+    const xi = ring[i][1] - lon0,
+      yi = ring[i][0] - lat0,
+      xj = ring[j][1] - lon0,
+      yj = ring[j][0] - lat0;
     const f = xj * yi - xi * yj;
     a += f;
     cx += (xj + xi) * f;
     cy += (yj + yi) * f;
   }
   if (Math.abs(a) < 1e-18) {
-    let sLat = 0, sLon = 0;
-    for (const p of ring) { sLat += p[0]; sLon += p[1]; }
+    let sLat = 0,
+      sLon = 0;
+    for (const p of ring) {
+      sLat += p[0];
+      sLon += p[1];
+    }
     return [sLat / ring.length, sLon / ring.length];
   }
   return [lat0 + cy / (3 * a), lon0 + cx / (3 * a)];
@@ -128,11 +168,11 @@ export function ringCentroid(ring: ReadonlyArray<readonly [number, number]>): [n
 export function ringAreaM2(ring: ReadonlyArray<readonly [number, number]>): number {
   if (ring.length < 3) return 0;
   const lat0 = ring[0][0];
-  const kx = 111_320 * Math.cos(lat0 * RAD), ky = 110_574;
+  const kx = 111_320 * Math.cos(lat0 * RAD),
+    ky = 110_574;
   let a = 0;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
     a += ring[j][1] * kx * (ring[i][0] * ky) - ring[i][1] * kx * (ring[j][0] * ky);
   }
   return Math.abs(a) / 2;
 }
-

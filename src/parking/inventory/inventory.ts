@@ -20,7 +20,10 @@ export class Inventory {
   private readonly blockIndex: Flatbush | null;
 
   /** Indexes the given records (ids must be unique; later duplicates replace earlier ones). */
-  constructor(readonly lots: readonly LotRecord[], readonly blocks: readonly BlockRecord[]) {
+  constructor(
+    readonly lots: readonly LotRecord[],
+    readonly blocks: readonly BlockRecord[],
+  ) {
     for (const l of lots) {
       this.lotById.set(l.id, l);
       if (l.alias) this.lotByAlias.set(l.alias.toLowerCase(), l);
@@ -49,18 +52,25 @@ export class Inventory {
    * The curb segment nearest to a point within `maxM` metres (segment lines are drawn on their curb
    * side, so the nearer curb wins), with its block; null when none is that near.
    */
-  segmentAt(lat: number, lon: number, maxM: number): { block: BlockRecord; segment: SegmentRecord; distanceM: number } | null {
+  segmentAt(
+    lat: number,
+    lon: number,
+    maxM: number,
+  ): { block: BlockRecord; segment: SegmentRecord; distanceM: number } | null {
     const kx = 111_320 * Math.cos((lat * Math.PI) / 180);
     const ky = 110_574;
-    const dLat = maxM / ky, dLon = maxM / Math.max(1, kx);
+    const dLat = maxM / ky,
+      dLon = maxM / Math.max(1, kx);
     let best: { block: BlockRecord; segment: SegmentRecord; distanceM: number } | null = null;
     for (const i of this.blocksInBox(lat - dLat, lon - dLon, lat + dLat, lon + dLon)) {
       const block = this.blocks[i];
       for (const segment of block.segments) {
         const g = segment.geometry;
         for (let v = 0; v + 1 < g.length; v++) {
-          const ax = (g[v][1] - lon) * kx, ay = (g[v][0] - lat) * ky;
-          const ex = (g[v + 1][1] - lon) * kx - ax, ey = (g[v + 1][0] - lat) * ky - ay;
+          const ax = (g[v][1] - lon) * kx,
+            ay = (g[v][0] - lat) * ky;
+          const ex = (g[v + 1][1] - lon) * kx - ax,
+            ey = (g[v + 1][0] - lat) * ky - ay;
           const len2 = ex * ex + ey * ey;
           const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, -(ax * ex + ay * ey) / len2));
           const d = Math.hypot(ax + t * ex, ay + t * ey);
@@ -81,7 +91,11 @@ export class Inventory {
  * Builds the inventory from the region's OSM lots and blocks plus uploads: an upload updates the
  * lot with its id, OSM reference or alias (uploaded fields win), or adds a new lot.
  */
-export function buildInventory(region: Pick<Region, 'lots' | 'blocks' | 'intersections'>, uploads: { lots: LotUpload[]; blocks: BlockUpload[] }, currencyIso: string): Inventory {
+export function buildInventory(
+  region: Pick<Region, 'lots' | 'blocks' | 'intersections'>,
+  uploads: { lots: LotUpload[]; blocks: BlockUpload[] },
+  currencyIso: string,
+): Inventory {
   const lots = new Map<number, LotRecord>();
   const byRef = new Map<string, number>();
   const byNum = new Map<number, number>();
@@ -94,11 +108,14 @@ export function buildInventory(region: Pick<Region, 'lots' | 'blocks' | 'interse
   const byAlias = new Map<string, number>();
   for (const r of lots.values()) if (r.alias) byAlias.set(r.alias.toLowerCase(), r.id);
   // uploads keyed by OSM reference or alias first, explicit ids last (so an id upload wins)
-  const ordered = [...uploads.lots].sort((a, b) => (a.key.startsWith('id:') ? 1 : 0) - (b.key.startsWith('id:') ? 1 : 0));
+  const ordered = [...uploads.lots].sort(
+    (a, b) => (a.key.startsWith('id:') ? 1 : 0) - (b.key.startsWith('id:') ? 1 : 0),
+  );
   for (const up of ordered) {
     let targetId: number | undefined;
     if (up.id !== null && lots.has(up.id)) targetId = up.id;
-    else if (up.osmRef) targetId = up.osmRef.startsWith('?') ? byNum.get(Number(up.osmRef.slice(1))) : byRef.get(up.osmRef);
+    else if (up.osmRef)
+      targetId = up.osmRef.startsWith('?') ? byNum.get(Number(up.osmRef.slice(1))) : byRef.get(up.osmRef);
     if (targetId === undefined && up.alias) targetId = byAlias.get(up.alias.toLowerCase());
     const base = targetId !== undefined ? lots.get(targetId)! : null;
     const merged = mergeLot(base, up, currencyIso, up.key);
@@ -110,6 +127,10 @@ export function buildInventory(region: Pick<Region, 'lots' | 'blocks' | 'interse
   for (const ix of region.intersections) byNode.set(ix.node, ix);
   const blocks = new Map<number, BlockRecord>();
   for (const b of region.blocks) blocks.set(b.id, blockFromRegion(b, byNode, currencyIso));
-  for (const up of uploads.blocks) blocks.set(up.blockID, mergeBlock(blocks.get(up.blockID) ?? null, up, currencyIso, up.key));
-  return new Inventory([...lots.values()].sort((a, b) => a.id - b.id), [...blocks.values()].sort((a, b) => a.blockID - b.blockID));
+  for (const up of uploads.blocks)
+    blocks.set(up.blockID, mergeBlock(blocks.get(up.blockID) ?? null, up, currencyIso, up.key));
+  return new Inventory(
+    [...lots.values()].sort((a, b) => a.id - b.id),
+    [...blocks.values()].sort((a, b) => a.blockID - b.blockID),
+  );
 }

@@ -13,23 +13,39 @@ export function decodeLine(s: string, precision = 5): Array<[number, number]> {
 }
 
 /** Part of `line` between `fromM` and `toM` metres from its start (spherical lengths). */
-export function sliceLine(line: ReadonlyArray<readonly [number, number]>, fromM: number, toM: number): Array<[number, number]> {
+export function sliceLine(
+  line: ReadonlyArray<readonly [number, number]>,
+  fromM: number,
+  toM: number,
+): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let acc = 0;
-  const at = (a: readonly [number, number], b: readonly [number, number], f: number): [number, number] => [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f];
+  const at = (a: readonly [number, number], b: readonly [number, number], f: number): [number, number] => [
+    a[0] + (b[0] - a[0]) * f,
+    a[1] + (b[1] - a[1]) * f,
+  ];
   for (let i = 1; i < line.length; i++) {
-    const a = line[i - 1], b = line[i];
+    const a = line[i - 1],
+      b = line[i];
     const len = haversineM(a[0], a[1], b[0], b[1]);
-    const s0 = acc, s1 = acc + len;
+    const s0 = acc,
+      s1 = acc + len;
     if (s1 >= fromM && s0 <= toM && len > 0) {
       if (out.length === 0) out.push(at(a, b, Math.max(0, (fromM - s0) / len)));
       if (s1 <= toM) out.push([b[0], b[1]]);
-      else { out.push(at(a, b, (toM - s0) / len)); break; }
+      else {
+        out.push(at(a, b, (toM - s0) / len));
+        break;
+      }
     }
     acc = s1;
   }
   if (out.length === 1) out.push(out[0]);
-  if (out.length === 0) return [[line[0][0], line[0][1]], [line[0][0], line[0][1]]];
+  if (out.length === 0)
+    return [
+      [line[0][0], line[0][1]],
+      [line[0][0], line[0][1]],
+    ];
   return out;
 }
 
@@ -42,18 +58,23 @@ export const CURB_OFFSET_M = 4;
  */
 export function offsetLine(line: ReadonlyArray<readonly [number, number]>, offsetM: number): Array<[number, number]> {
   if (line.length < 2) return line.map((p) => [p[0], p[1]]);
-  const kLat = 110_574, kLon = 111_320 * Math.cos((line[0][0] * Math.PI) / 180);
+  const kLat = 110_574,
+    kLon = 111_320 * Math.cos((line[0][0] * Math.PI) / 180);
   const normals: Array<[number, number]> = [];
   for (let i = 1; i < line.length; i++) {
-    const dx = (line[i][1] - line[i - 1][1]) * kLon, dy = (line[i][0] - line[i - 1][0]) * kLat;
+    const dx = (line[i][1] - line[i - 1][1]) * kLon,
+      dy = (line[i][0] - line[i - 1][0]) * kLat;
     const len = Math.hypot(dx, dy) || 1;
     normals.push([dy / len, -dx / len]); // right-hand normal (x east, y north)
   }
   return line.map((p, i) => {
-    const a = normals[Math.max(0, i - 1)], b = normals[Math.min(normals.length - 1, i)];
-    let nx = a[0] + b[0], ny = a[1] + b[1];
+    const a = normals[Math.max(0, i - 1)],
+      b = normals[Math.min(normals.length - 1, i)];
+    let nx = a[0] + b[0],
+      ny = a[1] + b[1];
     const n = Math.hypot(nx, ny) || 1;
-    nx /= n; ny /= n;
+    nx /= n;
+    ny /= n;
     return [p[0] + (ny * offsetM) / kLat, p[1] + (nx * offsetM) / kLon];
   });
 }

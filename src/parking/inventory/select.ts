@@ -35,9 +35,15 @@ function centreOf(loc: LocationQuery): [number, number] | null {
 }
 
 function bboxOfLine(line: ReadonlyArray<readonly [number, number]>, padM: number): [number, number, number, number] {
-  let minLat = Infinity, minLon = Infinity, maxLat = -Infinity, maxLon = -Infinity;
+  let minLat = Infinity,
+    minLon = Infinity,
+    maxLat = -Infinity,
+    maxLon = -Infinity;
   for (const [lat, lon] of line) {
-    minLat = Math.min(minLat, lat); maxLat = Math.max(maxLat, lat); minLon = Math.min(minLon, lon); maxLon = Math.max(maxLon, lon);
+    minLat = Math.min(minLat, lat);
+    maxLat = Math.max(maxLat, lat);
+    minLon = Math.min(minLon, lon);
+    maxLon = Math.max(maxLon, lon);
   }
   const { dLat, dLon } = degreeSpan(Math.max(Math.abs(minLat), Math.abs(maxLat)), padM);
   return [minLat - dLat, minLon - dLon, maxLat + dLat, maxLon + dLon];
@@ -52,10 +58,16 @@ export function selectLots(inv: Inventory, q: InventoryQuery): Page<LotRecord> {
   const hits: Hit<LotRecord>[] = [];
   const keep = (l: LotRecord): boolean => q.operators === null || q.operators.has(l.operatorKey);
   if (loc.kind === 'id' || loc.kind === 'alias') {
-    const found = loc.kind === 'id'
-      ? [...new Set(loc.ids)].map((id) => inv.lotById.get(id)).filter((l): l is LotRecord => l !== undefined)
-      : [inv.lotByAlias.get(loc.alias.toLowerCase())].filter((l): l is LotRecord => l !== undefined);
-    if (found.length === 0) throw new ParkingError('PARKING_NOT_FOUND', `no lot with ${loc.kind} ${loc.kind === 'id' ? loc.ids.join('|') : loc.alias}`, loc.kind);
+    const found =
+      loc.kind === 'id'
+        ? [...new Set(loc.ids)].map((id) => inv.lotById.get(id)).filter((l): l is LotRecord => l !== undefined)
+        : [inv.lotByAlias.get(loc.alias.toLowerCase())].filter((l): l is LotRecord => l !== undefined);
+    if (found.length === 0)
+      throw new ParkingError(
+        'PARKING_NOT_FOUND',
+        `no lot with ${loc.kind} ${loc.kind === 'id' ? loc.ids.join('|') : loc.alias}`,
+        loc.kind,
+      );
     for (const l of found) if (keep(l)) hits.push({ rec: l, distanceM: null });
     return page(hits, q);
   }
@@ -100,13 +112,30 @@ export function selectLots(inv: Inventory, q: InventoryQuery): Page<LotRecord> {
 }
 
 /** true when segment A–B meets the box (Liang–Barsky clipping in degrees). */
-function segmentMeetsBox(aLat: number, aLon: number, bLat: number, bLon: number, minLat: number, minLon: number, maxLat: number, maxLon: number): boolean {
-  let t0 = 0, t1 = 1;
-  const dx = bLon - aLon, dy = bLat - aLat;
+function segmentMeetsBox(
+  aLat: number,
+  aLon: number,
+  bLat: number,
+  bLon: number,
+  minLat: number,
+  minLon: number,
+  maxLat: number,
+  maxLon: number,
+): boolean {
+  let t0 = 0,
+    t1 = 1;
+  const dx = bLon - aLon,
+    dy = bLat - aLat;
   const clip = (p: number, q: number): boolean => {
     if (p === 0) return q >= 0;
     const r = q / p;
-    if (p < 0) { if (r > t1) return false; if (r > t0) t0 = r; } else { if (r < t0) return false; if (r < t1) t1 = r; }
+    if (p < 0) {
+      if (r > t1) return false;
+      if (r > t0) t0 = r;
+    } else {
+      if (r < t0) return false;
+      if (r < t1) t1 = r;
+    }
     return true;
   };
   return clip(-dx, aLon - minLon) && clip(dx, maxLon - aLon) && clip(-dy, aLat - minLat) && clip(dy, maxLat - aLat);
@@ -127,7 +156,12 @@ export function selectBlocks(inv: Inventory, q: InventoryQuery): Page<BlockRecor
   if (loc.kind === 'id' || loc.kind === 'alias') {
     const ids = loc.kind === 'id' ? [...new Set(loc.ids)] : [Number(loc.alias.split('|')[1])];
     const found = ids.map((id) => inv.blockById.get(id)).filter((b): b is BlockRecord => b !== undefined);
-    if (found.length === 0) throw new ParkingError('PARKING_NOT_FOUND', `no block with ${loc.kind} ${loc.kind === 'id' ? loc.ids.join('|') : loc.alias}`, loc.kind);
+    if (found.length === 0)
+      throw new ParkingError(
+        'PARKING_NOT_FOUND',
+        `no block with ${loc.kind} ${loc.kind === 'id' ? loc.ids.join('|') : loc.alias}`,
+        loc.kind,
+      );
     for (const b of found) if (keep(b)) hits.push({ rec: b, distanceM: null });
     return page(hits, q);
   }
@@ -146,7 +180,17 @@ export function selectBlocks(inv: Inventory, q: InventoryQuery): Page<BlockRecor
       if (!keep(b)) continue;
       const g = b.geometry;
       let meets = false;
-      for (let k = 1; k < g.length && !meets; k++) meets = segmentMeetsBox(g[k - 1][0], g[k - 1][1], g[k][0], g[k][1], loc.minLat, loc.minLon, loc.maxLat, loc.maxLon);
+      for (let k = 1; k < g.length && !meets; k++)
+        meets = segmentMeetsBox(
+          g[k - 1][0],
+          g[k - 1][1],
+          g[k][0],
+          g[k][1],
+          loc.minLat,
+          loc.minLon,
+          loc.maxLat,
+          loc.maxLon,
+        );
       if (meets) hits.push({ rec: b, distanceM: distanceToBlockM(cLat, cLon, b) });
     }
   } else {
@@ -155,4 +199,3 @@ export function selectBlocks(inv: Inventory, q: InventoryQuery): Page<BlockRecor
   hits.sort((x, y) => x.rec.blockID - y.rec.blockID);
   return page(hits, q);
 }
-

@@ -11,7 +11,12 @@ import { readObservations, recordOccupancyObservations, type ObservationInput } 
 import { heldSpacesOfLots } from '../reservations/reservations/held-spaces.js';
 import { OBSERVATION_MAX_AGE_MIN } from '../occupancy/model.js';
 import { renderBlocks, renderLots, zoneAt, entryInstant, offsetAt } from '../render/render.js';
-import { PARK_EVENT_SNAP_M, parkEventObservations, type ParkEventPoint, type SnappedSegment } from '../occupancy/park-events.js';
+import {
+  PARK_EVENT_SNAP_M,
+  parkEventObservations,
+  type ParkEventPoint,
+  type SnappedSegment,
+} from '../occupancy/park-events.js';
 import { currencyOfCountry } from './currency.js';
 import { queryProducts } from '../reservations/products/product-query.js';
 import type { InventoryQuery } from './params.js';
@@ -42,7 +47,11 @@ export class InventoryService {
   private readonly isHoliday: (isoDate: string) => boolean;
   private readonly versionCheckMs: number;
 
-  constructor(private readonly db: Db, private readonly region: Pick<Region, 'lots' | 'blocks' | 'intersections' | 'meta'>, opts: InventoryServiceOptions = {}) {
+  constructor(
+    private readonly db: Db,
+    private readonly region: Pick<Region, 'lots' | 'blocks' | 'intersections' | 'meta'>,
+    opts: InventoryServiceOptions = {},
+  ) {
     this.currencyIso = opts.currencyIso ?? currencyOfCountry(region.meta.country);
     this.isHoliday = holidayCalendar(region.meta.country);
     this.versionCheckMs = opts.versionCheckMs ?? 1000;
@@ -52,7 +61,8 @@ export class InventoryService {
   async current(): Promise<Inventory> {
     const nowMs = Date.now();
     const writes = localUploadWrites(this.db);
-    if (this.inventory && nowMs - this.checkedAtMs < this.versionCheckMs && writes === this.seenWrites) return this.inventory;
+    if (this.inventory && nowMs - this.checkedAtMs < this.versionCheckMs && writes === this.seenWrites)
+      return this.inventory;
     if (this.building) return this.building;
     this.building = (async () => {
       this.seenWrites = writes;
@@ -64,7 +74,9 @@ export class InventoryService {
         this.version = v;
       }
       return this.inventory;
-    })().finally(() => { this.building = null; });
+    })().finally(() => {
+      this.building = null;
+    });
     return this.building;
   }
 
@@ -72,38 +84,88 @@ export class InventoryService {
    * Answers GET /lots, /blocks or /blocks/v3: `params` with lower-cased keys, `nowS` unix seconds.
    * Returns the `result` array of the envelope. Throws ParkingError on bad input or unknown ids.
    */
-  async query(op: InventoryOperation, params: Record<string, string>, nowS: number): Promise<Record<string, unknown>[]> {
+  async query(
+    op: InventoryOperation,
+    params: Record<string, string>,
+    nowS: number,
+  ): Promise<Record<string, unknown>[]> {
     const q = parseInventoryQuery(op, params, nowS);
     const inv = await this.current();
     if (op === 'lots') {
       const { hits } = selectLots(inv, q);
       const ids = hits.map((h) => String(h.rec.id));
-      const entryS = hits.length ? entryInstant(q.entry, hits[0].rec.tz || zoneAt(hits[0].rec.lat, hits[0].rec.lon), nowS) : nowS;
-      const lotObservations = await readObservations(this.db, 'lot', ids, entryS - OBSERVATION_MAX_AGE_MIN * 60 - 86_400, entryS + 86_400);
+      const entryS = hits.length
+        ? entryInstant(q.entry, hits[0].rec.tz || zoneAt(hits[0].rec.lat, hits[0].rec.lon), nowS)
+        : nowS;
+      const lotObservations = await readObservations(
+        this.db,
+        'lot',
+        ids,
+        entryS - OBSERVATION_MAX_AGE_MIN * 60 - 86_400,
+        entryS + 86_400,
+      );
       const lotReservations = q.entry ? await this.reservationsOf(hits, q, nowS) : new Map<number, unknown[]>();
-      const lotReserved = await heldSpacesOfLots(this.db, hits.map((h) => h.rec.id), entryS * 1000);
-      return renderLots(hits, { query: q, nowS, isHoliday: this.isHoliday, lotObservations, segmentObservations: new Map(), polyline6: false, lotReservations, lotReserved });
+      const lotReserved = await heldSpacesOfLots(
+        this.db,
+        hits.map((h) => h.rec.id),
+        entryS * 1000,
+      );
+      return renderLots(hits, {
+        query: q,
+        nowS,
+        isHoliday: this.isHoliday,
+        lotObservations,
+        segmentObservations: new Map(),
+        polyline6: false,
+        lotReservations,
+        lotReserved,
+      });
     }
     const { hits } = selectBlocks(inv, q);
     const segIds = hits.flatMap((h) => h.rec.segments.map((s) => s.segmentID));
     const first = hits[0]?.rec;
-    const entryS = first ? entryInstant(q.entry, first.tz || zoneAt(first.geometry[0][0], first.geometry[0][1]), nowS) : nowS;
-    const segmentObservations = await readObservations(this.db, 'segment', segIds, entryS - OBSERVATION_MAX_AGE_MIN * 60 - 86_400, entryS + 86_400);
-    return renderBlocks(hits, { query: q, nowS, isHoliday: this.isHoliday, lotObservations: new Map(), segmentObservations, polyline6: true });
+    const entryS = first
+      ? entryInstant(q.entry, first.tz || zoneAt(first.geometry[0][0], first.geometry[0][1]), nowS)
+      : nowS;
+    const segmentObservations = await readObservations(
+      this.db,
+      'segment',
+      segIds,
+      entryS - OBSERVATION_MAX_AGE_MIN * 60 - 86_400,
+      entryS + 86_400,
+    );
+    return renderBlocks(hits, {
+      query: q,
+      nowS,
+      isHoliday: this.isHoliday,
+      lotObservations: new Map(),
+      segmentObservations,
+      polyline6: true,
+    });
   }
 
   /**
    * The lots' reservation products at the entry time (contract: `reservations` needs entry_time): the
    * `/product/` view of each active product — prices for the requested durations and availability.
    */
-  private async reservationsOf(hits: Hit<LotRecord>[], q: InventoryQuery, nowS: number): Promise<Map<number, unknown[]>> {
+  private async reservationsOf(
+    hits: Hit<LotRecord>[],
+    q: InventoryQuery,
+    nowS: number,
+  ): Promise<Map<number, unknown[]>> {
     const out = new Map<number, unknown[]>();
     if (hits.length === 0) return out;
-    const r = await this.db.query<{ lot_id: string | number }>('SELECT DISTINCT lot_id FROM pk_product WHERE active AND lot_id = ANY($1::bigint[])', [hits.map((h) => String(h.rec.id))]);
+    const r = await this.db.query<{ lot_id: string | number }>(
+      'SELECT DISTINCT lot_id FROM pk_product WHERE active AND lot_id = ANY($1::bigint[])',
+      [hits.map((h) => String(h.rec.id))],
+    );
     for (const row of r.rows) {
       const lotId = Number(row.lot_id);
       const res = await queryProducts(this.db, {
-        lotId, entryAt: (tz) => entryInstant(q.entry, tz, nowS) * 1000, durationsMin: q.durationsMin.length > 0 ? q.durationsMin : undefined, nowMs: nowS * 1000,
+        lotId,
+        entryAt: (tz) => entryInstant(q.entry, tz, nowS) * 1000,
+        durationsMin: q.durationsMin.length > 0 ? q.durationsMin : undefined,
+        nowMs: nowS * 1000,
       });
       out.set(lotId, res.Products);
     }
@@ -136,7 +198,10 @@ export class InventoryService {
    * (occupancy/park-events.ts) and records them in one transaction together with `storeEvents`
    * (the caller's write of the events themselves). Returns the observations recorded.
    */
-  async recordParkEvents(events: readonly ParkEventPoint[], storeEvents: (tx: Queryable) => Promise<void>): Promise<ObservationInput[]> {
+  async recordParkEvents(
+    events: readonly ParkEventPoint[],
+    storeEvents: (tx: Queryable) => Promise<void>,
+  ): Promise<ObservationInput[]> {
     // the inventory first: reading it inside the transaction could wait on the transaction itself
     const inv = await this.current();
     return this.db.transaction(async (tx) => {
@@ -145,7 +210,11 @@ export class InventoryService {
     });
   }
 
-  private async observeParkEvents(q: Queryable, inv: Inventory, events: readonly ParkEventPoint[]): Promise<ObservationInput[]> {
+  private async observeParkEvents(
+    q: Queryable,
+    inv: Inventory,
+    events: readonly ParkEventPoint[],
+  ): Promise<ObservationInput[]> {
     if (events.length === 0) return [];
     const cache = new Map<string, SnappedSegment | null>();
     const snap = (lat: number, lon: number): SnappedSegment | null => {
@@ -156,16 +225,31 @@ export class InventoryService {
       s = null;
       if (hit && !hit.segment.neverOpen) {
         const b = hit.block;
-        if (!b.tz) { const mid = b.geometry[Math.floor(b.geometry.length / 2)]; b.tz = zoneAt(mid[0], mid[1]); }
-        s = { segmentID: hit.segment.segmentID, spacesTotal: hit.segment.spacesTotal, offsetAt: (t) => offsetAt(b.tz, t) };
+        if (!b.tz) {
+          const mid = b.geometry[Math.floor(b.geometry.length / 2)];
+          b.tz = zoneAt(mid[0], mid[1]);
+        }
+        s = {
+          segmentID: hit.segment.segmentID,
+          spacesTotal: hit.segment.spacesTotal,
+          offsetAt: (t) => offsetAt(b.tz, t),
+        };
       }
       cache.set(key, s);
       return s;
     };
-    const ids = [...new Set(events.map((e) => snap(e.lat, e.lon)?.segmentID).filter((id): id is string => id !== undefined))];
+    const ids = [
+      ...new Set(events.map((e) => snap(e.lat, e.lon)?.segmentID).filter((id): id is string => id !== undefined)),
+    ];
     if (ids.length === 0) return [];
     const times = events.map((e) => e.observedAtS);
-    const existing = await readObservations(q, 'segment', ids, Math.min(...times) - OBSERVATION_MAX_AGE_MIN * 60, Math.max(...times));
+    const existing = await readObservations(
+      q,
+      'segment',
+      ids,
+      Math.min(...times) - OBSERVATION_MAX_AGE_MIN * 60,
+      Math.max(...times),
+    );
     const obs = parkEventObservations(events, snap, existing);
     await recordOccupancyObservations(q, obs);
     return obs;

@@ -19,7 +19,12 @@ export interface UploadResult {
 }
 
 /** Validates every lot and block first (nothing is written when one is bad), then upserts them. */
-export async function storeUploads(db: Db, lots: unknown[], blocks: unknown[], check?: (tx: Queryable) => Promise<void>): Promise<UploadResult> {
+export async function storeUploads(
+  db: Db,
+  lots: unknown[],
+  blocks: unknown[],
+  check?: (tx: Queryable) => Promise<void>,
+): Promise<UploadResult> {
   const lotUps = lots.map((l, i) => validateLotUpload(l, `lots[${i}]`));
   const blockUps = blocks.map((b, i) => validateBlockUpload(b, `blocks[${i}]`));
   const ignoredFields = [
@@ -53,18 +58,28 @@ export async function storeUploads(db: Db, lots: unknown[], blocks: unknown[], c
 }
 
 async function bumpVersion(tx: Queryable): Promise<number> {
-  const r = await tx.query<{ version: string | number }>('UPDATE parking_inventory_version SET version = version + 1 RETURNING version');
+  const r = await tx.query<{ version: string | number }>(
+    'UPDATE parking_inventory_version SET version = version + 1 RETURNING version',
+  );
   return Number(r.rows[0].version);
 }
 
 /** Deletes the upload of one lot (by id, "osm:<ref>" or "alias:<alias>" key); true when one existed. */
 export async function deleteLotUpload(db: Db, key: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const r = await tx.query('DELETE FROM parking_lot_upload WHERE upload_key = $1 OR ($1 ~ \'^id:\' AND lot_id::text = substring($1 from 4))', [key]);
-    if (r.rowCount === 0) return false;
-    await bumpVersion(tx);
-    return true;
-  }).then((deleted) => { if (deleted) noteLocalWrite(db); return deleted; });
+  return db
+    .transaction(async (tx) => {
+      const r = await tx.query(
+        "DELETE FROM parking_lot_upload WHERE upload_key = $1 OR ($1 ~ '^id:' AND lot_id::text = substring($1 from 4))",
+        [key],
+      );
+      if (r.rowCount === 0) return false;
+      await bumpVersion(tx);
+      return true;
+    })
+    .then((deleted) => {
+      if (deleted) noteLocalWrite(db);
+      return deleted;
+    });
 }
 
 const localWrites = new WeakMap<Db, number>();
@@ -89,23 +104,45 @@ export async function inventoryVersion(db: Queryable): Promise<number> {
 
 /** Every stored upload, re-validated, in insertion-independent key order. */
 export async function readUploads(db: Queryable): Promise<{ lots: LotUpload[]; blocks: BlockUpload[] }> {
-  const lots = await db.query<{ upload_key: string; lot_id: string | number | null; alias: string | null; osm_ref: string | null; data: unknown }>(
-    'SELECT upload_key, lot_id, alias, osm_ref, data FROM parking_lot_upload ORDER BY upload_key');
-  const blocks = await db.query<{ block_id: string | number; data: unknown }>('SELECT block_id, data FROM parking_block_upload ORDER BY block_id');
-  const json = (d: unknown): Record<string, unknown> => (typeof d === 'string' ? JSON.parse(d) : d) as Record<string, unknown>;
+  const lots = await db.query<{
+    upload_key: string;
+    lot_id: string | number | null;
+    alias: string | null;
+    osm_ref: string | null;
+    data: unknown;
+  }>('SELECT upload_key, lot_id, alias, osm_ref, data FROM parking_lot_upload ORDER BY upload_key');
+  const blocks = await db.query<{ block_id: string | number; data: unknown }>(
+    'SELECT block_id, data FROM parking_block_upload ORDER BY block_id',
+  );
+  const json = (d: unknown): Record<string, unknown> =>
+    (typeof d === 'string' ? JSON.parse(d) : d) as Record<string, unknown>;
   return {
-    lots: lots.rows.map((r) => ({ key: r.upload_key, id: r.lot_id === null ? null : Number(r.lot_id), alias: r.alias, osmRef: r.osm_ref, data: json(r.data), ignored: [] })),
-    blocks: blocks.rows.map((r) => ({ key: `block:${r.block_id}`, blockID: Number(r.block_id), data: json(r.data), ignored: [] })),
+    lots: lots.rows.map((r) => ({
+      key: r.upload_key,
+      id: r.lot_id === null ? null : Number(r.lot_id),
+      alias: r.alias,
+      osmRef: r.osm_ref,
+      data: json(r.data),
+      ignored: [],
+    })),
+    blocks: blocks.rows.map((r) => ({
+      key: `block:${r.block_id}`,
+      blockID: Number(r.block_id),
+      data: json(r.data),
+      ignored: [],
+    })),
   };
 }
 
 /** Parses an upload file: `{ lots, blocks, products }`, a bare array of lots, or a GeoJSON FeatureCollection of lots. */
 export function parseUploadDocument(doc: unknown): { lots: unknown[]; blocks: unknown[]; products: unknown[] } {
   if (Array.isArray(doc)) return { lots: doc, blocks: [], products: [] };
-  if (!doc || typeof doc !== 'object') throw new ParkingError('PARKING_UPLOAD_INVALID', 'upload: a JSON object or array expected');
+  if (!doc || typeof doc !== 'object')
+    throw new ParkingError('PARKING_UPLOAD_INVALID', 'upload: a JSON object or array expected');
   const o = doc as Record<string, unknown>;
   if (o.type === 'FeatureCollection') {
-    if (!Array.isArray(o.features)) throw new ParkingError('PARKING_UPLOAD_INVALID', 'features: array expected', 'features');
+    if (!Array.isArray(o.features))
+      throw new ParkingError('PARKING_UPLOAD_INVALID', 'features: array expected', 'features');
     const lots: unknown[] = [];
     const blocks: unknown[] = [];
     o.features.forEach((f, i) => {
@@ -116,8 +153,14 @@ export function parseUploadDocument(doc: unknown): { lots: unknown[]; blocks: un
       else if (g?.type === 'Polygon' && Array.isArray(g.coordinates)) {
         const ring = (g.coordinates as number[][][])[0] ?? [];
         lots.push({ ...props, polygon: encodeLine(ring.map((c) => [c[1], c[0]] as [number, number])) });
-      } else if (g?.type === 'LineString' && props.blockID !== undefined) blocks.push({ ...props, geojson: { type: 'LineString', coordinates: g.coordinates } });
-      else throw new ParkingError('PARKING_UPLOAD_INVALID', `features[${i}].geometry: Point or Polygon (lots) or LineString with blockID (blocks) expected`, `features[${i}].geometry`);
+      } else if (g?.type === 'LineString' && props.blockID !== undefined)
+        blocks.push({ ...props, geojson: { type: 'LineString', coordinates: g.coordinates } });
+      else
+        throw new ParkingError(
+          'PARKING_UPLOAD_INVALID',
+          `features[${i}].geometry: Point or Polygon (lots) or LineString with blockID (blocks) expected`,
+          `features[${i}].geometry`,
+        );
     });
     return { lots, blocks, products: [] };
   }

@@ -34,7 +34,13 @@ describe('occupancy model', () => {
   });
 
   it('predicts from the category and capacity without observations (rank 2)', () => {
-    expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [])).toEqual({ pct: 85, available: 30, probability: 100, bucket: 3, rank: 2 });
+    expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [])).toEqual({
+      pct: 85,
+      available: 30,
+      probability: 100,
+      bucket: 3,
+      rank: 2,
+    });
   });
 
   it('knows nothing of a facility without a capacity unless an observation brings one', () => {
@@ -42,18 +48,34 @@ describe('occupancy model', () => {
     // an operator count 1 h old with its own capacity (120 of 150 = 80 %, the profile's 09:00 value):
     // residual 0, so the prediction at 10:00 is the profile's 85 % of 150 spaces
     const counted = { observedAtS: MON_10 - 3600, occupied: 120, capacity: 150, source: 'operator' };
-    expect(estimateOccupancy('Public Parking', null, MON_10, NY_WINTER, [counted])).toEqual({ pct: 85, available: 23, probability: 100, bucket: 3, rank: 5 });
+    expect(estimateOccupancy('Public Parking', null, MON_10, NY_WINTER, [counted])).toEqual({
+      pct: 85,
+      available: 23,
+      probability: 100,
+      bucket: 3,
+      rank: 5,
+    });
     // a count without a capacity, or one older than 3 h, does not give one
     expect(estimateOccupancy('Public Parking', null, MON_10, NY_WINTER, [{ ...counted, capacity: null }])).toBeNull();
-    expect(estimateOccupancy('Public Parking', null, MON_10, NY_WINTER, [{ ...counted, observedAtS: MON_10 - 4 * 3600 }])).toBeNull();
+    expect(
+      estimateOccupancy('Public Parking', null, MON_10, NY_WINTER, [{ ...counted, observedAtS: MON_10 - 4 * 3600 }]),
+    ).toBeNull();
   });
 
   it('corrects with the latest observation, decaying over 90 minutes, ranked by its source', () => {
     const full = { observedAtS: MON_10 - 3600, occupied: 200, capacity: 200, source: 'feed' };
     // at 09:00 the profile says 80 %: residual 20 × e^(-60/90) = 10.27 → 95 %
-    expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [full])).toMatchObject({ pct: 95, available: 10, rank: 3 });
+    expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [full])).toMatchObject({
+      pct: 95,
+      available: 10,
+      rank: 3,
+    });
     const manual = { observedAtS: MON_10, occupied: 20, capacity: null, source: 'operator' };
-    expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [full, manual])).toMatchObject({ pct: 10, available: 180, rank: 5 });
+    expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [full, manual])).toMatchObject({
+      pct: 10,
+      available: 180,
+      rank: 5,
+    });
     // observations after the entry time or older than 3 h are ignored
     const future = { ...manual, observedAtS: MON_10 + 60 };
     const stale = { ...full, observedAtS: MON_10 - 4 * 3600 };
@@ -61,7 +83,10 @@ describe('occupancy model', () => {
   });
 
   it('never estimates fewer occupied spaces than reservations hold', () => {
-    expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [], 196)).toMatchObject({ pct: 98, available: 4 });
+    expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [], 196)).toMatchObject({
+      pct: 98,
+      available: 4,
+    });
     expect(estimateOccupancy('Public Parking', 200, MON_10, NY_WINTER, [], 10)?.pct).toBe(85);
   });
 });

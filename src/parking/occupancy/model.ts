@@ -98,8 +98,12 @@ export interface OccupancyEstimate {
 
 /** Standard normal CDF (Abramowitz–Stegun 7.1.26 via erf). */
 function normalCdf(z: number): number {
-  const t = 1 / (1 + 0.3275911 * Math.abs(z) / Math.SQRT2);
-  const y = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-(z * z) / 2);
+  const t = 1 / (1 + (0.3275911 * Math.abs(z)) / Math.SQRT2);
+  const y =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+      t *
+      Math.exp(-(z * z) / 2);
   return z >= 0 ? (1 + y) / 2 : (1 - y) / 2;
 }
 
@@ -136,7 +140,13 @@ export function weekBin(unixS: number, offsetS: number): number {
  * the profile corrected by the latest observation at or before `atS` and at most 3 h old (on equal
  * times the one listed last wins), and the trust rank of that source.
  */
-export function occupancyPctAt(category: string, capacity: number | null, atS: number, offsetS: number, observations: readonly OccupancyObservation[]): { pct: number; rank: number } {
+export function occupancyPctAt(
+  category: string,
+  capacity: number | null,
+  atS: number,
+  offsetS: number,
+  observations: readonly OccupancyObservation[],
+): { pct: number; rank: number } {
   let pct = expectedPct(category, weekBin(atS, offsetS));
   let rank = 2;
   const latest = latestObservation(atS, observations);
@@ -170,7 +180,14 @@ function latestObservation(atS: number, observations: readonly OccupancyObservat
  * percentage, a count of free spaces or a probability would be computed from nothing.
  * @example estimateOccupancy('Public Parking', 420, 1767110400, -18000, [])
  */
-export function estimateOccupancy(category: string, capacity: number | null, entryS: number, offsetS: number, observations: readonly OccupancyObservation[], minOccupied = 0): OccupancyEstimate | null {
+export function estimateOccupancy(
+  category: string,
+  capacity: number | null,
+  entryS: number,
+  offsetS: number,
+  observations: readonly OccupancyObservation[],
+  minOccupied = 0,
+): OccupancyEstimate | null {
   const cap = capacity ?? latestObservation(entryS, observations)?.capacity ?? null;
   if (cap === null || cap <= 0) return null;
   const at = occupancyPctAt(category, cap, entryS, offsetS, observations);

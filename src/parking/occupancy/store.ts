@@ -24,9 +24,24 @@ export interface ObservationInput {
  */
 export async function recordOccupancyObservations(db: Queryable, obs: readonly ObservationInput[]): Promise<number> {
   for (const [i, o] of obs.entries()) {
-    if (!Number.isInteger(o.occupied) || o.occupied < 0) throw new ParkingError('PARKING_UPLOAD_INVALID', `observations[${i}].occupied: non-negative integer expected`, `observations[${i}].occupied`);
-    if (o.capacity !== undefined && o.capacity !== null && (!Number.isInteger(o.capacity) || o.capacity < 0)) throw new ParkingError('PARKING_UPLOAD_INVALID', `observations[${i}].capacity: non-negative integer expected`, `observations[${i}].capacity`);
-    if (!Number.isFinite(o.observedAtS)) throw new ParkingError('PARKING_UPLOAD_INVALID', `observations[${i}].observedAt: a date-time expected`, `observations[${i}].observedAt`);
+    if (!Number.isInteger(o.occupied) || o.occupied < 0)
+      throw new ParkingError(
+        'PARKING_UPLOAD_INVALID',
+        `observations[${i}].occupied: non-negative integer expected`,
+        `observations[${i}].occupied`,
+      );
+    if (o.capacity !== undefined && o.capacity !== null && (!Number.isInteger(o.capacity) || o.capacity < 0))
+      throw new ParkingError(
+        'PARKING_UPLOAD_INVALID',
+        `observations[${i}].capacity: non-negative integer expected`,
+        `observations[${i}].capacity`,
+      );
+    if (!Number.isFinite(o.observedAtS))
+      throw new ParkingError(
+        'PARKING_UPLOAD_INVALID',
+        `observations[${i}].observedAt: a date-time expected`,
+        `observations[${i}].observedAt`,
+      );
   }
   for (const o of obs) {
     await db.query(
@@ -38,10 +53,22 @@ export async function recordOccupancyObservations(db: Queryable, obs: readonly O
 }
 
 /** Observations of the given targets in [fromS, toS] (unix seconds), grouped by target id, oldest (then first recorded) first. */
-export async function readObservations(db: Queryable, kind: 'lot' | 'segment', targetIds: readonly string[], fromS: number, toS: number): Promise<Map<string, OccupancyObservation[]>> {
+export async function readObservations(
+  db: Queryable,
+  kind: 'lot' | 'segment',
+  targetIds: readonly string[],
+  fromS: number,
+  toS: number,
+): Promise<Map<string, OccupancyObservation[]>> {
   const out = new Map<string, OccupancyObservation[]>();
   if (targetIds.length === 0) return out;
-  const r = await db.query<{ target_id: string; at_s: string | number; occupied: number; capacity: number | null; source: string }>(
+  const r = await db.query<{
+    target_id: string;
+    at_s: string | number;
+    occupied: number;
+    capacity: number | null;
+    source: string;
+  }>(
     `SELECT target_id, extract(epoch FROM observed_at) AS at_s, occupied, capacity, source FROM parking_occupancy_observation
       WHERE target_kind = $1 AND target_id = ANY($2::text[]) AND observed_at BETWEEN to_timestamp($3) AND to_timestamp($4)
       ORDER BY observed_at, id`,
@@ -54,4 +81,3 @@ export async function readObservations(db: Queryable, kind: 'lot' | 'segment', t
   }
   return out;
 }
-

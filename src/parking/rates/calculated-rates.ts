@@ -20,7 +20,12 @@ export interface CalculatedRate {
  * Prices every duration (minutes) of a stay entering at `entryUnixS`; `frames` null = unknown rates.
  * @example calculateRates(frames, entryS, [60, 120], opts) // [{ rate_cost: 2, quoted_duration: '01:00:00', rate_type: 'B' }, …]
  */
-export function calculateRates(frames: readonly RateFrame[] | null, entryUnixS: number, durationsMin: readonly number[], opts: QuoteOptions): CalculatedRate[] | null {
+export function calculateRates(
+  frames: readonly RateFrame[] | null,
+  entryUnixS: number,
+  durationsMin: readonly number[],
+  opts: QuoteOptions,
+): CalculatedRate[] | null {
   if (frames === null || durationsMin.length === 0) return null;
   const boundaries = frameBoundaries(frames);
   const out: CalculatedRate[] = [];
@@ -40,7 +45,11 @@ export function isOpenAt(frames: readonly RateFrame[] | null, entryUnixS: number
 }
 
 /** Price in cents of a one-hour stay at the entry (null unknown/closed): input of `costIndex`. */
-export function hourlyPriceCents(frames: readonly RateFrame[] | null, entryUnixS: number, opts: QuoteOptions): number | null {
+export function hourlyPriceCents(
+  frames: readonly RateFrame[] | null,
+  entryUnixS: number,
+  opts: QuoteOptions,
+): number | null {
   if (frames === null) return null;
   const q = quoteStay(frames, entryUnixS, 60, opts);
   return q.kind === 'priced' ? q.costCents : null;

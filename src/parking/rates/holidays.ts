@@ -57,7 +57,9 @@ export function holidayCalendar(country: string): (isoDate: string) => boolean {
     const year = Number(isoDate.slice(0, 4));
     let set = cache.get(year);
     if (!set) {
-      set = new Set(us ? usFederalHolidays(year) : [iso(year, 1, 1), iso(year, 5, 1), iso(year, 12, 25), iso(year, 12, 26)]);
+      set = new Set(
+        us ? usFederalHolidays(year) : [iso(year, 1, 1), iso(year, 5, 1), iso(year, 12, 25), iso(year, 12, 26)],
+      );
       cache.set(year, set);
     }
     return set.has(isoDate);

@@ -22,7 +22,10 @@ describe('rate engine', () => {
 
   it('charges a repeating increment per started hour and quotes the paid time', () => {
     expect(costs(meter, '2026-11-23T09:00', [30, 60, 61, 150])).toEqual([
-      [2, '01:00:00'], [2, '01:00:00'], [4, '02:00:00'], [6, '03:00:00'],
+      [2, '01:00:00'],
+      [2, '01:00:00'],
+      [4, '02:00:00'],
+      [6, '03:00:00'],
     ]);
   });
 
@@ -65,11 +68,25 @@ describe('rate engine', () => {
     const garage: StructuredRateInput[] = [
       { dow_start: 1, dow_end: 7, rate: 8, increment: 60, rate_line: '1 Hr: $8' },
       { dow_start: 1, dow_end: 7, rate: 14, increment: 120, rate_line: '2 Hr: $14' },
-      { dow_start: 1, dow_end: 7, rate: 5, increment: 60, repeats: true, max: 32, rate_line: 'Each add. Hr: $5, Daily Max $32' },
+      {
+        dow_start: 1,
+        dow_end: 7,
+        rate: 5,
+        increment: 60,
+        repeats: true,
+        max: 32,
+        rate_line: 'Each add. Hr: $5, Daily Max $32',
+      },
     ];
     expect(costs(garage, '2026-11-23T10:00', [45, 60, 90, 120, 150, 180, 300, 600])).toEqual([
-      [8, '01:00:00'], [8, '01:00:00'], [14, '02:00:00'], [14, '02:00:00'],
-      [19, '03:00:00'], [19, '03:00:00'], [29, '05:00:00'], [32, '24:00:00'],
+      [8, '01:00:00'],
+      [8, '01:00:00'],
+      [14, '02:00:00'],
+      [14, '02:00:00'],
+      [19, '03:00:00'],
+      [19, '03:00:00'],
+      [29, '05:00:00'],
+      [32, '24:00:00'],
     ]);
     // two days and one hour: 2 × $32 + $8 (one occurrence: the frame covers every minute)
     expect(costs(garage, '2026-11-23T10:00', [2 * 1440 + 60])).toEqual([[72, '49:00:00']]);
@@ -77,12 +94,25 @@ describe('rate engine', () => {
 
   it('repeats a tier ladder without a repeating item (24 h tier)', () => {
     const daily: StructuredRateInput[] = [{ dow_start: 1, dow_end: 7, rate: 20, increment: 1440 }];
-    expect(costs(daily, '2026-11-23T10:00', [60, 1440, 1500])).toEqual([[20, '24:00:00'], [20, '24:00:00'], [40, '48:00:00']]);
+    expect(costs(daily, '2026-11-23T10:00', [60, 1440, 1500])).toEqual([
+      [20, '24:00:00'],
+      [20, '24:00:00'],
+      [40, '48:00:00'],
+    ]);
   });
 
   it('lets a holiday-only rate override an overridable rate on the holiday only', () => {
     const rates: StructuredRateInput[] = [
-      { dow_start: 1, dow_end: 7, time_in: '08:00', time_out: '20:00', rate: 1.5, increment: 30, repeats: true, holidays: -1 },
+      {
+        dow_start: 1,
+        dow_end: 7,
+        time_in: '08:00',
+        time_out: '20:00',
+        rate: 1.5,
+        increment: 30,
+        repeats: true,
+        holidays: -1,
+      },
       { dow_start: 1, dow_end: 7, time_in: '08:00', time_out: '20:00', rate: 0, holidays: 1 },
     ];
     expect(usFederalHolidays(2026)).toContain('2026-11-26');
@@ -92,7 +122,14 @@ describe('rate engine', () => {
 
   it('reports No Parking at entry as closed ([]) and later as -1', () => {
     const rates: StructuredRateInput[] = [
-      { dow_start: 1, dow_end: 5, time_in: '07:00', time_out: '09:00', rate: -1, rate_line: 'No Parking 7-9am Mon-Fri' },
+      {
+        dow_start: 1,
+        dow_end: 5,
+        time_in: '07:00',
+        time_out: '09:00',
+        rate: -1,
+        rate_line: 'No Parking 7-9am Mon-Fri',
+      },
       { dow_start: 1, dow_end: 7, time_in: '09:00', time_out: '19:00', rate: 0.25, increment: 15, repeats: true },
     ];
     const f = frames(rates);
@@ -100,7 +137,10 @@ describe('rate engine', () => {
     expect(isOpenAt(f, at('2026-11-23T08:00'), opts)).toBe(false);
     expect(isOpenAt(f, at('2026-11-23T10:00'), opts)).toBe(true);
     // 06:00 for 2 h runs into the 7-9 tow-away window; for 30 min it is free (uncovered time)
-    expect(costs(rates, '2026-11-23T06:00', [30, 120])).toEqual([[0, '00:30:00'], [-1, '02:00:00']]);
+    expect(costs(rates, '2026-11-23T06:00', [30, 120])).toEqual([
+      [0, '00:30:00'],
+      [-1, '02:00:00'],
+    ]);
     // 09:00 for 50 minutes: 4 started quarter hours × $0.25 = $1 (never floating drift)
     expect(costs(rates, '2026-11-23T09:00', [50])).toEqual([[1, '01:00:00']]);
   });
@@ -131,7 +171,9 @@ describe('rate engine', () => {
   });
 
   it('rejects malformed structured rates naming the field', () => {
-    expect(() => parseRateRules([{ dow_start: 0, dow_end: 5, rate: 1 }], 'structured_rates')).toThrow(/structured_rates\[0\]\.dow_start/);
+    expect(() => parseRateRules([{ dow_start: 0, dow_end: 5, rate: 1 }], 'structured_rates')).toThrow(
+      /structured_rates\[0\]\.dow_start/,
+    );
     expect(() => parseRateRules([{ dow_start: 1, dow_end: 5, rate: -2 }], 'structured_rates')).toThrow(/rate/);
     expect(() => parseRateRules([{ dow_start: 1, dow_end: 5, rate: 1, time_in: '25:00' }], 'x')).toThrow(/time_in/);
   });
@@ -141,8 +183,8 @@ describe('rate engine', () => {
       'Mon-Fri 08:00-18:00: $2.00 per 1 Hr, Daily Max $10.00',
       'Sat-Sun 24 Hours: Free',
     ]);
-    expect(renderRateCard(frames([{ dow_start: 1, dow_end: 7, time_in: '07:00-09:00', rate: -1 }]), 'EUR', 'fr-FR')).toEqual([
-      'Lun-Dim 07:00-09:00: Stationnement interdit',
-    ]);
+    expect(
+      renderRateCard(frames([{ dow_start: 1, dow_end: 7, time_in: '07:00-09:00', rate: -1 }]), 'EUR', 'fr-FR'),
+    ).toEqual(['Lun-Dim 07:00-09:00: Stationnement interdit']);
   });
 });

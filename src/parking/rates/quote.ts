@@ -56,7 +56,12 @@ export function clockOfDateTime(t: DateTime): LocalClock {
 export function clockOfLocalSeconds(localS: number): LocalClock {
   const days = Math.floor(localS / 86_400);
   const iso = (d: number): string => new Date(d * 86_400_000).toISOString().slice(0, 10);
-  return { dow: ((((days + 3) % 7) + 7) % 7) + 1, mod: (localS - days * 86_400) / 60, date: () => iso(days), prevDate: () => iso(days - 1) };
+  return {
+    dow: ((((days + 3) % 7) + 7) % 7) + 1,
+    mod: (localS - days * 86_400) / 60,
+    date: () => iso(days),
+    prevDate: () => iso(days - 1),
+  };
 }
 
 /** Frame pricing the local instant `t`, applying holiday precedence and permits. */
@@ -81,7 +86,10 @@ export function activeFrame(frames: readonly RateFrame[], t: DateTime | LocalClo
     }
     if (anchor === null) continue;
     if (f.holidays === 1 && !opts.isHoliday(anchor())) continue;
-    if (f.restriction && !opts.permits.has(f.restriction)) { permitOnly = true; continue; }
+    if (f.restriction && !opts.permits.has(f.restriction)) {
+      permitOnly = true;
+      continue;
+    }
     if (f.holidays === 1) holidayOnly ??= f;
     else if (f.restriction) held ??= f;
     else if (f.holidays === -1) overridable ??= f;
@@ -143,7 +151,10 @@ export function occurrenceCost(f: RateFrame, m: number): { cents: number; billed
 /** Sorted clock boundaries (minutes after midnight) at which the active frame may change. */
 export function frameBoundaries(frames: readonly RateFrame[]): number[] {
   const s = new Set<number>([0, 1440]);
-  for (const f of frames) { s.add(f.fromMin); s.add(f.toMin); }
+  for (const f of frames) {
+    s.add(f.fromMin);
+    s.add(f.toMin);
+  }
   return [...s].sort((a, b) => a - b);
 }
 
@@ -151,11 +162,18 @@ export function frameBoundaries(frames: readonly RateFrame[]): number[] {
  * Prices a stay of `durationMin` minutes entering at `entryUnixS` (unix seconds).
  * @example quoteStay(buildFrames(parseRateRules(rates, 'r')), 1767000000, 120, { tz: 'America/New_York', isHoliday: () => false, permits: new Set() })
  */
-export function quoteStay(frames: readonly RateFrame[], entryUnixS: number, durationMin: number, opts: QuoteOptions, boundaries = frameBoundaries(frames)): StayQuote {
+export function quoteStay(
+  frames: readonly RateFrame[],
+  entryUnixS: number,
+  durationMin: number,
+  opts: QuoteOptions,
+  boundaries = frameBoundaries(frames),
+): StayQuote {
   const exitS = entryUnixS + durationMin * 60;
   const offEntryS = DateTime.fromSeconds(entryUnixS, { zone: opts.tz }).offset * 60;
   const offExitS = DateTime.fromSeconds(exitS, { zone: opts.tz }).offset * 60;
-  if (offEntryS === offExitS && durationMin <= 10_080) return quoteFixedOffset(frames, entryUnixS, exitS, offEntryS, durationMin, opts, boundaries);
+  if (offEntryS === offExitS && durationMin <= 10_080)
+    return quoteFixedOffset(frames, entryUnixS, exitS, offEntryS, durationMin, opts, boundaries);
   let t = DateTime.fromSeconds(entryUnixS, { zone: opts.tz });
   let tS = entryUnixS;
   let cur: RateFrame | null = null;
@@ -180,11 +198,20 @@ export function quoteStay(frames: readonly RateFrame[], entryUnixS: number, dura
     // next boundary after the current local clock time
     const mod = t.hour * 60 + t.minute + t.second / 60;
     const next = boundaries.find((b) => b > mod + EPS) ?? 1440;
-    let nextT = next >= 1440 ? t.startOf('day').plus({ days: 1 }) : t.startOf('day').set({ hour: Math.floor(next / 60), minute: next % 60 });
+    let nextT =
+      next >= 1440
+        ? t.startOf('day').plus({ days: 1 })
+        : t.startOf('day').set({ hour: Math.floor(next / 60), minute: next % 60 });
     let nextS = Math.round(nextT.toSeconds());
-    if (nextS <= tS) { nextS = tS + 60; nextT = DateTime.fromSeconds(nextS, { zone: opts.tz }); }
+    if (nextS <= tS) {
+      nextS = tS + 60;
+      nextT = DateTime.fromSeconds(nextS, { zone: opts.tz });
+    }
     const endS = Math.min(nextS, exitS);
-    if (a !== cur) { close(); cur = a; }
+    if (a !== cur) {
+      close();
+      cur = a;
+    }
     curMin += (endS - tS) / 60;
     tS = endS;
     t = endS === nextS ? nextT : DateTime.fromSeconds(endS, { zone: opts.tz });
@@ -222,7 +249,15 @@ class Walk {
  * The walk when the UTC offset is the same at entry and exit (no DST change inside a stay of at most
  * a week — DST changes are months apart): local time is unix time + offset, no zone lookups.
  */
-function quoteFixedOffset(frames: readonly RateFrame[], entryS: number, exitS: number, offsetS: number, durationMin: number, opts: QuoteOptions, boundaries: number[]): StayQuote {
+function quoteFixedOffset(
+  frames: readonly RateFrame[],
+  entryS: number,
+  exitS: number,
+  offsetS: number,
+  durationMin: number,
+  opts: QuoteOptions,
+  boundaries: number[],
+): StayQuote {
   const w = new Walk();
   let local = entryS + offsetS;
   const localExit = exitS + offsetS;
@@ -234,7 +269,10 @@ function quoteFixedOffset(frames: readonly RateFrame[], entryS: number, exitS: n
     const next = boundaries.find((b) => b > clock.mod + EPS) ?? 1440;
     const nextLocal = local - clock.mod * 60 + next * 60;
     const end = Math.min(nextLocal, localExit);
-    if (a !== w.cur) { w.close(); w.cur = a; }
+    if (a !== w.cur) {
+      w.close();
+      w.cur = a;
+    }
     w.curMin += (end - local) / 60;
     local = end;
   }
@@ -244,6 +282,8 @@ function quoteFixedOffset(frames: readonly RateFrame[], entryS: number, exitS: n
 /** "hh:mm:ss" of a duration in minutes (hours may exceed 24). */
 export function formatDuration(minutes: number): string {
   const total = Math.round(minutes * 60);
-  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+  const h = Math.floor(total / 3600),
+    m = Math.floor((total % 3600) / 60),
+    s = total % 60;
   return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
 }

@@ -21,18 +21,86 @@ interface Words {
 }
 
 const WORDS: Record<string, Words> = {
-  en: { days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'], allDay: '24 Hours', free: 'Free', noParking: 'No Parking', per: 'per', upTo: 'up to',
-    max: 'Daily Max', holidays: 'Holidays', hr: 'Hr', min: 'Min', each: 'each additional', flat: 'Flat rate',
-    permit: { D: 'Disabled permit only', R: 'Residential permit only', C: 'Commercial vehicles only', E: 'Electric vehicles only' } },
-  fr: { days: ['Lun', 'Mar', 'Mer', 'Jeu', 'Ven', 'Sam', 'Dim'], allDay: '24 h', free: 'Gratuit', noParking: 'Stationnement interdit', per: 'par', upTo: "jusqu'à",
-    max: 'Max. journalier', holidays: 'Jours fériés', hr: 'h', min: 'min', each: 'chaque', flat: 'Forfait',
-    permit: { D: 'Réservé aux personnes handicapées', R: 'Réservé aux résidents', C: 'Véhicules commerciaux uniquement', E: 'Véhicules électriques uniquement' } },
-  de: { days: ['Mo', 'Di', 'Mi', 'Do', 'Fr', 'Sa', 'So'], allDay: '24 Std.', free: 'Kostenlos', noParking: 'Parkverbot', per: 'pro', upTo: 'bis', max: 'Tageshöchstsatz',
-    holidays: 'Feiertage', hr: 'Std.', min: 'Min.', each: 'jede weitere', flat: 'Pauschal',
-    permit: { D: 'Nur mit Behindertenausweis', R: 'Nur für Anwohner', C: 'Nur Lieferverkehr', E: 'Nur Elektrofahrzeuge' } },
-  es: { days: ['Lun', 'Mar', 'Mié', 'Jue', 'Vie', 'Sáb', 'Dom'], allDay: '24 horas', free: 'Gratis', noParking: 'Prohibido estacionar', per: 'por', upTo: 'hasta',
-    max: 'Máximo diario', holidays: 'Festivos', hr: 'h', min: 'min', each: 'cada adicional', flat: 'Tarifa fija',
-    permit: { D: 'Solo permiso de discapacidad', R: 'Solo residentes', C: 'Solo vehículos comerciales', E: 'Solo vehículos eléctricos' } },
+  en: {
+    days: ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'],
+    allDay: '24 Hours',
+    free: 'Free',
+    noParking: 'No Parking',
+    per: 'per',
+    upTo: 'up to',
+    max: 'Daily Max',
+    holidays: 'Holidays',
+    hr: 'Hr',
+    min: 'Min',
+    each: 'each additional',
+    flat: 'Flat rate',
+    permit: {
+      D: 'Disabled permit only',
+      R: 'Residential permit only',
+      C: 'Commercial vehicles only',
+      E: 'Electric vehicles only',
+    },
+  },
+  fr: {
+    days: ['Lun', 'Mar', 'Mer', 'Jeu', 'Ven', 'Sam', 'Dim'],
+    allDay: '24 h',
+    free: 'Gratuit',
+    noParking: 'Stationnement interdit',
+    per: 'par',
+    upTo: "jusqu'à",
+    max: 'Max. journalier',
+    holidays: 'Jours fériés',
+    hr: 'h',
+    min: 'min',
+    each: 'chaque',
+    flat: 'Forfait',
+    permit: {
+      D: 'Réservé aux personnes handicapées',
+      R: 'Réservé aux résidents',
+      C: 'Véhicules commerciaux uniquement',
+      E: 'Véhicules électriques uniquement',
+    },
+  },
+  de: {
+    days: ['Mo', 'Di', 'Mi', 'Do', 'Fr', 'Sa', 'So'],
+    allDay: '24 Std.',
+    free: 'Kostenlos',
+    noParking: 'Parkverbot',
+    per: 'pro',
+    upTo: 'bis',
+    max: 'Tageshöchstsatz',
+    holidays: 'Feiertage',
+    hr: 'Std.',
+    min: 'Min.',
+    each: 'jede weitere',
+    flat: 'Pauschal',
+    permit: {
+      D: 'Nur mit Behindertenausweis',
+      R: 'Nur für Anwohner',
+      C: 'Nur Lieferverkehr',
+      E: 'Nur Elektrofahrzeuge',
+    },
+  },
+  es: {
+    days: ['Lun', 'Mar', 'Mié', 'Jue', 'Vie', 'Sáb', 'Dom'],
+    allDay: '24 horas',
+    free: 'Gratis',
+    noParking: 'Prohibido estacionar',
+    per: 'por',
+    upTo: 'hasta',
+    max: 'Máximo diario',
+    holidays: 'Festivos',
+    hr: 'h',
+    min: 'min',
+    each: 'cada adicional',
+    flat: 'Tarifa fija',
+    permit: {
+      D: 'Solo permiso de discapacidad',
+      R: 'Solo residentes',
+      C: 'Solo vehículos comerciales',
+      E: 'Solo vehículos eléctricos',
+    },
+  },
 };
 
 /** Words for a locale tag (en-US, fr_FR, de …). */
@@ -56,7 +124,11 @@ export function formatMoney(cents: number, currencyIso: string, locale: string):
   const key = `${locale}|${currencyIso}`;
   let f = formats.get(key);
   if (f === undefined) {
-    try { f = new Intl.NumberFormat(locale.replace('_', '-'), { style: 'currency', currency: currencyIso }); } catch { f = null; }
+    try {
+      f = new Intl.NumberFormat(locale.replace('_', '-'), { style: 'currency', currency: currencyIso });
+    } catch {
+      f = null;
+    }
     formats.set(key, f);
   }
   return f ? f.format(cents / 100) : `${(cents / 100).toFixed(2)} ${currencyIso}`;
@@ -105,7 +177,12 @@ export function renderRateCard(frames: readonly RateFrame[], currencyIso: string
     if (f.noParking) body = w.noParking;
     else {
       const parts = f.tiers.map((r) => price(r, currencyIso, locale, w));
-      if (f.repeating) parts.push(f.tiers.length > 0 ? `${formatMoney(f.repeating.rateCents, currencyIso, locale)} ${w.each} ${span(f.repeating.incrementMin, w)}` : price(f.repeating, currencyIso, locale, w));
+      if (f.repeating)
+        parts.push(
+          f.tiers.length > 0
+            ? `${formatMoney(f.repeating.rateCents, currencyIso, locale)} ${w.each} ${span(f.repeating.incrementMin, w)}`
+            : price(f.repeating, currencyIso, locale, w),
+        );
       if (f.maxCents !== null) parts.push(`${w.max} ${formatMoney(f.maxCents, currencyIso, locale)}`);
       body = parts.join(', ');
     }

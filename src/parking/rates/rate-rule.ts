@@ -79,28 +79,38 @@ const RESTRICTIONS = new Set(['', 'D', 'R', 'C', 'E']);
 export function parseClockMin(s: string, field: string): number {
   const m = /^\s*(\d{1,2}):?(\d{2})\s*$/.exec(s);
   if (!m) throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}: expected HH:MM, got "${s}"`, field);
-  const h = Number(m[1]), min = Number(m[2]);
-  if (min > 59 || h > 24 || (h === 24 && min !== 0)) throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}: clock time out of range: "${s}"`, field);
+  const h = Number(m[1]),
+    min = Number(m[2]);
+  if (min > 59 || h > 24 || (h === 24 && min !== 0))
+    throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}: clock time out of range: "${s}"`, field);
   return h * 60 + min;
 }
 
 /** Converts a decimal currency amount to integer cents exactly (2 decimals; more is rejected). */
 export function toCents(amount: number, field: string): number {
-  if (typeof amount !== 'number' || !Number.isFinite(amount)) throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}: expected a number`, field);
+  if (typeof amount !== 'number' || !Number.isFinite(amount))
+    throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}: expected a number`, field);
   const cents = Math.round(amount * 100);
-  if (Math.abs(cents - amount * 100) > 1e-6) throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}: at most 2 decimals, got ${amount}`, field);
+  if (Math.abs(cents - amount * 100) > 1e-6)
+    throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}: at most 2 decimals, got ${amount}`, field);
   return cents;
 }
 
 /** Parses one structured-rate item; `field` names it in errors (e.g. "structured_rates[2]"). */
 export function parseRateRule(input: StructuredRateInput, field: string): RateRule {
-  if (!input || typeof input !== 'object') throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}: expected an object`, field);
+  if (!input || typeof input !== 'object')
+    throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}: expected an object`, field);
   const dowStart = input.dow_start ?? 1;
   const dowEnd = input.dow_end ?? 7;
-  for (const [k, v] of [['dow_start', dowStart], ['dow_end', dowEnd]] as const) {
-    if (!Number.isInteger(v) || v < 1 || v > 7) throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}.${k}: ISO weekday 1..7 expected`, `${field}.${k}`);
+  for (const [k, v] of [
+    ['dow_start', dowStart],
+    ['dow_end', dowEnd],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 1 || v > 7)
+      throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}.${k}: ISO weekday 1..7 expected`, `${field}.${k}`);
   }
-  let fromMin = 0, toMin = 1440;
+  let fromMin = 0,
+    toMin = 1440;
   const timeIn = input.time_in ?? '';
   if (timeIn.includes('-')) {
     const [a, b] = timeIn.split('-');
@@ -113,19 +123,42 @@ export function parseRateRule(input: StructuredRateInput, field: string): RateRu
   if (fromMin === 1440) fromMin = 0;
   if (toMin === 0) toMin = 1440;
   if (typeof input.rate !== 'number' || (input.rate < 0 && input.rate !== -1)) {
-    throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}.rate: a non-negative amount, or -1 for No Parking`, `${field}.rate`);
+    throw new ParkingError(
+      'PARKING_UPLOAD_INVALID',
+      `${field}.rate: a non-negative amount, or -1 for No Parking`,
+      `${field}.rate`,
+    );
   }
   const rateCents = input.rate === -1 ? -1 : toCents(input.rate, `${field}.rate`);
   const repeats = input.repeats === true;
   let incrementMin = input.increment ?? (repeats ? 60 : Infinity);
-  if (!(incrementMin > 0)) throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}.increment: positive minutes expected`, `${field}.increment`);
+  if (!(incrementMin > 0))
+    throw new ParkingError(
+      'PARKING_UPLOAD_INVALID',
+      `${field}.increment: positive minutes expected`,
+      `${field}.increment`,
+    );
   if (incrementMin === 0) incrementMin = Infinity;
   const restriction = (input.restriction ?? '').toUpperCase();
-  if (!RESTRICTIONS.has(restriction)) throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}.restriction: one of D, R, C, E`, `${field}.restriction`);
+  if (!RESTRICTIONS.has(restriction))
+    throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}.restriction: one of D, R, C, E`, `${field}.restriction`);
   const holidays = input.holidays ?? 0;
-  if (holidays !== 0 && holidays !== 1 && holidays !== -1) throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}.holidays: 1, -1 or 0`, `${field}.holidays`);
+  if (holidays !== 0 && holidays !== 1 && holidays !== -1)
+    throw new ParkingError('PARKING_UPLOAD_INVALID', `${field}.holidays: 1, -1 or 0`, `${field}.holidays`);
   const maxCents = input.max === undefined || input.max === null ? null : toCents(input.max, `${field}.max`);
-  return { dowStart, dowEnd, fromMin, toMin, rateCents, incrementMin, repeats, restriction, holidays, maxCents, line: input.rate_line ?? '' };
+  return {
+    dowStart,
+    dowEnd,
+    fromMin,
+    toMin,
+    rateCents,
+    incrementMin,
+    repeats,
+    restriction,
+    holidays,
+    maxCents,
+    line: input.rate_line ?? '',
+  };
 }
 
 /** Parses a whole list; throws PARKING_UPLOAD_INVALID naming the first bad item. */
@@ -141,8 +174,20 @@ export function buildFrames(rules: readonly RateRule[]): RateFrame[] {
     const key = `${r.dowStart}-${r.dowEnd}|${r.fromMin}-${r.toMin}|${r.holidays}|${r.restriction}`;
     let f = frames.get(key);
     if (!f) {
-      f = { key, dowStart: r.dowStart, dowEnd: r.dowEnd, fromMin: r.fromMin, toMin: r.toMin, restriction: r.restriction, holidays: r.holidays,
-        noParking: false, tiers: [], repeating: null, maxCents: null, rules: [] };
+      f = {
+        key,
+        dowStart: r.dowStart,
+        dowEnd: r.dowEnd,
+        fromMin: r.fromMin,
+        toMin: r.toMin,
+        restriction: r.restriction,
+        holidays: r.holidays,
+        noParking: false,
+        tiers: [],
+        repeating: null,
+        maxCents: null,
+        rules: [],
+      };
       frames.set(key, f);
     }
     f.rules.push(r);

@@ -35,14 +35,28 @@ export interface RenderContext {
 
 /** Time zone of a point (IANA), memoised on the record by the caller. */
 export function zoneAt(lat: number, lon: number): string {
-  try { return tzLookup(lat, lon); } catch { return 'UTC'; }
+  try {
+    return tzLookup(lat, lon);
+  } catch {
+    return 'UTC';
+  }
 }
 
 /** Entry instant (unix seconds) of an entry time in a zone (now when absent). */
 export function entryInstant(entry: EntryTime | null, tz: string, nowS: number): number {
   if (!entry) return nowS;
   if (entry.utc) return entry.unixS;
-  const dt = DateTime.fromObject({ year: entry.year, month: entry.month, day: entry.day, hour: entry.hour, minute: entry.minute, second: entry.second }, { zone: tz });
+  const dt = DateTime.fromObject(
+    {
+      year: entry.year,
+      month: entry.month,
+      day: entry.day,
+      hour: entry.hour,
+      minute: entry.minute,
+      second: entry.second,
+    },
+    { zone: tz },
+  );
   return Math.round(dt.toSeconds());
 }
 
@@ -57,7 +71,11 @@ const ohCache = new Map<string, OpeningHours | null>();
 export function openingHoursState(value: string, tz: string, unixS: number): boolean | null {
   let oh = ohCache.get(value);
   if (oh === undefined) {
-    try { oh = new OpeningHours(value); } catch { oh = null; }
+    try {
+      oh = new OpeningHours(value);
+    } catch {
+      oh = null;
+    }
     if (ohCache.size > 10_000) ohCache.clear();
     ohCache.set(value, oh);
   }
@@ -100,9 +118,17 @@ export function renderLots(hits: Hit<LotRecord>[], rc: RenderContext): Record<st
     else if (isOpen === null) isOpen = ratesOpen;
     let calculatedRates = calculateRates(rec.frames, entryS, q.durationsMin, opts);
     if (isOpen === false && calculatedRates !== null) calculatedRates = [];
-    const occ = estimateOccupancy(rec.category, rec.spacesTotal, entryS, offsetAt(rec.tz, entryS), rc.lotObservations.get(String(rec.id)) ?? [], rc.lotReserved?.get(rec.id) ?? 0);
+    const occ = estimateOccupancy(
+      rec.category,
+      rec.spacesTotal,
+      entryS,
+      offsetAt(rec.tz, entryS),
+      rc.lotObservations.get(String(rec.id)) ?? [],
+      rc.lotReserved?.get(rec.id) ?? 0,
+    );
     // unknown capacity: null (see estimateOccupancy); a lot closed at the entry time has no free space
-    const occupancy = occ === null ? null : isOpen === false ? { ...occ, available: 0, probability: 0, bucket: 1 } : occ;
+    const occupancy =
+      occ === null ? null : isOpen === false ? { ...occ, available: 0, probability: 0, bucket: 1 } : occ;
     const f = rec.fields;
     const out: Record<string, unknown> = {
       id: rec.id,
@@ -133,7 +159,10 @@ export function renderLots(hits: Hit<LotRecord>[], rc: RenderContext): Record<st
     const products = rc.lotReservations?.get(rec.id);
     if (products) out.reservations = products;
     else if (!Array.isArray(out.reservations)) out.reservations = [];
-    return { out, hourly: f.costIndex === undefined || f.costIndex === null ? hourlyPriceCents(rec.frames, entryS, opts) : null };
+    return {
+      out,
+      hourly: f.costIndex === undefined || f.costIndex === null ? hourlyPriceCents(rec.frames, entryS, opts) : null,
+    };
   });
   const prices = rows.map((r) => r.hourly).filter((p): p is number => p !== null);
   for (const r of rows) if (r.hourly !== null && prices.length > 0) r.out.costIndex = quintile(r.hourly, prices);
@@ -146,7 +175,14 @@ interface SegmentState {
   probability: number | null;
 }
 
-function renderSegment(s: SegmentRecord, b: BlockRecord, entryS: number, rc: RenderContext, opts: QuoteOptions, offsetS: number): SegmentState {
+function renderSegment(
+  s: SegmentRecord,
+  b: BlockRecord,
+  entryS: number,
+  rc: RenderContext,
+  opts: QuoteOptions,
+  offsetS: number,
+): SegmentState {
   const ratesOpen = isOpenAt(s.frames, entryS, opts);
   const isOpen = s.frames ? ratesOpen : s.baseOpen;
   let calculatedRates = calculateRates(s.frames, entryS, rc.query.durationsMin, opts);
@@ -155,7 +191,13 @@ function renderSegment(s: SegmentRecord, b: BlockRecord, entryS: number, rc: Ren
   let probability: number | null = null;
   let bucket: number | null = null;
   if (!s.neverOpen && s.spacesTotal > 0) {
-    const occ = estimateOccupancy('On-street', s.spacesTotal, entryS, offsetS, rc.segmentObservations.get(s.segmentID) ?? []);
+    const occ = estimateOccupancy(
+      'On-street',
+      s.spacesTotal,
+      entryS,
+      offsetS,
+      rc.segmentObservations.get(s.segmentID) ?? [],
+    );
     probability = occ?.probability ?? null;
     bucket = occ?.bucket ?? null;
   }
@@ -168,7 +210,11 @@ function renderSegment(s: SegmentRecord, b: BlockRecord, entryS: number, rc: Ren
     start: s.startM,
     end: s.endM,
     side: s.side,
-    rateCards: s.rateCardUploaded ? s.fields.rateCards : s.frames ? rateCardOf(s.frames, b.currencyIso, rc.query.locale) : [],
+    rateCards: s.rateCardUploaded
+      ? s.fields.rateCards
+      : s.frames
+        ? rateCardOf(s.frames, b.currencyIso, rc.query.locale)
+        : [],
     paymentID: s.fields.paymentID ?? [],
     amenities: s.fields.amenities ?? [],
     structuredRates: s.fields.structuredRates ?? [],
@@ -185,13 +231,17 @@ export function renderBlocks(hits: Hit<BlockRecord>[], rc: RenderContext): Recor
   const q = rc.query;
   const permits = q.restrictions ?? new Set<string>();
   return hits.map(({ rec: b, distanceM }) => {
-    if (!b.tz) { const mid = b.geometry[Math.floor(b.geometry.length / 2)]; b.tz = zoneAt(mid[0], mid[1]); }
+    if (!b.tz) {
+      const mid = b.geometry[Math.floor(b.geometry.length / 2)];
+      b.tz = zoneAt(mid[0], mid[1]);
+    }
     const entryS = entryInstant(q.entry, b.tz, rc.nowS);
     const offsetS = offsetAt(b.tz, entryS);
     const opts: QuoteOptions = { tz: b.tz, isHoliday: rc.isHoliday, permits };
     const segs = b.segments.map((s) => renderSegment(s, b, entryS, rc, opts, offsetS));
     const probs = segs.map((s) => s.probability).filter((p): p is number => p !== null);
-    const probability = probs.length === 0 ? null : Math.round(100 * (1 - probs.reduce((acc, p) => acc * (1 - p / 100), 1)));
+    const probability =
+      probs.length === 0 ? null : Math.round(100 * (1 - probs.reduce((acc, p) => acc * (1 - p / 100), 1)));
     const f = b.fields;
     const out: Record<string, unknown> = {
       blockID: b.blockID,

@@ -4,7 +4,14 @@
  */
 
 /** What kind of failure, which decides the HTTP status at the edge. */
-export type ReservationsErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not_found' | 'conflict' | 'payment' | 'limit';
+export type ReservationsErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payment'
+  | 'limit';
 
 /** Every code this module raises, with its kind. Listed in `docs/reservations.md`. */
 export const RESERVATIONS_ERRORS = {

@@ -15,10 +15,13 @@ import type { LotRef } from './products/product.js';
  * @example await loadParkingFile(db, JSON.parse(readFileSync('demo-parking.json', 'utf8')))
  */
 export async function loadParkingFile(db: Db, file: unknown): Promise<{ products: number; publishers: number }> {
-  if (typeof file !== 'object' || file === null) throw invalidParam('file', 'must be a JSON object with products and lots');
+  if (typeof file !== 'object' || file === null)
+    throw invalidParam('file', 'must be a JSON object with products and lots');
   const f = file as { lots?: unknown; products?: unknown; publishers?: unknown };
   const lots = Array.isArray(f.lots) ? (f.lots as LotRef[]) : [];
-  const publishers = Array.isArray(f.publishers) ? await db.transaction((tx) => upsertPublishers(tx, f.publishers as unknown[])) : 0;
+  const publishers = Array.isArray(f.publishers)
+    ? await db.transaction((tx) => upsertPublishers(tx, f.publishers as unknown[]))
+    : 0;
   const products = Array.isArray(f.products) ? (await loadProducts(db, f.products, lots)).length : 0;
   return { products, publishers };
 }

@@ -10,7 +10,14 @@
  * nothing pending on the consumer).
  */
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
 import type { ProbeRecord } from '../ingest/records.js';
 import { pingsFromPayload } from './payload.js';
 
@@ -82,7 +89,15 @@ export async function consumeNatsProbes(target: PingStoreTarget, opts: NatsFeedO
   const durable = opts.durable ?? DEFAULT_DURABLE;
   const flushEveryMs = (opts.flushEveryS ?? 10) * 1000;
   const flushEveryPings = opts.flushEveryPings ?? 50_000;
-  const totals: NatsFeedTotals = { acked: 0, terminated: 0, pings: 0, inserted: 0, duplicates: 0, malformedPings: 0, flushes: 0 };
+  const totals: NatsFeedTotals = {
+    acked: 0,
+    terminated: 0,
+    pings: 0,
+    inserted: 0,
+    duplicates: 0,
+    malformedPings: 0,
+    flushes: 0,
+  };
   const nc = await connect({ servers: opts.servers.split(','), name: `streetwise ingest (${durable})` });
   try {
     const jsm = await jetstreamManager(nc);
@@ -104,7 +119,9 @@ export async function consumeNatsProbes(target: PingStoreTarget, opts: NatsFeedO
     const expires = Math.max(1000, Math.min(5000, ((opts.untilIdleS ?? 10) * 1000) / 2));
     while (opts.signal?.aborted !== true) {
       const messages = await consumer.fetch({ max_messages: batch, expires });
-      const stop = (): void => { void messages.close(); };
+      const stop = (): void => {
+        void messages.close();
+      };
       opts.signal?.addEventListener('abort', stop, { once: true });
       const got: JsMsg[] = [];
       try {
@@ -134,7 +151,12 @@ export async function consumeNatsProbes(target: PingStoreTarget, opts: NatsFeedO
 }
 
 /** Stores the pings of a pull in one call, then acknowledges (or terminates) each message. Returns new pings. */
-async function storeMessages(target: PingStoreTarget, msgs: readonly JsMsg[], totals: NatsFeedTotals, log: (l: string) => void): Promise<number> {
+async function storeMessages(
+  target: PingStoreTarget,
+  msgs: readonly JsMsg[],
+  totals: NatsFeedTotals,
+  log: (l: string) => void,
+): Promise<number> {
   const records: ProbeRecord[] = [];
   const verdicts: Array<'ack' | string> = [];
   for (const m of msgs) {
@@ -147,7 +169,9 @@ async function storeMessages(target: PingStoreTarget, msgs: readonly JsMsg[], to
     if (issues.length > 0) {
       totals.malformedPings += issues.length;
       const where = issues[0].line !== undefined ? `line ${issues[0].line}` : `ping ${issues[0].index}`;
-      log(`message ${m.seq} (${m.subject}): ${issues.length} malformed ping(s) skipped, first at ${where}: ${issues[0].message}`);
+      log(
+        `message ${m.seq} (${m.subject}): ${issues.length} malformed ping(s) skipped, first at ${where}: ${issues[0].message}`,
+      );
     }
     for (const r of rs) records.push(r);
     totals.pings += rs.length;
@@ -155,7 +179,7 @@ async function storeMessages(target: PingStoreTarget, msgs: readonly JsMsg[], to
   }
   let inserted = 0;
   if (records.length > 0) {
-    let r;
+    let r: { inserted: number; duplicates: number };
     try {
       r = await target.store(records);
     } catch (err) {
@@ -182,7 +206,12 @@ async function storeMessages(target: PingStoreTarget, msgs: readonly JsMsg[], to
 }
 
 /** The stream to read: the one named (created when missing), or the one capturing the subject, or a new `PROBES`. */
-async function ensureStream(jsm: JetStreamManager, subject: string, name: string | undefined, log: (l: string) => void): Promise<string> {
+async function ensureStream(
+  jsm: JetStreamManager,
+  subject: string,
+  name: string | undefined,
+  log: (l: string) => void,
+): Promise<string> {
   if (name !== undefined) {
     try {
       await jsm.streams.info(name);
@@ -204,12 +233,20 @@ async function ensureStream(jsm: JetStreamManager, subject: string, name: string
 }
 
 /** Creates the durable pull consumer, or brings an existing one's ack wait up to date. */
-async function ensureConsumer(jsm: JetStreamManager, stream: string, durable: string, subject: string, ackWaitS: number): Promise<void> {
+async function ensureConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  durable: string,
+  subject: string,
+  ackWaitS: number,
+): Promise<void> {
   const ackWait = nanos(ackWaitS * 1000);
   try {
     const info = await jsm.consumers.info(stream, durable);
     if (info.config.filter_subject !== undefined && info.config.filter_subject !== subject) {
-      throw new Error(`consumer ${durable} on stream ${stream} reads ${info.config.filter_subject}, not ${subject}: choose another --durable`);
+      throw new Error(
+        `consumer ${durable} on stream ${stream} reads ${info.config.filter_subject}, not ${subject}: choose another --durable`,
+      );
     }
     if (info.config.ack_wait !== ackWait) await jsm.consumers.update(stream, durable, { ack_wait: ackWait });
     return;
@@ -217,7 +254,11 @@ async function ensureConsumer(jsm: JetStreamManager, stream: string, durable: st
     if (!isNotFound(err)) throw err;
   }
   await jsm.consumers.add(stream, {
-    durable_name: durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, filter_subject: subject, ack_wait: ackWait,
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: subject,
+    ack_wait: ackWait,
   });
 }
 

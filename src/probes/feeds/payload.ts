@@ -29,8 +29,10 @@ export function pingsFromPayload(text: string): PayloadPings {
     // not one JSON value: read it as NDJSON below
   }
   if (isJson) {
-    const list = Array.isArray(whole) ? whole
-      : whole !== null && typeof whole === 'object' && Array.isArray((whole as { pings?: unknown }).pings) ? (whole as { pings: unknown[] }).pings
+    const list = Array.isArray(whole)
+      ? whole
+      : whole !== null && typeof whole === 'object' && Array.isArray((whole as { pings?: unknown }).pings)
+        ? (whole as { pings: unknown[] }).pings
         : [whole];
     list.forEach((o, index) => {
       const r = recordFromObject(o);

@@ -7,7 +7,12 @@
  */
 import { ProbeFormatError } from './errors.js';
 import {
-  SPEED_UNIT_HINT, TIME_UNIT_HINT, speedUnitFromName, timeUnitFromName, type SpeedUnit, type TimeUnit,
+  SPEED_UNIT_HINT,
+  TIME_UNIT_HINT,
+  speedUnitFromName,
+  timeUnitFromName,
+  type SpeedUnit,
+  type TimeUnit,
 } from './units.js';
 
 /** The fields of a ping a CSV column can hold. */
@@ -42,18 +47,29 @@ export interface CsvLayout {
 }
 
 const FIELD_NAMES: Readonly<Record<string, CsvField>> = {
-  trace: 'trace', trace_id: 'trace', traceid: 'trace', id: 'trace',
-  time: 'time', timestamp: 'time', t: 'time',
-  lat: 'lat', latitude: 'lat',
-  lon: 'lon', lng: 'lon', longitude: 'lon',
+  trace: 'trace',
+  trace_id: 'trace',
+  traceid: 'trace',
+  id: 'trace',
+  time: 'time',
+  timestamp: 'time',
+  t: 'time',
+  lat: 'lat',
+  latitude: 'lat',
+  lon: 'lon',
+  lng: 'lon',
+  longitude: 'lon',
   speed: 'speed',
-  heading: 'heading', bearing: 'heading', course: 'heading',
+  heading: 'heading',
+  bearing: 'heading',
+  course: 'heading',
 };
 
 /** Parses a mapping such as `trace=vehicle,time=ts:ms,lat=y,lon=x,speed=v:mps,heading=dir,speed=-`. */
 export function parseColumnMapping(spec: string): ColumnMapping {
   const out: ColumnMapping = {};
-  const bad = (msg: string): ProbeFormatError => new ProbeFormatError('PROBES_CSV_BAD_MAPPING', `columns: ${msg}`, { option: 'columns' });
+  const bad = (msg: string): ProbeFormatError =>
+    new ProbeFormatError('PROBES_CSV_BAD_MAPPING', `columns: ${msg}`, { option: 'columns' });
   for (const part of spec.split(',')) {
     const entry = part.trim();
     if (entry === '') continue;
@@ -92,16 +108,30 @@ function positionOf(text: string, bad: (m: string) => ProbeFormatError): number 
 function unitOf(field: CsvField, unitName: string, column: string): TimeUnit | SpeedUnit | undefined {
   if (field === 'time') {
     const u = timeUnitFromName(unitName);
-    if (u === undefined) throw new ProbeFormatError('PROBES_CSV_UNKNOWN_UNIT', `columns: unknown time unit "${unitName}" for column ${column} (use ${TIME_UNIT_HINT})`, { column, option: 'columns' });
+    if (u === undefined)
+      throw new ProbeFormatError(
+        'PROBES_CSV_UNKNOWN_UNIT',
+        `columns: unknown time unit "${unitName}" for column ${column} (use ${TIME_UNIT_HINT})`,
+        { column, option: 'columns' },
+      );
     return u;
   }
   if (field === 'speed') {
     const u = speedUnitFromName(unitName);
-    if (u === undefined) throw new ProbeFormatError('PROBES_CSV_UNKNOWN_UNIT', `columns: unknown speed unit "${unitName}" for column ${column} (use ${SPEED_UNIT_HINT})`, { column, option: 'columns' });
+    if (u === undefined)
+      throw new ProbeFormatError(
+        'PROBES_CSV_UNKNOWN_UNIT',
+        `columns: unknown speed unit "${unitName}" for column ${column} (use ${SPEED_UNIT_HINT})`,
+        { column, option: 'columns' },
+      );
     return u;
   }
   if (field === 'heading' && /^(deg|degrees)$/i.test(unitName)) return undefined;
-  throw new ProbeFormatError('PROBES_CSV_UNKNOWN_UNIT', `columns: ${field} takes no unit "${unitName}"${field === 'heading' ? ' (headings are degrees: deg)' : ''}`, { column, option: 'columns' });
+  throw new ProbeFormatError(
+    'PROBES_CSV_UNKNOWN_UNIT',
+    `columns: ${field} takes no unit "${unitName}"${field === 'heading' ? ' (headings are degrees: deg)' : ''}`,
+    { column, option: 'columns' },
+  );
 }
 
 /** True when the mapping refers to a column by header name (so the file must have a header). */
@@ -114,7 +144,9 @@ export function mappingUsesNames(m: ColumnMapping): boolean {
  * `vehicle_id`, `timestampMs` → `timestamp_ms`.
  */
 export function normalizeHeader(name: string): string {
-  return name.replace(/^\uFEFF/, '').trim()
+  return name
+    .replace(/^\uFEFF/, '')
+    .trim()
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
@@ -122,21 +154,92 @@ export function normalizeHeader(name: string): string {
 }
 
 // Header names per field, best first: when several are present the earliest in the list is read.
-const TRACE_NAMES = ['trace_id', 'traceid', 'trace', 'trip_id', 'tripid', 'trip', 'vehicle_id', 'vehicleid', 'vehicle', 'veh_id',
-  'device_id', 'deviceid', 'device', 'unit_id', 'car_id', 'object_id', 'id'];
+const TRACE_NAMES = [
+  'trace_id',
+  'traceid',
+  'trace',
+  'trip_id',
+  'tripid',
+  'trip',
+  'vehicle_id',
+  'vehicleid',
+  'vehicle',
+  'veh_id',
+  'device_id',
+  'deviceid',
+  'device',
+  'unit_id',
+  'car_id',
+  'object_id',
+  'id',
+];
 const TIME_NAMES: ReadonlyArray<readonly [string, TimeUnit]> = [
-  ...['timestamp', 'time', 't', 'ts', 'datetime', 'date_time', 'timestamp_utc', 'time_utc', 'utc_time', 'gps_time', 'fix_time', 'recorded_at']
-    .map((n) => [n, 'auto'] as const),
-  ...['timestamp_iso', 'timestamp_iso_utc', 'iso_timestamp', 'time_iso', 'iso_time', 'iso8601', 'timestamp_iso8601', 'datetime_iso', 'datetime_utc']
-    .map((n) => [n, 'iso'] as const),
-  ...['epoch', 'epoch_s', 'epoch_sec', 'epoch_seconds', 'unix', 'unix_s', 'unix_time', 'unixtime', 'unix_timestamp', 'timestamp_s', 'time_s', 't_s', 'ts_s']
-    .map((n) => [n, 'epoch_s'] as const),
-  ...['epoch_ms', 'epoch_millis', 'epoch_milliseconds', 'unix_ms', 'unix_time_ms', 'timestamp_ms', 'time_ms', 't_ms', 'ts_ms']
-    .map((n) => [n, 'epoch_ms'] as const),
+  ...[
+    'timestamp',
+    'time',
+    't',
+    'ts',
+    'datetime',
+    'date_time',
+    'timestamp_utc',
+    'time_utc',
+    'utc_time',
+    'gps_time',
+    'fix_time',
+    'recorded_at',
+  ].map((n) => [n, 'auto'] as const),
+  ...[
+    'timestamp_iso',
+    'timestamp_iso_utc',
+    'iso_timestamp',
+    'time_iso',
+    'iso_time',
+    'iso8601',
+    'timestamp_iso8601',
+    'datetime_iso',
+    'datetime_utc',
+  ].map((n) => [n, 'iso'] as const),
+  ...[
+    'epoch',
+    'epoch_s',
+    'epoch_sec',
+    'epoch_seconds',
+    'unix',
+    'unix_s',
+    'unix_time',
+    'unixtime',
+    'unix_timestamp',
+    'timestamp_s',
+    'time_s',
+    't_s',
+    'ts_s',
+  ].map((n) => [n, 'epoch_s'] as const),
+  ...[
+    'epoch_ms',
+    'epoch_millis',
+    'epoch_milliseconds',
+    'unix_ms',
+    'unix_time_ms',
+    'timestamp_ms',
+    'time_ms',
+    't_ms',
+    'ts_ms',
+  ].map((n) => [n, 'epoch_ms'] as const),
 ];
 const LAT_NAMES = ['lat', 'latitude', 'lat_deg', 'y'];
 const LON_NAMES = ['lon', 'lng', 'long', 'longitude', 'lon_deg', 'x'];
-const HEADING_NAMES = ['heading', 'heading_deg', 'bearing', 'bearing_deg', 'course', 'course_deg', 'direction', 'dir', 'azimuth', 'angle'];
+const HEADING_NAMES = [
+  'heading',
+  'heading_deg',
+  'bearing',
+  'bearing_deg',
+  'course',
+  'course_deg',
+  'direction',
+  'dir',
+  'azimuth',
+  'angle',
+];
 /** A speed column: one of these names, then `_<unit>` (`speed_mps`) or the unit glued on (`speedkph`). */
 const SPEED_RE = /^(?:gps_|ground_)?(?:speed|velocity|spd)(?:_?(.+))?$/;
 
@@ -167,16 +270,27 @@ export function layoutFromHeader(header: readonly string[], mapping: ColumnMappi
   // 1. Mapped fields.
   for (const [field, src] of Object.entries(mapping) as Array<[CsvField, ColumnSource | null | undefined]>) {
     if (src === undefined) continue;
-    if (src === null) { index[field] = -1; continue; }
+    if (src === null) {
+      index[field] = -1;
+      continue;
+    }
     let i: number;
     if (typeof src.column === 'number') {
       i = src.column - 1;
-      if (i >= names.length) throw unknownColumn(String(src.column), `columns: ${field}=${src.column} but the header has ${names.length} columns`);
+      if (i >= names.length)
+        throw unknownColumn(
+          String(src.column),
+          `columns: ${field}=${src.column} but the header has ${names.length} columns`,
+        );
     } else {
       const want = src.column.toLowerCase();
       i = names.findIndex((n) => n.toLowerCase() === want);
       if (i < 0) i = norm.indexOf(normalizeHeader(src.column));
-      if (i < 0) throw unknownColumn(src.column, `columns: ${field}=${src.column} but the header has no column "${src.column}" (it has ${names.join(', ')})`);
+      if (i < 0)
+        throw unknownColumn(
+          src.column,
+          `columns: ${field}=${src.column} but the header has no column "${src.column}" (it has ${names.join(', ')})`,
+        );
     }
     index[field] = i;
     used.add(i);
@@ -216,7 +330,12 @@ export function layoutFromHeader(header: readonly string[], mapping: ColumnMappi
     norm.forEach((n, i) => {
       if (used.has(i) || found >= 0) return;
       const u = speedColumnUnit(n);
-      if (u === 'none') { if (unitless < 0) unitless = i; } else if (u !== undefined) { found = i; speedUnit = u; }
+      if (u === 'none') {
+        if (unitless < 0) unitless = i;
+      } else if (u !== undefined) {
+        found = i;
+        speedUnit = u;
+      }
     });
     if (found < 0 && unitless >= 0) throw noSpeedUnit(names[unitless], false);
     claim('speed', found);
@@ -224,9 +343,11 @@ export function layoutFromHeader(header: readonly string[], mapping: ColumnMappi
 
   for (const f of ['trace', 'time', 'lat', 'lon'] as const) {
     if (index[f] === undefined || index[f]! < 0) {
-      throw new ProbeFormatError('PROBES_CSV_MISSING_COLUMN',
+      throw new ProbeFormatError(
+        'PROBES_CSV_MISSING_COLUMN',
         `CSV header has no ${f === 'trace' ? 'trace id' : f} column (looked for ${REQUIRED_HINT[f]}; header: ${names.join(', ')}); map one with columns=${f}=<name>`,
-        { column: f });
+        { column: f },
+      );
     }
   }
   return finish(index, timeUnit ?? 'auto', speedUnit ?? 'kph', (i) => names[i]);
@@ -245,10 +366,15 @@ export function layoutWithoutHeader(width: number, mapping: ColumnMapping = {}):
   const mapped = Object.keys(mapping).length > 0;
   for (const [field, src] of Object.entries(mapping) as Array<[CsvField, ColumnSource | null | undefined]>) {
     if (src === undefined) continue;
-    if (src === null) { index[field] = -1; continue; }
-    if (typeof src.column === 'string') throw unknownColumn(src.column, `columns: ${field}=${src.column} names a column but the file has no header row`);
+    if (src === null) {
+      index[field] = -1;
+      continue;
+    }
+    if (typeof src.column === 'string')
+      throw unknownColumn(src.column, `columns: ${field}=${src.column} names a column but the file has no header row`);
     const i = src.column - 1;
-    if (i >= width) throw unknownColumn(String(src.column), `columns: ${field}=${src.column} but the first row has ${width} columns`);
+    if (i >= width)
+      throw unknownColumn(String(src.column), `columns: ${field}=${src.column} but the first row has ${width} columns`);
     index[field] = i;
     used.add(i);
     if (field === 'time' && src.unit !== undefined) timeUnit = src.unit as TimeUnit;
@@ -258,15 +384,21 @@ export function layoutWithoutHeader(width: number, mapping: ColumnMapping = {}):
     }
   }
   if (!mapped && width > 4) {
-    throw new ProbeFormatError('PROBES_CSV_AMBIGUOUS_COLUMNS',
+    throw new ProbeFormatError(
+      'PROBES_CSV_AMBIGUOUS_COLUMNS',
       `CSV without a header has ${width} columns; only trace_id,timestamp,lat,lon (columns 1-4) are known by position. ` +
-      'Add a header row (e.g. trace_id,timestamp,lat,lon,speed_kph,heading) or map the columns (e.g. columns=speed=5:kph,heading=6)',
-      { column: 'column 5' });
+        'Add a header row (e.g. trace_id,timestamp,lat,lon,speed_kph,heading) or map the columns (e.g. columns=speed=5:kph,heading=6)',
+      { column: 'column 5' },
+    );
   }
   (['trace', 'time', 'lat', 'lon'] as const).forEach((f, k) => {
     if (index[f] !== undefined) return;
     if (used.has(k) || k >= width) {
-      throw new ProbeFormatError('PROBES_CSV_MISSING_COLUMN', `CSV without a header: no column for ${f} (map it with columns=${f}=<column number>)`, { column: f });
+      throw new ProbeFormatError(
+        'PROBES_CSV_MISSING_COLUMN',
+        `CSV without a header: no column for ${f} (map it with columns=${f}=<column number>)`,
+        { column: f },
+      );
     }
     index[f] = k;
     used.add(k);
@@ -274,11 +406,21 @@ export function layoutWithoutHeader(width: number, mapping: ColumnMapping = {}):
   return finish(index, timeUnit, speedUnit, (i) => `column ${i + 1}`);
 }
 
-function finish(index: Partial<Record<CsvField, number>>, timeUnit: TimeUnit, speedUnit: SpeedUnit, nameOf: (i: number) => string): CsvLayout {
+function finish(
+  index: Partial<Record<CsvField, number>>,
+  timeUnit: TimeUnit,
+  speedUnit: SpeedUnit,
+  nameOf: (i: number) => string,
+): CsvLayout {
   const layout: CsvLayout = {
-    trace: index.trace!, time: index.time!, lat: index.lat!, lon: index.lon!,
-    speed: index.speed ?? -1, heading: index.heading ?? -1,
-    timeUnit, speedUnit,
+    trace: index.trace!,
+    time: index.time!,
+    lat: index.lat!,
+    lon: index.lon!,
+    speed: index.speed ?? -1,
+    heading: index.heading ?? -1,
+    timeUnit,
+    speedUnit,
     timeName: nameOf(index.time!),
     speedName: index.speed !== undefined && index.speed >= 0 ? nameOf(index.speed) : 'speed',
     minColumns: 0,
@@ -292,7 +434,9 @@ function unknownColumn(column: string, message: string): ProbeFormatError {
 }
 
 function noSpeedUnit(column: string, mapped: boolean): ProbeFormatError {
-  return new ProbeFormatError('PROBES_CSV_UNKNOWN_UNIT',
+  return new ProbeFormatError(
+    'PROBES_CSV_UNKNOWN_UNIT',
     `speed column "${column}" has no unit: ${mapped ? `give it one (columns=speed=${column}:kph` : `name it speed_kph, speed_mps, speed_mph or speed_knots, or give its unit (columns=speed=${column}:kph`}; units: ${SPEED_UNIT_HINT}), or skip it with columns=speed=-`,
-    { column });
+    { column },
+  );
 }

@@ -10,7 +10,14 @@
  */
 import { parse } from 'csv-parse';
 import type { Readable } from 'node:stream';
-import { layoutFromHeader, layoutWithoutHeader, mappingUsesNames, parseColumnMapping, type ColumnMapping, type CsvLayout } from './csv-columns.js';
+import {
+  layoutFromHeader,
+  layoutWithoutHeader,
+  mappingUsesNames,
+  parseColumnMapping,
+  type ColumnMapping,
+  type CsvLayout,
+} from './csv-columns.js';
 import { makeRecord, type FieldUnits, type ParseIssue, type ProbeRecord } from './records.js';
 
 /** Options of the CSV reader. */
@@ -34,11 +41,24 @@ function looksLikeHeader(row: readonly string[]): boolean {
  * Reads CSV probe records from a stream; malformed rows go to `onIssue` with their line number.
  * Throws `ProbeFormatError` (before yielding anything) when the header or mapping cannot be resolved.
  */
-export async function* readCsvProbes(input: Readable, onIssue: (issue: ParseIssue) => void, opts: CsvOptions = {}): AsyncGenerator<ProbeRecord> {
-  const mapping: ColumnMapping = typeof opts.columns === 'string' ? parseColumnMapping(opts.columns) : opts.columns ?? {};
-  const parser = input.pipe(parse({
-    relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, info: true, comment: '#', bom: true,
-  }));
+export async function* readCsvProbes(
+  input: Readable,
+  onIssue: (issue: ParseIssue) => void,
+  opts: CsvOptions = {},
+): AsyncGenerator<ProbeRecord> {
+  const mapping: ColumnMapping =
+    typeof opts.columns === 'string' ? parseColumnMapping(opts.columns) : (opts.columns ?? {});
+  const parser = input.pipe(
+    parse({
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+      comment: '#',
+      bom: true,
+    }),
+  );
   let layout: CsvLayout | undefined;
   let units: FieldUnits = {};
   for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
@@ -47,15 +67,27 @@ export async function* readCsvProbes(input: Readable, onIssue: (issue: ParseIssu
     if (layout === undefined) {
       const header = opts.header ?? (mappingUsesNames(mapping) || looksLikeHeader(row));
       layout = header ? layoutFromHeader(row, mapping) : layoutWithoutHeader(row.length, mapping);
-      units = { time: layout.timeUnit, speed: layout.speedUnit, timeName: layout.timeName, speedName: layout.speedName };
+      units = {
+        time: layout.timeUnit,
+        speed: layout.speedUnit,
+        timeName: layout.timeName,
+        speedName: layout.speedName,
+      };
       if (header) continue;
     }
     if (row.length < layout.minColumns) {
       onIssue({ line, message: `expected at least ${layout.minColumns} columns, got ${row.length}` });
       continue;
     }
-    const rec = makeRecord(row[layout.trace], row[layout.time], row[layout.lat], row[layout.lon],
-      layout.speed >= 0 ? row[layout.speed] : undefined, layout.heading >= 0 ? row[layout.heading] : undefined, units);
+    const rec = makeRecord(
+      row[layout.trace],
+      row[layout.time],
+      row[layout.lat],
+      row[layout.lon],
+      layout.speed >= 0 ? row[layout.speed] : undefined,
+      layout.heading >= 0 ? row[layout.heading] : undefined,
+      units,
+    );
     if (typeof rec === 'string') onIssue({ line, message: rec });
     else yield rec;
   }

@@ -19,7 +19,11 @@ export interface FcdOptions {
 }
 
 /** Reads SUMO FCD probe records; malformed vehicles go to `onIssue` with their line number. */
-export async function* readFcdProbes(input: Readable, onIssue: (issue: ParseIssue) => void, opts: FcdOptions): AsyncGenerator<ProbeRecord> {
+export async function* readFcdProbes(
+  input: Readable,
+  onIssue: (issue: ParseIssue) => void,
+  opts: FcdOptions,
+): AsyncGenerator<ProbeRecord> {
   const parser = new SaxesParser({ position: true });
   const out: ProbeRecord[] = [];
   let timeS = NaN;
@@ -29,7 +33,8 @@ export async function* readFcdProbes(input: Readable, onIssue: (issue: ParseIssu
     const a = tag.attributes as Record<string, string>;
     if (tag.name === 'timestep') {
       timeS = Number(a.time);
-      if (!Number.isFinite(timeS)) onIssue({ line: parser.line, message: `timestep time ${JSON.stringify(a.time)} is not a number` });
+      if (!Number.isFinite(timeS))
+        onIssue({ line: parser.line, message: `timestep time ${JSON.stringify(a.time)} is not a number` });
       return;
     }
     if (tag.name !== 'vehicle' && tag.name !== 'person' && tag.name !== 'container') return;
@@ -41,12 +46,24 @@ export async function* readFcdProbes(input: Readable, onIssue: (issue: ParseIssu
     const lat = a.lat ?? a.y;
     const lonN = Number(lon);
     const latN = Number(lat);
-    if (a.lon === undefined && Number.isFinite(lonN) && Number.isFinite(latN) && (Math.abs(lonN) > 180 || Math.abs(latN) > 90)) {
+    if (
+      a.lon === undefined &&
+      Number.isFinite(lonN) &&
+      Number.isFinite(latN) &&
+      (Math.abs(lonN) > 180 || Math.abs(latN) > 90)
+    ) {
       onIssue({ line: parser.line, message: 'x/y are not geographic coordinates: run sumo with --fcd-output.geo' });
       return;
     }
     const speed = a.speed === undefined || a.speed === '' ? undefined : Number(a.speed) * 3.6;
-    const rec = makeRecord(a.id === undefined ? undefined : prefix + a.id, opts.startS + timeS, lat, lon, speed, a.angle);
+    const rec = makeRecord(
+      a.id === undefined ? undefined : prefix + a.id,
+      opts.startS + timeS,
+      lat,
+      lon,
+      speed,
+      a.angle,
+    );
     if (typeof rec === 'string') onIssue({ line: parser.line, message: rec });
     else out.push(rec);
   });

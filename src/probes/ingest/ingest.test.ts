@@ -20,9 +20,15 @@ describe('parseTimestampS', () => {
 
 describe('ingestProbeStream', () => {
   let db: Db;
-  beforeAll(async () => { db = await openProbeTestDb(); });
-  beforeEach(async () => { await db.query('TRUNCATE probe_pings'); });
-  afterAll(async () => { await db.close(); });
+  beforeAll(async () => {
+    db = await openProbeTestDb();
+  });
+  beforeEach(async () => {
+    await db.query('TRUNCATE probe_pings');
+  });
+  afterAll(async () => {
+    await db.close();
+  });
 
   it('ingests CSV with a header in any column order, reports malformed rows by line, and is idempotent', async () => {
     const csv = [
@@ -49,22 +55,33 @@ describe('ingestProbeStream', () => {
   });
 
   it('reads headerless CSV with speed and heading mapped by position', async () => {
-    const r = await ingestProbeStream(db, stream('t1,1700000000000,39.29,-76.61,42.5,370\n'), { format: 'csv', columns: 'speed=5:kph,heading=6' });
+    const r = await ingestProbeStream(db, stream('t1,1700000000000,39.29,-76.61,42.5,370\n'), {
+      format: 'csv',
+      columns: 'speed=5:kph,heading=6',
+    });
     expect(r.inserted).toBe(1);
-    const row = (await db.query<{ t_s: number; speed_kph: number; heading_deg: number }>('SELECT t_s, speed_kph, heading_deg FROM probe_pings')).rows[0];
+    const row = (
+      await db.query<{ t_s: number; speed_kph: number; heading_deg: number }>(
+        'SELECT t_s, speed_kph, heading_deg FROM probe_pings',
+      )
+    ).rows[0];
     expect(row.t_s).toBe(1700000000);
     expect(row.speed_kph).toBeCloseTo(42.5, 3);
     expect(row.heading_deg).toBeCloseTo(10, 3);
   });
 
   it('stores nothing of a CSV whose header cannot be read', async () => {
-    await expect(ingestProbeStream(db, stream('trace_id,timestamp,lat,lon,speed\na,1700000000,39.29,-76.61,30\n'), { format: 'csv' }))
-      .rejects.toMatchObject({ name: 'ProbeFormatError', code: 'PROBES_CSV_UNKNOWN_UNIT', column: 'speed' });
+    await expect(
+      ingestProbeStream(db, stream('trace_id,timestamp,lat,lon,speed\na,1700000000,39.29,-76.61,30\n'), {
+        format: 'csv',
+      }),
+    ).rejects.toMatchObject({ name: 'ProbeFormatError', code: 'PROBES_CSV_UNKNOWN_UNIT', column: 'speed' });
     expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows[0].n).toBe(0);
   });
 
   it('ingests JSON lines and counts a broken line without aborting', async () => {
-    const text = '{"trace_id":"x","timestamp":"2026-01-05T08:00:00Z","lat":39.3,"lon":-76.6}\n{oops\n{"traceId":"x","t":1767600010,"lat":39.3001,"lon":-76.6}\n';
+    const text =
+      '{"trace_id":"x","timestamp":"2026-01-05T08:00:00Z","lat":39.3,"lon":-76.6}\n{oops\n{"traceId":"x","t":1767600010,"lat":39.3001,"lon":-76.6}\n';
     const r = await ingestProbeStream(db, stream(text), { format: 'jsonl' });
     expect(r.inserted).toBe(2);
     expect(r.issues).toEqual([{ line: 2, message: 'not valid JSON' }]);
@@ -85,7 +102,9 @@ describe('ingestProbeStream', () => {
     expect(r.inserted).toBe(2);
     expect(r.malformed).toBe(1);
     expect(r.issues[0]).toEqual({ line: 8, message: expect.stringMatching(/fcd-output.geo/) });
-    const rows = (await db.query<{ t_s: number; speed_kph: number }>('SELECT t_s, speed_kph FROM probe_pings ORDER BY t_s')).rows;
+    const rows = (
+      await db.query<{ t_s: number; speed_kph: number }>('SELECT t_s, speed_kph FROM probe_pings ORDER BY t_s')
+    ).rows;
     expect(rows.map((x) => x.t_s)).toEqual([1767571200, 1767571201]);
     expect(rows[1].speed_kph).toBeCloseTo(45, 3);
   });
@@ -93,26 +112,49 @@ describe('ingestProbeStream', () => {
 
 describe('ingestRecords', () => {
   let db: Db;
-  beforeAll(async () => { db = await openProbeTestDb(); });
-  afterAll(async () => { await db.close(); });
-  beforeEach(async () => { await db.exec('DELETE FROM probe_pings; DELETE FROM probe_pending'); });
-  const records = (n: number) => Array.from({ length: n }, (_, i) => ({ traceId: `r${i % 3}`, ping: { tS: 1_767_600_000 + i, lat: 39.29 + i / 1e5, lon: -76.61 } }));
+  beforeAll(async () => {
+    db = await openProbeTestDb();
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+  beforeEach(async () => {
+    await db.exec('DELETE FROM probe_pings; DELETE FROM probe_pending');
+  });
+  const records = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      traceId: `r${i % 3}`,
+      ping: { tS: 1_767_600_000 + i, lat: 39.29 + i / 1e5, lon: -76.61 },
+    }));
 
   it('stores every batch while the next is parsed, in order, with progress after each', async () => {
     const progress: number[] = [];
     let concurrent = 0;
     let most = 0;
     // a database whose inserts take a while: parsing goes on meanwhile, but one insert runs at a time
-    const slow = { ...db, query: async (sql: string, params?: unknown[]) => {
-      if (!sql.includes('INSERT INTO probe_pings')) return db.query(sql, params);
-      most = Math.max(most, ++concurrent);
-      await new Promise((r) => setTimeout(r, 5));
-      try { return await db.query(sql, params); } finally { concurrent--; }
-    } } as Db;
+    const slow = {
+      ...db,
+      query: async (sql: string, params?: unknown[]) => {
+        if (!sql.includes('INSERT INTO probe_pings')) return db.query(sql, params);
+        most = Math.max(most, ++concurrent);
+        await new Promise((r) => setTimeout(r, 5));
+        try {
+          return await db.query(sql, params);
+        } finally {
+          concurrent--;
+        }
+      },
+    } as Db;
     // the records as a parser yields them, noting when each is taken
     let taken = 0;
     let takenWhileStoring = 0;
-    const parse = async function* () { for (const r of records(23)) { taken++; if (concurrent > 0) takenWhileStoring++; yield r; } };
+    const parse = async function* () {
+      for (const r of records(23)) {
+        taken++;
+        if (concurrent > 0) takenWhileStoring++;
+        yield r;
+      }
+    };
     const rep = await ingestRecords(slow, parse(), { batchSize: 5, onProgress: (p) => progress.push(p.inserted) });
     expect(rep).toMatchObject({ parsed: 23, inserted: 23, duplicates: 0 });
     expect(taken).toBe(23);
@@ -125,10 +167,13 @@ describe('ingestRecords', () => {
 
   it('throws a failed insert, after the batch in flight ends, and keeps what was stored before it', async () => {
     let n = 0;
-    const failing = { ...db, query: async (sql: string, params?: unknown[]) => {
-      if (sql.includes('INSERT INTO probe_pings') && ++n === 3) throw new Error('disk full');
-      return db.query(sql, params);
-    } } as Db;
+    const failing = {
+      ...db,
+      query: async (sql: string, params?: unknown[]) => {
+        if (sql.includes('INSERT INTO probe_pings') && ++n === 3) throw new Error('disk full');
+        return db.query(sql, params);
+      },
+    } as Db;
     await expect(ingestRecords(failing, records(23), { batchSize: 5 })).rejects.toThrow('disk full');
     expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows[0].n).toBe(10);
   });

@@ -10,7 +10,13 @@ import { readFcdProbes } from './fcd.js';
 import { readJsonProbes } from './json.js';
 import { readNdjsonProbes } from './ndjson.js';
 import { insertPings } from './ping-store.js';
-import { probeFormatFromName, type ParseIssue, type ProbeFormat, type ProbeFormatName, type ProbeRecord } from './records.js';
+import {
+  probeFormatFromName,
+  type ParseIssue,
+  type ProbeFormat,
+  type ProbeFormatName,
+  type ProbeRecord,
+} from './records.js';
 
 /** Options of the readers (each format reads its own). */
 export interface ReadProbesOptions extends CsvOptions {
@@ -66,14 +72,27 @@ export const DEFAULT_FCD_START_S = Date.UTC(2026, 0, 5) / 1000;
  * @example
  * for await (const r of readProbes(createReadStream('pings.csv'), 'csv', console.warn, { columns: 'speed=v:mps' })) batch.push(r);
  */
-export function readProbes(input: Readable, format: ProbeFormatName, onIssue: (i: ParseIssue) => void, opts: ReadProbesOptions = {}): AsyncGenerator<ProbeRecord> {
+export function readProbes(
+  input: Readable,
+  format: ProbeFormatName,
+  onIssue: (i: ParseIssue) => void,
+  opts: ReadProbesOptions = {},
+): AsyncGenerator<ProbeRecord> {
   const f = probeFormatFromName(format);
   switch (f) {
-    case 'csv': return readCsvProbes(input, onIssue, opts);
-    case 'json': return readJsonProbes(input, onIssue);
-    case 'ndjson': return readNdjsonProbes(input, onIssue);
-    case 'fcd': return readFcdProbes(input, onIssue, { startS: opts.fcdStartS ?? DEFAULT_FCD_START_S, tracePrefix: opts.tracePrefix });
-    case undefined: throw new Error(`unknown probe format "${format}" (json, ndjson, csv, fcd)`);
+    case 'csv':
+      return readCsvProbes(input, onIssue, opts);
+    case 'json':
+      return readJsonProbes(input, onIssue);
+    case 'ndjson':
+      return readNdjsonProbes(input, onIssue);
+    case 'fcd':
+      return readFcdProbes(input, onIssue, {
+        startS: opts.fcdStartS ?? DEFAULT_FCD_START_S,
+        tracePrefix: opts.tracePrefix,
+      });
+    case undefined:
+      throw new Error(`unknown probe format "${format}" (json, ndjson, csv, fcd)`);
   }
 }
 
@@ -91,7 +110,12 @@ export function formatFromFileName(name: string): ProbeFormat | undefined {
  * Ingests probe records into `probe_pings`, in batches. Malformed rows never abort the run.
  * Works on any AsyncIterable of records, so generated pings take the same path as files.
  */
-export async function ingestRecords(db: Db, records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>, opts: Omit<IngestOptions, 'format'>, issuesSoFar?: { count: number; list: ParseIssue[] }): Promise<IngestReport> {
+export async function ingestRecords(
+  db: Db,
+  records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>,
+  opts: Omit<IngestOptions, 'format'>,
+  issuesSoFar?: { count: number; list: ParseIssue[] },
+): Promise<IngestReport> {
   const batchSize = opts.batchSize ?? 5000;
   const firstNewS = new Map<string, number>();
   const issues = issuesSoFar ?? { count: 0, list: [] };
@@ -135,7 +159,15 @@ export async function ingestRecords(db: Db, records: AsyncIterable<ProbeRecord> 
     throw err;
   }
   await storing;
-  return { parsed, inserted, duplicates: parsed - inserted, malformed: issues.count, issues: issues.list, touchedTraceIds: [...firstNewS.keys()], firstNewS };
+  return {
+    parsed,
+    inserted,
+    duplicates: parsed - inserted,
+    malformed: issues.count,
+    issues: issues.list,
+    touchedTraceIds: [...firstNewS.keys()],
+    firstNewS,
+  };
 }
 
 /**

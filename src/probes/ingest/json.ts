@@ -59,7 +59,8 @@ class PingExtractor {
           this.envelope(t);
           break;
         case 'pingsKey':
-          if (t.name !== 'startArray') throw new ProbeFormatError('PROBES_JSON_SHAPE', `"pings" must be an array, got a ${tokenKind(t)}`);
+          if (t.name !== 'startArray')
+            throw new ProbeFormatError('PROBES_JSON_SHAPE', `"pings" must be an array, got a ${tokenKind(t)}`);
           this.at = 'pings';
           this.sawPings = true;
           break;
@@ -77,7 +78,8 @@ class PingExtractor {
     if (t.name === 'startObject' || t.name === 'startArray') this.skipDepth++;
     else if (t.name === 'endObject' || t.name === 'endArray') this.skipDepth--;
     // A repeated "pings" key is skipped like any other: the first one is the batch.
-    else if (t.name === 'keyValue' && this.skipDepth === 0 && t.value === 'pings' && !this.sawPings) this.at = 'pingsKey';
+    else if (t.name === 'keyValue' && this.skipDepth === 0 && t.value === 'pings' && !this.sawPings)
+      this.at = 'pingsKey';
   }
 
   private ping(t: Token): void {
@@ -107,17 +109,27 @@ class PingExtractor {
 
 function tokenKind(t: Token): string {
   switch (t.name) {
-    case 'stringValue': return 'string';
-    case 'numberValue': return 'number';
-    case 'nullValue': return 'null';
-    case 'trueValue': case 'falseValue': return 'boolean';
-    case 'startObject': return 'object';
-    default: return t.name;
+    case 'stringValue':
+      return 'string';
+    case 'numberValue':
+      return 'number';
+    case 'nullValue':
+      return 'null';
+    case 'trueValue':
+    case 'falseValue':
+      return 'boolean';
+    case 'startObject':
+      return 'object';
+    default:
+      return t.name;
   }
 }
 
 /** Reads pings from a JSON body; malformed pings go to `onIssue` with their array index. */
-export async function* readJsonProbes(input: Readable, onIssue: (issue: ParseIssue) => void): AsyncGenerator<ProbeRecord> {
+export async function* readJsonProbes(
+  input: Readable,
+  onIssue: (issue: ParseIssue) => void,
+): AsyncGenerator<ProbeRecord> {
   const tokenize = jsonParser({ streamValues: false }) as unknown as Tokenizer;
   const decoder = new StringDecoder('utf8');
   const ex = new PingExtractor(onIssue);
@@ -130,7 +142,10 @@ export async function* readJsonProbes(input: Readable, onIssue: (issue: ParseIss
       const why = err instanceof Error ? err.message : String(err);
       if (text === END_OF_INPUT && ex.empty) ex.finish();
       if (!yielded && ex.index === 0) throw new ProbeFormatError('PROBES_JSON_SYNTAX', `not valid JSON: ${why}`);
-      onIssue({ index: ex.index, message: `JSON syntax error after ping ${ex.index - 1}, rest of the body skipped: ${why}` });
+      onIssue({
+        index: ex.index,
+        message: `JSON syntax error after ping ${ex.index - 1}, rest of the body skipped: ${why}`,
+      });
       return false;
     }
     if (typeof r === 'symbol') return true;

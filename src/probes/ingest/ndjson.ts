@@ -8,7 +8,10 @@ import { recordFromObject } from './json-record.js';
 import type { ParseIssue, ProbeRecord } from './records.js';
 
 /** Reads NDJSON probe records; malformed lines go to `onIssue` with their line number. */
-export async function* readNdjsonProbes(input: Readable, onIssue: (issue: ParseIssue) => void): AsyncGenerator<ProbeRecord> {
+export async function* readNdjsonProbes(
+  input: Readable,
+  onIssue: (issue: ParseIssue) => void,
+): AsyncGenerator<ProbeRecord> {
   const lines = createInterface({ input, crlfDelay: Infinity });
   let line = 0;
   for await (const raw of lines) {

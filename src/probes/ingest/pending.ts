@@ -30,7 +30,12 @@ export async function readPending(db: Queryable, traceIds: readonly string[]): P
  * oldest first, at most `limit`: work a failed or interrupted batch left behind (younger marks
  * belong to batches still under way).
  */
-export async function listStalePending(db: Queryable, olderThanS: number, limit: number, mapVersion: string): Promise<string[]> {
+export async function listStalePending(
+  db: Queryable,
+  olderThanS: number,
+  limit: number,
+  mapVersion: string,
+): Promise<string[]> {
   const r = await db.query<{ trace_id: string }>(
     `SELECT trace_id FROM probe_pending
      WHERE marked_at < now() - make_interval(secs => $1) AND map_version IN ($3, '')

@@ -13,7 +13,12 @@ import type { ProbeRecord } from './records.js';
  * entry to the earliest newly inserted timestamp (what re-matching has to start from).
  * `mapVersion` names the region that will process the pings (its pending marks), '' = any.
  */
-export async function insertPings(db: Queryable, records: readonly ProbeRecord[], firstNewS?: Map<string, number>, mapVersion = ''): Promise<number> {
+export async function insertPings(
+  db: Queryable,
+  records: readonly ProbeRecord[],
+  firstNewS?: Map<string, number>,
+  mapVersion = '',
+): Promise<number> {
   if (records.length === 0) return 0;
   const n = records.length;
   const ids: string[] = new Array(n);
@@ -61,10 +66,13 @@ export async function insertPings(db: Queryable, records: readonly ProbeRecord[]
 
 /** Reads the stored pings of one trace in time order. */
 export async function readTracePings(db: Queryable, traceId: string): Promise<Ping[]> {
-  const res = await db.query<{ t_s: number; lat: number; lon: number; speed_kph: number | null; heading_deg: number | null }>(
-    'SELECT t_s, lat, lon, speed_kph, heading_deg FROM probe_pings WHERE trace_id = $1 ORDER BY t_s',
-    [traceId],
-  );
+  const res = await db.query<{
+    t_s: number;
+    lat: number;
+    lon: number;
+    speed_kph: number | null;
+    heading_deg: number | null;
+  }>('SELECT t_s, lat, lon, speed_kph, heading_deg FROM probe_pings WHERE trace_id = $1 ORDER BY t_s', [traceId]);
   return res.rows.map((r) => {
     const p: Ping = { tS: Number(r.t_s), lat: Number(r.lat), lon: Number(r.lon) };
     if (r.speed_kph !== null) p.speedKph = Number(r.speed_kph);

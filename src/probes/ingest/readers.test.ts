@@ -8,7 +8,12 @@ import type { ParseIssue, ProbeFormatName, ProbeRecord } from './records.js';
 const T0 = 1_767_600_000; // 2026-01-05T08:00:00Z
 
 /** Reads all records of a text (optionally split into chunks of `chunk` bytes). */
-async function read(format: ProbeFormatName, text: string, opts: ReadProbesOptions = {}, chunk?: number): Promise<{ records: ProbeRecord[]; issues: ParseIssue[] }> {
+async function read(
+  format: ProbeFormatName,
+  text: string,
+  opts: ReadProbesOptions = {},
+  chunk?: number,
+): Promise<{ records: ProbeRecord[]; issues: ParseIssue[] }> {
   const buf = Buffer.from(text);
   const parts: Buffer[] = [];
   if (chunk === undefined) parts.push(buf);
@@ -20,7 +25,11 @@ async function read(format: ProbeFormatName, text: string, opts: ReadProbesOptio
 }
 
 /** Reads and expects a ProbeFormatError; also checks that no record came out before it. */
-async function formatError(format: ProbeFormatName, text: string, opts: ReadProbesOptions = {}): Promise<ProbeFormatError> {
+async function formatError(
+  format: ProbeFormatName,
+  text: string,
+  opts: ReadProbesOptions = {},
+): Promise<ProbeFormatError> {
   const got: ProbeRecord[] = [];
   try {
     for await (const r of readProbes(Readable.from([Buffer.from(text)]), format, () => {}, opts)) got.push(r);
@@ -34,11 +43,14 @@ async function formatError(format: ProbeFormatName, text: string, opts: ReadProb
 
 describe('CSV headers', () => {
   it('reads common header names in any order, with the unit a speed column names', async () => {
-    const { records, issues } = await read('csv', [
-      'bearing,speed_mps,longitude,latitude,timestamp_iso_utc,vehicle_id',
-      `370,10,-76.61,39.29,2026-01-05T08:00:00Z,bus-7`,
-      `90,,-76.611,39.291,2026-01-05T03:00:05-05:00,bus-7`,
-    ].join('\n'));
+    const { records, issues } = await read(
+      'csv',
+      [
+        'bearing,speed_mps,longitude,latitude,timestamp_iso_utc,vehicle_id',
+        `370,10,-76.61,39.29,2026-01-05T08:00:00Z,bus-7`,
+        `90,,-76.611,39.291,2026-01-05T03:00:05-05:00,bus-7`,
+      ].join('\n'),
+    );
     expect(issues).toEqual([]);
     expect(records).toEqual([
       { traceId: 'bus-7', ping: { tS: T0, lat: 39.29, lon: -76.61, speedKph: 36, headingDeg: 10 } },
@@ -48,7 +60,8 @@ describe('CSV headers', () => {
 
   it('converts m/s, km/h, mph and knots to km/h', async () => {
     const rows = (unit: string): string => `device_id,time,lat,lon,${unit}\nd,${T0},39.29,-76.61,10\n`;
-    const kph = async (unit: string): Promise<number | undefined> => (await read('csv', rows(unit))).records[0].ping.speedKph;
+    const kph = async (unit: string): Promise<number | undefined> =>
+      (await read('csv', rows(unit))).records[0].ping.speedKph;
     expect(await kph('speed_mps')).toBe(36);
     expect(await kph('speed_ms')).toBe(36);
     expect(await kph('speed_kph')).toBe(10);
@@ -75,7 +88,10 @@ describe('CSV headers', () => {
   });
 
   it('reports a timestamp that does not fit its column unit, by line, and reads the other rows', async () => {
-    const { records, issues } = await read('csv', `trip_id,epoch_s,lat,lon\na,${T0}000,39.29,-76.61\na,${T0},39.29,-76.61\nb,2026-01-05T08:00:00Z,39.29,-76.61\n`);
+    const { records, issues } = await read(
+      'csv',
+      `trip_id,epoch_s,lat,lon\na,${T0}000,39.29,-76.61\na,${T0},39.29,-76.61\nb,2026-01-05T08:00:00Z,39.29,-76.61\n`,
+    );
     expect(records.map((r) => r.ping.tS)).toEqual([T0]);
     expect(issues).toEqual([
       { line: 2, message: `epoch_s "${T0}000" is outside 1970..2100 as epoch seconds (milliseconds? use unit ms)` },
@@ -87,13 +103,19 @@ describe('CSV headers', () => {
     const err = await formatError('csv', `trace_id,timestamp,lat,lon,speed,heading\na,${T0},39.29,-76.61,30,90\n`);
     expect(err.code).toBe('PROBES_CSV_UNKNOWN_UNIT');
     expect(err.column).toBe('speed');
-    expect(err.message).toMatch(/^speed column "speed" has no unit: name it speed_kph, speed_mps, speed_mph or speed_knots/);
+    expect(err.message).toMatch(
+      /^speed column "speed" has no unit: name it speed_kph, speed_mps, speed_mph or speed_knots/,
+    );
   });
 
   it('reads a bare speed column with the unit a mapping gives it, or skips it with "-"', async () => {
     const csv = `trace_id,timestamp,lat,lon,speed\na,${T0},39.29,-76.61,30\n`;
     expect((await read('csv', csv, { columns: 'speed=speed:mph' })).records[0].ping.speedKph).toBeCloseTo(48.28032, 9);
-    expect((await read('csv', csv, { columns: 'speed=-' })).records[0].ping).toEqual({ tS: T0, lat: 39.29, lon: -76.61 });
+    expect((await read('csv', csv, { columns: 'speed=-' })).records[0].ping).toEqual({
+      tS: T0,
+      lat: 39.29,
+      lon: -76.61,
+    });
   });
 
   it('prefers a speed column that names its unit over a bare one', async () => {
@@ -105,11 +127,16 @@ describe('CSV headers', () => {
     const err = await formatError('csv', `vehicle,lat,lon\na,39.29,-76.61\n`);
     expect(err.code).toBe('PROBES_CSV_MISSING_COLUMN');
     expect(err.column).toBe('time');
-    expect(err.message).toBe('CSV header has no time column (looked for timestamp, time, t, timestamp_iso_utc, epoch, epoch_ms, …; header: vehicle, lat, lon); map one with columns=time=<name>');
+    expect(err.message).toBe(
+      'CSV header has no time column (looked for timestamp, time, t, timestamp_iso_utc, epoch, epoch_ms, …; header: vehicle, lat, lon); map one with columns=time=<name>',
+    );
   });
 
   it('reports out-of-range speeds in the column unit and short rows by line', async () => {
-    const { records, issues } = await read('csv', `id,t,lat,lon,speed_mps\na,${T0},39.29,-76.61,150\na,${T0 + 1}\na,${T0 + 2},39.29,-76.61,-1\n`);
+    const { records, issues } = await read(
+      'csv',
+      `id,t,lat,lon,speed_mps\na,${T0},39.29,-76.61,150\na,${T0 + 1}\na,${T0 + 2},39.29,-76.61,-1\n`,
+    );
     expect(records).toEqual([]);
     expect(issues).toEqual([
       { line: 2, message: 'speed_mps "150" is not a speed in m/s (0..138.9)' },
@@ -124,9 +151,13 @@ describe('CSV column mapping', () => {
   const row = `car-1,${T0}123,39.3,-76.6,12.5,45`;
 
   it('maps fields to columns with units', async () => {
-    const { records, issues } = await read('csv', `${header}\n${row}\n`, { columns: 'trace=vehicle,time=ts:epoch_ms,lat=y,lon=x,speed=v:mps,heading=dir' });
+    const { records, issues } = await read('csv', `${header}\n${row}\n`, {
+      columns: 'trace=vehicle,time=ts:epoch_ms,lat=y,lon=x,speed=v:mps,heading=dir',
+    });
     expect(issues).toEqual([]);
-    expect(records).toEqual([{ traceId: 'car-1', ping: { tS: T0 + 0.123, lat: 39.3, lon: -76.6, speedKph: 45, headingDeg: 45 } }]);
+    expect(records).toEqual([
+      { traceId: 'car-1', ping: { tS: T0 + 0.123, lat: 39.3, lon: -76.6, speedKph: 45, headingDeg: 45 } },
+    ]);
   });
 
   it('maps by 1-based column number, with or without a header', async () => {
@@ -139,15 +170,24 @@ describe('CSV column mapping', () => {
 
   it('parses the mapping syntax', () => {
     expect(parseColumnMapping('trace=vehicle, time=ts:ms ,lat=3,speed=-,heading=dir:deg')).toEqual({
-      trace: { column: 'vehicle', unit: undefined }, time: { column: 'ts', unit: 'epoch_ms' }, lat: { column: 3, unit: undefined },
-      speed: null, heading: { column: 'dir', unit: undefined },
+      trace: { column: 'vehicle', unit: undefined },
+      time: { column: 'ts', unit: 'epoch_ms' },
+      lat: { column: 3, unit: undefined },
+      speed: null,
+      heading: { column: 'dir', unit: undefined },
     });
   });
 
   it('rejects an unknown unit, field or column, naming it', async () => {
     const unit = await formatError('csv', `${header}\n${row}\n`, { columns: 'speed=v:fps' });
-    expect([unit.code, unit.column, unit.message]).toEqual(['PROBES_CSV_UNKNOWN_UNIT', 'v', 'columns: unknown speed unit "fps" for column v (use mps, kph, mph or knots)']);
-    const noUnit = await formatError('csv', `${header}\n${row}\n`, { columns: 'trace=vehicle,time=ts,lat=y,lon=x,speed=v' });
+    expect([unit.code, unit.column, unit.message]).toEqual([
+      'PROBES_CSV_UNKNOWN_UNIT',
+      'v',
+      'columns: unknown speed unit "fps" for column v (use mps, kph, mph or knots)',
+    ]);
+    const noUnit = await formatError('csv', `${header}\n${row}\n`, {
+      columns: 'trace=vehicle,time=ts,lat=y,lon=x,speed=v',
+    });
     expect([noUnit.code, noUnit.column]).toEqual(['PROBES_CSV_UNKNOWN_UNIT', 'v']);
     const col = await formatError('csv', `${header}\n${row}\n`, { columns: 'speed=velocity:mps' });
     expect([col.code, col.column]).toEqual(['PROBES_CSV_UNKNOWN_COLUMN', 'velocity']);
@@ -179,7 +219,8 @@ describe('headerless CSV', () => {
 });
 
 describe('JSON bodies', () => {
-  const ping = (i: number): string => `{"traceId":"v${i % 2}","timestamp":${T0 + i},"lat":39.29,"lon":-76.61,"speedKph":${i}}`;
+  const ping = (i: number): string =>
+    `{"traceId":"v${i % 2}","timestamp":${T0 + i},"lat":39.29,"lon":-76.61,"speedKph":${i}}`;
 
   it('streams the pings array of an object, skipping other keys (even nested "pings")', async () => {
     const body = `{"source":{"pings":[1,2],"name":"fleet"},"pings":[${ping(0)},${ping(1)}],"count":2,"tail":[{"pings":3}]}`;
@@ -194,11 +235,16 @@ describe('JSON bodies', () => {
   it('reads a top-level array, byte by byte, with multi-byte characters split across chunks', async () => {
     const body = `[{"trace_id":"café-7","time":"2026-01-05T08:00:00Z","latitude":39.29,"lng":-76.61,"speed_mps":10,"bearing":-90}]`;
     const { records } = await read('json', body, {}, 1);
-    expect(records).toEqual([{ traceId: 'café-7', ping: { tS: T0, lat: 39.29, lon: -76.61, speedKph: 36, headingDeg: 270 } }]);
+    expect(records).toEqual([
+      { traceId: 'café-7', ping: { tS: T0, lat: 39.29, lon: -76.61, speedKph: 36, headingDeg: 270 } },
+    ]);
   });
 
   it('reports malformed pings by array index and keeps the rest', async () => {
-    const { records, issues } = await read('json', `{"pings":[${ping(0)},42,{"traceId":"x","timestamp":"soon","lat":1,"lon":2},[1],${ping(4)}]}`);
+    const { records, issues } = await read(
+      'json',
+      `{"pings":[${ping(0)},42,{"traceId":"x","timestamp":"soon","lat":1,"lon":2},[1],${ping(4)}]}`,
+    );
     expect(records.map((r) => r.ping.tS)).toEqual([T0, T0 + 4]);
     expect(issues).toEqual([
       { index: 1, message: 'expected a JSON object' },
@@ -208,7 +254,9 @@ describe('JSON bodies', () => {
   });
 
   it('refuses bodies of the wrong shape before reading any ping', async () => {
-    expect((await formatError('json', '"hello"')).message).toBe('a JSON body must be an object with a "pings" array or an array of pings; it starts with a string');
+    expect((await formatError('json', '"hello"')).message).toBe(
+      'a JSON body must be an object with a "pings" array or an array of pings; it starts with a string',
+    );
     expect((await formatError('json', '{"data":[{"traceId":"a"}]}')).message).toMatch(/the object has no "pings" key$/);
     expect((await formatError('json', '{"pings":{"a":1}}')).message).toBe('"pings" must be an array, got a object');
     expect((await formatError('json', '   ')).message).toMatch(/the body is empty$/);
@@ -230,19 +278,24 @@ describe('NDJSON', () => {
     for (const name of ['ndjson', 'jsonl'] as const) {
       const { records, issues } = await read(name, text);
       expect(issues).toEqual([]);
-      expect(records.map((r) => [r.traceId, r.ping.tS, r.ping.speedKph])).toEqual([['a', T0, 16.09344], ['b', T0, 18.52]]);
+      expect(records.map((r) => [r.traceId, r.ping.tS, r.ping.speedKph])).toEqual([
+        ['a', T0, 16.09344],
+        ['b', T0, 18.52],
+      ]);
     }
   });
 });
 
 describe('formats', () => {
   it('guesses the format from a file name', () => {
-    expect(['a.csv', 'a.csv.gz', 'a.json', 'a.ndjson', 'a.jsonl.gz', 'fcd.xml', 'a.txt'].map(formatFromFileName))
-      .toEqual(['csv', 'csv', 'json', 'ndjson', 'ndjson', 'fcd', undefined]);
+    expect(
+      ['a.csv', 'a.csv.gz', 'a.json', 'a.ndjson', 'a.jsonl.gz', 'fcd.xml', 'a.txt'].map(formatFromFileName),
+    ).toEqual(['csv', 'csv', 'json', 'ndjson', 'ndjson', 'fcd', undefined]);
   });
 
   it('normalises header names for alias lookup', () => {
-    expect(['Speed (km/h)', 'vehicleID', 'timestampMs', '\uFEFFtrace_id', ' GPS Speed [m/s] '].map(normalizeHeader))
-      .toEqual(['speed_km_h', 'vehicle_id', 'timestamp_ms', 'trace_id', 'gps_speed_m_s']);
+    expect(
+      ['Speed (km/h)', 'vehicleID', 'timestampMs', '\uFEFFtrace_id', ' GPS Speed [m/s] '].map(normalizeHeader),
+    ).toEqual(['speed_km_h', 'vehicle_id', 'timestamp_ms', 'trace_id', 'gps_speed_m_s']);
   });
 });

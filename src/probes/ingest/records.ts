@@ -78,22 +78,33 @@ const MAX_SPEED_KPH = 500;
  * normalised to [0, 360).
  */
 export function makeRecord(
-  traceId: unknown, timestamp: unknown, lat: unknown, lon: unknown, speed?: unknown, headingDeg?: unknown, units: FieldUnits = {},
+  traceId: unknown,
+  timestamp: unknown,
+  lat: unknown,
+  lon: unknown,
+  speed?: unknown,
+  headingDeg?: unknown,
+  units: FieldUnits = {},
 ): ProbeRecord | string {
   const id = traceId === undefined || traceId === null ? '' : String(traceId).trim();
   if (id === '') return 'trace_id is empty';
   if (id.length > 200) return 'trace_id is longer than 200 characters';
   const timeUnit = units.time ?? 'auto';
-  const t = typeof timestamp === 'number' && timeUnit === 'auto' ? autoEpochS(timestamp)
-    : typeof timestamp === 'number' || typeof timestamp === 'string' ? parseTimeAs(String(timestamp), timeUnit)
-      : NaN;
+  const t =
+    typeof timestamp === 'number' && timeUnit === 'auto'
+      ? autoEpochS(timestamp)
+      : typeof timestamp === 'number' || typeof timestamp === 'string'
+        ? parseTimeAs(String(timestamp), timeUnit)
+        : NaN;
   if (typeof t !== 'number' || !Number.isFinite(t)) {
     return `${units.timeName ?? 'timestamp'} ${JSON.stringify(timestamp)} ${typeof t === 'string' ? t : 'is not epoch seconds/milliseconds or ISO 8601'}`;
   }
   const la = optionalNumber(lat);
   const lo = optionalNumber(lon);
-  if (la === undefined || Number.isNaN(la) || la < -90 || la > 90) return `lat ${JSON.stringify(lat)} is not a latitude in [-90, 90]`;
-  if (lo === undefined || Number.isNaN(lo) || lo < -180 || lo > 180) return `lon ${JSON.stringify(lon)} is not a longitude in [-180, 180]`;
+  if (la === undefined || Number.isNaN(la) || la < -90 || la > 90)
+    return `lat ${JSON.stringify(lat)} is not a latitude in [-90, 90]`;
+  if (lo === undefined || Number.isNaN(lo) || lo < -180 || lo > 180)
+    return `lon ${JSON.stringify(lon)} is not a longitude in [-180, 180]`;
   const ping: ProbeRecord['ping'] = { tS: t, lat: la, lon: lo };
   const sp = optionalNumber(speed);
   if (sp !== undefined) {

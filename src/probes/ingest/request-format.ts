@@ -21,7 +21,8 @@ export const PROBE_CONTENT_TYPES: Readonly<Record<string, ProbeFormat>> = {
   'text/xml': 'fcd',
 };
 
-const ACCEPTED = 'application/json, application/x-ndjson (or application/jsonl), text/csv, application/xml or text/xml (SUMO FCD)';
+const ACCEPTED =
+  'application/json, application/x-ndjson (or application/jsonl), text/csv, application/xml or text/xml (SUMO FCD)';
 
 /** The format and reader options of a request body. */
 export interface ProbeRequestFormat {
@@ -38,7 +39,12 @@ export interface ProbeRequestFormatError {
 }
 
 /** Query parameters and the format they apply to. */
-const FORMAT_PARAMS: Readonly<Record<string, ProbeFormat>> = { columns: 'csv', header: 'csv', fcdStart: 'fcd', tracePrefix: 'fcd' };
+const FORMAT_PARAMS: Readonly<Record<string, ProbeFormat>> = {
+  columns: 'csv',
+  header: 'csv',
+  fcdStart: 'fcd',
+  tracePrefix: 'fcd',
+};
 
 /**
  * Chooses the reader for a request from its Content-Type and query. Unknown media types (or a
@@ -48,12 +54,18 @@ const FORMAT_PARAMS: Readonly<Record<string, ProbeFormat>> = { columns: 'csv', h
  * probeFormatFromRequest('text/csv; charset=utf-8', { columns: 'time=ts:ms,speed=v:mps' })
  * // → { format: 'csv', options: { columns: { time: { column: 'ts', unit: 'epoch_ms' }, speed: { column: 'v', unit: 'mps' } } } }
  */
-export function probeFormatFromRequest(contentType: string | undefined, query: Record<string, unknown>): ProbeRequestFormat | ProbeRequestFormatError {
+export function probeFormatFromRequest(
+  contentType: string | undefined,
+  query: Record<string, unknown>,
+): ProbeRequestFormat | ProbeRequestFormatError {
   const [mediaRaw, ...params] = (contentType ?? '').split(';');
   const media = mediaRaw.trim().toLowerCase();
   const format = PROBE_CONTENT_TYPES[media];
   if (format === undefined) {
-    return { status: 415, message: `${media === '' ? 'a Content-Type is required' : `Content-Type ${media} is not supported`}; send ${ACCEPTED}` };
+    return {
+      status: 415,
+      message: `${media === '' ? 'a Content-Type is required' : `Content-Type ${media} is not supported`}; send ${ACCEPTED}`,
+    };
   }
   for (const p of params) {
     const [k, v] = p.split('=').map((x) => x.trim().toLowerCase());
@@ -66,7 +78,11 @@ export function probeFormatFromRequest(contentType: string | undefined, query: R
     const raw = query[name];
     if (raw === undefined) continue;
     if (typeof raw !== 'string') return bad(name, `${name}: give it once, as text`);
-    if (appliesTo !== format) return bad(name, `${name}: applies to ${appliesTo === 'csv' ? 'text/csv' : 'SUMO FCD (application/xml)'} bodies only`);
+    if (appliesTo !== format)
+      return bad(
+        name,
+        `${name}: applies to ${appliesTo === 'csv' ? 'text/csv' : 'SUMO FCD (application/xml)'} bodies only`,
+      );
     switch (name) {
       case 'columns':
         try {
@@ -96,7 +112,9 @@ export function probeFormatFromRequest(contentType: string | undefined, query: R
 }
 
 /** True when `probeFormatFromRequest` answered an error. */
-export function isProbeRequestFormatError(r: ProbeRequestFormat | ProbeRequestFormatError): r is ProbeRequestFormatError {
+export function isProbeRequestFormatError(
+  r: ProbeRequestFormat | ProbeRequestFormatError,
+): r is ProbeRequestFormatError {
   return 'status' in r;
 }
 

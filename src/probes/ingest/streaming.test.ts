@@ -25,14 +25,18 @@ describe('streaming a million pings', () => {
       let peak = 0;
       let n = 0;
       let bytes = 0;
-      let last;
-      const body = Readable.from((function* () {
-        for (const b of probeBody(format, N)) {
-          bytes += b.length;
-          yield b;
-        }
-      })());
-      for await (const r of readProbes(body, format, (i) => { throw new Error(`unexpected issue ${JSON.stringify(i)}`); })) {
+      let last: unknown;
+      const body = Readable.from(
+        (function* () {
+          for (const b of probeBody(format, N)) {
+            bytes += b.length;
+            yield b;
+          }
+        })(),
+      );
+      for await (const r of readProbes(body, format, (i) => {
+        throw new Error(`unexpected issue ${JSON.stringify(i)}`);
+      })) {
         n++;
         last = r;
         if ((n & 0x3fff) === 0) peak = Math.max(peak, used() - base);

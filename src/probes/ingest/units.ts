@@ -10,10 +10,26 @@ export type SpeedUnit = 'mps' | 'kph' | 'mph' | 'knots';
 export const KPH_PER_UNIT: Readonly<Record<SpeedUnit, number>> = { mps: 3.6, kph: 1, mph: 1.609344, knots: 1.852 };
 
 const SPEED_UNIT_NAMES: Readonly<Record<string, SpeedUnit>> = {
-  mps: 'mps', ms: 'mps', m_s: 'mps', 'm/s': 'mps', meters_per_second: 'mps', metres_per_second: 'mps',
-  kph: 'kph', kmh: 'kph', km_h: 'kph', 'km/h': 'kph', kmph: 'kph', kilometers_per_hour: 'kph', kilometres_per_hour: 'kph',
-  mph: 'mph', miles_per_hour: 'mph',
-  knots: 'knots', knot: 'knots', kn: 'knots', kt: 'knots', kts: 'knots',
+  mps: 'mps',
+  ms: 'mps',
+  m_s: 'mps',
+  'm/s': 'mps',
+  meters_per_second: 'mps',
+  metres_per_second: 'mps',
+  kph: 'kph',
+  kmh: 'kph',
+  km_h: 'kph',
+  'km/h': 'kph',
+  kmph: 'kph',
+  kilometers_per_hour: 'kph',
+  kilometres_per_hour: 'kph',
+  mph: 'mph',
+  miles_per_hour: 'mph',
+  knots: 'knots',
+  knot: 'knots',
+  kn: 'knots',
+  kt: 'knots',
+  kts: 'knots',
 };
 
 /** Reads a speed unit name (`mps`, `m/s`, `ms`, `kph`, `kmh`, `km/h`, `mph`, `knots`, `kn`, `kt`, …); undefined when unknown. */
@@ -29,9 +45,21 @@ export type TimeUnit = 'auto' | 'iso' | 'epoch_s' | 'epoch_ms';
 
 const TIME_UNIT_NAMES: Readonly<Record<string, TimeUnit>> = {
   auto: 'auto',
-  iso: 'iso', iso8601: 'iso', iso_8601: 'iso',
-  s: 'epoch_s', sec: 'epoch_s', seconds: 'epoch_s', epoch: 'epoch_s', epoch_s: 'epoch_s', unix: 'epoch_s', unix_s: 'epoch_s',
-  ms: 'epoch_ms', millis: 'epoch_ms', milliseconds: 'epoch_ms', epoch_ms: 'epoch_ms', unix_ms: 'epoch_ms',
+  iso: 'iso',
+  iso8601: 'iso',
+  iso_8601: 'iso',
+  s: 'epoch_s',
+  sec: 'epoch_s',
+  seconds: 'epoch_s',
+  epoch: 'epoch_s',
+  epoch_s: 'epoch_s',
+  unix: 'epoch_s',
+  unix_s: 'epoch_s',
+  ms: 'epoch_ms',
+  millis: 'epoch_ms',
+  milliseconds: 'epoch_ms',
+  epoch_ms: 'epoch_ms',
+  unix_ms: 'epoch_ms',
 };
 
 /** Reads a time unit name (`iso`, `s`/`epoch_s`/`epoch`/`unix`, `ms`/`epoch_ms`, `auto`); undefined when unknown. */

@@ -3,7 +3,8 @@ import { EdgeFlag } from '../../network/graph.js';
 import { planGraph, pingAt } from '../../../test/probes/plan-graph.js';
 import { MapMatcher } from './matcher.js';
 
-const edgesOf = (plan: ReturnType<typeof planGraph>, t: { traversals: { edge: number }[] }) => plan.names(t.traversals.map((x) => x.edge));
+const edgesOf = (plan: ReturnType<typeof planGraph>, t: { traversals: { edge: number }[] }) =>
+  plan.names(t.traversals.map((x) => x.edge));
 
 describe('MapMatcher on hand-built graphs', () => {
   it('interpolates entry and exit times by distance between pings', () => {
@@ -28,10 +29,12 @@ describe('MapMatcher on hand-built graphs', () => {
     // d ------------ e ------------ f      (y = 40, parallel street)
     // |                             |
     // a ------------ b ------------ c      (y = 0, driven west → east)
-    const plan = planGraph(
-      { a: [0, 0], b: [300, 0], c: [600, 0], d: [0, 40], e: [300, 40], f: [600, 40] },
-      [{ path: 'abc' }, { path: 'def' }, { path: 'ad' }, { path: 'cf' }],
-    );
+    const plan = planGraph({ a: [0, 0], b: [300, 0], c: [600, 0], d: [0, 40], e: [300, 40], f: [600, 40] }, [
+      { path: 'abc' },
+      { path: 'def' },
+      { path: 'ad' },
+      { path: 'cf' },
+    ]);
     const pings = [pingAt(50, 4, 0), pingAt(150, -6, 10), pingAt(250, 28, 20), pingAt(350, 3, 30), pingAt(450, -2, 40)];
     const [t] = new MapMatcher(plan.graph).match('v', pings);
     expect(edgesOf(plan, t)).toEqual(['ab', 'bc']);
@@ -54,11 +57,19 @@ describe('MapMatcher on hand-built graphs', () => {
     // w --- x ---+--- y --- e
     //            |
     //            s
-    const plan = planGraph(
-      { w: [-300, 0], x: [-100, 0], y: [100, 0], e: [300, 0], n: [0, 300], s: [0, -300] },
-      [{ path: 'wxye' }, { path: 'ns', flags: EdgeFlag.bridge }],
-    );
-    const pings = [pingAt(-250, 2, 0), pingAt(-150, -3, 8), pingAt(-60, 4, 16), pingAt(3, 8, 22), pingAt(60, -2, 28), pingAt(160, 3, 36), pingAt(260, 1, 44)];
+    const plan = planGraph({ w: [-300, 0], x: [-100, 0], y: [100, 0], e: [300, 0], n: [0, 300], s: [0, -300] }, [
+      { path: 'wxye' },
+      { path: 'ns', flags: EdgeFlag.bridge },
+    ]);
+    const pings = [
+      pingAt(-250, 2, 0),
+      pingAt(-150, -3, 8),
+      pingAt(-60, 4, 16),
+      pingAt(3, 8, 22),
+      pingAt(60, -2, 28),
+      pingAt(160, 3, 36),
+      pingAt(260, 1, 44),
+    ];
     const [t] = new MapMatcher(plan.graph).match('v', pings);
     expect(edgesOf(plan, t)).toEqual(['wx', 'xy', 'ye']);
     expect(t.traversals[1].pings.map((p) => p.index)).toEqual([2, 3, 4]);
@@ -68,7 +79,12 @@ describe('MapMatcher on hand-built graphs', () => {
     // d ----------- e   (two-way, y = 30)
     // |             |
     // a -----→----- b   (one-way a → b, y = 0)
-    const plan = planGraph({ a: [0, 0], b: [400, 0], d: [0, 30], e: [400, 30] }, [{ path: 'ab', oneway: true }, { path: 'de' }, { path: 'ad' }, { path: 'be' }]);
+    const plan = planGraph({ a: [0, 0], b: [400, 0], d: [0, 30], e: [400, 30] }, [
+      { path: 'ab', oneway: true },
+      { path: 'de' },
+      { path: 'ad' },
+      { path: 'be' },
+    ]);
     const pings = [pingAt(350, 8, 0), pingAt(250, 10, 10), pingAt(150, 9, 20), pingAt(50, 8, 30)];
     const [t] = new MapMatcher(plan.graph).match('v', pings);
     expect(edgesOf(plan, t)).toEqual(['ed']);
@@ -86,7 +102,12 @@ describe('MapMatcher on hand-built graphs', () => {
 
   it('splits at a physically impossible jump', () => {
     const plan = planGraph({ a: [0, 0], b: [3000, 0] }, [{ path: 'ab' }]);
-    const parts = new MapMatcher(plan.graph).match('v', [pingAt(10, 0, 0), pingAt(40, 0, 2), pingAt(2900, 0, 4), pingAt(2950, 0, 6)]);
+    const parts = new MapMatcher(plan.graph).match('v', [
+      pingAt(10, 0, 0),
+      pingAt(40, 0, 2),
+      pingAt(2900, 0, 4),
+      pingAt(2950, 0, 6),
+    ]);
     expect(parts).toHaveLength(2);
   });
 

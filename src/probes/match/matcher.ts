@@ -92,7 +92,12 @@ export class MapMatcher {
    * `exhaustive`: search every source to the full bound in index order (the plain Viterbi step;
    * tests compare the pruned step with it)
    */
-  constructor(private readonly graph: Graph, options: Partial<MatchOptions> = {}, index?: SegmentIndex, private readonly exhaustive = false) {
+  constructor(
+    private readonly graph: Graph,
+    options: Partial<MatchOptions> = {},
+    index?: SegmentIndex,
+    private readonly exhaustive = false,
+  ) {
     this.options = { ...DEFAULT_MATCH_OPTIONS, ...options };
     this.index = index ?? new SegmentIndex(graph);
     this.search = new RouteSearch(graph, this.options.uTurnPenaltyM);
@@ -114,10 +119,19 @@ export class MapMatcher {
    * the previous layer and the next ping; the path is backtracked again from the new end). The
    * state is updated in place and returned; pass it back next time.
    */
-  matchResumable(traceId: string, pingsIn: readonly Ping[], firstPart = 0, firstIndex = 0, prior?: MatchState): { parts: Trajectory[]; state: MatchState } {
+  matchResumable(
+    traceId: string,
+    pingsIn: readonly Ping[],
+    firstPart = 0,
+    firstIndex = 0,
+    prior?: MatchState,
+  ): { parts: Trajectory[]; state: MatchState } {
     const o = this.options;
     const pings = [...pingsIn].sort((a, b) => a.tS - b.tS);
-    const st = prior !== undefined && continues(prior, traceId, firstPart, firstIndex, pings) ? prior : newState(traceId, firstPart, firstIndex);
+    const st =
+      prior !== undefined && continues(prior, traceId, firstPart, firstIndex, pings)
+        ? prior
+        : newState(traceId, firstPart, firstIndex);
     st.stats.pings = pings.length;
     const finish = (): void => {
       if (st.layers.length > 0) {
@@ -139,11 +153,15 @@ export class MapMatcher {
       }
       const cands = this.candBuf.map((c) => ({ ...c }));
       // A reported heading (of a moving vehicle) favours the edge direction it agrees with.
-      const useHeading = p.headingDeg !== undefined && (p.speedKph === undefined || p.speedKph >= o.headingMinSpeedKph) && o.headingPenalty > 0;
+      const useHeading =
+        p.headingDeg !== undefined &&
+        (p.speedKph === undefined || p.speedKph >= o.headingMinSpeedKph) &&
+        o.headingPenalty > 0;
       const emission = cands.map((c) => {
         let e = -(c.distanceM * c.distanceM) / sigma2;
         if (this.graph.edgeRoadClass[c.edge] === RoadClass.service) e -= o.serviceRoadPenalty;
-        if (useHeading) e -= (o.headingPenalty * (1 - Math.cos(((p.headingDeg as number) - c.bearingDeg) * (Math.PI / 180)))) / 2;
+        if (useHeading)
+          e -= (o.headingPenalty * (1 - Math.cos(((p.headingDeg as number) - c.bearingDeg) * (Math.PI / 180)))) / 2;
         return e;
       });
       const prev = st.layers.length > 0 ? st.layers[st.layers.length - 1] : undefined;
@@ -152,11 +170,21 @@ export class MapMatcher {
         const gcM = haversineM(prev.ping.lat, prev.ping.lon, p.lat, p.lon);
         // Impossible jump: faster than maxSpeed even after allowing 4 σ of GPS error.
         const jumpM = Math.max(0, gcM - 4 * o.gpsSigmaM);
-        if (dtS > o.maxGapS || (jumpM / Math.max(dtS, 1e-3)) * 3.6 > o.maxSpeedKph) { finish(); st.outliers = 0; }
+        if (dtS > o.maxGapS || (jumpM / Math.max(dtS, 1e-3)) * 3.6 > o.maxSpeedKph) {
+          finish();
+          st.outliers = 0;
+        }
       }
       const last = st.layers.length > 0 ? st.layers[st.layers.length - 1] : undefined;
       if (last === undefined) {
-        st.layers.push({ ping: p, index: firstIndex + k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
+        st.layers.push({
+          ping: p,
+          index: firstIndex + k,
+          cands,
+          score: emission,
+          back: cands.map(() => -1),
+          paths: cands.map(() => null),
+        });
         continue;
       }
       const layer = this.transition(last, p, firstIndex + k, cands, emission);
@@ -172,7 +200,14 @@ export class MapMatcher {
         // … and when breaks persist, close the piece and restart at this ping.
         finish();
         st.outliers = 0;
-        st.layers.push({ ping: p, index: firstIndex + k, cands, score: emission, back: cands.map(() => -1), paths: cands.map(() => null) });
+        st.layers.push({
+          ping: p,
+          index: firstIndex + k,
+          cands,
+          score: emission,
+          back: cands.map(() => -1),
+          paths: cands.map(() => null),
+        });
       }
     }
     // The open piece is backtracked from its current end without closing it: more pings may come.
@@ -193,7 +228,10 @@ export class MapMatcher {
     const gcM = haversineM(prev.ping.lat, prev.ping.lon, p.lat, p.lon);
     const beta = o.betaM + o.betaPerSecondM * dtS;
     // Route longer than physically possible or far beyond the straight line is not considered.
-    const boundM = Math.min(gcM * 2 + 4 * o.searchRadiusM + 10 * beta, (o.maxSpeedKph / 3.6) * Math.max(dtS, 1) + 2 * o.searchRadiusM + o.uTurnPenaltyM);
+    const boundM = Math.min(
+      gcM * 2 + 4 * o.searchRadiusM + 10 * beta,
+      (o.maxSpeedKph / 3.6) * Math.max(dtS, 1) + 2 * o.searchRadiusM + o.uTurnPenaltyM,
+    );
     const n = cands.length;
     const score = new Array<number>(n).fill(-Infinity);
     const back = new Array<number>(n).fill(-1);
@@ -214,7 +252,10 @@ export class MapMatcher {
       // needs d ≤ gc + (sa − score[b]) β (a target without a score yet needs the full bound).
       let reachM = this.exhaustive ? Infinity : -Infinity;
       for (let b = 0; b < n && reachM !== Infinity; b++) {
-        if (score[b] === -Infinity) { reachM = Infinity; break; }
+        if (score[b] === -Infinity) {
+          reachM = Infinity;
+          break;
+        }
         if (sa > score[b] || (sa === score[b] && a < back[b])) reachM = Math.max(reachM, gcM + (sa - score[b]) * beta);
       }
       if (reachM === -Infinity) continue;
@@ -227,14 +268,18 @@ export class MapMatcher {
           score[b] = s;
           back[b] = a;
           // Along the same edge (no search) or via the searched path.
-          const direct = cands[b].edge === prev.cands[a].edge && cands[b].offsetM >= prev.cands[a].offsetM - o.backwardToleranceM;
+          const direct =
+            cands[b].edge === prev.cands[a].edge && cands[b].offsetM >= prev.cands[a].offsetM - o.backwardToleranceM;
           paths[b] = direct ? null : this.search.pathTo(cands[b].edge);
         }
       }
     }
     let any = false;
     for (let b = 0; b < n; b++) {
-      if (score[b] > -Infinity) { score[b] += emission[b]; any = true; }
+      if (score[b] > -Infinity) {
+        score[b] += emission[b];
+        any = true;
+      }
     }
     return any ? { ping: p, index: k, cands, score, back, paths } : undefined;
   }
@@ -278,11 +323,27 @@ export interface MatchState {
 const CONVERGENCE_CHECK_LAYERS = 8;
 
 function newState(traceId: string, firstPart: number, firstIndex: number): MatchState {
-  return { traceId, firstPart, firstIndex, consumed: [], out: [], fixed: [], layers: [], outliers: 0, stats: { pings: 0, unmatchedPings: 0, parts: 0 } };
+  return {
+    traceId,
+    firstPart,
+    firstIndex,
+    consumed: [],
+    out: [],
+    fixed: [],
+    layers: [],
+    outliers: 0,
+    stats: { pings: 0, unmatchedPings: 0, parts: 0 },
+  };
 }
 
 /** True when `pings` (sorted) extend exactly the pings `st` consumed, for the same trace and tail. */
-function continues(st: MatchState, traceId: string, firstPart: number, firstIndex: number, pings: readonly Ping[]): boolean {
+function continues(
+  st: MatchState,
+  traceId: string,
+  firstPart: number,
+  firstIndex: number,
+  pings: readonly Ping[],
+): boolean {
   if (st.traceId !== traceId || st.firstPart !== firstPart || st.firstIndex !== firstIndex) return false;
   const n = st.consumed.length;
   if (pings.length < n) return false;
@@ -332,7 +393,13 @@ function backtrackFrom(layers: readonly Layer[], best: number, hasPrev: boolean)
   for (let i = layers.length - 1; i >= 0; i--) {
     const L = layers[i];
     const c = L.cands[best];
-    steps[i] = { ping: L.ping, index: L.index, edge: c.edge, offsetM: c.offsetM, pathFromPrev: i === 0 && !hasPrev ? null : L.paths[best] };
+    steps[i] = {
+      ping: L.ping,
+      index: L.index,
+      edge: c.edge,
+      offsetM: c.offsetM,
+      pathFromPrev: i === 0 && !hasPrev ? null : L.paths[best],
+    };
     best = L.back[best];
   }
   return steps;
@@ -366,12 +433,19 @@ export interface TraceMatcher {
  * Matches each trace from scratch, in order (what a `TraceMatcher` runs); `pace` is called before
  * each trace, and when it returns a promise, matching waits for it.
  */
-export async function matchTraces(matcher: MapMatcher, traces: readonly TraceToMatch[], pace?: () => Promise<void> | undefined): Promise<MatchedTrace[]> {
+export async function matchTraces(
+  matcher: MapMatcher,
+  traces: readonly TraceToMatch[],
+  pace?: () => Promise<void> | undefined,
+): Promise<MatchedTrace[]> {
   const out: MatchedTrace[] = [];
   for (const t of traces) {
     const wait = pace?.();
     if (wait !== undefined) await wait;
-    out.push({ parts: matcher.match(t.traceId, t.pings, t.firstPart, t.firstIndex), unmatchedPings: matcher.lastStats.unmatchedPings });
+    out.push({
+      parts: matcher.match(t.traceId, t.pings, t.firstPart, t.firstIndex),
+      unmatchedPings: matcher.lastStats.unmatchedPings,
+    });
   }
   return out;
 }

@@ -10,7 +10,12 @@ import { SegmentIndex } from './segment-index.js';
 describe('RouteSearch', () => {
   it('finds a target through an edge much shorter than the straight line between its ends', () => {
     // d --10 m--> a --(stated 5 m, 1 km apart)--> b --10 m--> c
-    const pos = [[0, 0], [0, 0.009], [0, 0.00909], [0.00009, 0]];
+    const pos = [
+      [0, 0],
+      [0, 0.009],
+      [0, 0.00909],
+      [0.00009, 0],
+    ];
     const { graph: g, edgeIdOf } = buildGraph({
       nodes: pos.map(([lat, lon]) => ({ lat, lon })),
       edges: [
@@ -39,39 +44,53 @@ describe('RouteSearch', () => {
     console.warn(`skipping the ${x.name} route-search comparison: ${x.pbf} not found`);
   }
   for (const { name, pbf } of EXTRACTS) {
-    it.skipIf(!existsSync(pbf))(`${name}: the goal bound gives the plain search's distances and paths (seeded queries)`, () => {
-      const g: Graph = buildRegion(readOsmExtract(pbf), { name }).graph;
-      const index = new SegmentIndex(g);
-      const pruned = new RouteSearch(g, 100, true);
-      const plain = new RouteSearch(g, 100, false);
-      const rnd = createRng(20261126).next;
-      const a = new Float64Array(16), b = new Float64Array(16);
-      let reached = 0, compared = 0;
-      for (let q = 0; q < 3000; q++) {
-        // a ping near a random node, the next one 10–150 m away: their candidates, as the matcher takes them
-        const n = Math.floor(rnd() * g.nodeCount);
-        const lat = g.nodeLatE7[n] / 1e7, lon = g.nodeLonE7[n] / 1e7;
-        const step = (10 + rnd() * 140) / 111_195, dir = rnd() * 2 * Math.PI;
-        const from: EdgePosition[] = [];
-        const to: EdgePosition[] = [];
-        index.candidatesInto(lat, lon, 50, 10, from as never);
-        index.candidatesInto(lat + step * Math.cos(dir), lon + step * Math.sin(dir) / Math.cos((lat * Math.PI) / 180), 50, 10, to as never);
-        if (from.length === 0 || to.length === 0) continue;
-        const src = { ...from[Math.floor(rnd() * from.length)] };
-        const targets = to.map((c) => ({ edge: c.edge, offsetM: c.offsetM }));
-        const bound = 20 + rnd() * 800;
-        pruned.distancesInto(src, targets, bound, 30, a);
-        plain.distancesInto(src, targets, bound, 30, b);
-        for (let i = 0; i < targets.length; i++) {
-          compared++;
-          expect(Object.is(a[i], b[i]), `query ${q}, target ${i}: ${a[i]} vs ${b[i]}`).toBe(true);
-          if (a[i] === Infinity || (targets[i].edge === src.edge && targets[i].offsetM >= src.offsetM - 30)) continue;
-          reached++;
-          expect(pruned.pathTo(targets[i].edge)).toEqual(plain.pathTo(targets[i].edge));
+    it.skipIf(!existsSync(pbf))(
+      `${name}: the goal bound gives the plain search's distances and paths (seeded queries)`,
+      () => {
+        const g: Graph = buildRegion(readOsmExtract(pbf), { name }).graph;
+        const index = new SegmentIndex(g);
+        const pruned = new RouteSearch(g, 100, true);
+        const plain = new RouteSearch(g, 100, false);
+        const rnd = createRng(20261126).next;
+        const a = new Float64Array(16),
+          b = new Float64Array(16);
+        let reached = 0,
+          compared = 0;
+        for (let q = 0; q < 3000; q++) {
+          // a ping near a random node, the next one 10–150 m away: their candidates, as the matcher takes them
+          const n = Math.floor(rnd() * g.nodeCount);
+          const lat = g.nodeLatE7[n] / 1e7,
+            lon = g.nodeLonE7[n] / 1e7;
+          const step = (10 + rnd() * 140) / 111_195,
+            dir = rnd() * 2 * Math.PI;
+          const from: EdgePosition[] = [];
+          const to: EdgePosition[] = [];
+          index.candidatesInto(lat, lon, 50, 10, from as never);
+          index.candidatesInto(
+            lat + step * Math.cos(dir),
+            lon + (step * Math.sin(dir)) / Math.cos((lat * Math.PI) / 180),
+            50,
+            10,
+            to as never,
+          );
+          if (from.length === 0 || to.length === 0) continue;
+          const src = { ...from[Math.floor(rnd() * from.length)] };
+          const targets = to.map((c) => ({ edge: c.edge, offsetM: c.offsetM }));
+          const bound = 20 + rnd() * 800;
+          pruned.distancesInto(src, targets, bound, 30, a);
+          plain.distancesInto(src, targets, bound, 30, b);
+          for (let i = 0; i < targets.length; i++) {
+            compared++;
+            expect(Object.is(a[i], b[i]), `query ${q}, target ${i}: ${a[i]} vs ${b[i]}`).toBe(true);
+            if (a[i] === Infinity || (targets[i].edge === src.edge && targets[i].offsetM >= src.offsetM - 30)) continue;
+            reached++;
+            expect(pruned.pathTo(targets[i].edge)).toEqual(plain.pathTo(targets[i].edge));
+          }
         }
-      }
-      expect(compared).toBeGreaterThan(5000);
-      expect(reached).toBeGreaterThan(1000);
-    }, 60_000);
+        expect(compared).toBeGreaterThan(5000);
+        expect(reached).toBeGreaterThan(1000);
+      },
+      60_000,
+    );
   }
 });

@@ -57,7 +57,11 @@ export class RouteSearch {
    * @param goalBound skip edges from which no target is within reach (off: the plain bounded
    *   search; tests compare the two)
    */
-  constructor(private readonly graph: Graph, private readonly uTurnPenaltyM = 0, private readonly goalBound = true) {
+  constructor(
+    private readonly graph: Graph,
+    private readonly uTurnPenaltyM = 0,
+    private readonly goalBound = true,
+  ) {
     this.dist = new Float64Array(graph.edgeCount);
     this.pred = new Int32Array(graph.edgeCount);
     this.seen = new Uint32Array(graph.edgeCount);
@@ -76,7 +80,8 @@ export class RouteSearch {
     }
     let detour = 1;
     for (let e = 0; e < graph.edgeCount; e++) {
-      const a = graph.edgeSource[e], b = graph.edgeTarget[e];
+      const a = graph.edgeSource[e],
+        b = graph.edgeTarget[e];
       const plane = Math.hypot(this.nodeX[b] - this.nodeX[a], this.nodeY[b] - this.nodeY[a]);
       if (plane > 0) detour = Math.min(detour, graph.edgeLengthM[e] / plane);
     }
@@ -90,18 +95,33 @@ export class RouteSearch {
    * at most `backwardToleranceM`, GPS noise) is reached along the edge without searching.
    * After the call, `pathTo(targetEdge)` gives the edges in between.
    */
-  distancesInto(from: EdgePosition, targets: readonly EdgePosition[], boundM: number, backwardToleranceM: number, out: Float64Array): void {
+  distancesInto(
+    from: EdgePosition,
+    targets: readonly EdgePosition[],
+    boundM: number,
+    backwardToleranceM: number,
+    out: Float64Array,
+  ): void {
     const g = this.graph;
     let remaining = 0;
     for (let i = 0; i < targets.length; i++) {
       const t = targets[i];
-      if (t.edge === from.edge && t.offsetM >= from.offsetM - backwardToleranceM) out[i] = Math.max(0, t.offsetM - from.offsetM);
-      else { out[i] = Infinity; remaining++; }
+      if (t.edge === from.edge && t.offsetM >= from.offsetM - backwardToleranceM)
+        out[i] = Math.max(0, t.offsetM - from.offsetM);
+      else {
+        out[i] = Infinity;
+        remaining++;
+      }
     }
     this.settled = 0;
     if (remaining === 0) return;
     let gen = ++this.generation;
-    if (gen === 0xffffffff) { this.seen.fill(0); this.done.fill(0); this.targetGen.fill(0); this.generation = gen = 1; }
+    if (gen === 0xffffffff) {
+      this.seen.fill(0);
+      this.done.fill(0);
+      this.targetGen.fill(0);
+      this.generation = gen = 1;
+    }
     for (let i = 0; i < targets.length; i++) if (out[i] === Infinity) this.targetGen[targets[i].edge] = gen;
     if (this.tx.length < targets.length) {
       this.tx = new Float64Array(targets.length);
@@ -129,13 +149,14 @@ export class RouteSearch {
       this.settled++;
       if (d > boundM) break;
       // Targets on this edge: entering it at distance d.
-      if (this.targetGen[e] === gen) for (let i = 0; i < targets.length; i++) {
-        if (targets[i].edge === e && out[i] === Infinity) {
-          const total = d + targets[i].offsetM;
-          if (total <= boundM) out[i] = total;
-          remaining--;
+      if (this.targetGen[e] === gen)
+        for (let i = 0; i < targets.length; i++) {
+          if (targets[i].edge === e && out[i] === Infinity) {
+            const total = d + targets[i].offsetM;
+            if (total <= boundM) out[i] = total;
+            remaining--;
+          }
         }
-      }
       if (remaining <= 0) break;
       this.relaxFrom(e, d + g.edgeLengthM[e], e);
     }
@@ -147,14 +168,16 @@ export class RouteSearch {
    */
   private withinReach(node: number, d: number): boolean {
     const slack = this.boundM - d;
-    const x = this.nodeX[node], y = this.nodeY[node];
+    const x = this.nodeX[node],
+      y = this.nodeY[node];
     const k2 = this.detour * this.detour;
     const out = this.out!;
     for (let i = 0; i < this.targets!.length; i++) {
       if (out[i] !== Infinity) continue;
       const r = slack - this.toff[i];
       if (r < 0) continue;
-      const dx = this.tx[i] - x, dy = this.ty[i] - y;
+      const dx = this.tx[i] - x,
+        dy = this.ty[i] - y;
       if (k2 * (dx * dx + dy * dy) <= r * r) return true;
     }
     return false;

@@ -57,8 +57,10 @@ export class SegmentIndex {
       for (let i = a; i < b; i++) this.pointOffsetM[i] *= scale;
       if (g.edgeRoadClass[e] === RoadClass.ferry) continue;
       for (let i = a; i < b - 1; i++) {
-        const lat1 = g.geomLatE7[i] / E7, lon1 = g.geomLonE7[i] / E7;
-        const lat2 = g.geomLatE7[i + 1] / E7, lon2 = g.geomLonE7[i + 1] / E7;
+        const lat1 = g.geomLatE7[i] / E7,
+          lon1 = g.geomLonE7[i] / E7;
+        const lat2 = g.geomLatE7[i + 1] / E7,
+          lon2 = g.geomLonE7[i + 1] / E7;
         this.tree.add(Math.min(lon1, lon2), Math.min(lat1, lat2), Math.max(lon1, lon2), Math.max(lat1, lat2));
         this.segEdge[s] = e;
         this.segPoint[s] = i;
@@ -85,13 +87,18 @@ export class SegmentIndex {
       if (this.segEdge.length === 0) break;
       const i = this.segPoint[s];
       // Local equirectangular frame centred on the ping (metres): exact enough within a radius.
-      const ax = (g.geomLonE7[i] / E7 - lon) * mPerDegLon, ay = (g.geomLatE7[i] / E7 - lat) * M_PER_DEG_LAT;
-      const bx = (g.geomLonE7[i + 1] / E7 - lon) * mPerDegLon, by = (g.geomLatE7[i + 1] / E7 - lat) * M_PER_DEG_LAT;
-      const vx = bx - ax, vy = by - ay;
+      const ax = (g.geomLonE7[i] / E7 - lon) * mPerDegLon,
+        ay = (g.geomLatE7[i] / E7 - lat) * M_PER_DEG_LAT;
+      const bx = (g.geomLonE7[i + 1] / E7 - lon) * mPerDegLon,
+        by = (g.geomLatE7[i + 1] / E7 - lat) * M_PER_DEG_LAT;
+      const vx = bx - ax,
+        vy = by - ay;
       const len2 = vx * vx + vy * vy;
       let t = len2 > 0 ? -(ax * vx + ay * vy) / len2 : 0;
-      if (t < 0) t = 0; else if (t > 1) t = 1;
-      const px = ax + t * vx, py = ay + t * vy;
+      if (t < 0) t = 0;
+      else if (t > 1) t = 1;
+      const px = ax + t * vx,
+        py = ay + t * vy;
       const d = Math.sqrt(px * px + py * py);
       if (d > radiusM) continue;
       const e = this.segEdge[s];
@@ -101,7 +108,11 @@ export class SegmentIndex {
       for (const c of out) {
         if (c.edge === e) {
           found = true;
-          if (d < c.distanceM) { c.distanceM = d; c.offsetM = offsetM; c.bearingDeg = bearing; }
+          if (d < c.distanceM) {
+            c.distanceM = d;
+            c.offsetM = offsetM;
+            c.bearingDeg = bearing;
+          }
           break;
         }
       }
@@ -118,7 +129,8 @@ export class SegmentIndex {
     const a = g.edgeGeomStart[e];
     const b = g.edgeGeomStart[e + 1];
     for (let i = a; i < b - 1; i++) {
-      const o1 = this.pointOffsetM[i], o2 = this.pointOffsetM[i + 1];
+      const o1 = this.pointOffsetM[i],
+        o2 = this.pointOffsetM[i + 1];
       if (offsetM <= o2 || i === b - 2) {
         const t = o2 > o1 ? Math.min(1, Math.max(0, (offsetM - o1) / (o2 - o1))) : 0;
         return [

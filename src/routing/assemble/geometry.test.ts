@@ -7,7 +7,13 @@ import { bboxOf, simplifyIndices } from './geometry.js';
 // 0   \   /   4
 //      \ /
 //       2
-const pts: Array<[number, number]> = [[0, 0], [0.0001, 0.001], [-0.0005, 0.002], [0.0001, 0.003], [0, 0.004]];
+const pts: Array<[number, number]> = [
+  [0, 0],
+  [0.0001, 0.001],
+  [-0.0005, 0.002],
+  [0.0001, 0.003],
+  [0, 0.004],
+];
 
 describe('simplifyIndices (GeometryTolerance)', () => {
   it('0 keeps every point', () => {
@@ -26,7 +32,13 @@ describe('simplifyIndices (GeometryTolerance)', () => {
     expect(simplifyIndices(pts, 10_000)).toEqual([0, 4]);
   });
   it('drops points closer than the tolerance to the previous kept point', () => {
-    const dense: Array<[number, number]> = [[0, 0], [0.0003, 0.00001], [0.0006, 0], [0.01, 0.005], [0.02, 0]];
+    const dense: Array<[number, number]> = [
+      [0, 0],
+      [0.0003, 0.00001],
+      [0.0006, 0],
+      [0.01, 0.005],
+      [0.02, 0],
+    ];
     // 33 m steps at 50 m tolerance: 1 and 2 are within 50 m of point 0; 3 is a real corner
     expect(simplifyIndices(dense, 50)).toEqual([0, 3, 4]);
   });

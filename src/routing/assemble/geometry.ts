@@ -20,8 +20,10 @@ export function haversineM(lat1: number, lon1: number, lat2: number, lon2: numbe
 /** Bearing from point 1 to point 2, degrees clockwise from north [0, 360). */
 export function bearingDeg(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const y = Math.sin((lon2 - lon1) * RAD) * Math.cos(lat2 * RAD);
-  const x = Math.cos(lat1 * RAD) * Math.sin(lat2 * RAD) - Math.sin(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.cos((lon2 - lon1) * RAD);
-  return ((Math.atan2(y, x) / RAD) + 360) % 360;
+  const x =
+    Math.cos(lat1 * RAD) * Math.sin(lat2 * RAD) -
+    Math.sin(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.cos((lon2 - lon1) * RAD);
+  return (Math.atan2(y, x) / RAD + 360) % 360;
 }
 
 /** Points [lat, lon] of edge e between fractions f0 ≤ f1 of its geometry length. */
@@ -32,7 +34,8 @@ export function edgeSlice(g: Graph, e: number, f0: number, f1: number): Array<[n
   for (let i = s; i < end; i++) pts.push([g.geomLatE7[i] / 1e7, g.geomLonE7[i] / 1e7]);
   if (f0 <= 0 && f1 >= 1) return pts;
   const cum: number[] = [0];
-  for (let i = 1; i < pts.length; i++) cum.push(cum[i - 1] + haversineM(pts[i - 1][0], pts[i - 1][1], pts[i][0], pts[i][1]));
+  for (let i = 1; i < pts.length; i++)
+    cum.push(cum[i - 1] + haversineM(pts[i - 1][0], pts[i - 1][1], pts[i][0], pts[i][1]));
   const total = cum[cum.length - 1];
   const at = (d: number): [number, number] => {
     for (let i = 1; i < pts.length; i++) {
@@ -61,7 +64,12 @@ export interface RouteGeometry {
 }
 
 /** Builds the full-resolution geometry of a costed path. */
-export function routeGeometry(g: Graph, timings: EdgeTiming[], startFractions: number[], endFractions: number[]): RouteGeometry {
+export function routeGeometry(
+  g: Graph,
+  timings: EdgeTiming[],
+  startFractions: number[],
+  endFractions: number[],
+): RouteGeometry {
   const points: Array<[number, number]> = [];
   const edgeStart: number[] = [];
   const edgeEnd: number[] = [];
@@ -87,13 +95,17 @@ export function routeGeometry(g: Graph, timings: EdgeTiming[], startFractions: n
 /** Perpendicular distance from p to segment a–b, metres (local plane). */
 function segmentDistanceM(p: [number, number], a: [number, number], b: [number, number]): number {
   const mx = M_PER_DEG * Math.cos(p[0] * RAD);
-  const ax = (a[1] - p[1]) * mx, ay = (a[0] - p[0]) * M_PER_DEG;
-  const bx = (b[1] - p[1]) * mx, by = (b[0] - p[0]) * M_PER_DEG;
-  const dx = bx - ax, dy = by - ay;
+  const ax = (a[1] - p[1]) * mx,
+    ay = (a[0] - p[0]) * M_PER_DEG;
+  const bx = (b[1] - p[1]) * mx,
+    by = (b[0] - p[0]) * M_PER_DEG;
+  const dx = bx - ax,
+    dy = by - ay;
   const l2 = dx * dx + dy * dy;
   let t = l2 > 0 ? -(ax * dx + ay * dy) / l2 : 0;
   t = Math.max(0, Math.min(1, t));
-  const px = ax + t * dx, py = ay + t * dy;
+  const px = ax + t * dx,
+    py = ay + t * dy;
   return Math.sqrt(px * px + py * py);
 }
 
@@ -123,10 +135,14 @@ export function simplifyIndices(points: Array<[number, number]>, toleranceM: num
   const stack: Array<[number, number]> = [[0, radial.length - 1]];
   while (stack.length) {
     const [a, b] = stack.pop()!;
-    let maxD = -1, idx = -1;
+    let maxD = -1,
+      idx = -1;
     for (let i = a + 1; i < b; i++) {
       const d = segmentDistanceM(points[radial[i]], points[radial[a]], points[radial[b]]);
-      if (d > maxD) { maxD = d; idx = i; }
+      if (d > maxD) {
+        maxD = d;
+        idx = i;
+      }
     }
     if (idx >= 0 && maxD > toleranceM) {
       keep[idx] = 1;
@@ -140,7 +156,10 @@ export function simplifyIndices(points: Array<[number, number]>, toleranceM: num
 
 /** [minLat, minLon, maxLat, maxLon] of points. */
 export function bboxOf(points: Array<[number, number]>): [number, number, number, number] {
-  let a = Infinity, b = Infinity, c = -Infinity, d = -Infinity;
+  let a = Infinity,
+    b = Infinity,
+    c = -Infinity,
+    d = -Infinity;
   for (const [lat, lon] of points) {
     if (lat < a) a = lat;
     if (lon < b) b = lon;

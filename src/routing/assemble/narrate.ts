@@ -83,18 +83,27 @@ export function majorRuns(g: Graph, timings: EdgeTiming[]): RoadRun[] {
   const merged = new Map<string, RoadRun>();
   for (const r of runs) {
     const m = merged.get(r.name);
-    if (m) { m.lengthM += r.lengthM; m.roadClass = Math.min(m.roadClass, r.roadClass); } else merged.set(r.name, { ...r });
+    if (m) {
+      m.lengthM += r.lengthM;
+      m.roadClass = Math.min(m.roadClass, r.roadClass);
+    } else merged.set(r.name, { ...r });
   }
   const total = runs.reduce((a, r) => a + r.lengthM, 0);
   // major roads: the longest runs, ignoring short pieces under 10 % of the route (the longest always counts)
   // and roads more than two classes below the route's most important one
   const bestClass = runs.reduce((a, r) => Math.min(a, r.roadClass), 99);
-  return [...merged.values()].sort((x, y) => y.lengthM - x.lengthM)
-    .filter((r, i) => i === 0 || (r.lengthM >= 0.1 * total && r.roadClass <= bestClass + 2)).slice(0, 3).sort((x, y) => x.from - y.from);
+  return [...merged.values()]
+    .sort((x, y) => y.lengthM - x.lengthM)
+    .filter((r, i) => i === 0 || (r.lengthM >= 0.1 * total && r.roadClass <= bestClass + 2))
+    .slice(0, 3)
+    .sort((x, y) => x.from - y.from);
 }
 
 /** Summary: the major roads (`majorRuns`); refs of primary and more important roads get a cardinal direction. */
-export function summarize(g: Graph, timings: EdgeTiming[]): { text: string; roads: Array<{ roadClass: number; name: string }> } {
+export function summarize(
+  g: Graph,
+  timings: EdgeTiming[],
+): { text: string; roads: Array<{ roadClass: number; name: string }> } {
   const roads = majorRuns(g, timings).map((r) => {
     const isRef = /\d/.test(r.name) && r.roadClass <= RoadClass.primary;
     return { roadClass: r.roadClass, name: isRef ? `${r.name} ${runDirection(g, timings, r)}` : r.name };
@@ -129,7 +138,18 @@ function turnTypeOf(angle: number): string {
 }
 
 /** What an unnamed road without a ref is called, by road class. */
-const CLASS_LABEL = ['motorway', 'trunk road', 'primary road', 'secondary road', 'tertiary road', 'minor road', 'residential street', 'living street', 'service road', 'ferry'];
+const CLASS_LABEL = [
+  'motorway',
+  'trunk road',
+  'primary road',
+  'secondary road',
+  'tertiary road',
+  'minor road',
+  'residential street',
+  'living street',
+  'service road',
+  'ferry',
+];
 
 /** Name of an edge in maneuvers: its display name (name or ref), else its class ("service road", "ramp"). */
 export function maneuverRoadName(g: Graph, e: number): string {
@@ -151,9 +171,15 @@ const ordinal = (n: number) => ORDINAL[n - 1] ?? `${n}th`;
 export const TUNNEL_MANEUVER_MIN_M = 50;
 
 const VERB: Record<string, string> = {
-  straight: 'Continue onto', 'slight left': 'Bear left onto', 'slight right': 'Bear right onto',
-  left: 'Turn left onto', right: 'Turn right onto', 'sharp left': 'Turn sharp left onto', 'sharp right': 'Turn sharp right onto',
-  uturn: 'Make a U-turn onto', ramp: 'Take the ramp onto',
+  straight: 'Continue onto',
+  'slight left': 'Bear left onto',
+  'slight right': 'Bear right onto',
+  left: 'Turn left onto',
+  right: 'Turn right onto',
+  'sharp left': 'Turn sharp left onto',
+  'sharp right': 'Turn sharp right onto',
+  uturn: 'Make a U-turn onto',
+  ramp: 'Take the ramp onto',
 };
 
 /**
@@ -166,15 +192,38 @@ const VERB: Record<string, string> = {
  * Unnamed roads are called by their ref, else their class ("service road").
  */
 export function maneuvers(
-  g: Graph, timings: EdgeTiming[], geometryPoints: Array<[number, number]>, edgeStart: number[],
-  units: Units, collapse: boolean, legCount: number, keepNames: ReadonlySet<string> = new Set(),
+  g: Graph,
+  timings: EdgeTiming[],
+  geometryPoints: Array<[number, number]>,
+  edgeStart: number[],
+  units: Units,
+  collapse: boolean,
+  legCount: number,
+  keepNames: ReadonlySet<string> = new Set(),
 ): Maneuver[] {
   const toUnits = (m: number) => Math.round((units === 0 ? m / 1609.344 : m / 1000) * 100) / 100;
-  type Step = { type: string; name: string; generic: boolean; at: number; lengthM: number; leg: number; keep: boolean; exit?: number };
+  type Step = {
+    type: string;
+    name: string;
+    generic: boolean;
+    at: number;
+    lengthM: number;
+    leg: number;
+    keep: boolean;
+    exit?: number;
+  };
   const steps: Step[] = [];
   if (timings.length === 0) return [];
   const first = timings[0].edge;
-  steps.push({ type: 'depart', name: maneuverRoadName(g, first), generic: unnamed(g, first), at: 0, lengthM: 0, leg: 0, keep: true });
+  steps.push({
+    type: 'depart',
+    name: maneuverRoadName(g, first),
+    generic: unnamed(g, first),
+    at: 0,
+    lengthM: 0,
+    leg: 0,
+    keep: true,
+  });
   /** length of the tunnel starting at timing i, metres */
   const tunnelLengthFrom = (i: number) => {
     let m = 0;
@@ -214,23 +263,48 @@ export function maneuvers(
         cur.generic = unnamed(g, e);
       } else if (t.leg !== timings[i - 1].leg) type = turn === 'uturn' || g.edgeTwin[prev] === e ? 'uturn' : turn;
       else if (g.edgeTwin[prev] === e) type = 'uturn';
-      else if (ef & EdgeFlag.roundabout) { type = 'roundabout'; keep = true; }
-      else if (ef & EdgeFlag.ferry && !(pf & EdgeFlag.ferry)) { type = 'ferry'; keep = true; }
-      else if (pf & EdgeFlag.ferry && !(ef & EdgeFlag.ferry)) { type = 'leave ferry'; keep = true; }
-      else if (ef & EdgeFlag.link && !(pf & EdgeFlag.link)) type = 'ramp';
+      else if (ef & EdgeFlag.roundabout) {
+        type = 'roundabout';
+        keep = true;
+      } else if (ef & EdgeFlag.ferry && !(pf & EdgeFlag.ferry)) {
+        type = 'ferry';
+        keep = true;
+      } else if (pf & EdgeFlag.ferry && !(ef & EdgeFlag.ferry)) {
+        type = 'leave ferry';
+        keep = true;
+      } else if (ef & EdgeFlag.link && !(pf & EdgeFlag.link)) type = 'ramp';
       else if (junction && Math.abs(angle) >= threshold) type = turn;
-      else if (ef & EdgeFlag.tunnel && !(pf & EdgeFlag.tunnel) && tunnelLengthFrom(i) >= TUNNEL_MANEUVER_MIN_M) { type = 'tunnel'; keep = true; }
-      else if (name !== (cur.generic ? '' : cur.name)) type = 'straight';
+      else if (ef & EdgeFlag.tunnel && !(pf & EdgeFlag.tunnel) && tunnelLengthFrom(i) >= TUNNEL_MANEUVER_MIN_M) {
+        type = 'tunnel';
+        keep = true;
+      } else if (name !== (cur.generic ? '' : cur.name)) type = 'straight';
       if (type !== null) {
         if (keepNames.has(name)) keep = true;
-        steps.push({ type, name: label, generic: unnamed(g, e), at: edgeStart[i], lengthM: 0, leg: t.leg, keep, ...(type === 'roundabout' ? { exit: 0 } : {}) });
+        steps.push({
+          type,
+          name: label,
+          generic: unnamed(g, e),
+          at: edgeStart[i],
+          lengthM: 0,
+          leg: t.leg,
+          keep,
+          ...(type === 'roundabout' ? { exit: 0 } : {}),
+        });
       }
     }
     steps[steps.length - 1].lengthM += t.lengthM;
     const lastOfLeg = i === timings.length - 1 || timings[i + 1].leg !== t.leg;
     if (lastOfLeg && t.leg < legCount - 1) {
       // arrival at an intermediate waypoint
-      steps.push({ type: 'waypoint', name: maneuverRoadName(g, t.edge), generic: unnamed(g, t.edge), at: edgeStart[i + 1] ?? geometryPoints.length - 1, lengthM: 0, leg: t.leg, keep: true });
+      steps.push({
+        type: 'waypoint',
+        name: maneuverRoadName(g, t.edge),
+        generic: unnamed(g, t.edge),
+        at: edgeStart[i + 1] ?? geometryPoints.length - 1,
+        lengthM: 0,
+        leg: t.leg,
+        keep: true,
+      });
     }
   }
   let list = steps;
@@ -238,7 +312,13 @@ export function maneuvers(
     const out: Step[] = [];
     for (const s of list) {
       const prev = out[out.length - 1];
-      if (prev && prev.type !== 'waypoint' && !s.keep && s.type !== 'uturn' && (s.type === 'straight' || s.lengthM < 30)) {
+      if (
+        prev &&
+        prev.type !== 'waypoint' &&
+        !s.keep &&
+        s.type !== 'uturn' &&
+        (s.type === 'straight' || s.lengthM < 30)
+      ) {
         prev.lengthM += s.lengthM;
         continue;
       }
@@ -260,15 +340,31 @@ export function maneuvers(
     } else if (s.type === 'roundabout') {
       text = `At the roundabout take the ${ordinal(Math.max(1, s.exit ?? 1))} exit onto ${road} and go ${dist}`;
     } else if (s.type === 'ferry') {
-      text = s.generic ? `Take the ferry and go ${dist}` : /ferry/i.test(s.name) ? `Take the ${s.name} and go ${dist}` : `Take the ${s.name} ferry and go ${dist}`;
+      text = s.generic
+        ? `Take the ferry and go ${dist}`
+        : /ferry/i.test(s.name)
+          ? `Take the ${s.name} and go ${dist}`
+          : `Take the ${s.name} ferry and go ${dist}`;
     } else if (s.type === 'leave ferry') {
       text = `Leave the ferry onto ${road} and go ${dist}`;
     } else if (s.type === 'tunnel') {
       text = `Continue into the tunnel on ${road} and go ${dist}`;
     } else text = `${VERB[s.type]} ${road} and go ${dist}`;
-    return { text, turnType: s.type, distance: toUnits(s.lengthM), roadName: s.name, point: geometryPoints[Math.min(s.at, geometryPoints.length - 1)] };
+    return {
+      text,
+      turnType: s.type,
+      distance: toUnits(s.lengthM),
+      roadName: s.name,
+      point: geometryPoints[Math.min(s.at, geometryPoints.length - 1)],
+    };
   });
   const end = geometryPoints[geometryPoints.length - 1];
-  result.push({ text: 'Arrive at destination', turnType: 'arrive', distance: 0, roadName: maneuverRoadName(g, timings[timings.length - 1].edge), point: end });
+  result.push({
+    text: 'Arrive at destination',
+    turnType: 'arrive',
+    distance: 0,
+    roadName: maneuverRoadName(g, timings[timings.length - 1].edge),
+    point: end,
+  });
   return result;
 }

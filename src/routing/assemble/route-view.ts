@@ -17,8 +17,20 @@ export type RouteField = 'D' | 'S' | 'W' | 'B' | 'P' | 'I' | 'U';
 
 /** Incident output field names (IncidentOutputFields, lower-cased). */
 export const INCIDENT_FIELDS = [
-  'id', 'version', 'type', 'severity', 'eventcode', 'latlong', 'impacting', 'starttime', 'endtime',
-  'delayimpact', 'area', 'rds', 'shortdescription', 'fulldescription',
+  'id',
+  'version',
+  'type',
+  'severity',
+  'eventcode',
+  'latlong',
+  'impacting',
+  'starttime',
+  'endtime',
+  'delayimpact',
+  'area',
+  'rds',
+  'shortdescription',
+  'fulldescription',
 ] as const;
 
 /** What to put in a route view. */
@@ -111,7 +123,13 @@ export interface RouteTimes {
  * is current); free flow from the same records (free-flow speeds do not depend on time, turn
  * delays are the same). Traffic is considered only in current mode.
  */
-export function routeTimes(engine: RoutingEngine, legs: Leg[], departS: number, nowS: number, mode: SpeedModeId): RouteTimes {
+export function routeTimes(
+  engine: RoutingEngine,
+  legs: Leg[],
+  departS: number,
+  nowS: number,
+  mode: SpeedModeId,
+): RouteTimes {
   const trafficConsidered = mode === SpeedMode.current;
   const current = engine.costPath(legs, departS, nowS, mode);
   const typicalS = trafficConsidered ? engine.pathTimeS(legs, departS, nowS, SpeedMode.typical) : current.totalS;
@@ -119,7 +137,8 @@ export function routeTimes(engine: RoutingEngine, legs: Leg[], departS: number, 
   // access-restricted edges strictly inside the route (not where it starts or ends)
   let hasRestrictions = false;
   const tm = current.timings;
-  for (let i = 1; i < tm.length - 1; i++) if (g.edgeFlags[tm[i].edge] & (EdgeFlag.destinationOnly | EdgeFlag.reversible)) hasRestrictions = true;
+  for (let i = 1; i < tm.length - 1; i++)
+    if (g.edgeFlags[tm[i].edge] & (EdgeFlag.destinationOnly | EdgeFlag.reversible)) hasRestrictions = true;
   let freeS = 0;
   for (const t of tm) freeS += t.turnS + t.share * engine.model.freeFlowTimeS(t.edge);
   for (const l of legs) freeS += l.offsetS;
@@ -145,11 +164,21 @@ export function incidentView(inc: Incident, fields: ReadonlySet<string>, freeFlo
     out.schedule = sch;
   }
   if (want('delayimpact')) {
-    out.delayImpact = { fromTypicalMinutes: inc.delayImpactMinutes, fromFreeFlowMinutes: Math.round((inc.delayImpactMinutes + freeFlowDelayMin) * 10) / 10, distance: 0 };
+    out.delayImpact = {
+      fromTypicalMinutes: inc.delayImpactMinutes,
+      fromFreeFlowMinutes: Math.round((inc.delayImpactMinutes + freeFlowDelayMin) * 10) / 10,
+      distance: 0,
+    };
   }
   if (want('area')) {
     const d = 0.0005;
-    const ring = [[inc.lat - d, inc.lon - d], [inc.lat - d, inc.lon + d], [inc.lat + d, inc.lon + d], [inc.lat + d, inc.lon - d], [inc.lat - d, inc.lon - d]];
+    const ring = [
+      [inc.lat - d, inc.lon - d],
+      [inc.lat - d, inc.lon + d],
+      [inc.lat + d, inc.lon + d],
+      [inc.lat + d, inc.lon - d],
+      [inc.lat - d, inc.lon - d],
+    ];
     out.area = `<gml:Polygon><gml:exterior><gml:LinearRing><gml:posList>${ring.map((p) => `${p[0].toFixed(6)} ${p[1].toFixed(6)}`).join(' ')}</gml:posList></gml:LinearRing></gml:exterior></gml:Polygon>`;
   }
   if (want('rds')) out.rds = { eventCode: inc.eventCode || DEFAULT_EVENT_CODE[inc.type], severity: inc.severity };
@@ -169,8 +198,14 @@ export function isoUtc(unixS: number): string {
 
 /** Builds the view of a route leaving at `departS`. */
 export function assembleRoute(
-  engine: RoutingEngine, id: string, legs: Leg[], departS: number, nowS: number, mode: SpeedModeId,
-  incidents: readonly Incident[], opt: OutputOptions,
+  engine: RoutingEngine,
+  id: string,
+  legs: Leg[],
+  departS: number,
+  nowS: number,
+  mode: SpeedModeId,
+  incidents: readonly Incident[],
+  opt: OutputOptions,
 ): RouteView {
   const g: Graph = engine.graph;
   const times = routeTimes(engine, legs, departS, nowS, mode);
@@ -198,16 +233,31 @@ export function assembleRoute(
     distanceM,
   };
   if (!times.hasClosures && !times.hasRestrictions) view.travelTimeMinutes = minutes(cur.totalS);
-  if (!times.hasClosures) view.abnormalityMinutes = trafficConsidered ? Math.round((cur.totalS - times.typicalS) / 60) : 0;
+  if (!times.hasClosures)
+    view.abnormalityMinutes = trafficConsidered ? Math.round((cur.totalS - times.typicalS) / 60) : 0;
   const fields = opt.fields;
-  const geom = routeGeometry(g, cur.timings, legs.map((l) => l.startFraction), legs.map((l) => l.endFraction));
+  const geom = routeGeometry(
+    g,
+    cur.timings,
+    legs.map((l) => l.startFraction),
+    legs.map((l) => l.endFraction),
+  );
   if (fields.has('S') || fields.has('D')) {
     const summary = summarize(g, cur.timings);
     if (fields.has('S')) view.summary = summary;
     if (fields.has('D')) {
       view.description = describe(summary);
       const keep = new Set(majorRuns(g, cur.timings).map((r) => r.name));
-      view.maneuvers = maneuvers(g, cur.timings, geom.points, geom.edgeStart, units, opt.collapseManeuvers, legs.length, keep);
+      view.maneuvers = maneuvers(
+        g,
+        cur.timings,
+        geom.points,
+        geom.edgeStart,
+        units,
+        opt.collapseManeuvers,
+        legs.length,
+        keep,
+      );
     }
   }
   if (fields.has('B')) {
@@ -232,14 +282,27 @@ export function assembleRoute(
     }
     if (kept) {
       // re-express indices over the returned (simplified) points
-      const mapDown = (idx: number) => { let k = 0; while (k + 1 < kept!.length && kept![k + 1] <= idx) k++; return k; };
-      const mapUp = (idx: number) => { let k = kept!.length - 1; while (k - 1 >= 0 && kept![k - 1] >= idx) k--; return k; };
-      view.speedBuckets = runs.map((r) => ({ speedBucket: r.speedBucket, startIndex: mapDown(r.startIndex), endIndex: mapUp(r.endIndex) }));
+      const mapDown = (idx: number) => {
+        let k = 0;
+        while (k + 1 < kept!.length && kept![k + 1] <= idx) k++;
+        return k;
+      };
+      const mapUp = (idx: number) => {
+        let k = kept!.length - 1;
+        while (k - 1 >= 0 && kept![k - 1] >= idx) k--;
+        return k;
+      };
+      view.speedBuckets = runs.map((r) => ({
+        speedBucket: r.speedBucket,
+        startIndex: mapDown(r.startIndex),
+        endIndex: mapUp(r.endIndex),
+      }));
     } else view.speedBuckets = runs;
   }
   if (fields.has('I')) {
     const ids = new Set<number>();
-    for (const t of cur.timings) for (const iid of engine.model.incidentIdsOn(t.edge, t.enterS, t.enterS + t.durationS)) ids.add(iid);
+    for (const t of cur.timings)
+      for (const iid of engine.model.incidentIdsOn(t.edge, t.enterS, t.enterS + t.durationS)) ids.add(iid);
     view.incidents = incidents.filter((i) => ids.has(i.id)).map((i) => incidentView(i, opt.incidentFields, 0));
   }
   return view;

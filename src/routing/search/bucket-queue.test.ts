@@ -73,7 +73,15 @@ describe('BucketQueue', () => {
   it('pops a bucket last in, first out and the buckets in key order', () => {
     const q = new BucketQueue(0.5, 1 << 4);
     q.clear();
-    for (const [id, k] of [[1, 10.1], [2, 10.3], [3, 11.0], [4, 10.4], [5, 40.2], [6, 9.9]] as const) q.push(id, k);
+    for (const [id, k] of [
+      [1, 10.1],
+      [2, 10.3],
+      [3, 11.0],
+      [4, 10.4],
+      [5, 40.2],
+      [6, 9.9],
+    ] as const)
+      q.push(id, k);
     const out: number[] = [];
     while (q.length > 0) out.push(q.pop());
     // 6 is below the window's first bucket (10.0): low heap first; then [10.0, 10.5) LIFO; 11.0; the far key

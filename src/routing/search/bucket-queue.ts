@@ -43,7 +43,8 @@ export class BucketQueue {
     slots = 1 << 16,
     capacity = 1 << 14,
   ) {
-    if (!(width > 0) || slots < 2 || (slots & (slots - 1)) !== 0) throw new Error('BucketQueue: width > 0 and a power-of-two slot count');
+    if (!(width > 0) || slots < 2 || (slots & (slots - 1)) !== 0)
+      throw new Error('BucketQueue: width > 0 and a power-of-two slot count');
     this.slots = slots;
     this.mask = slots - 1;
     this.inv = 1 / width;
@@ -140,7 +141,9 @@ export class BucketQueue {
         this.pullFar();
         continue;
       }
-      const hs = this.headStamp, st = this.stamp, mask = this.mask;
+      const hs = this.headStamp,
+        st = this.stamp,
+        mask = this.mask;
       while (hs[this.cur & mask] !== st) {
         this.cur++;
         // a far key may now fall inside the window: it must be in its bucket before the cursor passes it

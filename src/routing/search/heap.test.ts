@@ -8,7 +8,9 @@ describe('MinHeap', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { maxLength: 300 }), (keys) => {
         heap.clear();
-        keys.forEach((k, i) => heap.push(i, k));
+        keys.forEach((k, i) => {
+          heap.push(i, k);
+        });
         expect(heap.length).toBe(keys.length);
         const out: number[] = [];
         while (heap.length > 0) {

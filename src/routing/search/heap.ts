@@ -67,7 +67,10 @@ export class MinHeap {
         const cEnd = c0 + 4 < n ? c0 + 4 : n;
         for (let c = c0 + 1; c < cEnd; c++) {
           const k = keys[c];
-          if (k < ck) { ck = k; child = c; }
+          if (k < ck) {
+            ck = k;
+            child = c;
+          }
         }
         if (ck >= key) break;
         ids[pos] = ids[child];

@@ -17,7 +17,14 @@ export interface Landmarks {
 }
 
 /** Dijkstra over nodes with per-edge weights, forward (out edges) or backward (in edges). */
-export function dijkstra(g: Graph, weight: Float32Array, usable: Uint8Array, source: number, backward: boolean, heap: MinHeap): Float32Array {
+export function dijkstra(
+  g: Graph,
+  weight: Float32Array,
+  usable: Uint8Array,
+  source: number,
+  backward: boolean,
+  heap: MinHeap,
+): Float32Array {
   const dist = new Float32Array(g.nodeCount).fill(Infinity);
   const d64 = new Float64Array(g.nodeCount).fill(Infinity);
   heap.clear();
@@ -33,7 +40,10 @@ export function dijkstra(g: Graph, weight: Float32Array, usable: Uint8Array, sou
         if (!usable[e]) continue;
         const w = g.edgeTarget[e];
         const nd = k + weight[e];
-        if (nd < d64[w]) { d64[w] = nd; heap.push(w, nd); }
+        if (nd < d64[w]) {
+          d64[w] = nd;
+          heap.push(w, nd);
+        }
       }
     } else {
       for (let i = g.firstIn[v]; i < g.firstIn[v + 1]; i++) {
@@ -41,7 +51,10 @@ export function dijkstra(g: Graph, weight: Float32Array, usable: Uint8Array, sou
         if (!usable[e]) continue;
         const w = g.edgeSource[e];
         const nd = k + weight[e];
-        if (nd < d64[w]) { d64[w] = nd; heap.push(w, nd); }
+        if (nd < d64[w]) {
+          d64[w] = nd;
+          heap.push(w, nd);
+        }
       }
     }
   }
@@ -57,7 +70,11 @@ export function computeLandmarks(g: Graph, weight: Float32Array, usable: Uint8Ar
   const out: Landmarks = { nodes: [], fromL: [], toL: [] };
   if (g.nodeCount === 0 || count <= 0) return out;
   let seed = -1;
-  for (let e = 0; e < g.edgeCount; e++) if (usable[e]) { seed = g.edgeSource[e]; break; }
+  for (let e = 0; e < g.edgeCount; e++)
+    if (usable[e]) {
+      seed = g.edgeSource[e];
+      break;
+    }
   if (seed < 0) return out;
   const heap = new MinHeap(1 << 16);
   // farthest node from the seed starts the selection
@@ -86,7 +103,10 @@ function argmaxFinite(a: ArrayLike<number>): number {
   let bv = -1;
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
-    if (x !== Infinity && x > bv) { bv = x; best = i; }
+    if (x !== Infinity && x > bv) {
+      bv = x;
+      best = i;
+    }
   }
   return best;
 }

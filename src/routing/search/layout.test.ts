@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeTurnDelays, hilbertIndex, hilbertNodeOrder, SearchLayout, TARGET, UNUSABLE } from './layout.js';
+import { encodeTurnDelays, hilbertIndex, hilbertNodeOrder, type SearchLayout, TARGET, UNUSABLE } from './layout.js';
 import { RoutingEngine } from '../engine.js';
 import { SpeedFeeds } from '../../traffic/feeds.js';
 import { RestrictionKind, TurnRestrictions, type Graph } from '../../network/graph.js';
@@ -7,13 +7,15 @@ import { E, signalizedGrid, twoRoutes } from '../../../test/routing/fixtures.js'
 
 describe('hilbertIndex', () => {
   it('numbers every cell of a 2^k square once, consecutive indexes on neighbouring cells', () => {
-    const order = 5, n = 2 ** order;
+    const order = 5,
+      n = 2 ** order;
     const cellOf = new Map<number, [number, number]>();
     for (let x = 0; x < n; x++) for (let y = 0; y < n; y++) cellOf.set(hilbertIndex(order, x, y), [x, y]);
     expect(cellOf.size).toBe(n * n);
     for (let d = 0; d < n * n; d++) expect(cellOf.has(d)).toBe(true);
     for (let d = 1; d < n * n; d++) {
-      const [x0, y0] = cellOf.get(d - 1)!, [x1, y1] = cellOf.get(d)!;
+      const [x0, y0] = cellOf.get(d - 1)!,
+        [x1, y1] = cellOf.get(d)!;
       expect(Math.abs(x1 - x0) + Math.abs(y1 - y0)).toBe(1);
     }
   });
@@ -74,7 +76,9 @@ describe('SearchLayout', () => {
   });
 
   it('keeps forbidden turns forbidden', () => {
-    const f = twoRoutes({ restrictions: [{ fromEdge: E.stubIn, via: 1, toEdge: E.toMotorway, kind: RestrictionKind.no }] });
+    const f = twoRoutes({
+      restrictions: [{ fromEdge: E.stubIn, via: 1, toEdge: E.toMotorway, kind: RestrictionKind.no }],
+    });
     const g = f.region.graph;
     const eng = new RoutingEngine(g, f.feeds, null, 'UTC', { landmarkCount: 2 });
     const L = (eng as unknown as { astar: { layout: SearchLayout } }).astar.layout;

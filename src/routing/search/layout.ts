@@ -37,9 +37,13 @@ export function hilbertIndex(order: number, x: number, y: number): number {
 /** Node ids of `g` in Hilbert-curve order of their coordinates (ties by id): position → node. */
 export function hilbertNodeOrder(g: Graph, order = 16): Uint32Array {
   const n = g.nodeCount;
-  let minLat = Infinity, maxLat = -Infinity, minLon = Infinity, maxLon = -Infinity;
+  let minLat = Infinity,
+    maxLat = -Infinity,
+    minLon = Infinity,
+    maxLon = -Infinity;
   for (let v = 0; v < n; v++) {
-    const la = g.nodeLatE7[v], lo = g.nodeLonE7[v];
+    const la = g.nodeLatE7[v],
+      lo = g.nodeLonE7[v];
     if (la < minLat) minLat = la;
     if (la > maxLat) maxLat = la;
     if (lo < minLon) minLon = lo;
@@ -50,7 +54,11 @@ export function hilbertNodeOrder(g: Graph, order = 16): Uint32Array {
   const sLon = (cells - 1) / Math.max(1, maxLon - minLon);
   const key = new Float64Array(n);
   for (let v = 0; v < n; v++) {
-    key[v] = hilbertIndex(order, Math.floor((g.nodeLonE7[v] - minLon) * sLon), Math.floor((g.nodeLatE7[v] - minLat) * sLat));
+    key[v] = hilbertIndex(
+      order,
+      Math.floor((g.nodeLonE7[v] - minLon) * sLon),
+      Math.floor((g.nodeLatE7[v] - minLat) * sLat),
+    );
   }
   const ids = new Uint32Array(n);
   for (let v = 0; v < n; v++) ids[v] = v;
@@ -99,7 +107,12 @@ export class SearchLayout {
   readonly turnCode: Uint8Array | Uint16Array;
   readonly turnDelay: Float32Array;
 
-  constructor(model: TrafficModel, restrictions: TurnRestrictions, usable: Uint8Array, nodeOrder: Uint32Array = hilbertNodeOrder(model.graph)) {
+  constructor(
+    model: TrafficModel,
+    restrictions: TurnRestrictions,
+    usable: Uint8Array,
+    nodeOrder: Uint32Array = hilbertNodeOrder(model.graph),
+  ) {
     const g = model.graph;
     const n = (this.nodeCount = g.nodeCount);
     const m = (this.edgeCount = g.edgeCount);
@@ -128,7 +141,7 @@ export class SearchLayout {
     for (let f = 0; f < m; f++) {
       const e = this.extEdge[f];
       this.edgeTarget[f] = this.intNode[g.edgeTarget[e]];
-      if (g.edgeFlags[e] & (UNUSABLE | TARGET)) throw new Error('EdgeFlag bits 14 and 15 are the search layout\'s own');
+      if (g.edgeFlags[e] & (UNUSABLE | TARGET)) throw new Error("EdgeFlag bits 14 and 15 are the search layout's own");
       this.edgeFlags[f] = g.edgeFlags[e] | (usable[e] === 0 ? UNUSABLE : 0);
       this.minTT[f] = model.minTravelTimeS(e);
       this.lenX36[f] = g.edgeLengthM[e] * 3.6;

@@ -278,14 +278,18 @@ export class TdAstar {
     const tn = this.targetNodes;
     if (this.shortest) {
       const g = this.g;
-      const lat1 = g.nodeLatE7[x] / 1e7, lon1 = g.nodeLonE7[x] / 1e7;
+      const lat1 = g.nodeLatE7[x] / 1e7,
+        lon1 = g.nodeLonE7[x] / 1e7;
       for (let i = 0; i < tn.length; i++) {
         const d = haversineM(lat1, lon1, g.nodeLatE7[tn[i]] / 1e7, g.nodeLonE7[tn[i]] / 1e7);
         if (d < best) best = d;
       }
     } else {
       // max over the active landmarks of both triangle bounds, min over the target nodes
-      const hFrom = this.hFrom, hTo = this.hTo, fromT = this.hFromT, toT = this.hToT;
+      const hFrom = this.hFrom,
+        hTo = this.hTo,
+        fromT = this.hFromT,
+        toT = this.hToT;
       const k = hFrom.length;
       for (let i = 0, j = 0; i < tn.length; i++) {
         let lb = 0;
@@ -360,12 +364,13 @@ export class TdAstar {
     const scored: Array<[number, number]> = [];
     for (let k = 0; k < lm.nodes.length; k++) {
       let s = 0;
-      for (const v of sourceNodes) for (const t of targetNodes) {
-        const a = lm.fromL[k][t] - lm.fromL[k][v];
-        const b = lm.toL[k][v] - lm.toL[k][t];
-        const x = Math.max(a === a ? a : 0, b === b ? b : 0);
-        if (x > s && x !== Infinity) s = x;
-      }
+      for (const v of sourceNodes)
+        for (const t of targetNodes) {
+          const a = lm.fromL[k][t] - lm.fromL[k][v];
+          const b = lm.toL[k][v] - lm.toL[k][t];
+          const x = Math.max(a === a ? a : 0, b === b ? b : 0);
+          if (x > s && x !== Infinity) s = x;
+        }
       scored.push([s, k]);
     }
     scored.sort((x, y) => y[0] - x[0]);
@@ -481,12 +486,22 @@ export class TdAstar {
    * queue, so the search stays exact as long as the new bounds hold along the optimal path — which
    * the caller checks as before (the answer's arrival within the new coverage).
    */
-  private run(sources: SearchSource[], targets: SearchTarget[], depS: number, o: SearchOptions, abortKey = Infinity, resume = false): SearchPath | null {
+  private run(
+    sources: SearchSource[],
+    targets: SearchTarget[],
+    depS: number,
+    o: SearchOptions,
+    abortKey = Infinity,
+    resume = false,
+  ): SearchPath | null {
     const g = this.g;
     const model = this.model;
     const q = o.q;
     const heap = o.shortest ? this.lengthQueue : this.timeQueue;
-    const cost = this.cost, time = this.time, parent = this.parent, gen = this.gen;
+    const cost = this.cost,
+      time = this.time,
+      parent = this.parent,
+      gen = this.gen;
     const pushedKey = this.pushedKey;
     if (resume) {
       this.nextHeuristicStamp();
@@ -543,7 +558,10 @@ export class TdAstar {
         if (t.edge === e && t.fraction >= s.fraction) {
           const c = offsetCost + (t.fraction - s.fraction) * base * fac;
           if (c < best) {
-            best = c; bestPrev = -1; bestTarget = ti; bestSource = si;
+            best = c;
+            bestPrev = -1;
+            bestTarget = ti;
+            bestSource = si;
             bestArrival = t0 + (t.fraction - s.fraction) * tt;
           }
         }
@@ -563,7 +581,8 @@ export class TdAstar {
     }
 
     const turnOff = L.turnOff;
-    const turnCode = L.turnCode, turnDelay = L.turnDelay;
+    const turnCode = L.turnCode,
+      turnDelay = L.turnDelay;
     const firstOut = L.firstOut;
     const minTT = L.minTT;
     const edgeFlags = L.edgeFlags;
@@ -576,8 +595,10 @@ export class TdAstar {
     const shortest = o.shortest;
     const simple = o.penaltyFlags === 0 && o.discountFlags === 0 && o.edgeFactor === null;
     const exclude = o.excludeFlags | UNUSABLE;
-    const penaltyFlags = o.penaltyFlags, penaltyFactor = o.penaltyFactor;
-    const discountFlags = o.discountFlags, discountFactor = o.discountFactor;
+    const penaltyFlags = o.penaltyFlags,
+      penaltyFactor = o.penaltyFactor;
+    const discountFlags = o.discountFlags,
+      discountFactor = o.discountFactor;
     const edgeFactor = o.edgeFactor;
     const edgeTarget = L.edgeTarget;
     // Inline copy of TrafficModel.speedKph's predicted layer (same arithmetic, same order, so the
@@ -587,9 +608,11 @@ export class TdAstar {
     const groupFeed = this.groupFeed;
     const feedMask = (model.feeds.learnedEdgeCount > 0 ? HAS_LEARNED : 0) | (q.useLive ? HAS_LIVE : 0);
     const inline = q.mode !== 2 && q.incidents === null;
-    const depWeekS = q.depWeekS, depUnixS = q.depUnixS;
+    const depWeekS = q.depWeekS,
+      depUnixS = q.depUnixS;
     const factors = model.factors;
-    const freeFlowKph = L.freeFlowKph, upperKph = L.upperKph;
+    const freeFlowKph = L.freeFlowKph,
+      upperKph = L.upperKph;
     const minSpeedKph = model.cfg.minSpeedKph;
     const lenX36 = L.lenX36;
     // dead-end labels are dropped at push (fastest routes: the cheap prune's test, applied to
@@ -670,7 +693,8 @@ export class TdAstar {
         }
         let stepTurn: number, base: number;
         if (shortest) {
-          const xe = extEdge[e], xf = extEdge[f];
+          const xe = extEdge[e],
+            xf = extEdge[f];
           stepTurn = g.edgeTwin[xe] === xf || g.edgeSource[xe] === g.edgeTarget[xf] ? SHORTEST_UTURN_M : 0;
           base = g.edgeLengthM[xf];
         } else {
@@ -684,7 +708,10 @@ export class TdAstar {
               const c = ce + stepTurn + t.fraction * base * fac;
               if (c < best) {
                 if (claimed !== null && claimed[e] === curGen) this.deadEndViolations++;
-                best = c; bestPrev = e; bestTarget = ti; bestArrival = tEnter + t.fraction * tt;
+                best = c;
+                bestPrev = e;
+                bestTarget = ti;
+                bestArrival = tEnter + t.fraction * tt;
               }
             }
           }
@@ -772,7 +799,15 @@ export class TdAstar {
       startFraction = sources[bestSource].fraction;
       edges.push(target.edge);
     }
-    return { edges, startFraction, endFraction: target.fraction, cost: best, arrivalS: bestArrival, sourceIndex: bestSource, settled };
+    return {
+      edges,
+      startFraction,
+      endFraction: target.fraction,
+      cost: best,
+      arrivalS: bestArrival,
+      sourceIndex: bestSource,
+      settled,
+    };
   }
 }
 

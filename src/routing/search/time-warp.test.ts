@@ -7,7 +7,7 @@ import { TimeWarp, buildWarpedMetric, staticCeilings, tripUse, type WarpedMetric
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('TimeWarp', () => {
@@ -21,7 +21,8 @@ describe('TimeWarp', () => {
     }
     expect(w.remainingS(123, 0)).toBe(0);
     for (let i = 0; i < 500; i++) {
-      const x = rnd() * 700, omega = rnd() * 300;
+      const x = rnd() * 700,
+        omega = rnd() * 300;
       expect(w.remainingS(x, omega)).toBeCloseTo(w.inverse(w.work(x) + omega) - x, 9);
     }
     // constant rate 0.5: 10 work takes 20 s
@@ -36,7 +37,8 @@ function mixedCase() {
   const rnd = lcg(11);
   const k = 14;
   const nodes = [];
-  for (let r = 0; r < k; r++) for (let c = 0; c < k; c++) nodes.push({ lat: 39 + r * 0.002, lon: -77 + c * 0.0026, flags: 0 });
+  for (let r = 0; r < k; r++)
+    for (let c = 0; c < k; c++) nodes.push({ lat: 39 + r * 0.002, lon: -77 + c * 0.0026, flags: 0 });
   const edges: EdgeInput[] = [];
   const classes = [RoadClass.motorway, RoadClass.primary, RoadClass.tertiary, RoadClass.residential, RoadClass.service];
   const add = (a: number, b: number) => {
@@ -47,11 +49,12 @@ function mixedCase() {
     edges.push({ ...base, source: a, target: b, twin: i + 1 });
     edges.push({ ...base, source: b, target: a, twin: i });
   };
-  for (let r = 0; r < k; r++) for (let c = 0; c < k; c++) {
-    const v = r * k + c;
-    if (c + 1 < k) add(v, v + 1);
-    if (r + 1 < k) add(v, v + k);
-  }
+  for (let r = 0; r < k; r++)
+    for (let c = 0; c < k; c++) {
+      const v = r * k + c;
+      if (c + 1 < k) add(v, v + 1);
+      if (r + 1 < k) add(v, v + k);
+    }
   const g = buildGraph({ nodes, edges }).graph;
   const feeds = new SpeedFeeds();
   // learned profiles on some edges (faster than predicted in places), live speeds on others
@@ -64,7 +67,13 @@ function mixedCase() {
 }
 
 /** Checks ∫ R over every traversal ≥ its work, for entries spread over the window. */
-function checkAdmissible(model: TrafficModel, wm: WarpedMetric, startUnixS: number, spanS: number, rnd: () => number): number {
+function checkAdmissible(
+  model: TrafficModel,
+  wm: WarpedMetric,
+  startUnixS: number,
+  spanS: number,
+  rnd: () => number,
+): number {
   const g = model.graph;
   const w = wm.warp;
   const q = model.query(startUnixS, startUnixS - 600, SpeedMode.current);
@@ -101,7 +110,8 @@ describe('warped window metric', () => {
       Date.UTC(2026, 10, 30, 3, 45, 0) / 1000, // Sun 22:45 → Monday across the week end
     ];
     for (const dep of departures) {
-      for (let e = 3; e < g.edgeCount; e += 11) feeds.setLive(e, { speedKph: 5 + rnd() * 100, observedAtS: dep - 600, samples: 3 });
+      for (let e = 3; e < g.edgeCount; e += 11)
+        feeds.setLive(e, { speedKph: 5 + rnd() * 100, observedAtS: dep - 600, samples: 3 });
       const weekS = localSecondOfWeek(dep, 'America/New_York');
       const startWeekS = Math.floor(weekS / BIN_SECONDS) * BIN_SECONDS;
       const startUnixS = dep - (weekS - startWeekS);

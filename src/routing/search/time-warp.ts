@@ -76,7 +76,9 @@ export class TimeWarp {
 
   /** Seconds after the start at which `y` work is done. */
   inverse(y: number): number {
-    const cum = this.cum, rate = this.rate, n = rate.length;
+    const cum = this.cum,
+      rate = this.rate,
+      n = rate.length;
     if (y >= cum[n]) return n * this.cellS + (y - cum[n]) / rate[n - 1];
     if (y <= 0) return y / rate[0];
     // bucket of equal work → first cell that can hold y, then a short scan (rates vary ≤ ~5×)
@@ -90,7 +92,10 @@ export class TimeWarp {
    * per-label conversion, so `work` and `inverse` are written out here without calls.
    */
   remainingS(x: number, omega: number): number {
-    const cum = this.cum, rate = this.rate, n = rate.length, c = this.cellS;
+    const cum = this.cum,
+      rate = this.rate,
+      n = rate.length,
+      c = this.cellS;
     let k = Math.floor(x / c);
     let y: number;
     if (k >= n) y = cum[n] + rate[n - 1] * (x - n * c);
@@ -144,7 +149,14 @@ const PAD_S = 900;
  * not plain predicted ones (NaN for predicted edges): learned and live edges, computed by the
  * caller from the feeds as for a static window metric.
  */
-export function buildWarpedMetric(model: TrafficModel, win: WarpWindow, staticKph: Float64Array, use: TripUse, maxTurnS: number, cellS = WARP_CELL_S): WarpedMetric {
+export function buildWarpedMetric(
+  model: TrafficModel,
+  win: WarpWindow,
+  staticKph: Float64Array,
+  use: TripUse,
+  maxTurnS: number,
+  cellS = WARP_CELL_S,
+): WarpedMetric {
   const g = model.graph;
   const nEntry = Math.floor((win.coverEndWeekS - win.startWeekS) / cellS) + 1;
   const n = nEntry + Math.ceil(PAD_S / cellS);
@@ -188,7 +200,8 @@ export function buildWarpedMetric(model: TrafficModel, win: WarpWindow, staticKp
     if (weightOf[gr] === 0) continue;
     for (const lambda of [0, 0.25, 0.5]) {
       const r = new Float64Array(n);
-      for (let k = 0; k < n; k++) r[k] = lambda + (1 - lambda) * model.predictedFactor(gr, win.startWeekS + (k + 0.5) * cellS);
+      for (let k = 0; k < n; k++)
+        r[k] = lambda + (1 - lambda) * model.predictedFactor(gr, win.startWeekS + (k + 0.5) * cellS);
       candidates.push([lambda === 0 ? `group ${gr}` : `group ${gr} + ${lambda}`, r]);
     }
   }
@@ -218,7 +231,10 @@ export function buildWarpedMetric(model: TrafficModel, win: WarpWindow, staticKp
   }
   const edgeWork = new Float32Array(m);
   const boundKph = new Float64Array(m);
-  const lengthM = g.edgeLengthM, ffKph = model.freeFlowKph, upKph = model.upperKph, group = model.profileGroup;
+  const lengthM = g.edgeLengthM,
+    ffKph = model.freeFlowKph,
+    upKph = model.upperKph,
+    group = model.profileGroup;
   const levels = mins.levels;
   const kappaFlat = new Float64Array(PROFILE_GROUPS * levels);
   for (let gr = 0; gr < PROFILE_GROUPS; gr++) kappaFlat.set(kappa[gr], gr * levels);
@@ -248,8 +264,15 @@ export function buildWarpedMetric(model: TrafficModel, win: WarpWindow, staticKp
  * Trip-weighted mean over entry cells, groups and turns of (bound / ceiling) time for a candidate
  * rate: 1 when every part is bounded exactly at every instant.
  */
-function tightness(r: Float64Array, gmax: Float64Array[], weightOf: Float64Array, turnWeight: number, nEntry: number): number {
-  let score = 0, total = 0;
+function tightness(
+  r: Float64Array,
+  gmax: Float64Array[],
+  weightOf: Float64Array,
+  turnWeight: number,
+  nEntry: number,
+): number {
+  let score = 0,
+    total = 0;
   if (turnWeight > 0) {
     let mn = Infinity;
     for (let k = 0; k < nEntry; k++) mn = Math.min(mn, r[k]);
@@ -286,7 +309,10 @@ class SlidingMin {
   /** per level, the minimum over all entry cells */
   private readonly entryMin: number[] = [];
 
-  constructor(rate: Float64Array, private readonly nEntry: number) {
+  constructor(
+    rate: Float64Array,
+    readonly nEntry: number,
+  ) {
     const n = rate.length;
     let cur = Float64Array.from(rate);
     for (let span = 1; ; span *= 2) {
@@ -331,11 +357,14 @@ export interface TripUse {
  */
 export function tripUse(model: TrafficModel, usable: Uint8Array, minTurnInS: Float32Array): TripUse {
   const g = model.graph;
-  const n = g.nodeCount, m = g.edgeCount;
+  const n = g.nodeCount,
+    m = g.edgeCount;
   const edge = new Float64Array(m);
   if (n === 0) return { edge, turns: 0 };
   // root: the node nearest the mean position of the usable edges' tails
-  let sLat = 0, sLon = 0, cnt = 0;
+  let sLat = 0,
+    sLon = 0,
+    cnt = 0;
   for (let e = 0; e < m; e++) {
     if (!usable[e]) continue;
     sLat += g.nodeLatE7[g.edgeSource[e]];
@@ -345,12 +374,16 @@ export function tripUse(model: TrafficModel, usable: Uint8Array, minTurnInS: Flo
   if (cnt === 0) return { edge, turns: 0 };
   sLat /= cnt;
   sLon /= cnt;
-  let root = -1, bestD = Infinity;
+  let root = -1,
+    bestD = Infinity;
   for (let e = 0; e < m; e++) {
     if (!usable[e]) continue;
     const v = g.edgeSource[e];
     const d = (g.nodeLatE7[v] - sLat) ** 2 + (g.nodeLonE7[v] - sLon) ** 2;
-    if (d < bestD) { bestD = d; root = v; }
+    if (d < bestD) {
+      bestD = d;
+      root = v;
+    }
   }
   const weight = new Float32Array(m);
   for (let e = 0; e < m; e++) weight[e] = model.freeFlowTimeS(e) + minTurnInS[e];
@@ -365,7 +398,10 @@ export function tripUse(model: TrafficModel, usable: Uint8Array, minTurnInS: Flo
       const e = g.inEdges[i];
       if (!usable[e]) continue;
       const d = dist[g.edgeSource[e]] + weight[e];
-      if (d < best) { best = d; parent[v] = e; }
+      if (d < best) {
+        best = d;
+        parent[v] = e;
+      }
     }
     if (parent[v] >= 0) order.push(v);
   }

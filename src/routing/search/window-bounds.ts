@@ -21,7 +21,6 @@
  *   caller: arrival ≤ coverage end; otherwise it searches again with the free-flow table).
  * Nothing is baked: a table never replaces the live costs, it only orders the search.
  */
-import type { Graph } from '../../network/graph.js';
 import { BINS_PER_WEEK, type SpeedFeeds } from '../../traffic/feeds.js';
 import { BIN_SECONDS } from '../../traffic/clock.js';
 import { PROFILE_GROUPS } from '../../traffic/profiles.js';
@@ -71,7 +70,12 @@ export interface WindowBoundsConfig {
 }
 
 /** Default settings: 5 min … 160 min horizons, 12 tables (two departure bins), a rebuild at most every 30 s. */
-export const DEFAULT_WINDOW_BOUNDS_CONFIG: WindowBoundsConfig = { horizonsS: [300, 600, 1200, 2400, 4800, 9600], maxTables: 12, warp: true, minRebuildMs: 30_000 };
+export const DEFAULT_WINDOW_BOUNDS_CONFIG: WindowBoundsConfig = {
+  horizonsS: [300, 600, 1200, 2400, 4800, 9600],
+  maxTables: 12,
+  warp: true,
+  minRebuildMs: 30_000,
+};
 
 /** Builds waiting at most (more requests for missing tables are not queued). */
 const MAX_QUEUED = 3;
@@ -141,7 +145,6 @@ export class WindowBounds {
     this.maxTurnS = maxTurn;
     this.use = cch !== null && this.cfg.warp ? tripUse(model, usable, minTurnIn) : null;
   }
-
 
   /** The horizon classes, seconds, ascending. */
   get horizons(): readonly number[] {
@@ -243,8 +246,19 @@ export class WindowBounds {
     if (this.buildStartedMs.size > 4 * BINS_PER_WEEK) this.buildStartedMs.clear();
     this.buildStartedMs.set(key, performance.now());
     return {
-      key, bin, horizonS, versionAtStart: this.feeds.version, setup: 0, boundKph: new Float64Array(0), weight: new Float32Array(0), turnScale: 1,
-      fromL: [], toL: [], step: 0, customization: null, warp: null,
+      key,
+      bin,
+      horizonS,
+      versionAtStart: this.feeds.version,
+      setup: 0,
+      boundKph: new Float64Array(0),
+      weight: new Float32Array(0),
+      turnScale: 1,
+      fromL: [],
+      toL: [],
+      step: 0,
+      customization: null,
+      warp: null,
     };
   }
 
@@ -258,7 +272,13 @@ export class WindowBounds {
       if (this.cch !== null && this.use !== null) {
         const startWeekS = p.bin * BIN_SECONDS;
         const win = { startWeekS, coverEndWeekS: startWeekS + BIN_SECONDS + p.horizonS };
-        const wm = buildWarpedMetric(this.model, win, staticCeilings(this.model, this.feeds, p.boundKph), this.use, this.maxTurnS);
+        const wm = buildWarpedMetric(
+          this.model,
+          win,
+          staticCeilings(this.model, this.feeds, p.boundKph),
+          this.use,
+          this.maxTurnS,
+        );
         p.boundKph = wm.boundKph;
         p.weight = wm.edgeWork;
         p.turnScale = wm.turnScale;
@@ -267,7 +287,8 @@ export class WindowBounds {
         // CCH mode: edge times without turns (the bound graph's arcs carry them); landmarks: with the cheapest turn in
         p.weight = new Float32Array(g.edgeCount);
         const turnIn = this.cch === null ? this.minTurnIn : null;
-        for (let e = 0; e < g.edgeCount; e++) p.weight[e] = (g.edgeLengthM[e] * 3.6) / p.boundKph[e] + (turnIn === null ? 0 : turnIn[e]);
+        for (let e = 0; e < g.edgeCount; e++)
+          p.weight[e] = (g.edgeLengthM[e] * 3.6) / p.boundKph[e] + (turnIn === null ? 0 : turnIn[e]);
       }
     } else if (this.cch !== null) p.customization = new CchCustomization(this.cch, p.weight, p.turnScale);
     p.setup++;
@@ -293,10 +314,14 @@ export class WindowBounds {
     }
     const binStartWeekS = p.bin * BIN_SECONDS;
     const table: WindowTable = {
-      nodes: p.customization === null ? [...this.nodes] : [], fromL: p.fromL, toL: p.toL, binStartWeekS,
+      nodes: p.customization === null ? [...this.nodes] : [],
+      fromL: p.fromL,
+      toL: p.toL,
+      binStartWeekS,
       cch: p.customization === null ? null : p.customization.metric,
       warp: p.warp,
-      coverEndWeekS: binStartWeekS + BIN_SECONDS + p.horizonS, boundKph: p.boundKph,
+      coverEndWeekS: binStartWeekS + BIN_SECONDS + p.horizonS,
+      boundKph: p.boundKph,
       // checked against the feeds as they were when the bounds were taken
       feedsVersion: p.versionAtStart,
     };
@@ -317,7 +342,8 @@ export class WindowBounds {
     const first = Math.floor(startW / BIN_SECONDS - 0.5);
     const last = Math.floor(endW / BIN_SECONDS - 0.5) + 1;
     const out: number[] = [];
-    for (let b = first; b <= last && out.length < BINS_PER_WEEK; b++) out.push(((b % BINS_PER_WEEK) + BINS_PER_WEEK) % BINS_PER_WEEK);
+    for (let b = first; b <= last && out.length < BINS_PER_WEEK; b++)
+      out.push(((b % BINS_PER_WEEK) + BINS_PER_WEEK) % BINS_PER_WEEK);
     return out;
   }
 
@@ -334,7 +360,8 @@ export class WindowBounds {
     }
     const out = new Float64Array(g.edgeCount);
     const minKph = m.cfg.minSpeedKph;
-    for (let e = 0; e < g.edgeCount; e++) out[e] = this.clamp(e, m.freeFlowKph[e] * groupMax[m.profileGroup[e]], minKph);
+    for (let e = 0; e < g.edgeCount; e++)
+      out[e] = this.clamp(e, m.freeFlowKph[e] * groupMax[m.profileGroup[e]], minKph);
     const feeds = this.feeds;
     // Edges with probe speeds get headroom above what they show now (still clamped to the model's
     // ceiling): a feed moves them every few seconds, and a bound one value exceeds makes the whole
@@ -385,7 +412,11 @@ export class WindowBounds {
       const live = feeds.liveSpeed(e);
       if (live !== undefined && this.clamp(e, live.speedKph, minKph) > bound[e]) return true;
       if (!feeds.hasLearned(e)) return false;
-      if (bins === null) bins = this.coverageBins(Math.round(t.binStartWeekS / BIN_SECONDS), t.coverEndWeekS - t.binStartWeekS - BIN_SECONDS);
+      if (bins === null)
+        bins = this.coverageBins(
+          Math.round(t.binStartWeekS / BIN_SECONDS),
+          t.coverEndWeekS - t.binStartWeekS - BIN_SECONDS,
+        );
       return this.clamp(e, this.learnedMax(e, bins), minKph) > bound[e];
     };
     if (changed !== null) {

@@ -31,7 +31,6 @@ export const MAX_SPOTS = 50;
 
 const RAD = Math.PI / 180;
 
-
 /** Segments of all blocks in a packed index (built once per blocks array). */
 interface CurbIndex {
   index: Flatbush | null;
@@ -74,7 +73,11 @@ export function curbIndex(blocks: Block[]): CurbIndex {
  * block geometry moved CURB_OFFSET_M towards the side the point lies on. Returns the point itself
  * when no block is near.
  */
-export function snapToCurb(idx: CurbIndex, lat: number, lon: number): { lat: number; lon: number; blockId: number | null } {
+export function snapToCurb(
+  idx: CurbIndex,
+  lat: number,
+  lon: number,
+): { lat: number; lon: number; blockId: number | null } {
   if (!idx.index) return { lat, lon, blockId: null };
   const dLat = SNAP_MAX_M / 111_320;
   const dLon = SNAP_MAX_M / (111_320 * Math.max(0.01, Math.cos(lat * RAD)));
@@ -154,7 +157,12 @@ export async function findOpenSpots(q: Queryable, blocks: Block[], query: OpenSp
       ORDER BY observed_at DESC`,
     [new Date(query.nowMs - OPEN_SPOT_TTL_S * 1000), new Date(query.nowMs), minLat, maxLat, minLon, maxLon],
   );
-  const events = res.rows.map((r) => ({ lat: Number(r.lat), lon: Number(r.lon), out: Boolean(r.parked_out), t: Number(r.t) }));
+  const events = res.rows.map((r) => ({
+    lat: Number(r.lat),
+    lon: Number(r.lon),
+    out: Boolean(r.parked_out),
+    t: Number(r.t),
+  }));
   const idx = curbIndex(blocks);
   const spots: OpenSpot[] = [];
   // newest first: the newest event at a place decides it (a later park-in fills the spot, a later
@@ -163,7 +171,8 @@ export async function findOpenSpots(q: Queryable, blocks: Block[], query: OpenSp
     const e = events[i];
     if (!e.out) continue;
     let superseded = false;
-    for (let j = 0; j < i && !superseded; j++) superseded = distanceM(e.lat, e.lon, events[j].lat, events[j].lon) <= SAME_SPOT_M;
+    for (let j = 0; j < i && !superseded; j++)
+      superseded = distanceM(e.lat, e.lon, events[j].lat, events[j].lon) <= SAME_SPOT_M;
     if (superseded) continue;
     const fromVehicleM = distanceM(query.lat, query.lon, e.lat, e.lon);
     const toDestM = distanceM(query.destLat, query.destLon, e.lat, e.lon);
@@ -174,7 +183,13 @@ export async function findOpenSpots(q: Queryable, blocks: Block[], query: OpenSp
     }
     if (!ahead && toDestM > DESTINATION_RADIUS_M) continue;
     const snapped = snapToCurb(idx, e.lat, e.lon);
-    spots.push({ lat: snapped.lat, lon: snapped.lon, openedMs: e.t, distanceToDestinationM: toDestM, blockId: snapped.blockId });
+    spots.push({
+      lat: snapped.lat,
+      lon: snapped.lon,
+      openedMs: e.t,
+      distanceToDestinationM: toDestM,
+      blockId: snapped.blockId,
+    });
   }
   spots.sort((a, b) => a.distanceToDestinationM - b.distanceToDestinationM || b.openedMs - a.openedMs);
   return spots.slice(0, MAX_SPOTS);

@@ -29,7 +29,15 @@ export interface ParsedParkEvent {
   rows: ParkEventRow[];
 }
 
-const SPEED_TO_KPH: Record<string, number> = { kilometersperhour: 1, kph: 1, 'km/h': 1, milesperhour: 1.609344, mph: 1.609344, meterspersecond: 3.6, 'm/s': 3.6 };
+const SPEED_TO_KPH: Record<string, number> = {
+  kilometersperhour: 1,
+  kph: 1,
+  'km/h': 1,
+  milesperhour: 1.609344,
+  mph: 1.609344,
+  meterspersecond: 3.6,
+  'm/s': 3.6,
+};
 
 function str(v: unknown, name: string): string {
   if (v === undefined || v === null) return '';
@@ -51,7 +59,8 @@ function flag(v: unknown, name: string): boolean {
 }
 
 function time(v: unknown, name: string): number {
-  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)) throw invalidParam(name, 'must be an ISO 8601 UTC date-time');
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v))
+    throw invalidParam(name, 'must be an ISO 8601 UTC date-time');
   const ms = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(v) ? v : `${v}Z`);
   if (Number.isNaN(ms)) throw invalidParam(name, 'must be an ISO 8601 UTC date-time');
   return ms;
@@ -75,7 +84,8 @@ export function parseParkEvent(body: unknown): ParsedParkEvent {
   let event = root as Record<string, unknown>;
   if (!(typeof event.data === 'object' && event.data !== null)) event = { data: event };
   const data = event.data as Record<string, unknown>;
-  if (data.metaData !== undefined && data.metaData !== null && typeof data.metaData !== 'object') throw invalidParam('data.metaData', 'must be null or an object');
+  if (data.metaData !== undefined && data.metaData !== null && typeof data.metaData !== 'object')
+    throw invalidParam('data.metaData', 'must be null or an object');
   const reports = data.reports;
   if (!Array.isArray(reports) || reports.length === 0) throw invalidParam('data.reports', 'must be a non-empty array');
   const vendorId = str(event.vendorId ?? data.vendorId, 'vendorId');
@@ -89,22 +99,27 @@ export function parseParkEvent(body: unknown): ParsedParkEvent {
     const r = report as Record<string, unknown>;
     const sensorId = str((r?.identity as Record<string, unknown> | undefined)?.sensorId, `${rp}.identity.sensorId`);
     if (sensorId === '') throw missingParam(`${rp}.identity.sensorId`);
-    if (!Array.isArray(r.measurements) || r.measurements.length === 0) throw invalidParam(`${rp}.measurements`, 'must be a non-empty array');
+    if (!Array.isArray(r.measurements) || r.measurements.length === 0)
+      throw invalidParam(`${rp}.measurements`, 'must be a non-empty array');
     r.measurements.forEach((measurement: unknown, j: number) => {
       const mp = `${rp}.measurements[${j}]`;
       const m = measurement as Record<string, unknown>;
       const loc = m?.location as Record<string, unknown> | undefined;
       const coords = loc?.coordinates;
-      if (!Array.isArray(coords) || coords.length !== 2) throw invalidParam(`${mp}.location.coordinates`, 'must be [latitude, longitude]');
+      if (!Array.isArray(coords) || coords.length !== 2)
+        throw invalidParam(`${mp}.location.coordinates`, 'must be [latitude, longitude]');
       const lat = num(coords[0], `${mp}.location.coordinates[0]`);
       const lon = num(coords[1], `${mp}.location.coordinates[1]`);
-      if (lat === null || lon === null || Math.abs(lat) > 90 || Math.abs(lon) > 180) throw invalidParam(`${mp}.location.coordinates`, 'latitude must be within ±90 and longitude within ±180');
+      if (lat === null || lon === null || Math.abs(lat) > 90 || Math.abs(lon) > 180)
+        throw invalidParam(`${mp}.location.coordinates`, 'latitude must be within ±90 and longitude within ±180');
       const heading = num(loc?.heading, `${mp}.location.heading`);
-      if (heading !== null && (heading < 0 || heading >= 360)) throw invalidParam(`${mp}.location.heading`, 'must be degrees in [0, 360)');
+      if (heading !== null && (heading < 0 || heading >= 360))
+        throw invalidParam(`${mp}.location.heading`, 'must be degrees in [0, 360)');
       const speed = num(loc?.speed, `${mp}.location.speed`);
       const metric = str(loc?.speedmetric, `${mp}.location.speedmetric`) || 'KilometersPerHour';
       const factor = SPEED_TO_KPH[metric.toLowerCase()];
-      if (factor === undefined) throw invalidParam(`${mp}.location.speedmetric`, 'must be KilometersPerHour, MilesPerHour or MetersPerSecond');
+      if (factor === undefined)
+        throw invalidParam(`${mp}.location.speedmetric`, 'must be KilometersPerHour, MilesPerHour or MetersPerSecond');
       if (speed !== null && speed < 0) throw invalidParam(`${mp}.location.speed`, 'must not be negative');
       if (m.parkedOut === undefined) throw missingParam(`${mp}.parkedOut`);
       rows.push({
@@ -120,7 +135,8 @@ export function parseParkEvent(body: unknown): ParsedParkEvent {
         observedMs: time(m.observationTime, `${mp}.observationTime`),
         arrivalMs,
       });
-      if (rows.length > MAX_MEASUREMENTS) throw invalidParam('data.reports', `at most ${MAX_MEASUREMENTS} measurements per request`);
+      if (rows.length > MAX_MEASUREMENTS)
+        throw invalidParam('data.reports', `at most ${MAX_MEASUREMENTS} measurements per request`);
     });
   });
   return { event, rows };
@@ -131,7 +147,20 @@ export async function storeParkEvents(q: Queryable, rows: ParkEventRow[], nowMs:
   if (rows.length === 0) return;
   const values: unknown[] = [];
   const tuples = rows.map((r, i) => {
-    values.push(r.sensorId, r.vendorId, r.vendorName, r.requestId, r.lat, r.lon, r.headingDeg, r.speedKph, r.parkedOut, new Date(r.observedMs), r.arrivalMs === null ? null : new Date(r.arrivalMs), new Date(nowMs));
+    values.push(
+      r.sensorId,
+      r.vendorId,
+      r.vendorName,
+      r.requestId,
+      r.lat,
+      r.lon,
+      r.headingDeg,
+      r.speedKph,
+      r.parkedOut,
+      new Date(r.observedMs),
+      r.arrivalMs === null ? null : new Date(r.arrivalMs),
+      new Date(nowMs),
+    );
     const b = i * 12;
     return `(${Array.from({ length: 12 }, (_, k) => `$${b + k + 1}`).join(',')})`;
   });

@@ -23,9 +23,15 @@ describe('test payment processor', () => {
   it('rejects bad numbers, past expiry dates, bad CVCs and unknown tokens', async () => {
     expect(luhnValid('4242424242424242')).toBe(true);
     expect(luhnValid('4242424242424241')).toBe(false);
-    await expect(p.tokenize({ number: '4242424242424241', expiryMonth: 1, expiryYear: 2031 }, NOW)).rejects.toThrow(/card-number/);
-    await expect(p.tokenize({ number: TEST_CARD_VISA, expiryMonth: 10, expiryYear: 2026 }, NOW)).rejects.toThrow(/expired/);
-    await expect(p.tokenize({ number: TEST_CARD_VISA, expiryMonth: 12, expiryYear: 2030, cvc: '12' }, NOW)).rejects.toThrow(/card-cvc/);
+    await expect(p.tokenize({ number: '4242424242424241', expiryMonth: 1, expiryYear: 2031 }, NOW)).rejects.toThrow(
+      /card-number/,
+    );
+    await expect(p.tokenize({ number: TEST_CARD_VISA, expiryMonth: 10, expiryYear: 2026 }, NOW)).rejects.toThrow(
+      /expired/,
+    );
+    await expect(
+      p.tokenize({ number: TEST_CARD_VISA, expiryMonth: 12, expiryYear: 2030, cvc: '12' }, NOW),
+    ).rejects.toThrow(/card-cvc/);
     await expect(p.describeToken('tok_unknown')).rejects.toThrow(/token/);
   });
 });

@@ -49,10 +49,13 @@ export class TestPaymentProcessor implements PaymentProcessor {
   async tokenize(card: CardInput, nowMs: number): Promise<PaymentMethod> {
     const digits = card.number.replace(/[\s-]/g, '');
     if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) throw invalidParam('card-number', 'not a valid card number');
-    if (!Number.isInteger(card.expiryMonth) || card.expiryMonth < 1 || card.expiryMonth > 12) throw invalidParam('card_expiry_month', 'must be 1 to 12');
-    if (!Number.isInteger(card.expiryYear) || card.expiryYear < 1000 || card.expiryYear > 9999) throw invalidParam('card_expiry_year', 'must have 4 digits');
+    if (!Number.isInteger(card.expiryMonth) || card.expiryMonth < 1 || card.expiryMonth > 12)
+      throw invalidParam('card_expiry_month', 'must be 1 to 12');
+    if (!Number.isInteger(card.expiryYear) || card.expiryYear < 1000 || card.expiryYear > 9999)
+      throw invalidParam('card_expiry_year', 'must have 4 digits');
     const now = new Date(nowMs);
-    if (card.expiryYear * 12 + card.expiryMonth < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1) throw invalidParam('card_expiry_year', 'the card has expired');
+    if (card.expiryYear * 12 + card.expiryMonth < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1)
+      throw invalidParam('card_expiry_year', 'the card has expired');
     if (card.cvc !== undefined && !/^\d{3,4}$/.test(card.cvc)) throw invalidParam('card-cvc', 'must be 3 digits');
     const outcome = digits === TEST_CARD_DECLINED ? 'decline' : 'ok';
     const last4 = digits.slice(-4);

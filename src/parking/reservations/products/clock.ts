@@ -55,7 +55,8 @@ export function parseEntryLocal(text: string, tz: string, parameter: string): nu
 /** Parses `entry`: ISO 8601 extended date-time, UTC unless an offset is given. Returns unix ms. */
 export function parseEntryIso(text: string, parameter: string): number {
   const dt = DateTime.fromISO(text.trim(), { zone: 'UTC', setZone: true });
-  if (!dt.isValid || !/T\d{2}:\d{2}/.test(text)) throw invalidParam(parameter, `expected an ISO 8601 UTC date-time, got "${text}"`);
+  if (!dt.isValid || !/T\d{2}:\d{2}/.test(text))
+    throw invalidParam(parameter, `expected an ISO 8601 UTC date-time, got "${text}"`);
   return dt.toMillis();
 }
 

@@ -22,7 +22,9 @@ const EXCLUDED = new Set(['pub_id', 'chk', 'callback', '_']);
 
 /** The string that is hashed (exposed for documentation and tests). */
 export function chkInput(params: Record<string, string>, privateKey: string): string {
-  const names = Object.keys(params).filter((n) => !EXCLUDED.has(n.toLowerCase())).sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
+  const names = Object.keys(params)
+    .filter((n) => !EXCLUDED.has(n.toLowerCase()))
+    .sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0));
   return [...names.map((n) => params[n]), privateKey].join('|');
 }
 
@@ -41,17 +43,27 @@ export function computeChk(params: Record<string, string>, privateKey: string): 
 export async function verifyChk(q: Queryable, params: Record<string, string>, nowMs: number): Promise<string> {
   const pubId = params.pub_id;
   const chk = params.chk;
-  if (!chk) throw new ReservationsError('PARKING_CHK_INVALID', 'pub_id needs chk (hashed request)', { parameter: 'chk' });
+  if (!chk)
+    throw new ReservationsError('PARKING_CHK_INVALID', 'pub_id needs chk (hashed request)', { parameter: 'chk' });
   if (!/^[0-9a-fA-F]{32}$/.test(chk)) throw invalidParam('chk', 'must be a 32-character hex MD5 digest');
   if (params.pt !== undefined) {
     const pt = Number(params.pt);
     if (!Number.isInteger(pt)) throw invalidParam('pt', 'must be unix seconds');
-    if (Math.abs(pt - nowMs / 1000) > PT_WINDOW_S) throw new ReservationsError('PARKING_CHK_INVALID', `pt is more than ${PT_WINDOW_S} s away from the server clock`, { parameter: 'pt' });
+    if (Math.abs(pt - nowMs / 1000) > PT_WINDOW_S)
+      throw new ReservationsError(
+        'PARKING_CHK_INVALID',
+        `pt is more than ${PT_WINDOW_S} s away from the server clock`,
+        { parameter: 'pt' },
+      );
   }
   const res = await q.query<{ private_key: string }>('SELECT private_key FROM pk_publisher WHERE pub_id = $1', [pubId]);
-  const expected = Buffer.from(res.rows.length > 0 ? computeChk(params, res.rows[0].private_key) : '0'.repeat(32), 'utf8');
+  const expected = Buffer.from(
+    res.rows.length > 0 ? computeChk(params, res.rows[0].private_key) : '0'.repeat(32),
+    'utf8',
+  );
   const given = Buffer.from(chk.toLowerCase(), 'utf8');
-  if (!timingSafeEqual(expected, given) || res.rows.length === 0) throw new ReservationsError('PARKING_CHK_INVALID', 'pub_id or chk is not valid', { parameter: 'chk' });
+  if (!timingSafeEqual(expected, given) || res.rows.length === 0)
+    throw new ReservationsError('PARKING_CHK_INVALID', 'pub_id or chk is not valid', { parameter: 'chk' });
   return pubId;
 }
 
@@ -67,8 +79,10 @@ export async function upsertPublishers(q: Queryable, publishers: unknown[]): Pro
   if (!Array.isArray(publishers)) throw invalidParam('publishers', 'must be an array');
   const valid = publishers.map((raw, i) => {
     const p = raw as Partial<Publisher>;
-    if (typeof p?.pub_id !== 'string' || !/^[\w.-]{1,64}$/.test(p.pub_id)) throw invalidParam(`publishers[${i}].pub_id`, 'must be 1–64 letters, digits, _ . -');
-    if (typeof p.private_key !== 'string' || p.private_key.length < 8) throw invalidParam(`publishers[${i}].private_key`, 'must be at least 8 characters');
+    if (typeof p?.pub_id !== 'string' || !/^[\w.-]{1,64}$/.test(p.pub_id))
+      throw invalidParam(`publishers[${i}].pub_id`, 'must be 1–64 letters, digits, _ . -');
+    if (typeof p.private_key !== 'string' || p.private_key.length < 8)
+      throw invalidParam(`publishers[${i}].private_key`, 'must be at least 8 characters');
     return { pub_id: p.pub_id, name: typeof p.name === 'string' ? p.name : '', private_key: p.private_key };
   });
   for (const p of valid) {

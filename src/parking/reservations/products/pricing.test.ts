@@ -10,7 +10,22 @@ const TABLE = [
 ];
 
 function product(overrides: Record<string, unknown> = {}): Product {
-  return productFromInput({ f_id: 1, name: 'P', rates: [{ duration: 60, rate: 8 }, { duration: 120, rate: 14 }, { duration: 1440, rate: 32 }], capacity: 5, tz: 'America/New_York', ...overrides }, [], 0);
+  return productFromInput(
+    {
+      f_id: 1,
+      name: 'P',
+      rates: [
+        { duration: 60, rate: 8 },
+        { duration: 120, rate: 14 },
+        { duration: 1440, rate: 32 },
+      ],
+      capacity: 5,
+      tz: 'America/New_York',
+      ...overrides,
+    },
+    [],
+    0,
+  );
 }
 
 describe('rate table', () => {
@@ -28,7 +43,15 @@ describe('rate table', () => {
   });
 
   it('a cheaper longer tier wins over a dearer shorter one', () => {
-    expect(priceForDurationCents([{ durationMin: 60, priceCents: 900 }, { durationMin: 180, priceCents: 700 }], 30)).toBe(700);
+    expect(
+      priceForDurationCents(
+        [
+          { durationMin: 60, priceCents: 900 },
+          { durationMin: 180, priceCents: 700 },
+        ],
+        30,
+      ),
+    ).toBe(700);
   });
 });
 
@@ -70,9 +93,37 @@ describe('fitting a stay to a product', () => {
 
 describe('peak concurrency', () => {
   it('counts simultaneous stays only; back-to-back stays share a space', () => {
-    expect(peakConcurrency([[0, 10], [10, 20], [5, 15]], 0, 20)).toBe(2);
-    expect(peakConcurrency([[0, 10], [10, 20]], 0, 20)).toBe(1);
-    expect(peakConcurrency([[0, 10], [20, 30]], 12, 18)).toBe(0);
+    expect(
+      peakConcurrency(
+        [
+          [0, 10],
+          [10, 20],
+          [5, 15],
+        ],
+        0,
+        20,
+      ),
+    ).toBe(2);
+    expect(
+      peakConcurrency(
+        [
+          [0, 10],
+          [10, 20],
+        ],
+        0,
+        20,
+      ),
+    ).toBe(1);
+    expect(
+      peakConcurrency(
+        [
+          [0, 10],
+          [20, 30],
+        ],
+        12,
+        18,
+      ),
+    ).toBe(0);
   });
 });
 
@@ -92,6 +143,8 @@ describe('clock times', () => {
   it('rejects uploads with a bad field, naming it', () => {
     expect(() => product({ start_time: '25:00' })).toThrow(/products\[0\]\.start_time/);
     expect(() => product({ capacity: -1 })).toThrow(/capacity/);
-    expect(() => productFromInput({ f_id: 1, name: 'x', rates: [5], capacity: 1, tz: 'UTC' }, [], 0)).toThrow(/durations/);
+    expect(() => productFromInput({ f_id: 1, name: 'x', rates: [5], capacity: 1, tz: 'UTC' }, [], 0)).toThrow(
+      /durations/,
+    );
   });
 });

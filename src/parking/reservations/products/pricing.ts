@@ -10,7 +10,9 @@ import { windowLengthMin, type Product } from './product.js';
 export type StayMisfit = 'duration_exceeds_max' | 'outside_hours' | 'day_unavailable';
 
 /** Result of fitting a stay: its price in cents, or why it does not fit. */
-export type StayFit = { ok: true; priceCents: number; windowStartMs: number; windowEndMs: number } | { ok: false; reason: StayMisfit };
+export type StayFit =
+  | { ok: true; priceCents: number; windowStartMs: number; windowEndMs: number }
+  | { ok: false; reason: StayMisfit };
 
 /**
  * Price in cents of a stay of `durationMin` minutes by the rate table alone: the cheapest tier
@@ -46,7 +48,12 @@ export function fitStay(product: Product, startMs: number, durationMin: number):
       if (!product.daysOfWeek.includes(localWeekday(day, product.tz))) return { ok: false, reason: 'day_unavailable' };
     }
     const windowStartMs = atLocalMinute(localMidnightMs(startMs, product.tz), product.tz, product.startMin);
-    return { ok: true, priceCents, windowStartMs, windowEndMs: atLocalMinute(localMidnightMs(endMs, product.tz), product.tz, product.startMin + MINUTES_PER_DAY) };
+    return {
+      ok: true,
+      priceCents,
+      windowStartMs,
+      windowEndMs: atLocalMinute(localMidnightMs(endMs, product.tz), product.tz, product.startMin + MINUTES_PER_DAY),
+    };
   }
   let sawHours = false;
   for (const back of [0, -1]) {
@@ -55,7 +62,8 @@ export function fitStay(product: Product, startMs: number, durationMin: number):
     const windowEndMs = atLocalMinute(day, product.tz, product.startMin + lengthMin);
     if (startMs >= windowStartMs && endMs <= windowEndMs) {
       sawHours = true;
-      if (product.daysOfWeek.includes(localWeekday(day, product.tz))) return { ok: true, priceCents, windowStartMs, windowEndMs };
+      if (product.daysOfWeek.includes(localWeekday(day, product.tz)))
+        return { ok: true, priceCents, windowStartMs, windowEndMs };
     }
   }
   return { ok: false, reason: sawHours ? 'day_unavailable' : 'outside_hours' };
@@ -68,7 +76,10 @@ export function fitStay(product: Product, startMs: number, durationMin: number):
 export function windowOnDay(product: Product, dayMs: number): { startMs: number; endMs: number } | undefined {
   const day = localMidnightMs(dayMs, product.tz);
   if (!product.daysOfWeek.includes(localWeekday(day, product.tz))) return undefined;
-  return { startMs: atLocalMinute(day, product.tz, product.startMin), endMs: atLocalMinute(day, product.tz, product.startMin + windowLengthMin(product)) };
+  return {
+    startMs: atLocalMinute(day, product.tz, product.startMin),
+    endMs: atLocalMinute(day, product.tz, product.startMin + windowLengthMin(product)),
+  };
 }
 
 /**

@@ -54,7 +54,12 @@ export interface ProductQuery {
 }
 
 /** Start and end (unix ms) of the stays holding a space of `productId` that overlap [fromMs, toMs). */
-export async function heldIntervals(q: Queryable, productId: string, fromMs: number, toMs: number): Promise<Array<[number, number]>> {
+export async function heldIntervals(
+  q: Queryable,
+  productId: string,
+  fromMs: number,
+  toMs: number,
+): Promise<Array<[number, number]>> {
   const res = await q.query<{ s: string | number; e: string | number }>(
     `SELECT (extract(epoch FROM start_at) * 1000)::bigint AS s, (extract(epoch FROM end_at) * 1000)::bigint AS e
        FROM pk_reservation
@@ -93,7 +98,8 @@ async function viewOf(q: Queryable, p: Product, query: ProductQuery): Promise<Pr
     rates = durations.map((d) => units(priceForDurationCents(p.rateTable, d)));
     const window = windowOnDay(p, entryMs);
     const key = localDateKey(entryMs, p.tz);
-    days[key] = window && entryMs < window.endMs ? await freePct(q, p, Math.max(window.startMs, entryMs), window.endMs) : 0;
+    days[key] =
+      window && entryMs < window.endMs ? await freePct(q, p, Math.max(window.startMs, entryMs), window.endMs) : 0;
   } else {
     // exact: each requested stay fitted to hours, days and max duration
     durations = query.durationsMin;
@@ -129,13 +135,20 @@ async function viewOf(q: Queryable, p: Product, query: ProductQuery): Promise<Pr
  * Answers `GET /product/` (domain part): `{ ProductCount, Products }` for the lot.
  * @example await queryProducts(db, { lotId: 7, entryAt: () => Date.UTC(2026, 10, 23, 14), durationsMin: [60, 120], nowMs })
  */
-export async function queryProducts(q: Queryable, query: ProductQuery): Promise<{ ProductCount: number; Products: ProductView[] }> {
+export async function queryProducts(
+  q: Queryable,
+  query: ProductQuery,
+): Promise<{ ProductCount: number; Products: ProductView[] }> {
   const products = await findProductsOfLot(q, { lotId: query.lotId, lotUuid: query.lotUuid });
   return viewProducts(q, products, query);
 }
 
 /** Renders given products at the precision `query` allows (its lot fields are not used). */
-export async function viewProducts(q: Queryable, products: Product[], query: ProductQuery): Promise<{ ProductCount: number; Products: ProductView[] }> {
+export async function viewProducts(
+  q: Queryable,
+  products: Product[],
+  query: ProductQuery,
+): Promise<{ ProductCount: number; Products: ProductView[] }> {
   const views: ProductView[] = [];
   for (const p of products) views.push(await viewOf(q, p, query));
   return { ProductCount: views.length, Products: views };

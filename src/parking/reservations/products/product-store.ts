@@ -59,9 +59,33 @@ export async function upsertProducts(q: Queryable, products: Product[]): Promise
          cpf_required = EXCLUDED.cpf_required, printed_pass_required = EXCLUDED.printed_pass_required,
          processing_engine = EXCLUDED.processing_engine, active = EXCLUDED.active, updated_at = now()`,
       [
-        p.id, p.lotId, p.lotUuid, p.lotAlias, p.lotName, p.lotAddress, p.lotLat, p.lotLon, p.tz, p.name, p.promoText, p.type,
-        p.currency, p.currencyIso, JSON.stringify(p.rateTable), p.maxDurationMin, p.startMin, p.endMin, p.daysOfWeek, p.capacity,
-        p.serviceFeeCents, p.phoneRequired, p.licenseRequired, p.cpfRequired, p.printedPassRequired, p.processingEngine, p.active,
+        p.id,
+        p.lotId,
+        p.lotUuid,
+        p.lotAlias,
+        p.lotName,
+        p.lotAddress,
+        p.lotLat,
+        p.lotLon,
+        p.tz,
+        p.name,
+        p.promoText,
+        p.type,
+        p.currency,
+        p.currencyIso,
+        JSON.stringify(p.rateTable),
+        p.maxDurationMin,
+        p.startMin,
+        p.endMin,
+        p.daysOfWeek,
+        p.capacity,
+        p.serviceFeeCents,
+        p.phoneRequired,
+        p.licenseRequired,
+        p.cpfRequired,
+        p.printedPassRequired,
+        p.processingEngine,
+        p.active,
       ],
     );
   }
@@ -75,7 +99,8 @@ export async function upsertProducts(q: Queryable, products: Product[]): Promise
  * @example await loadProducts(db, file.products, file.lots)
  */
 export async function loadProducts(db: Db, products: unknown[], lots: LotRef[] = []): Promise<Product[]> {
-  if (!Array.isArray(products)) throw new ReservationsError('PARKING_PARAM_INVALID', 'products must be an array', { parameter: 'products' });
+  if (!Array.isArray(products))
+    throw new ReservationsError('PARKING_PARAM_INVALID', 'products must be an array', { parameter: 'products' });
   const parsed = products.map((raw, i) => productFromInput(raw, lots, i));
   await db.transaction((tx) => upsertProducts(tx, parsed));
   return parsed;
@@ -91,9 +116,10 @@ export async function findProductsOfLot(q: Queryable, lot: { lotId?: number; lot
 
 /** All products (admin listing), optionally of one lot id. */
 export async function listProducts(q: Queryable, lotId?: number): Promise<Product[]> {
-  const res = lotId === undefined
-    ? await q.query(`SELECT ${COLUMNS} FROM pk_product ORDER BY lot_id, name, id`)
-    : await q.query(`SELECT ${COLUMNS} FROM pk_product WHERE lot_id = $1 ORDER BY name, id`, [lotId]);
+  const res =
+    lotId === undefined
+      ? await q.query(`SELECT ${COLUMNS} FROM pk_product ORDER BY lot_id, name, id`)
+      : await q.query(`SELECT ${COLUMNS} FROM pk_product WHERE lot_id = $1 ORDER BY name, id`, [lotId]);
   return res.rows.map(rowToProduct);
 }
 
@@ -103,10 +129,15 @@ export async function listProducts(q: Queryable, lotId?: number): Promise<Produc
  */
 export async function getProduct(q: Queryable, id: string, forUpdate = false): Promise<Product> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
-    throw new ReservationsError('PARKING_PARAM_INVALID', 'parameter pk_reservation_product: must be a UUID', { parameter: 'pk_reservation_product' });
+    throw new ReservationsError('PARKING_PARAM_INVALID', 'parameter pk_reservation_product: must be a UUID', {
+      parameter: 'pk_reservation_product',
+    });
   }
   const res = await q.query(`SELECT ${COLUMNS} FROM pk_product WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
-  if (res.rows.length === 0) throw new ReservationsError('PARKING_PRODUCT_NOT_FOUND', `no product ${id}`, { parameter: 'pk_reservation_product' });
+  if (res.rows.length === 0)
+    throw new ReservationsError('PARKING_PRODUCT_NOT_FOUND', `no product ${id}`, {
+      parameter: 'pk_reservation_product',
+    });
   return rowToProduct(res.rows[0]);
 }
 

@@ -78,7 +78,8 @@ export function lotUuidOf(lotId: number): string {
 /** Converts a money amount in currency units (8, 8.5, "8.50") to integer cents; throws on bad input. */
 export function toCents(value: unknown, parameter: string): number {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) throw invalidParam(parameter, 'must be a non-negative amount');
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < 0)
+    throw invalidParam(parameter, 'must be a non-negative amount');
   return Math.round(n * 100);
 }
 
@@ -115,27 +116,33 @@ function parseDays(v: unknown, parameter: string): number[] {
 
 function parseRates(input: Record<string, unknown>, parameter: string): RateTier[] {
   const rates = input.rates;
-  if (!Array.isArray(rates) || rates.length === 0) throw invalidParam(`${parameter}.rates`, 'must be a non-empty array');
+  if (!Array.isArray(rates) || rates.length === 0)
+    throw invalidParam(`${parameter}.rates`, 'must be a non-empty array');
   const durations = input.durations;
   const tiers: RateTier[] = rates.map((r, i) => {
     if (typeof r === 'object' && r !== null) {
       const o = r as Record<string, unknown>;
       const d = Number(o.duration ?? o.durationMin);
-      const priceCents = o.priceCents !== undefined ? Number(o.priceCents) : toCents(o.rate, `${parameter}.rates[${i}].rate`);
-      if (!Number.isInteger(d) || d <= 0) throw invalidParam(`${parameter}.rates[${i}].duration`, 'must be a positive integer (minutes)');
-      if (!Number.isInteger(priceCents) || priceCents < 0) throw invalidParam(`${parameter}.rates[${i}].priceCents`, 'must be a non-negative integer');
+      const priceCents =
+        o.priceCents !== undefined ? Number(o.priceCents) : toCents(o.rate, `${parameter}.rates[${i}].rate`);
+      if (!Number.isInteger(d) || d <= 0)
+        throw invalidParam(`${parameter}.rates[${i}].duration`, 'must be a positive integer (minutes)');
+      if (!Number.isInteger(priceCents) || priceCents < 0)
+        throw invalidParam(`${parameter}.rates[${i}].priceCents`, 'must be a non-negative integer');
       return { durationMin: d, priceCents };
     }
     if (!Array.isArray(durations) || durations.length !== rates.length) {
       throw invalidParam(`${parameter}.durations`, 'numeric rates need a durations array of the same length (minutes)');
     }
     const d = Number(durations[i]);
-    if (!Number.isInteger(d) || d <= 0) throw invalidParam(`${parameter}.durations[${i}]`, 'must be a positive integer (minutes)');
+    if (!Number.isInteger(d) || d <= 0)
+      throw invalidParam(`${parameter}.durations[${i}]`, 'must be a positive integer (minutes)');
     return { durationMin: d, priceCents: toCents(r, `${parameter}.rates[${i}]`) };
   });
   tiers.sort((a, b) => a.durationMin - b.durationMin);
   for (let i = 1; i < tiers.length; i++) {
-    if (tiers[i].durationMin === tiers[i - 1].durationMin) throw invalidParam(`${parameter}.rates`, `duplicate duration ${tiers[i].durationMin}`);
+    if (tiers[i].durationMin === tiers[i - 1].durationMin)
+      throw invalidParam(`${parameter}.rates`, `duplicate duration ${tiers[i].durationMin}`);
   }
   return tiers;
 }
@@ -158,11 +165,21 @@ export function productFromInput(raw: unknown, lots: LotRef[], index: number): P
     lot = lots.find((l) => l.id === lotId);
   } else if (typeof input.lot_alias === 'string') {
     lot = lots.find((l) => l.alias === input.lot_alias);
-    if (!lot) throw new ReservationsError('PARKING_LOT_NOT_FOUND', `${p}.lot_alias: no lot with alias "${input.lot_alias}" in the upload`, { parameter: `${p}.lot_alias` });
+    if (!lot)
+      throw new ReservationsError(
+        'PARKING_LOT_NOT_FOUND',
+        `${p}.lot_alias: no lot with alias "${input.lot_alias}" in the upload`,
+        { parameter: `${p}.lot_alias` },
+      );
     lotId = lot.id;
   } else if (typeof input.pk_lot === 'string') {
     lot = lots.find((l) => l.pk_lot === input.pk_lot);
-    if (!lot) throw new ReservationsError('PARKING_LOT_NOT_FOUND', `${p}.pk_lot: no lot with pk_lot "${input.pk_lot}" in the upload`, { parameter: `${p}.pk_lot` });
+    if (!lot)
+      throw new ReservationsError(
+        'PARKING_LOT_NOT_FOUND',
+        `${p}.pk_lot: no lot with pk_lot "${input.pk_lot}" in the upload`,
+        { parameter: `${p}.pk_lot` },
+      );
     lotId = lot.id;
   } else {
     throw missingParam(`${p}.f_id`);
@@ -170,28 +187,40 @@ export function productFromInput(raw: unknown, lots: LotRef[], index: number): P
   const name = input.name;
   if (typeof name !== 'string' || name.trim() === '') throw invalidParam(`${p}.name`, 'must be a non-empty string');
   const rateTable = parseRates(input, p);
-  const maxDurationMin = input.max_duration === undefined ? rateTable[rateTable.length - 1].durationMin : Number(input.max_duration);
-  if (!Number.isInteger(maxDurationMin) || maxDurationMin <= 0) throw invalidParam(`${p}.max_duration`, 'must be a positive integer (minutes)');
+  const maxDurationMin =
+    input.max_duration === undefined ? rateTable[rateTable.length - 1].durationMin : Number(input.max_duration);
+  if (!Number.isInteger(maxDurationMin) || maxDurationMin <= 0)
+    throw invalidParam(`${p}.max_duration`, 'must be a positive integer (minutes)');
   const startMin = input.start_time === undefined ? 0 : parseClockMin(String(input.start_time));
   if (startMin === undefined) throw invalidParam(`${p}.start_time`, 'must be a clock time like 6:00am or 18:30');
   const endMin = input.end_time === undefined ? startMin : parseClockMin(String(input.end_time));
   if (endMin === undefined) throw invalidParam(`${p}.end_time`, 'must be a clock time like 11:00pm or 23:00');
   const capacity = Number(input.capacity);
-  if (!Number.isInteger(capacity) || capacity < 0) throw invalidParam(`${p}.capacity`, 'must be a non-negative integer (spaces)');
+  if (!Number.isInteger(capacity) || capacity < 0)
+    throw invalidParam(`${p}.capacity`, 'must be a non-negative integer (spaces)');
   const coords = lot?.point?.coordinates;
   const lat = input.lat !== undefined ? Number(input.lat) : coords ? coords[1] : null;
   const lon = input.lon !== undefined ? Number(input.lon) : coords ? coords[0] : null;
-  if ((lat !== null && !(Math.abs(lat) <= 90)) || (lon !== null && !(Math.abs(lon) <= 180))) throw invalidParam(`${p}.lat`, 'coordinates out of range');
-  const tz = typeof input.tz === 'string' ? input.tz : lot?.tz ?? (lat !== null && lon !== null ? tzLookup(lat, lon) : undefined);
-  if (!tz || !isValidZone(tz)) throw invalidParam(`${p}.tz`, 'a valid IANA time zone is required when the lot has no coordinates');
+  if ((lat !== null && !(Math.abs(lat) <= 90)) || (lon !== null && !(Math.abs(lon) <= 180)))
+    throw invalidParam(`${p}.lat`, 'coordinates out of range');
+  const tz =
+    typeof input.tz === 'string'
+      ? input.tz
+      : (lot?.tz ?? (lat !== null && lon !== null ? tzLookup(lat, lon) : undefined));
+  if (!tz || !isValidZone(tz))
+    throw invalidParam(`${p}.tz`, 'a valid IANA time zone is required when the lot has no coordinates');
   const type = input.type === undefined ? 'PREPAY' : String(input.type);
-  if (!/^[A-Z_]{2,20}$/.test(type)) throw invalidParam(`${p}.type`, 'must be an upper-case product type such as PREPAY');
+  if (!/^[A-Z_]{2,20}$/.test(type))
+    throw invalidParam(`${p}.type`, 'must be an upper-case product type such as PREPAY');
   return {
-    id: typeof input.pk_reservation_product === 'string' ? input.pk_reservation_product : stableUuid(`streetwise-product|${lotId}|${name}`),
+    id:
+      typeof input.pk_reservation_product === 'string'
+        ? input.pk_reservation_product
+        : stableUuid(`streetwise-product|${lotId}|${name}`),
     lotId,
-    lotUuid: typeof input.pk_lot === 'string' ? input.pk_lot : lot?.pk_lot ?? lotUuidOf(lotId),
-    lotAlias: typeof input.lot_alias === 'string' ? input.lot_alias : lot?.alias ?? null,
-    lotName: typeof input.lot_name === 'string' ? input.lot_name : lot?.name ?? '',
+    lotUuid: typeof input.pk_lot === 'string' ? input.pk_lot : (lot?.pk_lot ?? lotUuidOf(lotId)),
+    lotAlias: typeof input.lot_alias === 'string' ? input.lot_alias : (lot?.alias ?? null),
+    lotName: typeof input.lot_name === 'string' ? input.lot_name : (lot?.name ?? ''),
     lotAddress: typeof input.lot_address === 'string' ? input.lot_address : lotAddressOf(lot),
     lotLat: lat,
     lotLon: lon,
@@ -199,8 +228,8 @@ export function productFromInput(raw: unknown, lots: LotRef[], index: number): P
     name,
     promoText: input.promo_text === undefined || input.promo_text === null ? null : String(input.promo_text),
     type,
-    currency: typeof input.currency === 'string' ? input.currency : lot?.currency ?? '$',
-    currencyIso: typeof input.currencyIso === 'string' ? input.currencyIso : lot?.currencyIso ?? 'USD',
+    currency: typeof input.currency === 'string' ? input.currency : (lot?.currency ?? '$'),
+    currencyIso: typeof input.currencyIso === 'string' ? input.currencyIso : (lot?.currencyIso ?? 'USD'),
     rateTable,
     maxDurationMin,
     startMin,

@@ -13,7 +13,13 @@ import { fitStay, peakConcurrency } from '../products/pricing.js';
 import { heldIntervals } from '../products/product-query.js';
 import { getProduct } from '../products/product-store.js';
 import type { Product } from '../products/product.js';
-import { nextStatus, ReservationStatus, STATUS_NAMES, type ReservationAction, type ReservationStatusCode } from './state-machine.js';
+import {
+  nextStatus,
+  ReservationStatus,
+  STATUS_NAMES,
+  type ReservationAction,
+  type ReservationStatusCode,
+} from './state-machine.js';
 
 /** How long a quote holds its price, minutes. */
 export const QUOTE_VALIDITY_MIN = 15;
@@ -23,7 +29,19 @@ export const MAX_STAY_MIN = 60 * 24 * 31;
 
 /** Who is calling: a user (Basic credentials) or an application (Bearer app token). */
 export type Caller =
-  | { kind: 'user'; userId: string; isStaff: boolean; token: string; profile: { firstName: string; lastName: string; phone: string; licensePlate: string; payment: PaymentMethod | null } }
+  | {
+      kind: 'user';
+      userId: string;
+      isStaff: boolean;
+      token: string;
+      profile: {
+        firstName: string;
+        lastName: string;
+        phone: string;
+        licensePlate: string;
+        payment: PaymentMethod | null;
+      };
+    }
   | { kind: 'app'; appId: string; admin: boolean };
 
 /** What the service needs besides the database. */
@@ -167,7 +185,11 @@ function newCode(): string {
 }
 
 /** Resolves the payment of a request to a stored-safe method, or null when none is given or known. */
-async function paymentMethodOf(caller: Caller, payment: PaymentInput | undefined, deps: ReservationDeps): Promise<PaymentMethod | null> {
+async function paymentMethodOf(
+  caller: Caller,
+  payment: PaymentInput | undefined,
+  deps: ReservationDeps,
+): Promise<PaymentMethod | null> {
   if (payment?.token) return deps.processor.describeToken(payment.token);
   if (payment?.card) return deps.processor.tokenize(payment.card, deps.nowMs);
   if (caller.kind === 'user' && caller.profile.payment) return caller.profile.payment;
@@ -175,12 +197,21 @@ async function paymentMethodOf(caller: Caller, payment: PaymentInput | undefined
 }
 
 function checkRequiredFields(product: Product, contact: CreateReservationRequest['contact']): void {
-  if (product.phoneRequired && !contact.phone) throw new ReservationsError('PARKING_FIELD_REQUIRED', 'this product requires phone', { parameter: 'phone' });
-  if (product.licenseRequired && !contact.licensePlate) throw new ReservationsError('PARKING_FIELD_REQUIRED', 'this product requires str_license_plate', { parameter: 'str_license_plate' });
-  if (product.cpfRequired && !contact.cpf) throw new ReservationsError('PARKING_FIELD_REQUIRED', 'this product requires cpf', { parameter: 'cpf' });
+  if (product.phoneRequired && !contact.phone)
+    throw new ReservationsError('PARKING_FIELD_REQUIRED', 'this product requires phone', { parameter: 'phone' });
+  if (product.licenseRequired && !contact.licensePlate)
+    throw new ReservationsError('PARKING_FIELD_REQUIRED', 'this product requires str_license_plate', {
+      parameter: 'str_license_plate',
+    });
+  if (product.cpfRequired && !contact.cpf)
+    throw new ReservationsError('PARKING_FIELD_REQUIRED', 'this product requires cpf', { parameter: 'cpf' });
 }
 
-async function findByIdempotencyKey(q: Queryable, scope: string, key: string): Promise<{ reservation: Reservation; fingerprint: string } | undefined> {
+async function findByIdempotencyKey(
+  q: Queryable,
+  scope: string,
+  key: string,
+): Promise<{ reservation: Reservation; fingerprint: string } | undefined> {
   const res = await q.query(`${SELECT} WHERE r.owner_scope = $1 AND r.idempotency_key = $2`, [scope, key]);
   if (res.rows.length === 0) return undefined;
   return { reservation: rowToReservation(res.rows[0]), fingerprint: String(res.rows[0].request_fingerprint) };
@@ -190,19 +221,33 @@ async function findByIdempotencyKey(q: Queryable, scope: string, key: string): P
 async function assertCapacity(q: Queryable, product: Product, startMs: number, endMs: number): Promise<void> {
   const peak = peakConcurrency(await heldIntervals(q, product.id, startMs, endMs), startMs, endMs);
   if (peak + 1 > product.capacity) {
-    throw new ReservationsError('PARKING_PRODUCT_SOLD_OUT', `product ${product.id} has no space left between ${isoUtc(startMs)} and ${isoUtc(endMs)}`, { parameter: 'entry_time' });
+    throw new ReservationsError(
+      'PARKING_PRODUCT_SOLD_OUT',
+      `product ${product.id} has no space left between ${isoUtc(startMs)} and ${isoUtc(endMs)}`,
+      { parameter: 'entry_time' },
+    );
   }
 }
 
 /** Charges `amountCents` or throws PARKING_PAYMENT_DECLINED (rolling back the caller's transaction). */
-async function chargeOrThrow(deps: ReservationDeps, method: PaymentMethod, amountCents: number, currencyIso: string, reference: string): Promise<string | null> {
+async function chargeOrThrow(
+  deps: ReservationDeps,
+  method: PaymentMethod,
+  amountCents: number,
+  currencyIso: string,
+  reference: string,
+): Promise<string | null> {
   if (amountCents === 0) return null;
   const result = await deps.processor.charge(method.token, amountCents, currencyIso, reference);
-  if (!result.ok) throw new ReservationsError('PARKING_PAYMENT_DECLINED', `payment declined: ${result.reason}`, { parameter: 'token' });
+  if (!result.ok)
+    throw new ReservationsError('PARKING_PAYMENT_DECLINED', `payment declined: ${result.reason}`, {
+      parameter: 'token',
+    });
   return result.chargeId;
 }
 
-const isUniqueViolation = (e: unknown): boolean => typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
+const isUniqueViolation = (e: unknown): boolean =>
+  typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
 
 /**
  * Creates a reservation (status 1, paid) when a payment is given or known, else a quote (status 0,
@@ -210,9 +255,16 @@ const isUniqueViolation = (e: unknown): boolean => typeof e === 'object' && e !=
  * returns the first reservation (`replayed`), or PARKING_IDEMPOTENCY_CONFLICT when the request differs.
  * @example await createReservation(db, caller, { productId, entryAt: () => t, durationMin: 120, quoteOnly: false, payment: { token: 'tok_visa' }, contact: {} }, deps)
  */
-export async function createReservation(db: Db, caller: Caller, req: CreateReservationRequest, deps: ReservationDeps): Promise<CreateResult> {
-  if (!Number.isInteger(req.durationMin) || req.durationMin <= 0 || req.durationMin > MAX_STAY_MIN) throw invalidParam('duration', `must be an integer number of minutes between 1 and ${MAX_STAY_MIN}`);
-  if (req.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,200}$/.test(req.idempotencyKey)) throw invalidParam('Idempotency-Key', 'must be 1–200 visible ASCII characters');
+export async function createReservation(
+  db: Db,
+  caller: Caller,
+  req: CreateReservationRequest,
+  deps: ReservationDeps,
+): Promise<CreateResult> {
+  if (!Number.isInteger(req.durationMin) || req.durationMin <= 0 || req.durationMin > MAX_STAY_MIN)
+    throw invalidParam('duration', `must be an integer number of minutes between 1 and ${MAX_STAY_MIN}`);
+  if (req.idempotencyKey !== undefined && !/^[\x21-\x7e]{1,200}$/.test(req.idempotencyKey))
+    throw invalidParam('Idempotency-Key', 'must be 1–200 visible ASCII characters');
   const method = req.quoteOnly ? null : await paymentMethodOf(caller, req.payment, deps);
   const scope = scopeOf(caller);
   const contact = {
@@ -225,21 +277,35 @@ export async function createReservation(db: Db, caller: Caller, req: CreateReser
   const run = () =>
     db.transaction(async (tx): Promise<CreateResult> => {
       const product = await getProduct(tx, req.productId, true); // the capacity lock
-      if (!product.active) throw new ReservationsError('PARKING_PRODUCT_NOT_FOUND', `product ${product.id} is no longer offered`, { parameter: 'pk_reservation_product' });
-      if (req.lotId !== undefined && req.lotId !== product.lotId) throw invalidParam('f_id', `product ${product.id} belongs to lot ${product.lotId}, not ${req.lotId}`);
+      if (!product.active)
+        throw new ReservationsError('PARKING_PRODUCT_NOT_FOUND', `product ${product.id} is no longer offered`, {
+          parameter: 'pk_reservation_product',
+        });
+      if (req.lotId !== undefined && req.lotId !== product.lotId)
+        throw invalidParam('f_id', `product ${product.id} belongs to lot ${product.lotId}, not ${req.lotId}`);
       const startMs = req.entryAt(product.tz);
       const endMs = startMs + req.durationMin * 60_000;
       const fingerprint = JSON.stringify([product.id, startMs, req.durationMin, method ? 'reserve' : 'quote']);
       if (req.idempotencyKey !== undefined) {
         const prior = await findByIdempotencyKey(tx, scope, req.idempotencyKey);
         if (prior) {
-          if (prior.fingerprint !== fingerprint) throw new ReservationsError('PARKING_IDEMPOTENCY_CONFLICT', 'this Idempotency-Key was used for a different request', { parameter: 'Idempotency-Key' });
+          if (prior.fingerprint !== fingerprint)
+            throw new ReservationsError(
+              'PARKING_IDEMPOTENCY_CONFLICT',
+              'this Idempotency-Key was used for a different request',
+              { parameter: 'Idempotency-Key' },
+            );
           return { reservation: prior.reservation, replayed: true };
         }
       }
       if (startMs < deps.nowMs - 5 * 60_000) throw invalidParam('entry_time', 'the stay must not start in the past');
       const fit = fitStay(product, startMs, req.durationMin);
-      if (!fit.ok) throw new ReservationsError('PARKING_PRODUCT_UNAVAILABLE', `product ${product.id} does not offer this stay: ${fit.reason.replace(/_/g, ' ')}`, { parameter: fit.reason === 'duration_exceeds_max' ? 'duration' : 'entry_time', reason: fit.reason });
+      if (!fit.ok)
+        throw new ReservationsError(
+          'PARKING_PRODUCT_UNAVAILABLE',
+          `product ${product.id} does not offer this stay: ${fit.reason.replace(/_/g, ' ')}`,
+          { parameter: fit.reason === 'duration_exceeds_max' ? 'duration' : 'entry_time', reason: fit.reason },
+        );
       if (method) {
         checkRequiredFields(product, contact);
         await assertCapacity(tx, product, startMs, endMs);
@@ -249,7 +315,9 @@ export async function createReservation(db: Db, caller: Caller, req: CreateReser
       const discountedCents = 0;
       const status = method ? ReservationStatus.RESERVED : ReservationStatus.QUOTED;
       const expiresMs = method ? endMs : deps.nowMs + QUOTE_VALIDITY_MIN * 60_000;
-      const chargeId = method ? await chargeOrThrow(deps, method, quotedCents - discountedCents, product.currencyIso, id) : null;
+      const chargeId = method
+        ? await chargeOrThrow(deps, method, quotedCents - discountedCents, product.currencyIso, id)
+        : null;
       let code = '';
       for (let attempt = 0; ; attempt++) {
         code = newCode();
@@ -260,10 +328,31 @@ export async function createReservation(db: Db, caller: Caller, req: CreateReser
            VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25)
            ON CONFLICT (code) DO NOTHING RETURNING id`,
           [
-            id, code, product.id, caller.kind === 'user' ? caller.userId : null, caller.kind === 'app' ? caller.appId : null, scope,
-            req.idempotencyKey ?? null, fingerprint, status, new Date(startMs), new Date(endMs), new Date(expiresMs), fit.priceCents,
-            product.serviceFeeCents, quotedCents, method ? quotedCents - discountedCents : 0, discountedCents, method?.processor ?? null,
-            chargeId, method?.last4 ?? null, contact.firstName, contact.lastName, contact.phone, contact.licensePlate, new Date(deps.nowMs),
+            id,
+            code,
+            product.id,
+            caller.kind === 'user' ? caller.userId : null,
+            caller.kind === 'app' ? caller.appId : null,
+            scope,
+            req.idempotencyKey ?? null,
+            fingerprint,
+            status,
+            new Date(startMs),
+            new Date(endMs),
+            new Date(expiresMs),
+            fit.priceCents,
+            product.serviceFeeCents,
+            quotedCents,
+            method ? quotedCents - discountedCents : 0,
+            discountedCents,
+            method?.processor ?? null,
+            chargeId,
+            method?.last4 ?? null,
+            contact.firstName,
+            contact.lastName,
+            contact.phone,
+            contact.licensePlate,
+            new Date(deps.nowMs),
           ],
         );
         if (inserted.rows.length === 1) break;
@@ -271,12 +360,35 @@ export async function createReservation(db: Db, caller: Caller, req: CreateReser
       }
       // built from what was just written (saves a read under the product lock)
       const reservation: Reservation = {
-        id, code, productId: product.id, productName: product.name, lotId: product.lotId, lotUuid: product.lotUuid, lotName: product.lotName,
-        lotAddress: product.lotAddress, currency: product.currency, ownerUserId: caller.kind === 'user' ? caller.userId : null,
-        ownerAppId: caller.kind === 'app' ? caller.appId : null, status, startMs, endMs, expiresMs, scannedMs: null, redeemedMs: null,
-        cancelledMs: null, priceCents: fit.priceCents, serviceFeeCents: product.serviceFeeCents, amountQuotedCents: quotedCents,
-        amountPaidCents: method ? quotedCents - discountedCents : 0, amountDiscountedCents: discountedCents, amountRefundedCents: 0,
-        coupon: null, cardLast4: method?.last4 ?? null, firstName: contact.firstName, lastName: contact.lastName, createdMs: deps.nowMs,
+        id,
+        code,
+        productId: product.id,
+        productName: product.name,
+        lotId: product.lotId,
+        lotUuid: product.lotUuid,
+        lotName: product.lotName,
+        lotAddress: product.lotAddress,
+        currency: product.currency,
+        ownerUserId: caller.kind === 'user' ? caller.userId : null,
+        ownerAppId: caller.kind === 'app' ? caller.appId : null,
+        status,
+        startMs,
+        endMs,
+        expiresMs,
+        scannedMs: null,
+        redeemedMs: null,
+        cancelledMs: null,
+        priceCents: fit.priceCents,
+        serviceFeeCents: product.serviceFeeCents,
+        amountQuotedCents: quotedCents,
+        amountPaidCents: method ? quotedCents - discountedCents : 0,
+        amountDiscountedCents: discountedCents,
+        amountRefundedCents: 0,
+        coupon: null,
+        cardLast4: method?.last4 ?? null,
+        firstName: contact.firstName,
+        lastName: contact.lastName,
+        createdMs: deps.nowMs,
       };
       return { reservation, replayed: false };
     });
@@ -286,7 +398,12 @@ export async function createReservation(db: Db, caller: Caller, req: CreateReser
     // the same key raced on another product (unique index): answer like a replay or a conflict
     if (isUniqueViolation(e) && req.idempotencyKey !== undefined) {
       const prior = await findByIdempotencyKey(db, scope, req.idempotencyKey);
-      if (prior) throw new ReservationsError('PARKING_IDEMPOTENCY_CONFLICT', 'this Idempotency-Key was used for a different request', { parameter: 'Idempotency-Key' });
+      if (prior)
+        throw new ReservationsError(
+          'PARKING_IDEMPOTENCY_CONFLICT',
+          'this Idempotency-Key was used for a different request',
+          { parameter: 'Idempotency-Key' },
+        );
     }
     throw e;
   }
@@ -294,7 +411,10 @@ export async function createReservation(db: Db, caller: Caller, req: CreateReser
 
 async function getById(q: Queryable, id: string, forUpdate = false): Promise<Reservation> {
   const res = await q.query(`${SELECT} WHERE r.id = $1${forUpdate ? ' FOR UPDATE OF r' : ''}`, [id]);
-  if (res.rows.length === 0) throw new ReservationsError('PARKING_RESERVATION_NOT_FOUND', `no reservation ${id}`, { parameter: 'reservationId' });
+  if (res.rows.length === 0)
+    throw new ReservationsError('PARKING_RESERVATION_NOT_FOUND', `no reservation ${id}`, {
+      parameter: 'reservationId',
+    });
   return rowToReservation(res.rows[0]);
 }
 
@@ -304,7 +424,10 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export async function getReservation(q: Queryable, caller: Caller, id: string): Promise<Reservation> {
   if (!UUID_RE.test(id)) throw invalidParam('reservationId', 'must be a UUID');
   const r = await getById(q, id);
-  if (!canSee(caller, r)) throw new ReservationsError('PARKING_RESERVATION_NOT_FOUND', `no reservation ${id}`, { parameter: 'reservationId' });
+  if (!canSee(caller, r))
+    throw new ReservationsError('PARKING_RESERVATION_NOT_FOUND', `no reservation ${id}`, {
+      parameter: 'reservationId',
+    });
   return r;
 }
 
@@ -313,8 +436,14 @@ export async function listReservations(q: Queryable, caller: Caller, limit = 500
   const res = seesAll(caller)
     ? await q.query(`${SELECT} ORDER BY r.created_at DESC, r.id LIMIT $1`, [limit])
     : caller.kind === 'user'
-      ? await q.query(`${SELECT} WHERE r.owner_user_id = $1 ORDER BY r.created_at DESC, r.id LIMIT $2`, [caller.userId, limit])
-      : await q.query(`${SELECT} WHERE r.owner_app_id = $1 ORDER BY r.created_at DESC, r.id LIMIT $2`, [caller.appId, limit]);
+      ? await q.query(`${SELECT} WHERE r.owner_user_id = $1 ORDER BY r.created_at DESC, r.id LIMIT $2`, [
+          caller.userId,
+          limit,
+        ])
+      : await q.query(`${SELECT} WHERE r.owner_app_id = $1 ORDER BY r.created_at DESC, r.id LIMIT $2`, [
+          caller.appId,
+          limit,
+        ]);
   return res.rows.map(rowToReservation);
 }
 
@@ -323,25 +452,61 @@ export async function listReservations(q: Queryable, caller: Caller, limit = 500
  * gate stations: applications and staff users only. Reserve pays a quote (capacity checked again).
  * Cancel refunds what was paid and is refused once the stay has started.
  */
-export async function actOnReservation(db: Db, caller: Caller, id: string, action: ReservationAction, deps: ReservationDeps, payment?: PaymentInput): Promise<Reservation> {
+export async function actOnReservation(
+  db: Db,
+  caller: Caller,
+  id: string,
+  action: ReservationAction,
+  deps: ReservationDeps,
+  payment?: PaymentInput,
+): Promise<Reservation> {
   if (!UUID_RE.test(id)) throw invalidParam('reservationId', 'must be a UUID');
   const method = action === 'Reserve' ? await paymentMethodOf(caller, payment, deps) : null;
-  if (action === 'Reserve' && !method) throw new ReservationsError('PARKING_PAYMENT_REQUIRED', 'Reserve needs a payment: token, card fields, or a card saved on the user', { parameter: 'token' });
-  if (action === 'Scan' && caller.kind === 'user' && !caller.isStaff) throw new ReservationsError('PARKING_FORBIDDEN', 'Scan is done by a gate station (application token) or staff', { parameter: 'action' });
+  if (action === 'Reserve' && !method)
+    throw new ReservationsError(
+      'PARKING_PAYMENT_REQUIRED',
+      'Reserve needs a payment: token, card fields, or a card saved on the user',
+      { parameter: 'token' },
+    );
+  if (action === 'Scan' && caller.kind === 'user' && !caller.isStaff)
+    throw new ReservationsError('PARKING_FORBIDDEN', 'Scan is done by a gate station (application token) or staff', {
+      parameter: 'action',
+    });
   const peek = await getReservation(db, caller, id);
   return db.transaction(async (tx) => {
     const product = await getProduct(tx, peek.productId, true); // same lock as creation
     const r = await getById(tx, id, true);
     const from = effectiveStatus(r, deps.nowMs);
     const to = nextStatus(from, action);
-    if (from === ReservationStatus.EXPIRED && r.status === ReservationStatus.QUOTED && action === 'Reserve') throw new ReservationsError('PARKING_QUOTE_EXPIRED', `the quote expired at ${isoUtc(r.expiresMs)}: ask for a new one`, { parameter: 'pk_reservation' });
-    if (to === undefined) throw new ReservationsError('PARKING_TRANSITION_INVALID', `cannot ${action} a reservation that is ${STATUS_NAMES[from]}`, { parameter: 'action', from: STATUS_NAMES[from] });
+    if (from === ReservationStatus.EXPIRED && r.status === ReservationStatus.QUOTED && action === 'Reserve')
+      throw new ReservationsError(
+        'PARKING_QUOTE_EXPIRED',
+        `the quote expired at ${isoUtc(r.expiresMs)}: ask for a new one`,
+        { parameter: 'pk_reservation' },
+      );
+    if (to === undefined)
+      throw new ReservationsError(
+        'PARKING_TRANSITION_INVALID',
+        `cannot ${action} a reservation that is ${STATUS_NAMES[from]}`,
+        { parameter: 'action', from: STATUS_NAMES[from] },
+      );
     const now = new Date(deps.nowMs);
     if (action === 'Cancel') {
-      if (r.status === ReservationStatus.RESERVED && deps.nowMs >= r.startMs) throw new ReservationsError('PARKING_TRANSITION_INVALID', 'cannot Cancel a reservation whose stay has started', { parameter: 'action', from: STATUS_NAMES[from] });
-      const charge = await tx.query<{ payment_charge_id: string | null }>('SELECT payment_charge_id FROM pk_reservation WHERE id = $1', [id]);
+      if (r.status === ReservationStatus.RESERVED && deps.nowMs >= r.startMs)
+        throw new ReservationsError(
+          'PARKING_TRANSITION_INVALID',
+          'cannot Cancel a reservation whose stay has started',
+          { parameter: 'action', from: STATUS_NAMES[from] },
+        );
+      const charge = await tx.query<{ payment_charge_id: string | null }>(
+        'SELECT payment_charge_id FROM pk_reservation WHERE id = $1',
+        [id],
+      );
       const chargeId = charge.rows[0]?.payment_charge_id ?? null;
-      await tx.query('UPDATE pk_reservation SET status = $2, cancelled_at = $3, amount_refunded_cents = amount_paid_cents WHERE id = $1', [id, to, now]);
+      await tx.query(
+        'UPDATE pk_reservation SET status = $2, cancelled_at = $3, amount_refunded_cents = amount_paid_cents WHERE id = $1',
+        [id, to, now],
+      );
       if (chargeId && r.amountPaidCents > 0) await deps.processor.refund(chargeId, r.amountPaidCents);
     } else if (action === 'Scan') {
       await tx.query('UPDATE pk_reservation SET status = $2, scanned_at = $3 WHERE id = $1', [id, to, now]);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { nextStatus, parseAction, RESERVATION_ACTIONS, ReservationStatus as S, type ReservationStatusCode } from './state-machine.js';
+import {
+  nextStatus,
+  parseAction,
+  RESERVATION_ACTIONS,
+  ReservationStatus as S,
+  type ReservationStatusCode,
+} from './state-machine.js';
 
 describe('reservation state machine', () => {
   // every (status, action) pair: the documented table, everything else illegal

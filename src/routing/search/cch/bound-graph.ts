@@ -85,13 +85,19 @@ export function buildBoundGraph(
     latE7[headNode[e]] = g.nodeLatE7[g.edgeTarget[e]];
     lonE7[headNode[e]] = g.nodeLonE7[g.edgeTarget[e]];
   }
-  const tail: number[] = [], head: number[] = [], edge: number[] = [], turn: number[] = [];
+  const tail: number[] = [],
+    head: number[] = [],
+    edge: number[] = [],
+    turn: number[] = [];
   for (let f = 0; f < g.edgeCount; f++) {
     if (!usable[f]) continue;
     const u = g.edgeSource[f];
     const h = headNode[f];
     if (!expanded[u]) {
-      tail.push(nodeOf[u]); head.push(h); edge.push(f); turn.push(minTurnInS[f]);
+      tail.push(nodeOf[u]);
+      head.push(h);
+      edge.push(f);
+      turn.push(minTurnInS[f]);
       continue;
     }
     for (let i = g.firstIn[u]; i < g.firstIn[u + 1]; i++) {
@@ -99,12 +105,21 @@ export function buildBoundGraph(
       if (!usable[p]) continue;
       const c = turnS(p, f);
       if (c < 0) continue;
-      tail.push(headNode[p]); head.push(h); edge.push(f); turn.push(c);
+      tail.push(headNode[p]);
+      head.push(h);
+      edge.push(f);
+      turn.push(c);
     }
   }
   return {
-    nodeCount: count, latE7, lonE7, headNode,
-    arcTail: Int32Array.from(tail), arcHead: Int32Array.from(head), arcEdge: Int32Array.from(edge), arcTurnS: Float32Array.from(turn),
+    nodeCount: count,
+    latE7,
+    lonE7,
+    headNode,
+    arcTail: Int32Array.from(tail),
+    arcHead: Int32Array.from(head),
+    arcEdge: Int32Array.from(edge),
+    arcTurnS: Float32Array.from(turn),
     expandedCount,
   };
 }

@@ -8,13 +8,15 @@ import { boundDistances } from '../../../../test/helpers/bound-distances.js';
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** A k × k street grid with jittered positions, missing streets and one-ways. */
 function randomGrid(k: number, rnd: () => number): Graph {
   const nodes = [];
-  for (let r = 0; r < k; r++) for (let c = 0; c < k; c++) nodes.push({ lat: 39 + r * 0.001 + rnd() * 0.0003, lon: -77 + c * 0.0013 + rnd() * 0.0003, flags: 0 });
+  for (let r = 0; r < k; r++)
+    for (let c = 0; c < k; c++)
+      nodes.push({ lat: 39 + r * 0.001 + rnd() * 0.0003, lon: -77 + c * 0.0013 + rnd() * 0.0003, flags: 0 });
   const edges: EdgeInput[] = [];
   const base = { speedKph: 30, roadClass: RoadClass.residential, flags: EdgeFlag.routable };
   const add = (a: number, b: number) => {
@@ -29,11 +31,12 @@ function randomGrid(k: number, rnd: () => number): Graph {
     edges.push({ ...base, source: a, target: b, twin: i + 1, lengthM: len });
     edges.push({ ...base, source: b, target: a, twin: i, lengthM: len });
   };
-  for (let r = 0; r < k; r++) for (let c = 0; c < k; c++) {
-    const v = r * k + c;
-    if (c + 1 < k) add(v, v + 1);
-    if (r + 1 < k) add(v, v + k);
-  }
+  for (let r = 0; r < k; r++)
+    for (let c = 0; c < k; c++) {
+      const v = r * k + c;
+      if (c + 1 < k) add(v, v + 1);
+      if (r + 1 < k) add(v, v + k);
+    }
   return buildGraph({ nodes, edges }).graph;
 }
 
@@ -51,7 +54,8 @@ function randomCase(seed: number, k: number, ties = false): Case {
   const g = randomGrid(k, rnd);
   const usable = new Uint8Array(g.edgeCount).fill(1);
   const edgeTimeS = new Float32Array(g.edgeCount);
-  for (let e = 0; e < g.edgeCount; e++) edgeTimeS[e] = ties ? [6, 8, 10][Math.floor(rnd() * 3)] : g.edgeLengthM[e] / (5 + rnd() * 15);
+  for (let e = 0; e < g.edgeCount; e++)
+    edgeTimeS[e] = ties ? [6, 8, 10][Math.floor(rnd() * 3)] : g.edgeLengthM[e] / (5 + rnd() * 15);
   // turn delays: a few "signal" nodes with 10/15/25 s, forbidden turns at some nodes, else 0–5 s
   const signal = new Uint8Array(g.nodeCount);
   for (let v = 0; v < g.nodeCount; v++) signal[v] = rnd() < 0.15 ? 1 : rnd() < 0.1 ? 2 : 0;
@@ -107,46 +111,54 @@ describe('CCH potentials', () => {
   it.each([
     ['real-valued edge times', false],
     ['edge times of 6, 8 or 10 s (ties everywhere: pruning drops tied arcs)', true],
-  ])('equal exact bound-graph distances for every node and several target sets (seeded random graphs, %s)', (_, ties) => {
-    for (let seed = 1; seed <= 6; seed++) {
-      const c = randomCase(seed, 9, ties);
-      const bg = buildBoundGraph(c.g, c.usable, c.turnS, c.minTurnInS, 5);
-      expect(bg.expandedCount, `seed ${seed}`).toBeGreaterThan(0);
-      const topo = buildCchTopology(bg);
-      const metric = customize(topo, c.edgeTimeS);
-      // perfect customization dropped the arcs no shortest path needs
-      expect(metric.head.length, `seed ${seed}`).toBeLessThan(topo.upHead.length);
-      const pot = new CchPotential(topo);
-      const rnd = lcg(seed * 31);
-      for (let q = 0; q < 4; q++) {
-        const targets: number[] = [];
-        for (let i = 0; i < 1 + (q % 3); i++) boundNodesAt(c.g, bg, Math.floor(rnd() * c.g.nodeCount), targets);
-        const want = boundDistances(bg, c.edgeTimeS, targets);
-        pot.reset(metric, targets);
-        for (let v = 0; v < bg.nodeCount; v++) {
-          const got = pot.at(v);
-          if (want[v] === Infinity) expect(got, `seed ${seed} q ${q} node ${v}`).toBe(Infinity);
-          else expect(Math.abs(got - want[v]), `seed ${seed} q ${q} node ${v}`).toBeLessThan(1e-4 * Math.max(1, want[v]));
+  ])(
+    'equal exact bound-graph distances for every node and several target sets (seeded random graphs, %s)',
+    (_, ties) => {
+      for (let seed = 1; seed <= 6; seed++) {
+        const c = randomCase(seed, 9, ties);
+        const bg = buildBoundGraph(c.g, c.usable, c.turnS, c.minTurnInS, 5);
+        expect(bg.expandedCount, `seed ${seed}`).toBeGreaterThan(0);
+        const topo = buildCchTopology(bg);
+        const metric = customize(topo, c.edgeTimeS);
+        // perfect customization dropped the arcs no shortest path needs
+        expect(metric.head.length, `seed ${seed}`).toBeLessThan(topo.upHead.length);
+        const pot = new CchPotential(topo);
+        const rnd = lcg(seed * 31);
+        for (let q = 0; q < 4; q++) {
+          const targets: number[] = [];
+          for (let i = 0; i < 1 + (q % 3); i++) boundNodesAt(c.g, bg, Math.floor(rnd() * c.g.nodeCount), targets);
+          const want = boundDistances(bg, c.edgeTimeS, targets);
+          pot.reset(metric, targets);
+          for (let v = 0; v < bg.nodeCount; v++) {
+            const got = pot.at(v);
+            if (want[v] === Infinity) expect(got, `seed ${seed} q ${q} node ${v}`).toBe(Infinity);
+            else
+              expect(Math.abs(got - want[v]), `seed ${seed} q ${q} node ${v}`).toBeLessThan(
+                1e-4 * Math.max(1, want[v]),
+              );
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   it('stay exact on a grid of equal blocks, where shortest paths tie everywhere (pruning drops tied arcs, keeping one of each tie)', () => {
     const k = 12;
     const nodes = [];
-    for (let r = 0; r < k; r++) for (let c = 0; c < k; c++) nodes.push({ lat: 39 + r * 0.001, lon: -77 + c * 0.0013, flags: 0 });
+    for (let r = 0; r < k; r++)
+      for (let c = 0; c < k; c++) nodes.push({ lat: 39 + r * 0.001, lon: -77 + c * 0.0013, flags: 0 });
     const edges: EdgeInput[] = [];
     const base = { speedKph: 36, roadClass: RoadClass.residential, flags: EdgeFlag.routable, lengthM: 100 };
-    for (let r = 0; r < k; r++) for (let c = 0; c < k; c++) {
-      const v = r * k + c;
-      for (const w of [c + 1 < k ? v + 1 : -1, r + 1 < k ? v + k : -1]) {
-        if (w < 0) continue;
-        const i = edges.length;
-        edges.push({ ...base, source: v, target: w, twin: i + 1 });
-        edges.push({ ...base, source: w, target: v, twin: i });
+    for (let r = 0; r < k; r++)
+      for (let c = 0; c < k; c++) {
+        const v = r * k + c;
+        for (const w of [c + 1 < k ? v + 1 : -1, r + 1 < k ? v + k : -1]) {
+          if (w < 0) continue;
+          const i = edges.length;
+          edges.push({ ...base, source: v, target: w, twin: i + 1 });
+          edges.push({ ...base, source: w, target: v, twin: i });
+        }
       }
-    }
     const g = buildGraph({ nodes, edges }).graph;
     const usable = new Uint8Array(g.edgeCount).fill(1);
     const edgeTimeS = new Float32Array(g.edgeCount).fill(10);
@@ -163,7 +175,11 @@ describe('CCH potentials', () => {
     const zeroMetric = customize(topo, withZero);
     expect(zeroMetric.head.length).toBe(customize(topo, withZero, 1, { dropTies: false }).head.length);
     const pot = new CchPotential(topo);
-    for (const [m, times] of [[metric, edgeTimeS], [keepTies, edgeTimeS], [zeroMetric, withZero]] as const) {
+    for (const [m, times] of [
+      [metric, edgeTimeS],
+      [keepTies, edgeTimeS],
+      [zeroMetric, withZero],
+    ] as const) {
       for (const t of [0, 5, 77, k * k - 1]) {
         const targets: number[] = [];
         boundNodesAt(g, bg, t, targets);
@@ -192,8 +208,11 @@ describe('CCH potentials', () => {
           const lb = pot.at(bg.headNode[e0]);
           const exact = exactEdgeBased(c, e0, u);
           if (exact === Infinity) continue;
-          expect(lb, `seed ${seed} expand ${expandOverS} edge ${e0} → node ${u}`).toBeLessThanOrEqual(exact * (1 + 1e-6) + 1e-6);
-          if (expandOverS < 0) expect(Math.abs(lb - exact), `seed ${seed} full expansion edge ${e0} → node ${u}`).toBeLessThan(1e-3);
+          expect(lb, `seed ${seed} expand ${expandOverS} edge ${e0} → node ${u}`).toBeLessThanOrEqual(
+            exact * (1 + 1e-6) + 1e-6,
+          );
+          if (expandOverS < 0)
+            expect(Math.abs(lb - exact), `seed ${seed} full expansion edge ${e0} → node ${u}`).toBeLessThan(1e-3);
         }
       }
     }

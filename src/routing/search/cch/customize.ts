@@ -87,7 +87,12 @@ export class CchCustomization {
    * `edgeTimeS[e]` = lower bound of graph edge e's travel time (without turns), seconds (or work
    * units of a time warp, with `turnScale` = work per second of turn delay)
    */
-  constructor(private readonly topo: CchTopology, edgeTimeS: Float32Array | Float64Array, turnScale = 1, opts: CustomizeOptions = {}) {
+  constructor(
+    private readonly topo: CchTopology,
+    edgeTimeS: Float32Array | Float64Array,
+    turnScale = 1,
+    opts: CustomizeOptions = {},
+  ) {
     const m = topo.upHead.length;
     const up = new Float32Array(m).fill(Infinity);
     const down = new Float32Array(m).fill(Infinity);
@@ -132,8 +137,14 @@ export class CchCustomization {
     if (this.phase === 'perfect') {
       work += this.perfect(budget - work);
       if (this.next > 0) return false;
-      const n = this.topo.nodeCount, kept = this.kept;
-      this.result = { first: new Uint32Array(n + 1), head: new Int32Array(kept), up: new Float32Array(kept), down: new Float32Array(kept) };
+      const n = this.topo.nodeCount,
+        kept = this.kept;
+      this.result = {
+        first: new Uint32Array(n + 1),
+        head: new Int32Array(kept),
+        up: new Float32Array(kept),
+        down: new Float32Array(kept),
+      };
       this.phase = 'compact';
     }
     if (this.phase === 'compact') {
@@ -146,14 +157,16 @@ export class CchCustomization {
 
   private basic(budget: number): number {
     const { upFirst, upHead, nodeCount } = this.topo;
-    const up = this.up, down = this.down;
+    const up = this.up,
+      down = this.down;
     let work = 0;
     let x = this.next;
     for (; x < nodeCount && work < budget; x++) {
       const end = upFirst[x + 1];
       for (let i = upFirst[x]; i < end; i++) {
         const y = upHead[i];
-        const upXY = up[i], downXY = down[i]; // x→y, y→x
+        const upXY = up[i],
+          downXY = down[i]; // x→y, y→x
         let k = upFirst[y];
         for (let j = i + 1; j < end; j++) {
           const z = upHead[j];
@@ -173,12 +186,15 @@ export class CchCustomization {
 
   private perfect(budget: number): number {
     const { upFirst, upHead } = this.topo;
-    const up = this.up, down = this.down, needed = this.needed;
+    const up = this.up,
+      down = this.down,
+      needed = this.needed;
     let work = 0;
     let x = this.next;
     while (x > 0 && work < budget) {
       x--;
-      const start = upFirst[x], end = upFirst[x + 1];
+      const start = upFirst[x],
+        end = upFirst[x + 1];
       const deg = end - start;
       if (this.pu.length < deg) {
         this.pu = new Float64Array(deg * 2);
@@ -186,7 +202,10 @@ export class CchCustomization {
         this.tu = new Float64Array(deg * 2);
         this.td = new Float64Array(deg * 2);
       }
-      const pu = this.pu, pd = this.pd, tu = this.tu, td = this.td;
+      const pu = this.pu,
+        pd = this.pd,
+        tu = this.tu,
+        td = this.td;
       for (let i = start; i < end; i++) {
         pu[i - start] = up[i];
         pd[i - start] = down[i];
@@ -197,13 +216,16 @@ export class CchCustomization {
       // minimum with the basic weight, tu/td the triangles only whose two arcs are both positive
       for (let i = start; i < end; i++) {
         const y = upHead[i];
-        const upXY = up[i], downXY = down[i];
+        const upXY = up[i],
+          downXY = down[i];
         let k = upFirst[y];
         for (let j = i + 1; j < end; j++) {
           const z = upHead[j];
           while (upHead[k] !== z) k++;
-          const upYZ = up[k], downYZ = down[k];
-          const upXZ = up[j], downXZ = down[j];
+          const upYZ = up[k],
+            downYZ = down[k];
+          const upXZ = up[j],
+            downXZ = down[j];
           // x→z→y and y→z→x for the arc x–y
           let a = upXZ + downYZ;
           if (a < tu[i - start] && upXZ > a * TIE_SIDE && downYZ > a * TIE_SIDE) tu[i - start] = a;
@@ -226,7 +248,8 @@ export class CchCustomization {
       const tie = this.ties;
       const fr = Math.fround;
       for (let i = start; i < end; i++) {
-        const eu = pu[i - start], ed = pd[i - start];
+        const eu = pu[i - start],
+          ed = pd[i - start];
         let n = 0;
         if (tie) {
           if (eu !== Infinity && !(fr(tu[i - start]) <= fr(eu))) n |= 1;
@@ -275,7 +298,12 @@ export class CchCustomization {
 }
 
 /** Customizes the edge travel-time bounds `edgeTimeS` over `topo` at once. */
-export function customize(topo: CchTopology, edgeTimeS: Float32Array | Float64Array, turnScale = 1, opts: CustomizeOptions = {}): CchMetric {
+export function customize(
+  topo: CchTopology,
+  edgeTimeS: Float32Array | Float64Array,
+  turnScale = 1,
+  opts: CustomizeOptions = {},
+): CchMetric {
   const c = new CchCustomization(topo, edgeTimeS, turnScale, opts);
   c.advance();
   return c.metric;

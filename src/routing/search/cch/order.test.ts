@@ -28,15 +28,17 @@ function grid(cols: number, rows: number, doubled: number): { g: BoundGraph; col
   const tail: number[] = [];
   const head: number[] = [];
   const join = (a: number[], b: number[]) => {
-    for (const u of a) for (const v of b) {
-      tail.push(u, v);
-      head.push(v, u);
-    }
+    for (const u of a)
+      for (const v of b) {
+        tail.push(u, v);
+        head.push(v, u);
+      }
   };
-  for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) {
-    if (c + 1 < cols) join(at[c][r], at[c + 1][r]);
-    if (r + 1 < rows) join(at[c][r], at[c][r + 1]);
-  }
+  for (let c = 0; c < cols; c++)
+    for (let r = 0; r < rows; r++) {
+      if (c + 1 < cols) join(at[c][r], at[c + 1][r]);
+      if (r + 1 < rows) join(at[c][r], at[c][r + 1]);
+    }
   const n = lat.length;
   const g: BoundGraph = {
     nodeCount: n,

@@ -49,23 +49,35 @@ class CutScratch {
  * wins (ties: the position nearest the median, then the east–west axis). Sets `side` (1 low,
  * 2 high) for the part's nodes and returns them in the chosen axis's order.
  */
-function bestCut(orders: Int32Array[], id: number, adj: Int32Array, adjFirst: Uint32Array, part: Int32Array, side: Uint8Array, s: CutScratch): Int32Array {
+function bestCut(
+  orders: Int32Array[],
+  id: number,
+  adj: Int32Array,
+  adjFirst: Uint32Array,
+  part: Int32Array,
+  side: Uint8Array,
+  s: CutScratch,
+): Int32Array {
   const len = orders[0].length;
   const half = len >> 1;
   let lo = Math.max(1, Math.ceil(len * CUT_BALANCE));
   let hi = Math.min(len - 1, Math.floor(len * (1 - CUT_BALANCE)));
   if (hi < lo) lo = hi = Math.max(1, half);
   const pos = s.pos;
-  let bestScore = Infinity, bestDist = Infinity, bestSplit = half;
+  let bestScore = Infinity,
+    bestDist = Infinity,
+    bestSplit = half;
   let bestOrder: Int32Array = orders[0];
-  const coverLow = s.coverLow, coverHigh = s.coverHigh;
+  const coverLow = s.coverLow,
+    coverHigh = s.coverHigh;
   for (const order of orders) {
     for (let i = 0; i < len; i++) pos[order[i]] = i;
     coverLow.fill(0, 0, len + 2);
     coverHigh.fill(0, 0, len + 2);
     for (let i = 0; i < len; i++) {
       const v = order[i];
-      let minP = i, maxP = i;
+      let minP = i,
+        maxP = i;
       for (let k = adjFirst[v]; k < adjFirst[v + 1]; k++) {
         const w = adj[k];
         if (part[w] !== id) continue;
@@ -83,7 +95,8 @@ function bestCut(orders: Int32Array[], id: number, adj: Int32Array, adjFirst: Ui
         coverHigh[i + 1]--;
       }
     }
-    let a = 0, b = 0;
+    let a = 0,
+      b = 0;
     for (let split = 1; split <= hi; split++) {
       a += coverLow[split];
       b += coverHigh[split];
@@ -119,7 +132,8 @@ export function nestedDissectionOrder(g: BoundGraph): Int32Array {
   const adjFirst = new Uint32Array(n + 1);
   const m = g.arcTail.length;
   for (let e = 0; e < m; e++) {
-    const a = g.arcTail[e], b = g.arcHead[e];
+    const a = g.arcTail[e],
+      b = g.arcHead[e];
     if (a === b) continue;
     adjFirst[a + 1]++;
     adjFirst[b + 1]++;
@@ -128,7 +142,8 @@ export function nestedDissectionOrder(g: BoundGraph): Int32Array {
   const adj = new Int32Array(adjFirst[n]);
   const fill = adjFirst.slice(0, n);
   for (let e = 0; e < m; e++) {
-    const a = g.arcTail[e], b = g.arcHead[e];
+    const a = g.arcTail[e],
+      b = g.arcHead[e];
     if (a === b) continue;
     adj[fill[a]++] = b;
     adj[fill[b]++] = a;
@@ -187,14 +202,18 @@ export function nestedDissectionOrder(g: BoundGraph): Int32Array {
     // a part is handed out only after its sibling's subtree (stack order), so parts keep
     // contiguous rank ranges
     const sideIds = [0, ++partIds, ++partIds];
-    let sizeA = 0, sizeB = 0;
+    let sizeA = 0,
+      sizeB = 0;
     for (const v of nodes) {
       if (part[v] === 0) continue;
       part[v] = sideIds[side[v]];
       if (side[v] === 1) sizeA++;
       else sizeB++;
     }
-    for (const [sid, size] of [[sideIds[1], sizeA], [sideIds[2], sizeB]]) {
+    for (const [sid, size] of [
+      [sideIds[1], sizeA],
+      [sideIds[2], sizeB],
+    ]) {
       if (size === 0) continue;
       const sub = orders.map((o) => {
         const out = new Int32Array(size);

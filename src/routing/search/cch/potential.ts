@@ -42,7 +42,8 @@ export class CchPotential {
   reset(metric: CchMetric, targetNodes: readonly number[]): void {
     this.metric = metric;
     this.evaluated = 0;
-    const memo = this.memo, touched = this.touched;
+    const memo = this.memo,
+      touched = this.touched;
     for (let i = 0; i < this.touchedCount; i++) memo[touched[i]] = NaN;
     this.touchedCount = 0;
     if (++this.stamp === 0xffffffff) {
@@ -52,7 +53,8 @@ export class CchPotential {
     const s = this.stamp;
     const { rankOf, parent } = this.topo;
     const { first, head } = metric;
-    const toTarget = this.toTarget, ts = this.targetStamp;
+    const toTarget = this.toTarget,
+      ts = this.targetStamp;
     // the targets' ancestors, ascending
     const anc: number[] = [];
     for (const t of targetNodes) {
@@ -89,7 +91,9 @@ export class CchPotential {
     if (m0 === m0) return m0; // not NaN: evaluated in this query
     const parent = this.topo.parent;
     const { first, head, up } = this.metric!;
-    const toTarget = this.toTarget, ts = this.targetStamp, s = this.stamp;
+    const toTarget = this.toTarget,
+      ts = this.targetStamp,
+      s = this.stamp;
     const path = this.path;
     path.length = 0;
     for (let r = r0; r >= 0; r = parent[r]) {

@@ -35,7 +35,8 @@ export function buildCchTopology(g: BoundGraph): CchTopology {
   for (let r = 0; r < n; r++) up[r] = [];
   const m = g.arcTail.length;
   for (let e = 0; e < m; e++) {
-    const a = rankOf[g.arcTail[e]], b = rankOf[g.arcHead[e]];
+    const a = rankOf[g.arcTail[e]],
+      b = rankOf[g.arcHead[e]];
     if (a === b) continue;
     if (a < b) up[a].push(b);
     else up[b].push(a);
@@ -69,9 +70,11 @@ export function buildCchTopology(g: BoundGraph): CchTopology {
   const inputArc = new Int32Array(m).fill(-1);
   const inputUpward = new Uint8Array(m);
   for (let e = 0; e < m; e++) {
-    const a = rankOf[g.arcTail[e]], b = rankOf[g.arcHead[e]];
+    const a = rankOf[g.arcTail[e]],
+      b = rankOf[g.arcHead[e]];
     if (a === b) continue;
-    const lo = a < b ? a : b, hi = a < b ? b : a;
+    const lo = a < b ? a : b,
+      hi = a < b ? b : a;
     inputArc[e] = findArc(upFirst, upHead, lo, hi);
     inputUpward[e] = a < b ? 1 : 0;
   }
@@ -80,7 +83,8 @@ export function buildCchTopology(g: BoundGraph): CchTopology {
 
 /** Index of the arc lo → hi (binary search in lo's sorted heads); -1 when absent. */
 export function findArc(upFirst: Uint32Array, upHead: Int32Array, lo: number, hi: number): number {
-  let a = upFirst[lo], b = upFirst[lo + 1] - 1;
+  let a = upFirst[lo],
+    b = upFirst[lo + 1] - 1;
   while (a <= b) {
     const m = (a + b) >> 1;
     const h = upHead[m];
