@@ -2,6 +2,10 @@
 export * from './types.js';
 export { readPbfFile } from './pbf-reader.js';
 export { readOsmXmlFile, readOsmXmlString } from './xml-reader.js';
+export { PbfFileWriter } from './pbf-writer.js';
+export { XmlFileWriter } from './xml-writer.js';
+export { openOsmFile } from './osm-sink.js';
+export type { OsmSink } from './osm-sink.js';
 export { NodeStore, createExtractCollector, readOsmExtract, readOsmExtractFromXml, sniffOsmFormat } from './extract.js';
 export type { OsmExtract } from './extract.js';
 export {

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config/load.js';
 import type { CliDeps } from '../../src/cli/deps.js';
 import { registerDemo } from '../../src/cli/demo.js';
 import { generateDemoCity } from '../../src/demo/city.js';
+import { writeMetro } from '../../src/demo/metro/metro.js';
 
 /** A non-TTY stream collecting what the command prints. */
 function captureStream(): { stream: NodeJS.WriteStream; text: () => string } {
@@ -72,6 +73,43 @@ describe('streetwise demo', () => {
       await expect(
         program(dir, out.stream).parseAsync(['node', 'streetwise', 'demo', '--seed', 'x1'], { from: 'node' }),
       ).rejects.toThrow(/--seed must be an integer/);
+      expect(existsSync(join(dir, 'demo'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('writes the metro to --out and imports it as region "metro" with --size metro', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sw-demo-cli-'));
+    try {
+      const out = captureStream();
+      const file = join(dir, 'm.osm.pbf');
+      await program(dir, out.stream).parseAsync(
+        ['node', 'streetwise', 'demo', '--size', 'metro', '--edges', '3000', '--seed', '2', '--out', file],
+        { from: 'node' },
+      );
+      const want = mkdtempSync(join(tmpdir(), 'sw-demo-cli-'));
+      writeMetro(join(want, 'm.osm.pbf'), { seed: 2, edges: 3000 });
+      expect(readFileSync(file).equals(readFileSync(join(want, 'm.osm.pbf')))).toBe(true);
+      rmSync(want, { recursive: true, force: true });
+      expect(existsSync(join(dir, 'regions', 'metro', 'region.json'))).toBe(true);
+      expect(out.text()).toMatch(/demo: Greater Calvert \(seed 2\): \d+ × \d+ km, \d+ directed edges/);
+      expect(out.text()).toMatch(/demo: region "metro" in .*: \d+ nodes, \d+ edges \(\d+ routable\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects a bad size, a bad edge count, an --out that is no OSM file, and metro options for the city', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sw-demo-cli-'));
+    try {
+      const run = (...args: string[]) =>
+        program(dir, captureStream().stream).parseAsync(['node', 'streetwise', 'demo', ...args], { from: 'node' });
+      await expect(run('--size', 'town')).rejects.toThrow(/--size must be city or metro/);
+      await expect(run('--size', 'metro', '--edges', '12x')).rejects.toThrow(/--edges must be an integer/);
+      await expect(run('--size', 'metro', '--edges', '10')).rejects.toThrow(/--edges must be an integer/);
+      await expect(run('--size', 'metro', '--out', join(dir, 'm.txt'))).rejects.toThrow(/--out must end in/);
+      await expect(run('--edges', '5000')).rejects.toThrow(/apply to --size metro only/);
       expect(existsSync(join(dir, 'demo'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
