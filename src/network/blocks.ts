@@ -63,6 +63,11 @@ export interface BlockInput {
  * travel). Two ways of one street with the same curb rules stay one block.
  */
 export function buildBlocks(input: BlockInput): Block[] {
+  return Array.from(blocksOf(input));
+}
+
+/** The blocks of `buildBlocks`, one at a time (the import writes them as they come). */
+export function* blocksOf(input: BlockInput): Generator<Block> {
   const g = input.graph;
   const eligible = (e: EdgeId): boolean =>
     BLOCK_CLASSES.has(g.edgeRoadClass[e]) && (g.edgeFlags[e] & (EdgeFlag.link | EdgeFlag.ferry)) === 0;
@@ -124,9 +129,8 @@ export function buildBlocks(input: BlockInput): Block[] {
       wayLengthM.set(g.edgeWayId[e], (wayLengthM.get(g.edgeWayId[e]) ?? 0) + g.edgeLengthM[e]);
   }
   const usedIds = new Set<number>();
-  const blocks: Block[] = [];
 
-  const walk = (first: EdgeId): void => {
+  const walk = (first: EdgeId): Block => {
     const chain: EdgeId[] = [first];
     const mark = (e: EdgeId): void => {
       visited[e] = 1;
@@ -146,7 +150,7 @@ export function buildBlocks(input: BlockInput): Block[] {
       mark(next);
       cur = next;
     }
-    blocks.push(makeBlock(chain));
+    return makeBlock(chain);
   };
 
   const makeBlock = (chain: EdgeId[]): Block => {
@@ -216,13 +220,12 @@ export function buildBlocks(input: BlockInput): Block[] {
   };
 
   for (let e = 0; e < g.edgeCount; e++) {
-    if (!visited[e] && eligible(e) && boundary[g.edgeSource[e]]) walk(e);
+    if (!visited[e] && eligible(e) && boundary[g.edgeSource[e]]) yield walk(e);
   }
   // chains with no boundary at their start (loops, or one-way pieces entered from the middle)
   for (let e = 0; e < g.edgeCount; e++) {
-    if (!visited[e] && eligible(e)) walk(e);
+    if (!visited[e] && eligible(e)) yield walk(e);
   }
-  return blocks;
 }
 
 const SIDE_TOKEN = /^(parking:(?:lane:|condition:)?)(both|left|right)(?=:|$)/;

@@ -30,8 +30,12 @@ function label(g: Graph, e: EdgeId): string {
  * (inbound edge id, turn angle) order; movement ids are dense from 0 in that order.
  */
 export function buildIntersections(g: Graph): Intersection[] {
+  return Array.from(intersectionsOf(g));
+}
+
+/** The intersections of `buildIntersections`, one at a time (the import writes them as they come). */
+export function* intersectionsOf(g: Graph): Generator<Intersection> {
   const tr = new TurnRestrictions(g);
-  const out: Intersection[] = [];
   let nextMovementId = 0;
   for (let n = 0; n < g.nodeCount; n++) {
     const flags = g.nodeFlags[n];
@@ -80,7 +84,7 @@ export function buildIntersections(g: Graph): Intersection[] {
     const streetNames = Array.from(named.entries())
       .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       .map(([s]) => s);
-    out.push({
+    yield {
       id: g.nodeOsmId[n],
       node: n,
       lat,
@@ -91,9 +95,8 @@ export function buildIntersections(g: Graph): Intersection[] {
       stop: (flags & NodeFlag.stop) !== 0,
       giveWay: (flags & NodeFlag.giveWay) !== 0,
       movements,
-    });
+    };
   }
-  return out;
 }
 
 function roundDeg(d: number): number {

@@ -128,7 +128,7 @@ describe.skipIf(!available(BALTIMORE))('Baltimore extract', () => {
 
   it('gives identical ids and bundles when imported twice', async () => {
     await importRegion(BALTIMORE, join(tmp, 'baltimore-2'), { name: 'baltimore' });
-    for (const file of ['graph.bin', 'intersections.json', 'blocks.json', 'lots.json']) {
+    for (const file of ['graph.bin', 'intersections.bin', 'blocks.bin', 'lots.bin', 'water.bin']) {
       expect(readFileSync(join(tmp, 'baltimore-2', file)).equals(readFileSync(join(tmp, 'baltimore', file)))).toBe(
         true,
       );

@@ -74,7 +74,7 @@ describe('PBF and XML readers', () => {
     expect(a.nodes).toBe(4); // 1, 2, 3, 6: node 4 lies outside the bounds
     // no_u_turn on a way through the via node: the U-turn in each direction (1→2→1, 3→2→3)
     expect([a.edges, a.intersections, a.signals, a.lots, a.restrictions]).toEqual([6, 1, 1, 1, 2]);
-    for (const f of ['graph.bin', 'intersections.json', 'blocks.json', 'lots.json']) {
+    for (const f of ['graph.bin', 'intersections.bin', 'blocks.bin', 'lots.bin', 'water.bin']) {
       expect(readFileSync(join(tmp, 'a', f)).equals(readFileSync(join(tmp, 'b', f)))).toBe(true);
     }
     expect(b).toMatchObject({ nodes: a.nodes, edges: a.edges });
