@@ -5,6 +5,7 @@
  * are GeoJSON `[lon, lat]`; the result feeds the vector-tile slicer (`tile-source.ts`).
  */
 import type { Feature, FeatureCollection, LineString, MultiPolygon, Point, Polygon } from 'geojson';
+import Flatbush from 'flatbush';
 import { EdgeFlag, ROAD_CLASS_NAMES, RoadClass, type Graph, type Region } from '../network/index.js';
 
 /** Layer names of the basemap tiles (the `source-layer` of a style). */
@@ -137,26 +138,75 @@ function roadProperties(g: Graph, e: number): RoadProperties {
   };
 }
 
+/** [west, south, east, north] degrees. */
+export type LonLatBox = [number, number, number, number];
+
 /**
- * The region's basemap features.
- * @example const f = basemapFeatures(region); console.log(f.roads.features.length);
+ * The region's streets indexed by their bounding boxes, so a tile server can take the features of
+ * one area without building the whole region's GeoJSON: the chains of `chainWayEdges` and a
+ * Flatbush index over their boxes (a few typed arrays per chain); features are built on request.
  */
-export function basemapFeatures(region: Region): BasemapFeatures {
-  const g = region.graph;
-  const roads: Array<Feature<LineString, RoadProperties>> = [];
-  const ferries: Array<Feature<LineString, RoadProperties>> = [];
-  for (const chain of chainWayEdges(g)) {
-    const coordinates = chainPoints(g, chain);
-    if (coordinates.length < 2) continue;
-    const e = chain[0];
-    const feature: Feature<LineString, RoadProperties> = {
-      type: 'Feature',
-      geometry: { type: 'LineString', coordinates },
-      properties: roadProperties(g, e),
-    };
-    if (g.edgeRoadClass[e] === RoadClass.ferry) ferries.push(feature);
-    else roads.push(feature);
+export class RoadIndex {
+  private readonly chains: number[][];
+  private readonly index: Flatbush | null;
+
+  constructor(private readonly g: Graph) {
+    this.chains = chainWayEdges(g);
+    this.index = this.chains.length > 0 ? new Flatbush(this.chains.length) : null;
+    for (const chain of this.chains) {
+      let w = Infinity;
+      let s = Infinity;
+      let e = -Infinity;
+      let n = -Infinity;
+      for (const edge of chain)
+        for (let i = g.edgeGeomStart[edge]; i < g.edgeGeomStart[edge + 1]; i++) {
+          const lon = g.geomLonE7[i] / 1e7;
+          const lat = g.geomLatE7[i] / 1e7;
+          if (lon < w) w = lon;
+          if (lon > e) e = lon;
+          if (lat < s) s = lat;
+          if (lat > n) n = lat;
+        }
+      this.index?.add(w, s, e, n);
+    }
+    this.index?.finish();
   }
+
+  /**
+   * Road and ferry features of the chains meeting `box` (every chain when null) whose first edge
+   * passes `keep`, in chain order.
+   */
+  features(
+    box: LonLatBox | null,
+    keep: (roadClass: number) => boolean = () => true,
+  ): { roads: Array<Feature<LineString, RoadProperties>>; ferries: Array<Feature<LineString, RoadProperties>> } {
+    const g = this.g;
+    const ids =
+      box === null || this.index === null
+        ? this.chains.map((_, i) => i)
+        : this.index.search(box[0], box[1], box[2], box[3]).sort((a, b) => a - b);
+    const roads: Array<Feature<LineString, RoadProperties>> = [];
+    const ferries: Array<Feature<LineString, RoadProperties>> = [];
+    for (const i of ids) {
+      const chain = this.chains[i];
+      const e = chain[0];
+      if (!keep(g.edgeRoadClass[e])) continue;
+      const coordinates = chainPoints(g, chain);
+      if (coordinates.length < 2) continue;
+      const feature: Feature<LineString, RoadProperties> = {
+        type: 'Feature',
+        geometry: { type: 'LineString', coordinates },
+        properties: roadProperties(g, e),
+      };
+      if (g.edgeRoadClass[e] === RoadClass.ferry) ferries.push(feature);
+      else roads.push(feature);
+    }
+    return { roads, ferries };
+  }
+}
+
+/** Lots, lot labels, water and waterways of the region (small: built whole). */
+export function areaFeatures(region: Region): Omit<BasemapFeatures, 'roads' | 'ferries'> {
   const lots: Array<Feature<Polygon, LotProperties>> = [];
   const lotLabels: Array<Feature<Point, LotProperties>> = [];
   for (const lot of region.lots) {
@@ -189,13 +239,19 @@ export function basemapFeatures(region: Region): BasemapFeatures {
       properties: { name: l.name, kind: l.kind },
     });
   }
-  const fc = (features: Feature[]): FeatureCollection => ({ type: 'FeatureCollection', features });
-  return {
-    water: fc(water),
-    waterways: fc(waterways),
-    roads: fc(roads),
-    ferries: fc(ferries),
-    lots: fc(lots),
-    lot_labels: fc(lotLabels),
-  };
+  return { water: fc(water), waterways: fc(waterways), lots: fc(lots), lot_labels: fc(lotLabels) };
+}
+
+function fc(features: Feature[]): FeatureCollection {
+  return { type: 'FeatureCollection', features };
+}
+
+/**
+ * The region's basemap features (every street: for small regions and tests; a tile server takes
+ * them an area at a time from a `RoadIndex`).
+ * @example const f = basemapFeatures(region); console.log(f.roads.features.length);
+ */
+export function basemapFeatures(region: Region): BasemapFeatures {
+  const { roads, ferries } = new RoadIndex(region.graph).features(null);
+  return { ...areaFeatures(region), roads: fc(roads), ferries: fc(ferries) };
 }

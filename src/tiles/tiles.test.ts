@@ -19,6 +19,7 @@ import { toLatLon } from '../demo/layout.js';
 import { SpeedFeeds } from '../traffic/feeds.js';
 import { freeFlowSpeedKph } from '../traffic/index.js';
 import {
+  BASEMAP_AREAS,
   basemapFeatures,
   chainWayEdges,
   liveFeatures,
@@ -27,6 +28,9 @@ import {
   validTileCoords,
   speedBucketOfShare,
 } from './index.js';
+import { buildRegion } from '../network/index.js';
+import { readOsmExtractFromXml } from '../osm/index.js';
+import { generateDemoCity } from '../demo/city.js';
 
 // A little harbour, 100 m spacing (≈0.0009° lat, 0.00116° lon):
 //
@@ -239,6 +243,55 @@ describe('basemap tiles', () => {
     src.tile(2, 0, 0);
     src.tile(3, 0, 0);
     expect(src.tile(14, t.x, t.y)).not.toBe(a); // evicted, cut again
+  });
+});
+
+describe('basemap tiles cut an area at a time', () => {
+  const demo = buildRegion(readOsmExtractFromXml(generateDemoCity({ seed: 42 }).osmXml), { name: 'demo' });
+
+  it('gives from zoom 12 on the same tiles as one source over every feature of the region', () => {
+    const f = basemapFeatures(demo);
+    const major = new Set(['motorway', 'trunk', 'primary', 'secondary', 'tertiary']);
+    const whole = new TileSource([
+      { name: 'water', data: f.water },
+      { name: 'waterways', data: f.waterways },
+      {
+        name: 'roads',
+        data: { ...f.roads, features: f.roads.features.filter((x) => major.has(String(x.properties?.class))) },
+        maxZoom: 11,
+      },
+      { name: 'roads', data: f.roads, minZoom: 12 },
+      { name: 'ferries', data: f.ferries },
+      { name: 'lots', data: f.lots, minZoom: 13 },
+      { name: 'lot_labels', data: f.lot_labels, minZoom: 13 },
+    ]);
+    const tiles = new MapTiles(demo, new SpeedFeeds());
+    const [minLat, minLon, maxLat, maxLon] = demo.meta.bounds;
+    let compared = 0;
+    for (const z of [10, 11, 12, 13, 14]) {
+      const a = tileOf(minLat, minLon, z);
+      const b = tileOf(maxLat, maxLon, z);
+      for (let x = a.x; x <= b.x; x++)
+        for (let y = b.y; y <= a.y; y++) {
+          const got = tiles.basemapTile(z, x, y);
+          const want = whole.tile(z, x, y);
+          expect(got?.pbf === undefined ? null : Buffer.from(got.pbf)).toEqual(
+            want?.pbf === undefined ? null : Buffer.from(want.pbf),
+          );
+          if (want) compared++;
+        }
+    }
+    expect(compared).toBeGreaterThan(10);
+  });
+
+  it(`keeps at most ${BASEMAP_AREAS} zoom-12 areas, the least recently used out first`, () => {
+    const tiles = new MapTiles(demo, new SpeedFeeds());
+    const t = tileOf(demo.meta.bounds[0], demo.meta.bounds[1], 12);
+    for (let k = 0; k < BASEMAP_AREAS + 4; k++) tiles.basemapTile(12, t.x + k, t.y);
+    expect(tiles.areaCount).toBe(BASEMAP_AREAS);
+    const first = tiles.basemapTile(14, 4 * t.x, 4 * t.y);
+    expect(first).toEqual(tiles.basemapTile(14, 4 * t.x, 4 * t.y));
+    expect(tiles.areaCount).toBe(BASEMAP_AREAS);
   });
 });
 
