@@ -25,8 +25,8 @@ const INTERSECTIONS = 300;
 const MOVEMENTS_PER_INTERSECTION = 12;
 const RUNS = 5;
 
-/** Loads deterministic facts g = 1..n spread over November 2026 (local days), 300 intersections; returns seconds. */
-export async function loadFacts(db: Db, n: number): Promise<number> {
+/** Loads deterministic facts g = 1..n spread over November 2026 (local days) on `intersections` intersections (default 300); returns seconds. */
+export async function loadFacts(db: Db, n: number, intersections = INTERSECTIONS): Promise<number> {
   const t0 = performance.now();
   const chunk = 1_000_000;
   for (let from = 1; from <= n; from += chunk) {
@@ -41,14 +41,15 @@ export async function loadFacts(db: Db, n: number): Promise<number> {
         25 + (g % 30), '20261101'
       FROM (SELECT g, ix, (h % ${MOVEMENTS_PER_INTERSECTION})::int AS mv, (r % 30)::int AS d, ((r / 30) % 1440)::int AS m,
               ((r / 43200) % 1200) / 10.0 AS delay
-            FROM (SELECT g, g % ${INTERSECTIONS} AS ix, g / ${INTERSECTIONS} AS h, ((g / ${INTERSECTIONS}) * 2654435761 + g % ${INTERSECTIONS} * 40503) % 4294967296 AS r
+            FROM (SELECT g, g % ${intersections} AS ix, g / ${intersections} AS h, ((g / ${intersections}) * 2654435761 + g % ${intersections} * 40503) % 4294967296 AS r
             FROM generate_series(${from}::bigint, ${to}::bigint) AS g) q) s`);
   }
   await db.query('ANALYZE analytics_fact');
   return (performance.now() - t0) / 1000;
 }
 
-const EMPTY_CATALOG: IntersectionCatalog = {
+/** A catalog without intersections: queries by id need none. */
+export const EMPTY_CATALOG: IntersectionCatalog = {
   list: [],
   byKey: new Map(),
   byNode: new Map(),
@@ -103,7 +104,7 @@ async function timeQueries(db: Db, label: string): Promise<void> {
 }
 
 /** Builds the rollups from the loaded facts; returns seconds and row counts. */
-async function loadRollups(db: Db): Promise<string> {
+export async function loadRollups(db: Db): Promise<string> {
   const t0 = performance.now();
   await rebuildRollups(db);
   const s = (performance.now() - t0) / 1000;

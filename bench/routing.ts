@@ -282,6 +282,20 @@ export function gridRegion(n = 501): Region {
   return signalizedGrid(n, 10);
 }
 
+/**
+ * The headline search figure of the in-memory grid (CCH potentials, Monday 08:00, 200 pairs, one
+ * pass after the departure bin's window metrics): for comparing sizes in the metro benchmark.
+ */
+export function gridSearchP50(): { p50: number; p99: number; pairs: number } {
+  const region = gridRegion();
+  const dep = Date.UTC(2026, 10, 23, 13, 0, 0) / 1000;
+  const eng = new RoutingEngine(region.graph, new SpeedFeeds(), null, region.meta.timeZone);
+  eng.prepareWindows(dep);
+  const pairs = odPairs(region.graph, 200, 2);
+  const s = [...searchRun(eng, pairs, dep, 10).ms].sort((a, b) => a - b);
+  return { p50: pct(s, 0.5), p99: pct(s, 0.99), pairs: pairs.length };
+}
+
 async function benchGrid(): Promise<void> {
   let t0 = performance.now();
   const region = gridRegion();

@@ -37,6 +37,11 @@ const BENCHES: Record<string, { file: string; fn: string; what: string }> = {
     fn: 'benchAnalytics',
     what: 'metric query latency over 1M (PGlite) / 10M (PostgreSQL) facts',
   },
+  metro: {
+    file: './metro.js',
+    fn: 'benchMetro',
+    what: 'the generated 1 M-edge metro: import, serving memory, FindRoute vs OSRM, live updates, tiles, simulate/ingest, analytics (--step NAME runs one step)',
+  },
   tiles: {
     file: './tiles.js',
     fn: 'benchTiles',
@@ -44,14 +49,18 @@ const BENCHES: Record<string, { file: string; fn: string; what: string }> = {
   },
 };
 
-const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+/** Flags that take a value (the metro benchmark's); their values are not benchmark names. */
+const VALUE_FLAGS = new Set(['--step', '--edges', '--seed', '--dir']);
+const args = process.argv.slice(2);
+const wanted = args.filter((a, i) => !a.startsWith('-') && !VALUE_FLAGS.has(args[i - 1]));
 for (const name of wanted) {
   if (!BENCHES[name]) {
     console.error(`unknown benchmark "${name}"; choose from ${Object.keys(BENCHES).join(', ')}`);
     process.exit(2);
   }
 }
-const names = wanted.length ? wanted : Object.keys(BENCHES);
+// the metro benchmark runs for an hour or more: only when asked for
+const names = wanted.length ? wanted : Object.keys(BENCHES).filter((n) => n !== 'metro');
 console.log(`streetwise benchmarks — node ${process.version}, ${new Date().toISOString()}`);
 for (const name of names) {
   const b = BENCHES[name];

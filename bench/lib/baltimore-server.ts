@@ -35,7 +35,14 @@ export async function baltimoreDataDir(
 /** Creates an app in the database (embedded in `dataDir`, or `databaseUrl`), starts the server, returns it and a token. */
 export async function startBaltimoreServer(
   dataDir: string,
-  opts: { databaseUrl?: string; admin?: boolean; env?: Record<string, string>; nodeArgs?: string[] } = {},
+  opts: {
+    databaseUrl?: string;
+    admin?: boolean;
+    env?: Record<string, string>;
+    nodeArgs?: string[];
+    /** how long the server may take to start, ms (default 10 minutes) */
+    timeoutMs?: number;
+  } = {},
 ): Promise<{ server: ServerProcess; token: string }> {
   const db: Db = opts.databaseUrl ? await openPostgres(opts.databaseUrl) : (await openDbFull({ dataDir }, 'bench')).db;
   await runMigrations(db, allMigrations());
@@ -48,7 +55,7 @@ export async function startBaltimoreServer(
       ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
       ...opts.env,
     },
-    600_000,
+    opts.timeoutMs ?? 600_000,
     opts.nodeArgs ?? [],
     true,
   );
