@@ -174,4 +174,41 @@ describe('writeRegion / loadRegion', () => {
     writeFileSync(join(dir, 'region.json'), JSON.stringify({ ...meta, formatVersion: 7 }));
     expect(() => loadRegion(dir)).toThrow(/format version 7/);
   });
+
+  it('checks the part files at load and decodes them on first use', () => {
+    const dir = join(tmp, 'lazy');
+    const region = sampleRegion('lazy');
+    region.lots = [
+      {
+        id: 1,
+        osmType: 'node',
+        osmId: 1,
+        name: 'Lot',
+        operator: '',
+        capacity: 5,
+        capacityDisabled: null,
+        fee: null,
+        access: '',
+        parking: 'surface',
+        openingHours: '',
+        payment: [],
+        lat: 39.29,
+        lon: -76.6,
+        outline: null,
+        tags: { amenity: 'parking' },
+      },
+    ];
+    writeRegion(dir, region);
+    const bytes = readFileSync(join(dir, 'lots.bin'));
+    writeFileSync(join(dir, 'lots.bin'), bytes.subarray(0, bytes.length - 4));
+    const loaded = loadRegion(dir);
+    expect(() => loaded.lots).toThrow(/truncated/);
+    expect(loaded.intersections).toEqual([]);
+    const other = Buffer.from(bytes);
+    other.writeUInt32LE(9, 8);
+    writeFileSync(join(dir, 'lots.bin'), other);
+    expect(() => loadRegion(dir)).toThrow(/format version 9, this build reads 1/);
+    writeFileSync(join(dir, 'lots.bin'), bytes);
+    expect(loadRegion(dir).lots).toEqual(region.lots);
+  });
 });

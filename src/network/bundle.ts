@@ -35,7 +35,7 @@ import {
 } from './bundle-parts.js';
 import type { Graph } from './graph.js';
 import { decodeGraph, writeGraphFile } from './graph-file.js';
-import { PART_CHUNK_BYTES, PartFileWriter, readPartFile } from './part-file.js';
+import { PART_CHUNK_BYTES, PartFileWriter, checkPartFile, readPartFile } from './part-file.js';
 import type { Region, RegionMeta } from './region.js';
 import type { RegionWater } from './water.js';
 
@@ -251,7 +251,11 @@ export function writeRegion(dir: string, region: Region): void {
   w.commit(region.meta);
 }
 
-/** Loads a region bundle written by `BundleWriter`. The locate index is built lazily (`locatorOf`). */
+/**
+ * Loads a region bundle written by `BundleWriter`. The graph is read at once; intersections,
+ * blocks, lots and water are decoded on first use (their headers are checked now), so a process
+ * that only routes never holds them. The locate index is built lazily (`locatorOf`).
+ */
 export function loadRegion(dir: string, opts: { graphBytes?: Uint8Array } = {}): Region {
   removeStaleTemporaryBundles(dirname(dir));
   const base = bundleDir(dir);
@@ -264,19 +268,43 @@ export function loadRegion(dir: string, opts: { graphBytes?: Uint8Array } = {}):
       `region format version ${head.formatVersion}, this build reads ${REGION_FORMAT_VERSION}: re-run \`streetwise import\``,
     );
   const graph = decodeGraph(opts.graphBytes ?? readFileSync(join(base, 'graph.bin')));
-  const part = <T>(codec: PartCodec<T>): T[] =>
-    readPartFile(join(base, codec.file), codec.kind, codec.version, codec.decode);
-  const water: RegionWater = { areas: [], lines: [] };
-  for (const r of part(WATER_PART)) {
-    if ('area' in r) water.areas.push(r.area);
-    else water.lines.push(r.line);
-  }
-  return {
-    meta: head.meta,
-    graph,
-    intersections: part(INTERSECTIONS_PART),
-    blocks: part(BLOCKS_PART),
-    lots: part(LOTS_PART),
-    water,
+  const part = <T>(codec: PartCodec<T>): (() => T[]) => {
+    const path = join(base, codec.file);
+    checkPartFile(path, codec.kind, codec.version);
+    return () => readPartFile(path, codec.kind, codec.version, codec.decode);
   };
+  const readWater = part(WATER_PART);
+  const region = { meta: head.meta, graph } as Region;
+  lazy(region, 'intersections', part(INTERSECTIONS_PART));
+  lazy(region, 'blocks', part(BLOCKS_PART));
+  lazy(region, 'lots', part(LOTS_PART));
+  lazy(region, 'water', () => {
+    const water: RegionWater = { areas: [], lines: [] };
+    for (const r of readWater()) {
+      if ('area' in r) water.areas.push(r.area);
+      else water.lines.push(r.line);
+    }
+    return water;
+  });
+  return region;
+}
+
+/** Defines `key` of `region` as loaded by `load` on first read (and replaceable by assignment). */
+function lazy<K extends 'intersections' | 'blocks' | 'lots' | 'water'>(
+  region: Region,
+  key: K,
+  load: () => NonNullable<Region[K]>,
+): void {
+  let value: Region[K] | undefined;
+  Object.defineProperty(region, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      value ??= load();
+      return value;
+    },
+    set: (v: Region[K]) => {
+      value = v;
+    },
+  });
 }

@@ -209,19 +209,35 @@ function readExactly(fd: number, length: number, position: number, path: string)
 }
 
 /**
+ * Checks a part file's header (magic, kind, version) without reading its records; returns the
+ * record count. Refuses another magic, kind or version with a message naming the fix.
+ */
+export function checkPartFile(path: string, kind: PartKind, version: number): number {
+  const fd = openSync(path, 'r');
+  try {
+    return checkHeader(readExactly(fd, HEADER_BYTES, 0, path), path, kind, version);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function checkHeader(h: Buffer, path: string, kind: PartKind, version: number): number {
+  if (h.readUInt32LE(0) !== PART_MAGIC || h.readUInt32LE(4) !== kind)
+    throw new Error(`${path} is not a streetwise bundle part of this kind: re-run \`streetwise import\``);
+  const v = h.readUInt32LE(8);
+  if (v !== version)
+    throw new Error(`${path} has format version ${v}, this build reads ${version}: re-run \`streetwise import\``);
+  return h.readUInt32LE(12);
+}
+
+/**
  * Reads every record of a part file, a chunk at a time, into an array. Refuses another magic,
  * kind or version with a message naming the fix.
  */
 export function readPartFile<T>(path: string, kind: PartKind, version: number, decode: (r: RecordReader) => T): T[] {
   const fd = openSync(path, 'r');
   try {
-    const h = readExactly(fd, HEADER_BYTES, 0, path);
-    if (h.readUInt32LE(0) !== PART_MAGIC || h.readUInt32LE(4) !== kind)
-      throw new Error(`${path} is not a streetwise bundle part of this kind: re-run \`streetwise import\``);
-    const v = h.readUInt32LE(8);
-    if (v !== version)
-      throw new Error(`${path} has format version ${v}, this build reads ${version}: re-run \`streetwise import\``);
-    const count = h.readUInt32LE(12);
+    const count = checkHeader(readExactly(fd, HEADER_BYTES, 0, path), path, kind, version);
     const out: T[] = new Array(count);
     let n = 0;
     let pos = HEADER_BYTES;
