@@ -94,6 +94,7 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
         edges: g.edgeCount,
         services: ctx.config.server.services,
         ...(ingestion ? { ingestion } : {}),
+        ...(ctx.changes ? { changes: { appliedThrough: ctx.changes.appliedThrough() } } : {}),
       };
     },
   );

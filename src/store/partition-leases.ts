@@ -183,3 +183,15 @@ export async function countHolders(db: Queryable, pool: string): Promise<number>
   );
   return Number(r.rows[0].n);
 }
+
+/** Partitions of pool `pool` held by a live holder now (from any connection of the database). */
+export async function countHeld(db: Queryable, pool: string): Promise<number> {
+  const schema = (await db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
+  const r = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_locks
+     WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND classid = $1::bigint::oid
+       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    [key31(`${schema}\u0000${pool}\u0000partition`)],
+  );
+  return Number(r.rows[0].n);
+}

@@ -212,7 +212,10 @@ async function storeMessages(
   return inserted;
 }
 
-/** The stream to read: the one named (created when missing), or the one capturing the subject, or a new `PROBES`. */
+/**
+ * The stream to read: the one named (created when missing), or the one capturing the subject, or
+ * `PROBES` (created, or made to capture the subject too).
+ */
 async function ensureStream(
   jsm: JetStreamManager,
   subject: string,
@@ -234,6 +237,15 @@ async function ensureStream(
     }
   }
   const stream = name ?? DEFAULT_STREAM;
+  try {
+    const info = await jsm.streams.info(stream);
+    // the stream exists for other subjects: it captures this one too
+    await jsm.streams.update(stream, { ...info.config, subjects: [...(info.config.subjects ?? []), subject] });
+    log(`JetStream stream ${stream} now also captures ${subject}`);
+    return stream;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
   await jsm.streams.add({ name: stream, subjects: [subject] });
   log(`created JetStream stream ${stream} capturing ${subject}`);
   return stream;

@@ -48,7 +48,9 @@ export async function insertPings(
     lats[i] = r.ping.lat;
     lons[i] = r.ping.lon;
     speeds[i] = r.ping.speedKph ?? null;
-    headings[i] = r.ping.headingDeg ?? null;
+    // every door stores headings in [0, 360), as the readers normalise them
+    const h = r.ping.headingDeg;
+    headings[i] = h === undefined ? null : ((h % 360) + 360) % 360;
     if (!parts.has(r.traceId)) parts.set(r.traceId, partitionOf(region, r.traceId));
   }
   const res = await db.query<{ trace_id: string; from_s: number; c: number; born: number; n: number }>(
