@@ -1,6 +1,7 @@
 /**
  * Probe identity includes the region: the same trace id and timestamps stored for two regions are
- * two traces — both stored, both matched, neither's traversals or pending marks touching the other's. Pings stored before regions were recorded are adopted by the region that processes them.
+ * two traces — both stored, both matched, neither's traversals or pending marks touching the
+ * other's. Pings stored before regions were recorded are adopted by the region that processes them.
  */
 import { describe, it, expect } from 'vitest';
 import { edgeGeometry } from '../../src/network/graph.js';
