@@ -118,7 +118,9 @@ describe.each(backends)('a round that fails part-way (%s)', (_name, open) => {
       expect(announced.rows).toHaveLength(1);
       const t0 = Date.now();
       await feed.catchUp(Number(announced.rows[0].seq));
-      console.log(`the committed chunk's speeds applied by the follower from its notification (${Date.now() - t0} ms after the round failed)`);
+      console.log(
+        `the committed chunk's speeds applied by the follower from its notification (${Date.now() - t0} ms after the round failed)`,
+      );
       const stored = new SpeedFeeds();
       await loadLearnedProfiles(db, region.graph, stored, region.meta.mapVersion);
       expect(stored.learnedEdgeCount).toBeGreaterThan(0);

@@ -58,7 +58,7 @@ describe.skipIf(!baseUrl)('ingestion scaled out over worker processes on one Pos
   const dataDir = mkdtempSync(join(tmpdir(), 'streetwise-scale-'));
   const tag = `${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   let region: Region;
-  let batches: ProbeRecord[][] = [];
+  const batches: ProbeRecord[][] = [];
   const opened: Array<{ db: Db; schema: string }> = [];
   const workers: ServerProcess[] = [];
 

@@ -64,7 +64,7 @@ describe('the doors of probe ingestion', () => {
   const dir = mkdtempSync(join(tmpdir(), 'streetwise-doors-'));
   const tag = randomBytes(4).toString('hex');
   let region: Region;
-  let records: ProbeRecord[] = [];
+  const records: ProbeRecord[] = [];
   let expected: Record<string, unknown[]>;
 
   beforeAll(async () => {
