@@ -45,7 +45,8 @@ export interface Started {
  */
 export async function bootstrap(config: Config, log: (line: string) => void): Promise<Started> {
   const databaseUrl = config.store.databaseUrl || undefined;
-  const { db, embedded, lock } = await openDbFull({ databaseUrl, dataDir: config.store.dataDir }, 'serve');
+  // the embedded database's thread runs below the serving threads: under a feed it mostly writes for ingestion
+  const { db, embedded, lock } = await openDbFull({ databaseUrl, dataDir: config.store.dataDir }, 'serve', { nice: 5 });
   const closers: Array<() => Promise<void>> = [() => db.close()];
   const closeAll = async (): Promise<void> => {
     for (const c of closers.reverse()) await c().catch((err: unknown) => log(`shutdown: ${String(err)}`));
