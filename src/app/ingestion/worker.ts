@@ -10,7 +10,7 @@
 import type { Db } from '../../store/db.js';
 import type { Region } from '../../network/region.js';
 import type { PartitionLeases } from '../../store/partition-leases.js';
-import { PARTITIONS } from '../../probes/partition.js';
+import { PARTITIONS, partitionOf } from '../../probes/partition.js';
 import { listPending, PROBES_CHANNEL } from '../../probes/ingest/pending.js';
 import { adoptUnassigned } from '../../probes/ingest/ping-store.js';
 import { MapMatcher } from '../../probes/match/matcher.js';
@@ -100,18 +100,20 @@ export class IngestionWorker {
   /** One round: returns the traces processed. */
   async round(): Promise<number> {
     const leases = await this.ownLeases();
-    if (Date.now() - this.lastRebalanceMs >= (this.opts.pollMs ?? 1000)) {
-      this.lastRebalanceMs = Date.now();
-      const { released } = await leases.rebalance();
-      this.cache.dropPartitions(released);
-    }
+    await this.rebalanceIfDue(leases);
     const held = leases.held();
     if (held.length === 0) return 0;
     const name = this.opts.region.meta.name;
     const ids = await listPending(this.opts.db, name, ROUND_TRACES, held.length === PARTITIONS ? undefined : held);
     const chunk = this.opts.chunkTraces ?? CHUNK_TRACES;
+    let mine = new Set(held);
     let done = 0;
     for (let i = 0; i < ids.length && !this.stopped && !leases.lost; i += chunk) {
+      // between chunks too, so that a partition a dead worker left is taken over within a second;
+      // traces of partitions given up are left to their new owner
+      if (await this.rebalanceIfDue(leases)) mine = new Set(leases.held());
+      const traces = ids.slice(i, i + chunk).filter((id) => mine.has(partitionOf(name, id)));
+      if (traces.length === 0) continue;
       const r = await processChunk(
         {
           db: this.opts.db,
@@ -120,12 +122,24 @@ export class IngestionWorker {
           matcher: this.matcher,
           cache: this.cache,
         },
-        ids.slice(i, i + chunk),
+        traces,
       );
       this.add(r);
       done += r.traces;
     }
     return done;
+  }
+
+  /**
+   * Rebalances the partitions when the last rebalance is a poll interval old; returns whether it
+   * gave any up (the traces of those must not be processed any more).
+   */
+  private async rebalanceIfDue(leases: PartitionLeases): Promise<boolean> {
+    if (Date.now() - this.lastRebalanceMs < (this.opts.pollMs ?? 1000)) return false;
+    this.lastRebalanceMs = Date.now();
+    const { released } = await leases.rebalance();
+    this.cache.dropPartitions(released);
+    return released.length > 0;
   }
 
   private add(r: ChunkReport): void {
