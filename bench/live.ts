@@ -1,19 +1,21 @@
 /**
- * Serving while a probe feed arrives, measured as users meet it: the server runs in its own
- * process on loopback (Baltimore); a load process that holds nothing but its requests
- * (`lib/timed-load.ts`) sends FindRoute at a fixed rate over keep-alive connections and polls
- * `/healthz`, without a pause, while a feeder in a third process (`lib/feeder.ts`) posts simulated
- * probe pings back to back (NDJSON, 600 a request, current timestamps, several requests in flight)
- * in every other window: quiet and feed windows alternate, so both kinds sample the same stretch
- * of time and the machine's own noise falls on both alike. One feed window before them warms the
- * ingestion path up (printed apart, not counted). Prints FindRoute p50/p99 in the quiet
- * windows vs the feed windows, the slowest `/healthz`, and the pings ingested per second end to
- * end (stored, matched, speeds and facts updated); then 1 M-ping CSV and NDJSON bodies streamed in
- * (stored, processing deferred) with the server's peak RSS, and one body of simulated traffic
- * processed end to end — on the embedded database and, when BENCH_DATABASE_URL or
- * TEST_DATABASE_URL is set, on PostgreSQL (in a fresh schema). `BENCH_LIVE_ONLY=pglite` or
- * `postgresql` measures one backend; `BENCH_LIVE_BULK=0` skips the large bodies,
- * `BENCH_LIVE_FEED=0` everything before them (the bodies then go to a fresh server).
+ * Serving while a probe feed arrives, measured as users meet it, on Baltimore. On the embedded
+ * database the compiled server runs in its own process with both roles (serving threads and its
+ * ingestion thread); on PostgreSQL, as recommended, two serving processes (`ROLES=serving`) and two
+ * ingestion processes (`ROLES=ingestion`). A load process per serving process, holding nothing but
+ * its requests (`lib/timed-load.ts`), sends FindRoute at a fixed rate over keep-alive connections
+ * and polls `/healthz`, while a feeder in another process (`lib/feeder.ts`) posts simulated probe
+ * pings back to back (NDJSON, 600 a request, current timestamps, several requests in flight) in
+ * every other window: quiet and feed windows alternate, so both kinds sample the same stretch of
+ * time and the machine's own noise falls on both alike. One feed window before them warms the
+ * ingestion path up (printed apart, not counted). Prints FindRoute p50/p99 in the quiet windows vs
+ * the feed windows, the slowest `/healthz`, the pings ingested per second end to end (stored,
+ * matched, speeds and facts updated) and, on PostgreSQL, how soon after a `speeds` change is
+ * written both serving processes apply it; then 1 M-ping CSV and NDJSON bodies streamed in (stored,
+ * processing deferred) with the serving process's peak RSS, and one body of simulated traffic
+ * processed end to end. PostgreSQL is measured when BENCH_DATABASE_URL or TEST_DATABASE_URL is set
+ * (in a fresh schema). `BENCH_LIVE_ONLY=pglite` or `postgresql` measures one backend;
+ * `BENCH_LIVE_BULK=0` skips the large bodies, `BENCH_LIVE_FEED=0` everything before them.
  */
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -21,7 +23,7 @@ import { join } from 'node:path';
 import type { Region } from '../src/network/region.js';
 import { openPostgres } from '../src/store/index.js';
 import { localParts, parseIsoToUnixS } from '../src/time/index.js';
-import type { ServerProcess } from '../test/helpers/processes.js';
+import { startServer, type ServerProcess } from '../test/helpers/processes.js';
 import { BALTIMORE_PBF, baltimoreDataDir, startBaltimoreServer } from './lib/baltimore-server.js';
 import { odPairs, searchRun } from './routing.js';
 import { RoutingEngine } from '../src/routing/engine.js';
@@ -153,7 +155,21 @@ async function runBackend(
   databaseUrl: string | undefined,
 ): Promise<void> {
   const regionDir = join(dataDir, 'regions', 'baltimore');
-  const { server, token } = await startBaltimoreServer(dataDir, { databaseUrl, admin: true });
+  // on PostgreSQL the recommended deployment: two serving processes and two ingestion processes
+  const pg = databaseUrl !== undefined;
+  const { server, token } = await startBaltimoreServer(dataDir, {
+    databaseUrl,
+    admin: true,
+    env: pg ? { ROLES: 'serving' } : {},
+  });
+  const others: ServerProcess[] = [];
+  const processEnv = { DATA_DIR: dataDir, REGION: 'baltimore', DATABASE_URL: databaseUrl ?? '' };
+  if (pg) {
+    others.push(await startServer({ ...processEnv, ROLES: 'serving' }, 600_000, [], true));
+    for (let i = 0; i < 2; i++)
+      others.push(await startServer({ ...processEnv, ROLES: 'ingestion' }, 600_000, [], true));
+  }
+  const serving = pg ? [server, others[0]] : [server];
   try {
     if (process.env.BENCH_LIVE_FEED === '0') {
       console.log(`${label}: serving during a feed skipped (BENCH_LIVE_FEED=0); large bodies on a fresh server`);
@@ -164,19 +180,34 @@ async function runBackend(
     const requests: LoadRequest[] = pairs.map(([a, b]) => ({
       path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat},${a.lon}&WP_2=${b.lat},${b.lon}&Token=${token}`,
     }));
-    const port = Number(new URL(server.url).port);
-    await runLoad({ host: '127.0.0.1', port, requests, connections: 4, newConnection: false, total: 4000 }); // warm-up (JIT)
+    const ports = serving.map((x) => Number(new URL(x.url).port));
+    for (const port of ports)
+      await runLoad({ host: '127.0.0.1', port, requests, connections: 4, newConnection: false, total: 4000 }); // warm-up (JIT)
     // twelve hours of every simulated vehicle (a peak whatever the hour), built and posted by another process: more bodies than
     // the feed can take in all its windows
     const feed = await startFeeder({ url: server.url, token, regionDir, minutes: 720 });
-    const load = await startTimedLoad({
-      host: '127.0.0.1',
-      port,
-      requests,
-      connections: 4,
-      rate: RATE,
-      healthEveryMs: 100,
-    });
+    const loads = await Promise.all(
+      ports.map((port) =>
+        startTimedLoad({
+          host: '127.0.0.1',
+          port,
+          requests,
+          connections: 4 / ports.length,
+          rate: RATE / ports.length,
+          healthEveryMs: 100,
+        }),
+      ),
+    );
+    const load = {
+      start: () => {
+        for (const l of loads) l.start();
+      },
+      stop: async (): Promise<TimedLoadResult> => {
+        const runs = await Promise.all(loads.map((l) => l.stop()));
+        return { requests: runs.flatMap((r) => r.requests), health: runs.flatMap((r) => r.health) };
+      },
+    };
+    const propagation = pg ? sampleSpeedPropagation(databaseUrl!, serving) : undefined;
     // one continuous load; quiet and feed windows alternate, so both kinds sample the same stretch of time
     const quietWindows: Array<[number, number]> = [];
     const feedWindows: Array<[number, number]> = [];
@@ -204,12 +235,13 @@ async function runBackend(
     }
     const run = await load.stop();
     const fed = await feed.stop();
+    const lags = await propagation?.stop();
     if (fed.ranOut) console.log(`  (the feed ran out of its ${feed.bodies} bodies)`);
     const quiet = inWindows(run, quietWindows);
     const during = inWindows(run, feedWindows);
     const f = (x: number) => x.toFixed(2);
     console.log(
-      `${label}: FindRoute at ${RATE}/s over 4 keep-alive connections from a process of its own; ${ROUNDS} × (${WINDOW_MS / 1000} s quiet, ${WINDOW_MS / 1000} s feed), alternating`,
+      `${label}: ${pg ? '2 serving processes (ROLES=serving) and 2 ingestion processes (ROLES=ingestion); ' : ''}FindRoute at ${RATE}/s over 4 keep-alive connections from ${pg ? 'a process per serving process' : 'a process of its own'}; ${ROUNDS} × (${WINDOW_MS / 1000} s quiet, ${WINDOW_MS / 1000} s feed), alternating`,
     );
     for (const [name, w] of [
       ['quiet', quiet],
@@ -227,10 +259,62 @@ async function runBackend(
     console.log(
       `  feed: ${fed.posts} posts of ${PINGS_PER_POST} pings, ${FEED_CONCURRENCY} in flight: ${Math.round(fed.pings / fed.seconds)} pings/s ingested end to end (stored, matched, speeds, facts) over ${fed.seconds.toFixed(1)} s of posting`,
     );
+    if (lags !== undefined && lags.length > 0) {
+      console.log(
+        `  speeds of the feed used by both serving processes: p50 ${quantile(lags, 0.5).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms after the transaction that committed them began (${lags.length} changes sampled; target ≤ 1 000 ms)`,
+      );
+    }
     if (process.env.BENCH_LIVE_BULK !== '0') await bulk(server, token, region, regionDir);
   } finally {
     await server.stop();
+    for (const o of others) await o.stop();
   }
+}
+
+/**
+ * Samples, until `stop()`, how long after a `speeds` change was written every serving process has
+ * applied it (its `/healthz` reports the change log position it applied through): the newest change
+ * every 250 ms, its time from `change_log.at` (the start of the writing transaction).
+ */
+function sampleSpeedPropagation(databaseUrl: string, servers: ServerProcess[]): { stop: () => Promise<number[]> } {
+  const lags: number[] = [];
+  let stopped = false;
+  const applied = async (url: string): Promise<number> =>
+    ((await (await fetch(`${url}/healthz`)).json()) as { changes?: { appliedThrough: number } }).changes
+      ?.appliedThrough ?? 0;
+  const loop = (async () => {
+    const db = await openPostgres(databaseUrl, { max: 1 });
+    let last = 0;
+    try {
+      while (!stopped) {
+        const r = await db.query<{ seq: number; at_ms: number }>(
+          "SELECT seq, extract(epoch FROM at) * 1000 AS at_ms FROM change_log WHERE topic = 'speeds' ORDER BY seq DESC LIMIT 1",
+        );
+        const c = r.rows[0];
+        if (c !== undefined && Number(c.seq) > last) {
+          last = Number(c.seq);
+          const seen = await Promise.all(
+            servers.map(async (x) => {
+              const end = Date.now() + 5000;
+              while (Date.now() < end && (await applied(x.url)) < last) await new Promise((res) => setTimeout(res, 5));
+              return Date.now();
+            }),
+          );
+          lags.push(Math.max(...seen) - Number(c.at_ms));
+        }
+        await new Promise((res) => setTimeout(res, 250));
+      }
+    } finally {
+      await db.close();
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      return lags;
+    },
+  };
 }
 
 /**

@@ -10,10 +10,11 @@ import { TurnRestrictions } from '../src/network/graph.js';
 import { MapMatcher } from '../src/probes/match/matcher.js';
 import { createRng } from '../src/sim/prng.js';
 import { randomDrive, samplePings, scoreMatch, type SyntheticTrace } from '../src/sim/synthetic-trace.js';
-import { simulateIntoPipeline } from '../src/sim/demo-simulation.js';
+import { simulateWindow } from '../src/sim/demo-simulation.js';
+import { ingestHere } from '../src/app/ingestion/intake.js';
+import type { WorkerTotals } from '../src/app/ingestion/worker.js';
 import { openPglite, runMigrations } from '../src/store/index.js';
-import { migrations } from '../src/probes/migrations.js';
-import { SpeedFeeds } from '../src/traffic/feeds.js';
+import { allMigrations } from '../src/app/migrations.js';
 
 const PBF = '../shared/data/baltimore.osm.pbf';
 
@@ -61,15 +62,24 @@ export async function benchMatching(): Promise<void> {
   }
   // End to end: simulated traffic → ingest (PGlite) → match → traversals → learned speeds.
   const db = await openPglite();
-  await runMigrations(db, migrations);
+  await runMigrations(db, allMigrations());
   const t2 = performance.now();
-  const r = await simulateIntoPipeline(
-    { db, region, speeds: new SpeedFeeds(), nowS: 1_767_640_000 },
+  let processed: WorkerTotals | undefined;
+  const r = await simulateWindow(
+    {
+      region,
+      nowS: 1_767_640_000,
+      store: async (records) => {
+        const x = await ingestHere(db, region, records);
+        processed = x.processed;
+        return { inserted: x.ingest.inserted };
+      },
+    },
     { startS: 1_767_612_600, durationS: 1800, penetration: 0.1, intervalS: 5, noiseM: 5, seed: 7, tripsPerDay: 40_000 },
   );
   const s2 = (performance.now() - t2) / 1000;
   console.log(
-    `  pipeline (simulate + ingest + match + learn, PGlite): ${r.ingest.inserted} pings of ${r.stats.probeVehicles} vehicles in ${s2.toFixed(1)} s → ${Math.round(r.ingest.inserted / s2)} pings/s; ${r.process.traversals} traversals, ${r.process.edgesUpdated} edges learned`,
+    `  pipeline (simulate + ingest + match + learn, PGlite): ${r.inserted} pings of ${r.stats.probeVehicles} vehicles in ${s2.toFixed(1)} s → ${Math.round(r.inserted / s2)} pings/s; ${processed?.traversals ?? 0} traversals, ${processed?.edges ?? 0} edges`,
   );
   await db.close();
 }

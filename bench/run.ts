@@ -32,6 +32,11 @@ const BENCHES: Record<string, { file: string; fn: string; what: string }> = {
     fn: 'benchLive',
     what: 'FindRoute over TCP quiet vs during a probe feed, /healthz, ingestion throughput',
   },
+  'ingest-scale': {
+    file: './ingest-scale.js',
+    fn: 'benchIngestScale',
+    what: 'probe ingestion scaled out: 1, 2 and 3 worker processes (one killed) on PostgreSQL and NATS',
+  },
   analytics: {
     file: './analytics.js',
     fn: 'benchAnalytics',

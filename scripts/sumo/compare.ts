@@ -12,11 +12,10 @@ import { SaxesParser } from 'saxes';
 import { readOsmExtract } from '../../src/osm/index.js';
 import { buildRegion } from '../../src/network/index.js';
 import { openPglite, runMigrations } from '../../src/store/index.js';
-import { migrations } from '../../src/probes/migrations.js';
-import { ingestAndProcess } from '../../src/probes/pipeline.js';
-import { DEFAULT_FCD_START_S } from '../../src/probes/ingest/ingest.js';
+import { allMigrations } from '../../src/app/migrations.js';
+import { ingestHere } from '../../src/app/ingestion/intake.js';
+import { DEFAULT_FCD_START_S, readProbes } from '../../src/probes/ingest/ingest.js';
 import { readTrajectories } from '../../src/probes/traversal-store.js';
-import { SpeedFeeds } from '../../src/traffic/feeds.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -94,20 +93,12 @@ await eachTag(args.fcd, (name, a) => {
 
 // 3. The streetwise pipeline on the FCD.
 const db = await openPglite();
-await runMigrations(db, migrations);
-const feeds = new SpeedFeeds();
+await runMigrations(db, allMigrations());
 const t1 = Date.now();
-const { ingest, process: proc } = await ingestAndProcess(
-  {
-    db,
-    graph: g,
-    mapVersion: 'sumo-validation',
-    timeZone: region.meta.timeZone,
-    feeds,
-    nowS: DEFAULT_FCD_START_S,
-  },
-  createReadStream(args.fcd),
-  { format: 'fcd' },
+const { ingest, processed: proc } = await ingestHere(
+  db,
+  region,
+  readProbes(createReadStream(args.fcd), 'fcd', () => undefined),
 );
 const pipelineS = (Date.now() - t1) / 1000;
 console.log(
@@ -131,7 +122,7 @@ for await (const t of readTrajectories(db)) {
 
 // 5. Learned speeds per way and direction (raw: Σ length / Σ duration of matched traversals).
 const learnedRows = await db.query<{ edge_id: number; n: number; len: number; dur: number }>(
-  'SELECT edge_id, sum(samples)::int AS n, sum(sum_length_m) AS len, sum(sum_duration_s) AS dur FROM learned_speed_bins GROUP BY edge_id',
+  'SELECT edge_id, sum(samples)::int AS n, sum(sum_length_mm) / 1000.0 AS len, sum(sum_duration_ms) / 1000.0 AS dur FROM learned_speed_bins GROUP BY edge_id',
 );
 const ours = new Map<string, { n: number; len: number; dur: number }>();
 for (const r of learnedRows.rows) {

@@ -18,7 +18,15 @@ export {
   type FactOptions,
   type SignalTiming,
 } from './facts/build-facts.js';
-export { storeFacts, refreshFacts, type StoreFactsOptions, type TrajectorySource } from './facts/store-facts.js';
+export {
+  storeFacts,
+  storeFactsIn,
+  refreshFacts,
+  FACT_WRITE_LOCK,
+  type StoreFactsOptions,
+  type TrajectorySource,
+} from './facts/store-facts.js';
+export { storeTrajectoryFacts, rebuildFacts, adoptUnassignedFacts } from './facts/trajectory-facts.js';
 export { rebuildRollups, rebuildRollupSlices, type RollupSlice } from './facts/rollup.js';
 export {
   parseMetricRequest,

@@ -111,4 +111,16 @@ CREATE INDEX analytics_rollup_month_day_idx ON analytics_rollup_month (local_day
 ${REBUILD_ROLLUPS_SQL}
 `,
   },
+  {
+    version: 419,
+    name: 'facts keyed by region',
+    sql: `
+-- The same trace id in two regions is two traces: their facts never replace each other. Facts
+-- stored before regions were recorded get region '' and are adopted by the region that serves them.
+ALTER TABLE analytics_fact ADD COLUMN region text NOT NULL DEFAULT '';
+ALTER TABLE analytics_fact DROP CONSTRAINT analytics_fact_pkey;
+ALTER TABLE analytics_fact ADD PRIMARY KEY (region, trace_id, part, intersection_key, occurrence);
+ALTER TABLE analytics_fact ALTER COLUMN region DROP DEFAULT;
+`,
+  },
 ];

@@ -1,9 +1,9 @@
 /**
- * Start-up of a serving process: own and open the database, make sure the region exists (the demo
- * city is generated on the first start) and load it, migrate, on the first start of the demo in a
- * database load its parking data and run its traffic simulation, and start the ingestion thread.
- * Requests are answered by serving threads (`serving/`), which load speeds and follow the change
- * log themselves.
+ * Start-up of a `serve` process: own and open the database, make sure the region exists (the demo
+ * city is generated on the first start) and load it, migrate, and on the first start of the demo
+ * in a database load its parking data and run its traffic simulation. The roles are started by
+ * `cli/serve.ts`: serving threads (`serving/`), which load speeds and follow the change log
+ * themselves, and the ingestion thread (`ingestion/`).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,7 +17,6 @@ import { allMigrations } from './migrations.js';
 import { DbAuthService } from '../auth/index.js';
 import { SpeedFeeds } from '../traffic/feeds.js';
 import { ensureOperatorApp, removeOperatorCredentials } from './operator.js';
-import { startIngestionThread, type IngestionThread } from './ingestion/ingestion-thread.js';
 import type { AppContext } from './context.js';
 import { ensureDemoApp, isDone, markDone, type DemoCredentials } from './demo-app.js';
 import { loadParkingDocument } from './parking-upload.js';
@@ -34,7 +33,6 @@ export interface Started {
   regionDir: string;
   /** the embedded database's owner handle (undefined with PostgreSQL) */
   embedded?: EmbeddedDb;
-  ingestion: IngestionThread;
   /** Tells other processes where this server answers (once it listens). */
   listening: (url: string) => void;
   close: () => Promise<void>;
@@ -47,7 +45,7 @@ export interface Started {
  */
 export async function bootstrap(config: Config, log: (line: string) => void): Promise<Started> {
   const databaseUrl = config.store.databaseUrl || undefined;
-  // the database thread runs below the serving thread's priority: under a feed it mostly writes for ingestion
+  // the embedded database's thread runs below the serving threads: under a feed it mostly writes for ingestion
   const { db, embedded, lock } = await openDbFull({ databaseUrl, dataDir: config.store.dataDir }, 'serve', { nice: 5 });
   const closers: Array<() => Promise<void>> = [() => db.close()];
   const closeAll = async (): Promise<void> => {
@@ -115,15 +113,6 @@ async function start(
     await ensureOperatorApp(db, config.store.dataDir);
     closers.push(async () => removeOperatorCredentials(config.store.dataDir));
   }
-  const ingestion = await startIngestionThread({
-    regionDir,
-    databaseUrl: config.store.databaseUrl || undefined,
-    embedded,
-    maxQueuedJobs: config.probes.maxQueuedJobs,
-    log: (_level, msg) => log(msg),
-  });
-  ctx.ingestion = ingestion;
-  closers.push(() => ingestion.close());
   // old change log rows are pruned
   const timer = setInterval(() => {
     pruneChanges(db).catch((err: unknown) => log(`change log prune failed: ${String(err)}`));
@@ -135,7 +124,6 @@ async function start(
     demoApp,
     regionDir,
     embedded,
-    ingestion,
     listening: (url) => lock?.update({ url }),
     close: opened.closeAll,
   };

@@ -8,7 +8,6 @@ import type { Region } from '../network/region.js';
 import type { SpeedFeeds } from '../traffic/feeds.js';
 import type { AuthService } from '../auth/auth-service.js';
 import type { ChangeFeed } from '../store/changes.js';
-import type { Ingestion } from './ingestion/ingestion.js';
 
 export interface AppContext {
   config: Config;
@@ -20,10 +19,16 @@ export interface AppContext {
   /** the clock: unix milliseconds. Tests pass a fixed one. */
   now: () => number;
   /**
-   * where probe bodies are processed: the ingestion thread of a server; absent in tests and tools,
-   * where the HTTP layer runs jobs on the calling thread
+   * who processes the probe pings this process stores (the ingestion workers of the region, in
+   * this process or others); absent when nobody does (a door then answers with its pings pending)
    */
-  ingestion?: Ingestion;
+  ingestion?: IngestionAccess;
   /** the change log this process follows (what other processes and threads wrote); absent in tests */
   changes?: ChangeFeed;
+}
+
+/** What the serving side knows of the ingestion role. */
+export interface IngestionAccess {
+  /** live ingestion workers of the served region (0: what is stored waits for one) */
+  workers(): Promise<number>;
 }

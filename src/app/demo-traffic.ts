@@ -1,12 +1,13 @@
 /**
  * The demo's first-start traffic: the simulator's demo windows (the last weekday morning peak and
- * the minutes before now) go through the normal ingestion → map matching → learned/live speeds
- * path, then the intersection facts are built, so that routing shows learned traffic and
- * analytics shows metrics out of the box.
+ * the minutes before now) are stored like any probe feed and processed by the same worker code as
+ * every other door (map matching, traversals, learned and live speeds, intersection facts), so
+ * that routing shows learned traffic and analytics shows metrics out of the box.
  */
 import type { AppContext } from './context.js';
 import { runDemoSimulation } from '../sim/demo-simulation.js';
-import { refreshFactsBetween } from './facts-after-ingest.js';
+import { directProbeSink } from './probe-sink.js';
+import { storeAll } from './store-all.js';
 
 /** Counts of a demo traffic run. */
 export interface DemoTrafficSummary {
@@ -16,25 +17,23 @@ export interface DemoTrafficSummary {
   facts: number;
 }
 
-/** Runs the demo simulation through ingestion, matching, speeds and facts. */
+/** Runs the demo simulation through storing, then processing. */
 export async function runDemoTraffic(
   ctx: AppContext,
   log: (line: string) => void = () => undefined,
 ): Promise<DemoTrafficSummary> {
+  const sink = directProbeSink(ctx.db, ctx.region, ctx.config.store.databaseUrl || undefined, log);
   const reports = await runDemoSimulation({
-    db: ctx.db,
     region: ctx.region,
-    speeds: ctx.speeds,
+    store: async (records) => storeAll(sink, records, 5000),
     nowS: ctx.now() / 1000,
     log: (m) => log(`  ${m}`),
   });
-  const sinceS = Math.min(...reports.map((r) => r.startS)) - 3600;
-  const untilS = Math.max(...reports.map((r) => r.endS)) + 3600;
-  const facts = await refreshFactsBetween(ctx.db, ctx.region, sinceS, untilS);
+  const done = await sink.flush();
   return {
     vehicles: reports.reduce((n, r) => n + r.stats.probeVehicles, 0),
-    pings: reports.reduce((n, r) => n + r.ingest.inserted, 0),
-    trajectories: facts.trajectories,
-    facts: facts.facts,
+    pings: reports.reduce((n, r) => n + r.inserted, 0),
+    trajectories: done.trajectories,
+    facts: done.intersectionFacts,
   };
 }

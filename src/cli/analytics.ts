@@ -3,8 +3,7 @@
  * trajectories in the database (all of them, or those overlapping --since/--until).
  */
 import type { Command } from 'commander';
-import { refreshFacts } from '../analytics/index.js';
-import { readTrajectories } from '../probes/traversal-store.js';
+import { rebuildFacts } from '../analytics/index.js';
 import { parseIsoToUnixS } from '../time/index.js';
 import type { CliDeps } from './deps.js';
 import { chosenRegion, chosenRegionName } from './region-choice.js';
@@ -36,9 +35,7 @@ export function registerAnalytics(program: Command, deps: CliDeps): void {
       } else {
         const loaded = await chosenRegion(deps);
         region = loaded.meta.name;
-        r = await deps.withDb((db) =>
-          refreshFacts(db, loaded, (d) => readTrajectories(d, { sinceS, untilS, mapVersion: loaded.meta.mapVersion })),
-        );
+        r = await deps.withDb((db) => rebuildFacts(db, loaded, { sinceS, untilS }));
       }
       console.log(
         `analytics (region "${region}"${server ? `, through the server at ${server.url}` : ''}): ${r.facts} intersection facts from ${r.trajectories} trajectories in ${((Date.now() - t0) / 1000).toFixed(1)} s`,

@@ -1,7 +1,8 @@
 /**
  * `streetwise ingest probes <file>`: stream a probe file (JSON, NDJSON, CSV or SUMO FCD XML;
- * `.gz` is decompressed; `-` reads stdin) into the probe sink, then process the traces that got
- * new pings (map matching, learned and live speeds, intersection facts).
+ * `.gz` is decompressed; `-` reads stdin) into the probe sink, then wait until the traces that got
+ * new pings are processed (map matching, learned and live speeds, intersection facts) by the
+ * region's ingestion workers, or process them here when none runs.
  * `streetwise ingest probes --from nats://… --subject …`: consume a NATS JetStream subject instead
  * (`nats-ingest.ts`). Progress with totals and time left on a terminal, log lines otherwise.
  */
@@ -15,7 +16,7 @@ import { parseTimestampS, probeFormatFromName, type ParseIssue } from '../probes
 import type { CliDeps } from './deps.js';
 import { chosenRegion } from './region-choice.js';
 import { createProgress } from './progress.js';
-import { processWithProgress, storeAll, withProbeSink, type StoreTotals } from './probe-sink-cli.js';
+import { processedLines, processWithProgress, storeAll, withProbeSink, type StoreTotals } from './probe-sink-cli.js';
 import { ingestFromNats, natsOptionsFrom, type NatsCliOptions } from './nats-ingest.js';
 
 interface IngestCliOptions extends NatsCliOptions {
@@ -59,7 +60,7 @@ export function registerIngest(program: Command, deps: CliDeps): void {
     )
     .option('--durable <name>', 'NATS: durable consumer name; a restart resumes where it stopped', 'streetwise-probes')
     .option('--batch <n>', 'NATS: messages per pull', '100')
-    .option('--ack-wait <s>', 'NATS: seconds before an unacknowledged message is redelivered', '30')
+    .option('--ack-wait <s>', 'NATS: seconds before an unacknowledged message is redelivered', '10')
     .option('--flush-every <s>', 'NATS: process stored pings at least every this many seconds', '10')
     .option('--flush-pings <n>', 'NATS: … or after this many new pings', '50000')
     .option('--until-idle <s>', 'NATS: stop once no message arrived for this many seconds and none is pending')
@@ -142,10 +143,6 @@ async function ingestFile(deps: CliDeps, file: string, opts: IngestCliOptions): 
       console.log(`  ${i.line !== undefined ? `line ${i.line}` : `ping ${i.index}`}: ${i.message}`);
     if (malformed > ISSUES_SHOWN) console.log(`  … and ${malformed - ISSUES_SHOWN} more malformed rows`);
     const proc = await processWithProgress(sink);
-    console.log(
-      `matched: ${proc.traces} traces → ${proc.trajectories} trajectories, ${proc.traversals} edge traversals, ${proc.unmatchedPings} pings off-road`,
-    );
-    console.log(`learned speeds updated on ${proc.edgesUpdated} edges (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    console.log(`intersection facts: ${proc.facts} from ${proc.trajectories} trajectories`);
+    for (const line of processedLines(proc, (Date.now() - t0) / 1000)) console.log(line);
   });
 }

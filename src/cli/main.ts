@@ -38,6 +38,16 @@ const program = new Command('streetwise')
     ),
   )
   .addOption(new Option('--services <list>', 'APIs to serve: routing,parking,analytics [env SERVICES]'))
+  .addOption(
+    new Option(
+      '--roles <list>',
+      'what serve runs: serving (HTTP), ingestion (probe processing); default both [env ROLES]',
+    ),
+  )
+  .addOption(
+    new Option('--nats-url <url>', 'ingestion role: NATS JetStream probe feed to consume [env PROBES_NATS_URL]'),
+  )
+  .addOption(new Option('--nats-subject <subject>', 'ingestion role: subject of that feed [env PROBES_NATS_SUBJECT]'))
   .addOption(new Option('--log-level <level>', 'fatal|error|warn|info|debug|trace|silent [env LOG_LEVEL]'));
 
 let config: Config | undefined;
@@ -60,6 +70,9 @@ const deps: CliDeps = {
         'server.port': o.port,
         'server.host': o.host,
         'server.services': o.services,
+        'server.roles': o.roles,
+        'probes.natsUrl': o.natsUrl,
+        'probes.natsSubject': o.natsSubject,
         'server.threads': o.threads,
         'server.logLevel': o.logLevel,
       });

@@ -4,11 +4,12 @@
  * database while one runs, the database itself otherwise (PostgreSQL, or no server).
  */
 import type { Region } from '../network/region.js';
-import type { ProbeRecord } from '../probes/ingest/records.js';
 import { directProbeSink, type FlushReport, type ProbeSink } from '../app/probe-sink.js';
 import type { CliDeps } from './deps.js';
 import { serverProbeSink } from './server-client.js';
-import { createProgress, startStep } from './progress.js';
+import { startStep } from './progress.js';
+
+export { storeAll, type StoreTotals } from '../app/store-all.js';
 
 /** Runs `fn` with the probe sink of this CLI invocation and closes it afterwards. */
 export async function withProbeSink<T>(deps: CliDeps, region: Region, fn: (sink: ProbeSink) => Promise<T>): Promise<T> {
@@ -27,7 +28,7 @@ export async function withProbeSink<T>(deps: CliDeps, region: Region, fn: (sink:
     }
   }
   return deps.withDb(async (db) => {
-    const sink = directProbeSink(db, region);
+    const sink = directProbeSink(db, region, deps.config().store.databaseUrl || undefined, (l) => console.error(l));
     try {
       return await fn(sink);
     } finally {
@@ -36,65 +37,24 @@ export async function withProbeSink<T>(deps: CliDeps, region: Region, fn: (sink:
   });
 }
 
-/** Counts of records sent to a sink. */
-export interface StoreTotals {
-  /** records read */
-  read: number;
-  inserted: number;
-  duplicates: number;
-}
-
-/**
- * Sends records to a sink in batches of `batchSize`, calling `onBatch` after each stored batch.
- * Resolves when the last batch is stored.
- */
-export async function storeAll(
-  sink: ProbeSink,
-  records: AsyncIterable<ProbeRecord> | Iterable<ProbeRecord>,
-  batchSize: number,
-  onBatch?: (t: StoreTotals) => void,
-): Promise<StoreTotals> {
-  const totals: StoreTotals = { read: 0, inserted: 0, duplicates: 0 };
-  let batch: ProbeRecord[] = [];
-  const send = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    const r = await sink.store(batch);
-    totals.inserted += r.inserted;
-    totals.duplicates += r.duplicates;
-    batch = [];
-    onBatch?.(totals);
-  };
-  for await (const r of records) {
-    totals.read++;
-    batch.push(r);
-    if (batch.length >= batchSize) await send();
-  }
-  await send();
-  return totals;
-}
-
-/** Runs a flush with a progress bar over traces matched, then a step line while speeds and facts are computed. */
+/** Waits for the processing of what a sink stored, with a step line while it runs. */
 export async function processWithProgress(sink: ProbeSink): Promise<FlushReport> {
-  if (!sink.reportsProgress) {
-    const step = startStep(`matching, learned speeds and intersection facts on ${sink.via}`);
-    try {
-      return await sink.flush();
-    } finally {
-      step.stop();
-    }
-  }
-  const bar = createProgress('match', 'traces');
-  let step: ReturnType<typeof startStep> | undefined;
+  const step = startStep(`matching, learned speeds and intersection facts (${sink.via})`);
   try {
-    return await sink.flush((done, total) => {
-      bar.update(done, total);
-      if (done >= total && step === undefined) {
-        bar.stop();
-        step = startStep('learned speeds and intersection facts');
-      }
-    });
+    return await sink.flush();
   } finally {
-    if (step !== undefined) step.stop();
-    else bar.stop();
+    step.stop();
   }
+}
+
+/** The lines a command prints once its pings are processed. */
+export function processedLines(proc: FlushReport, seconds: number): string[] {
+  const lines = [
+    `matched: ${proc.traces} traces → ${proc.trajectories} trajectories, ${proc.traversals} edge traversals, ${proc.unmatchedPings} pings off-road`,
+    `speeds: these traces cover ${proc.edgesUpdated} edges, ${proc.liveEdges} with a live speed now (${seconds.toFixed(1)} s)`,
+    `intersection facts: ${proc.intersectionFacts} from ${proc.trajectories} trajectories`,
+  ];
+  if (proc.pendingTraces > 0)
+    lines.push(`${proc.pendingTraces} traces are still pending: no ingestion worker of the region is running`);
+  return lines;
 }

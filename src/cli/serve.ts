@@ -1,9 +1,14 @@
-/** `streetwise serve`: own the database, load the region, start the ingestion and serving threads; print how to talk to it. */
+/**
+ * `streetwise serve`: own the database, load the region, start this process's roles — the serving
+ * threads (HTTP) and the ingestion thread (probe processing) — and print how to talk to it.
+ */
 import type { Command } from 'commander';
 import { hashTokenFor } from '../auth/index.js';
 import { bootstrap } from '../app/bootstrap.js';
-import { BACKGROUND_NICE, lowerV8Helpers } from '../app/helper-threads.js';
 import { startServingThreads, type ServingThreads } from '../app/serving/serving-threads.js';
+import { startIngestionThread, type IngestionThread } from '../app/ingestion/ingestion-thread.js';
+import { readGraphShared } from '../network/bundle.js';
+import type { Config } from '../config/schema.js';
 import type { CliDeps } from './deps.js';
 
 /** Adds `serve`. */
@@ -15,33 +20,57 @@ export function registerServe(program: Command, deps: CliDeps): void {
       const config = deps.config();
       const t0 = Date.now();
       const log = (msg: string): void => console.error(msg);
-      // V8's helper threads collect mostly the ingestion thread's garbage: they run at its priority
-      lowerV8Helpers(BACKGROUND_NICE);
       const started = await bootstrap(config, log);
       const { ctx, demoApp, close, listening } = started;
+      const databaseUrl = config.store.databaseUrl || undefined;
+      const graphBytes = readGraphShared(started.regionDir);
       let closing = false;
       let threads: ServingThreads | undefined;
+      let ingestion: IngestionThread | undefined;
       const shutdown = async (why: string, code = 0): Promise<void> => {
         if (closing) return;
         closing = true;
         log(`shutting down (${why})`);
         await threads?.close();
+        await ingestion?.close();
         await close();
         process.exit(code);
       };
       process.on('SIGINT', () => void shutdown('SIGINT'));
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
       try {
-        threads = await startServingThreads({
-          config,
-          regionDir: started.regionDir,
-          embedded: started.embedded,
-          databaseUrl: config.store.databaseUrl || undefined,
-          ingestion: started.ingestion,
-        });
+        if (config.server.roles.includes('ingestion')) {
+          ingestion = await startIngestionThread({
+            regionDir: started.regionDir,
+            graphBytes,
+            databaseUrl,
+            embedded: started.embedded,
+            nats: natsFeedOf(config),
+            log,
+          });
+        }
+        if (config.server.roles.includes('serving')) {
+          threads = await startServingThreads({
+            config,
+            regionDir: started.regionDir,
+            graphBytes,
+            embedded: started.embedded,
+            databaseUrl,
+          });
+        }
       } catch (err) {
+        await ingestion?.close();
         await close();
         throw err;
+      }
+      const name = ctx.region.meta.name;
+      const startS = (Date.now() - t0) / 1000;
+      if (threads === undefined) {
+        const feed = config.probes.natsUrl
+          ? `, consuming ${config.probes.natsSubject} from ${config.probes.natsUrl}`
+          : '';
+        console.log(`streetwise is ingesting probes of region "${name}" (ready in ${startS.toFixed(1)} s${feed})`);
+        return;
       }
       threads.onFailure((err) => void shutdown(`a serving thread failed: ${err.message}`, 1));
       const port = threads.port;
@@ -52,10 +81,17 @@ export function registerServe(program: Command, deps: CliDeps): void {
       const loopback =
         config.server.host === '0.0.0.0' ? '127.0.0.1' : config.server.host === '::' ? '[::1]' : config.server.host;
       listening(`http://${loopback}:${port}`);
-      console.log(
-        banner(url, ctx.region.meta.name, (Date.now() - t0) / 1000, demoApp, ctx.region.meta.bounds, threads.count),
-      );
+      console.log(banner(url, name, startS, demoApp, ctx.region.meta.bounds, threads.count));
     });
+}
+
+/** The NATS feed the ingestion role consumes, from the configuration (none when PROBES_NATS_URL is empty). */
+function natsFeedOf(
+  config: Config,
+): { servers: string; subject: string; stream?: string; durable: string } | undefined {
+  const p = config.probes;
+  if (!p.natsUrl) return undefined;
+  return { servers: p.natsUrl, subject: p.natsSubject, stream: p.natsStream || undefined, durable: p.natsDurable };
 }
 
 function banner(

@@ -115,12 +115,11 @@ function ndjson(records: readonly ProbeRecord[]): string {
 
 /**
  * A probe sink through the server: batches are stored with `POST /v1/probes?defer=true` (the
- * answer means stored), `flush` processes them with `POST /v1/admin/probes/process`.
+ * answer means stored), `flush` waits for their processing with `POST /v1/admin/probes/process`.
  */
 export function serverProbeSink(server: ServerClient): ProbeSink {
   return {
     via: `the server at ${server.url}`,
-    reportsProgress: false,
     async store(records): Promise<StoreReport> {
       if (records.length === 0) return { inserted: 0, duplicates: 0 };
       const r = await server.request<{
@@ -133,12 +132,12 @@ export function serverProbeSink(server: ServerClient): ProbeSink {
       return { inserted: r.inserted, duplicates: r.duplicates };
     },
     async flush(): Promise<FlushReport> {
-      const r = await server.request<{ matched: Omit<FlushReport, 'facts'>; intersectionFacts: number }>(
-        'POST',
-        '/v1/admin/probes/process',
-        {},
-      );
-      return { ...r.matched, facts: r.intersectionFacts };
+      const r = await server.request<{
+        matched: Omit<FlushReport, 'intersectionFacts' | 'pendingTraces'>;
+        intersectionFacts: number;
+        pendingTraces: number;
+      }>('POST', '/v1/admin/probes/process', {});
+      return { ...r.matched, intersectionFacts: r.intersectionFacts, pendingTraces: r.pendingTraces };
     },
     async close() {},
   };

@@ -13,7 +13,7 @@ import { localParts, parseIsoToUnixS } from '../time/index.js';
 import type { CliDeps } from './deps.js';
 import { chosenRegion } from './region-choice.js';
 import { createProgress } from './progress.js';
-import { processWithProgress, storeAll, withProbeSink, type StoreTotals } from './probe-sink-cli.js';
+import { processedLines, processWithProgress, storeAll, withProbeSink, type StoreTotals } from './probe-sink-cli.js';
 
 interface SimulateCliOptions {
   days: string;
@@ -132,10 +132,8 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
             bar.stop();
           }
           const proc = await processWithProgress(sink);
-          console.log(
-            `ingested ${stored.inserted} new pings (${stored.duplicates} already stored) into ${sink.via}; matched ${proc.trajectories} trajectories, ${proc.traversals} traversals; learned speeds on ${proc.edgesUpdated} edges`,
-          );
-          console.log(`intersection facts: ${proc.facts} from ${proc.trajectories} trajectories`);
+          console.log(`ingested ${stored.inserted} new pings (${stored.duplicates} already stored) into ${sink.via}`);
+          for (const l of processedLines(proc, (Date.now() - t0) / 1000)) console.log(l);
         });
       } else {
         for await (const r of records()) void r;

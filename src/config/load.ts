@@ -3,7 +3,7 @@
  * Every value is validated; a bad one stops start-up with a message naming the key and variable.
  */
 import { resolve } from 'node:path';
-import { SERVICES, SETTINGS, type Config, type ServiceName } from './schema.js';
+import { ROLES, SERVICES, SETTINGS, type Config, type RoleName, type ServiceName } from './schema.js';
 
 /** Thrown for invalid configuration; the message names the setting. */
 export class ConfigError extends Error {
@@ -63,6 +63,15 @@ export function loadConfig(
       throw new ConfigError(`SERVICES contains unknown service "${s}"; choose from ${SERVICES.join(', ')}`);
   }
   if (services.length === 0) throw new ConfigError('SERVICES must name at least one service');
+  const roles = str('server.roles')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const r of roles) {
+    if (!ROLES.includes(r as RoleName))
+      throw new ConfigError(`ROLES contains unknown role "${r}"; choose from ${ROLES.join(', ')}`);
+  }
+  if (roles.length === 0) throw new ConfigError('ROLES must name at least one role (serving, ingestion)');
   const logLevel = str('server.logLevel');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(
@@ -78,12 +87,32 @@ export function loadConfig(
     throw new ConfigError(`REGION=${JSON.stringify(region)} is invalid: letters, digits, _ and - only`);
   const host = str('server.host');
   if (!host) throw new ConfigError('HOST must not be empty');
+  if (!databaseUrl && roles.length < ROLES.length) {
+    throw new ConfigError(
+      `ROLES=${roles.join(',')} needs PostgreSQL (DATABASE_URL): the embedded database has one process, which serves and ingests`,
+    );
+  }
+  const natsUrl = str('probes.natsUrl');
+  const natsSubject = str('probes.natsSubject');
+  if (natsUrl && !/^(nats|tls):\/\/[^\s/]+(,(nats|tls):\/\/[^\s/]+)*$/.test(natsUrl))
+    throw new ConfigError(`PROBES_NATS_URL=${JSON.stringify(natsUrl)} is invalid: e.g. nats://127.0.0.1:4222`);
+  if (natsUrl && !/^[^\s]+$/.test(natsSubject))
+    throw new ConfigError('PROBES_NATS_SUBJECT is required with PROBES_NATS_URL (e.g. probes.fleet1)');
+  for (const [key, env] of [
+    ['probes.natsStream', 'PROBES_NATS_STREAM'],
+    ['probes.natsDurable', 'PROBES_NATS_DURABLE'],
+  ] as const) {
+    const v = str(key);
+    if (v && !/^[A-Za-z0-9_-]{1,64}$/.test(v))
+      throw new ConfigError(`${env}=${JSON.stringify(v)} is invalid: 1-64 letters, digits, _ or -`);
+  }
 
   const config: Config = {
     server: {
       port: int('server.port', 0, 65535),
       host,
       services: services as ServiceName[],
+      roles: roles as RoleName[],
       logLevel: logLevel as Config['server']['logLevel'],
       bodyLimitBytes: int('server.bodyLimitBytes', 1024, 1 << 30),
       threads: int('server.threads', 0, 256),
@@ -97,7 +126,12 @@ export function loadConfig(
     },
     probes: {
       bodyLimitBytes: int('probes.bodyLimitBytes', 1024, 2 ** 40),
-      maxQueuedJobs: int('probes.maxQueuedJobs', 0, 100_000),
+      maxBodies: int('probes.maxBodies', 1, 10_000),
+      waitS: int('probes.waitS', 0, 86_400),
+      natsUrl,
+      natsSubject,
+      natsStream: str('probes.natsStream'),
+      natsDurable: str('probes.natsDurable') || 'streetwise-probes',
     },
     routing: {
       routeTtlHours: int('routing.routeTtlHours', 1, 24 * 30),

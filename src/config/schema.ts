@@ -6,6 +6,10 @@
 export const SERVICES = ['routing', 'parking', 'analytics'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
+/** What a process does: answer HTTP requests (`serving`), process probe pings (`ingestion`). */
+export const ROLES = ['serving', 'ingestion'] as const;
+export type RoleName = (typeof ROLES)[number];
+
 export interface Config {
   server: {
     /** TCP port */
@@ -14,6 +18,8 @@ export interface Config {
     host: string;
     /** which APIs this process serves */
     services: ServiceName[];
+    /** what this process does */
+    roles: RoleName[];
     logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
     /** maximum request body, bytes */
     bodyLimitBytes: number;
@@ -39,8 +45,18 @@ export interface Config {
   probes: {
     /** largest streamed probe body (CSV, NDJSON, FCD, JSON) on POST /v1/probes, bytes */
     bodyLimitBytes: number;
-    /** probe jobs waiting for the ingestion thread beyond the running one */
-    maxQueuedJobs: number;
+    /** probe bodies a serving thread stores at once (more get 503 PROBES_BUSY) */
+    maxBodies: number;
+    /** how long a probe post waits for its processing, seconds */
+    waitS: number;
+    /** NATS JetStream feed consumed by the ingestion role: server URL(s), '' = none */
+    natsUrl: string;
+    /** subject the pings are published on */
+    natsSubject: string;
+    /** stream ('' = the stream capturing the subject, created as PROBES when none does) */
+    natsStream: string;
+    /** durable consumer shared by every ingestion process */
+    natsDurable: string;
   };
   routing: {
     /** how long FindRoute's route ids stay valid for GetRoute, hours */
@@ -77,6 +93,13 @@ export const SETTINGS: readonly SettingDoc[] = [
     flag: '--services',
     default: 'routing,parking,analytics',
     doc: 'comma list of APIs this process serves',
+  },
+  {
+    key: 'server.roles',
+    env: 'ROLES',
+    flag: '--roles',
+    default: 'serving,ingestion',
+    doc: 'comma list of what this process does: serving (HTTP), ingestion (probe processing)',
   },
   {
     key: 'server.logLevel',
@@ -141,10 +164,43 @@ export const SETTINGS: readonly SettingDoc[] = [
     doc: 'largest probe body POST /v1/probes accepts (streamed: memory stays bounded)',
   },
   {
-    key: 'probes.maxQueuedJobs',
-    env: 'PROBES_MAX_QUEUED_JOBS',
-    default: '64',
-    doc: 'probe requests waiting for the ingestion thread before new ones get 503 PROBES_BUSY',
+    key: 'probes.maxBodies',
+    env: 'PROBES_MAX_BODIES',
+    default: '16',
+    doc: 'probe bodies one serving thread stores at once; more get 503 PROBES_BUSY',
+  },
+  {
+    key: 'probes.waitS',
+    env: 'PROBES_WAIT_S',
+    default: '600',
+    unit: 's',
+    doc: 'how long POST /v1/probes waits for its pings to be processed before it answers with them pending',
+  },
+  {
+    key: 'probes.natsUrl',
+    env: 'PROBES_NATS_URL',
+    flag: '--nats-url',
+    default: '',
+    doc: 'ingestion role: NATS server URL(s) of a JetStream probe feed to consume (empty = none)',
+  },
+  {
+    key: 'probes.natsSubject',
+    env: 'PROBES_NATS_SUBJECT',
+    flag: '--nats-subject',
+    default: '',
+    doc: 'ingestion role: subject the pings are published on (required with PROBES_NATS_URL)',
+  },
+  {
+    key: 'probes.natsStream',
+    env: 'PROBES_NATS_STREAM',
+    default: '',
+    doc: 'ingestion role: JetStream stream (empty = the one capturing the subject, created as PROBES)',
+  },
+  {
+    key: 'probes.natsDurable',
+    env: 'PROBES_NATS_DURABLE',
+    default: 'streetwise-probes',
+    doc: 'ingestion role: durable consumer, shared by every ingestion process (each message goes to one)',
   },
   {
     key: 'routing.routeTtlHours',

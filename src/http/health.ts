@@ -1,11 +1,15 @@
 /**
  * `GET /healthz`: answers at once from what a background probe last saw, never by waiting on the
  * database (a busy embedded database must not make a health check slow). `ok`; `degraded` with
- * the reasons while ingestion fails or the database is slow to answer (the APIs still serve);
- * 503 `unavailable` while the database refuses queries.
+ * the reasons while probe pings wait for a worker or the database is slow to answer (the APIs
+ * still serve); 503 `unavailable` while the database refuses queries.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app/context.js';
+import { pendingBacklog } from '../probes/ingest/pending.js';
+
+/** Pings waiting longer than this make the service degraded, seconds. */
+const STALE_PENDING_S = 120;
 
 /** How often the database is probed, ms. */
 const PROBE_MS = 1000;
@@ -18,11 +22,18 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
   let lastError: string | undefined;
   let probingSince = 0;
   let first: Promise<void> | undefined;
+  let ingestion: { workers: number; pendingTraces: number; oldestPendingS: number } | undefined;
+  const region = ctx.region.meta.name;
   const probe = (): Promise<void> => {
     if (probingSince !== 0) return first ?? Promise.resolve();
     probingSince = Date.now();
     return ctx.db
       .query('SELECT 1')
+      .then(async () => {
+        const backlog = await pendingBacklog(ctx.db, region);
+        const workers = ctx.ingestion ? await ctx.ingestion.workers() : 0;
+        ingestion = { workers, pendingTraces: backlog.traces, oldestPendingS: Math.round(backlog.oldestS) };
+      })
       .then(
         () => {
           lastOkAt = Date.now();
@@ -67,8 +78,12 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
       const waitingMs = probingSince === 0 ? 0 : Date.now() - probingSince;
       if (waitingMs > SLOW_MS || lastOkAt === 0)
         reasons.push(`the database has not answered for ${Math.round(waitingMs / 1000)} s`);
-      const ingestion = ctx.ingestion?.status();
-      if (ingestion?.state === 'degraded' && ingestion.reason) reasons.push(ingestion.reason);
+      if (ingestion !== undefined && ingestion.pendingTraces > 0) {
+        if (ingestion.workers === 0)
+          reasons.push(`no ingestion worker of region ${region} runs: ${ingestion.pendingTraces} traces wait`);
+        else if (ingestion.oldestPendingS > STALE_PENDING_S)
+          reasons.push(`probe pings have waited ${ingestion.oldestPendingS} s for processing`);
+      }
       const g = ctx.region.graph;
       return {
         status: reasons.length > 0 ? 'degraded' : 'ok',
@@ -78,17 +93,8 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
         nodes: g.nodeCount,
         edges: g.edgeCount,
         services: ctx.config.server.services,
-        ...(ingestion
-          ? {
-              ingestion: {
-                queued: ingestion.queued,
-                running: ingestion.running,
-                pendingTraces: ingestion.pendingTraces,
-                oldestPendingS: ingestion.oldestPendingS,
-                steppedAsideMs: ingestion.steppedAsideMs,
-              },
-            }
-          : {}),
+        ...(ingestion ? { ingestion } : {}),
+        ...(ctx.changes ? { changes: { appliedThrough: ctx.changes.appliedThrough() } } : {}),
       };
     },
   );

@@ -70,12 +70,14 @@ async function replaceByDeleteAndInsert(
 /** The learned bins as stored, and as a plain aggregate over every stored traversal with a speed. */
 async function learnedBins(db: Db): Promise<{ stored: Row[]; fromScratch: Row[] }> {
   const stored = (
-    await db.query<Row>(`SELECT edge_id, bin_of_week, samples, sum_length_m, sum_duration_s FROM learned_speed_bins
+    await db.query<Row>(`SELECT edge_id, bin_of_week, samples, sum_length_mm, sum_duration_ms FROM learned_speed_bins
     WHERE map_version = 'm1' ORDER BY edge_id, bin_of_week`)
   ).rows;
   const fromScratch = (
-    await db.query<Row>(`SELECT edge_id, bin_of_week, count(*)::int AS samples, sum(speed_kph / 3.6 * (exit_s - enter_s)) AS sum_length_m,
-    sum(exit_s - enter_s) AS sum_duration_s FROM probe_traversals WHERE map_version = 'm1' AND speed_kph IS NOT NULL GROUP BY edge_id, bin_of_week ORDER BY edge_id, bin_of_week`)
+    await db.query<Row>(`SELECT edge_id, bin_of_week, count(*)::int AS samples,
+      sum(round(speed_kph::float8 / 3.6 * (exit_s - enter_s) * 1000))::bigint AS sum_length_mm,
+      sum(round((exit_s - enter_s) * 1000))::bigint AS sum_duration_ms
+    FROM probe_traversals WHERE map_version = 'm1' AND speed_kph IS NOT NULL GROUP BY edge_id, bin_of_week ORDER BY edge_id, bin_of_week`)
   ).rows;
   return { stored, fromScratch };
 }
@@ -270,7 +272,7 @@ describe('replaceTraversals', () => {
           expect([...r.changed].sort((p, q) => p - q)).toEqual([...expected].sort((p, q) => p - q));
           // the learned bins reported are exactly those of the rows with a speed that changed; their sums,
           // updated by what the changed rows add and take, are what a plain aggregate over the whole table
-          // gives (up to rounding), and reloading only them leaves the profiles a full reload gives
+          // gives exactly, and reloading only them leaves the profiles a full reload gives
           const bins = new Set<number>();
           for (const x of before)
             if (x.speed_kph !== null && a.get(key(x)) !== JSON.stringify(x))
@@ -280,13 +282,7 @@ describe('replaceTraversals', () => {
               bins.add(learnedBinKey(Number(x.edge_id), Number(x.bin_of_week)));
           expect([...r.learnedBins].sort((p, q) => p - q)).toEqual([...bins].sort((p, q) => p - q));
           const { stored, fromScratch } = await learnedBins(db);
-          expect(stored.map((x) => [x.edge_id, x.bin_of_week, x.samples])).toEqual(
-            fromScratch.map((x) => [x.edge_id, x.bin_of_week, x.samples]),
-          );
-          for (const [i, x] of stored.entries()) {
-            expect(Number(x.sum_length_m)).toBeCloseTo(Number(fromScratch[i].sum_length_m), 9);
-            expect(Number(x.sum_duration_s)).toBeCloseTo(Number(fromScratch[i].sum_duration_s), 9);
-          }
+          expect(stored).toEqual(fromScratch);
           await loadLearnedBins(db, g, feeds, 'm1', r.learnedBins);
           const full = new SpeedFeeds();
           await loadLearnedProfiles(db, g, full, 'm1');
@@ -310,33 +306,26 @@ describe('replaceTraversals', () => {
   });
 });
 
-describe('migration 303', () => {
-  it('rebuilds the learned bins from the stored traversals', async () => {
+describe('migration 310', () => {
+  it('rebuilds the learned bins as exact sums of the stored traversals', async () => {
     const db = await openPglite();
     try {
       await runMigrations(
         db,
-        migrations.filter((m) => m.version <= 302),
+        migrations.filter((m) => m.version <= 303),
       );
-      await replaceTraversals(
-        db,
-        g,
-        CTX,
-        ['M'],
-        [
-          {
-            traceId: 'M',
-            part: 0,
-            traversals: [trav(0, T0, T0 + 10), trav(1, T0 + 10, T0 + 20), trav(2, T0 + 20, T0 + 25, 0.3)],
-          },
-        ],
-      );
+      await db.exec(`INSERT INTO probe_traversals (trace_id, part, seq, map_version, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph)
+        VALUES ('M', 0, 0, 'm1', 0, ${T0}, ${T0 + 10}, 1, 4, 36.5), ('M', 0, 1, 'm1', 1, ${T0 + 10}, ${T0 + 20.25}, 1, 4, 12.25),
+               ('M', 0, 2, 'm1', 2, ${T0 + 20.25}, ${T0 + 25}, 0.3, 4, NULL)`);
       // bins left behind by a process that stopped before it recomputed them
       await db.exec(`DELETE FROM learned_speed_bins; INSERT INTO learned_speed_bins VALUES ('m1', 5, 1, 3, 1, 1)`);
       await runMigrations(db, migrations);
       const { stored, fromScratch } = await learnedBins(db);
       expect(stored).toEqual(fromScratch);
-      expect(stored.map((x) => x.edge_id)).toEqual([0, 1]);
+      expect(stored.map((x) => [x.edge_id, x.samples, x.sum_length_mm, x.sum_duration_ms])).toEqual([
+        [0, 1, 101389, 10000],
+        [1, 1, 34878, 10250],
+      ]);
     } finally {
       await db.close();
     }

@@ -56,6 +56,8 @@ export interface ReplacedTraversals {
    * committed)
    */
   rows: Map<string, Map<string, string>>;
+  /** parts of the replaced traces that had rows and have none now (what derives from them is gone too) */
+  removedParts: Array<{ traceId: string; part: number }>;
 }
 
 /**
@@ -72,9 +74,14 @@ interface ChangedRow {
   dur: number;
 }
 
-/** What a row contributes to the sums of its learned bin, as SQL over a row alias `t`. */
+/**
+ * What a row contributes to the sums of its learned bin, as SQL over a row alias `t`: its length at
+ * its speed in whole millimetres and its duration in whole milliseconds (integers, so the sums are
+ * exact whatever order rows are added and removed in). Migration 310 aggregates the same expressions.
+ */
 const CONTRIBUTION = (t: string): string =>
-  `(${t}.speed_kph / 3.6 * (${t}.exit_s - ${t}.enter_s)) AS len, (${t}.exit_s - ${t}.enter_s) AS dur`;
+  `round(${t}.speed_kph::float8 / 3.6 * (${t}.exit_s - ${t}.enter_s) * 1000)::bigint AS len, ` +
+  `round((${t}.exit_s - ${t}.enter_s) * 1000)::bigint AS dur`;
 
 /** Rows a caller knows to be stored, per trace: `part/seq` → the digest `replaceTraversals` reported. */
 export type KnownTraversalRows = ReadonlyMap<string, ReadonlyMap<string, string>>;
@@ -124,6 +131,7 @@ export async function replaceTraversals(
     d[1] += sign * Number(r.len);
     d[2] += sign * Number(r.dur);
   };
+  const removedParts: Array<{ traceId: string; part: number }> = [];
   const written = new Map<string, Map<string, string>>();
   for (const id of traceIds) written.set(id, new Map());
   /** rows to send, as JSON */
@@ -162,15 +170,22 @@ export async function replaceTraversals(
   }
   if (traceIds.length > 0) {
     // stored rows of the replaced parts that the new set does not have
-    const old = await db.query<ChangedRow>(
+    const old = await db.query<ChangedRow & { trace_id: string; part: number }>(
       `DELETE FROM probe_traversals t USING unnest($2::text[], $3::int[]) AS f(trace_id, from_part)
        WHERE t.map_version = $1 AND t.trace_id = f.trace_id AND t.part >= f.from_part
          AND NOT EXISTS (SELECT 1 FROM unnest($4::text[], $5::int[], $6::int[]) AS k(trace_id, part, n)
                          WHERE k.trace_id = t.trace_id AND k.part = t.part AND t.seq < k.n)
-       RETURNING t.edge_id, t.bin_of_week, -1 AS sign, ${CONTRIBUTION('t')}`,
+       RETURNING t.trace_id, t.part, t.edge_id, t.bin_of_week, -1 AS sign, ${CONTRIBUTION('t')}`,
       [ctx.mapVersion, traceIds, traceIds.map((id) => fromPart?.get(id) ?? 0), partTrace, partNo, partRows],
     );
-    for (const r of old.rows) note(r);
+    const kept = new Set(trajectories.map((t) => `${t.part}\u0000${t.traceId}`));
+    for (const r of old.rows) {
+      note(r);
+      const k = `${Number(r.part)}\u0000${r.trace_id}`;
+      if (kept.has(k)) continue;
+      kept.add(k);
+      removedParts.push({ traceId: r.trace_id, part: Number(r.part) });
+    }
   }
   const stored = VALUE_COLUMNS.map((c) => `t.${c}`).join(', ');
   const incoming = VALUE_COLUMNS.map((c) => `x.${c}`).join(', ');
@@ -178,7 +193,7 @@ export async function replaceTraversals(
   const excluded = VALUE_COLUMNS.map((c) => `excluded.${c}`).join(', ');
   for (let i = 0; i < rows.length; i += 5000) {
     // new rows are inserted, differing rows updated (their old edge is reported too), equal rows
-    // left alone; a row of another map version under the same key stays as it is
+    // left alone
     const res = await db.query<ChangedRow>(
       `WITH x AS (
          SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(trace_id text, part int, seq int, edge_id int, enter_s float8, exit_s float8,
@@ -189,10 +204,10 @@ export async function replaceTraversals(
        written AS (
          INSERT INTO probe_traversals (map_version, trace_id, part, seq, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings)
          SELECT $1, x.trace_id, x.part, x.seq, x.edge_id, x.enter_s, x.exit_s, x.covered, x.bin_of_week, x.speed_kph, x.pings FROM x
-         ON CONFLICT (trace_id, part, seq) DO UPDATE SET
+         ON CONFLICT (map_version, trace_id, part, seq) DO UPDATE SET
            edge_id = excluded.edge_id, enter_s = excluded.enter_s, exit_s = excluded.exit_s, covered = excluded.covered,
            bin_of_week = excluded.bin_of_week, speed_kph = excluded.speed_kph, pings = excluded.pings
-         WHERE probe_traversals.map_version = excluded.map_version AND (${existing}) IS DISTINCT FROM (${excluded})
+         WHERE (${existing}) IS DISTINCT FROM (${excluded})
          RETURNING edge_id, bin_of_week, 1 AS sign, ${CONTRIBUTION('probe_traversals')})
        SELECT * FROM written UNION ALL SELECT * FROM before`,
       [ctx.mapVersion, `[${rows.slice(i, i + 5000).join(',')}]`],
@@ -200,7 +215,7 @@ export async function replaceTraversals(
     for (const r of res.rows) note(r);
   }
   await applyLearnedDeltas(db, ctx.mapVersion, deltas);
-  return { edges, changed, learnedBins, rows: written };
+  return { edges, changed, learnedBins, rows: written, removedParts };
 }
 
 /**
@@ -221,15 +236,22 @@ async function applyLearnedDeltas(
   const lengths = keys.map((k) => deltas.get(k)![1]);
   const durations = keys.map((k) => deltas.get(k)![2]);
   const res = await db.query<{ edge_id: number; bin_of_week: number; samples: number }>(
-    `INSERT INTO learned_speed_bins AS b (map_version, edge_id, bin_of_week, samples, sum_length_m, sum_duration_s)
+    `INSERT INTO learned_speed_bins AS b (map_version, edge_id, bin_of_week, samples, sum_length_mm, sum_duration_ms)
      SELECT $1, d.edge_id, d.bin_of_week, d.samples, d.len, d.dur
-     FROM unnest($2::int[], $3::int[], $4::int[], $5::float8[], $6::float8[]) WITH ORDINALITY AS d(edge_id, bin_of_week, samples, len, dur, i)
+     FROM unnest($2::int[], $3::int[], $4::int[], $5::bigint[], $6::bigint[]) WITH ORDINALITY AS d(edge_id, bin_of_week, samples, len, dur, i)
      ORDER BY d.i
      ON CONFLICT (map_version, edge_id, bin_of_week) DO UPDATE
-       SET samples = b.samples + excluded.samples, sum_length_m = b.sum_length_m + excluded.sum_length_m,
-           sum_duration_s = b.sum_duration_s + excluded.sum_duration_s
+       SET samples = b.samples + excluded.samples, sum_length_mm = b.sum_length_mm + excluded.sum_length_mm,
+           sum_duration_ms = b.sum_duration_ms + excluded.sum_duration_ms
      RETURNING b.edge_id, b.bin_of_week, b.samples`,
-    [mapVersion, intArrayLiteral(edges), intArrayLiteral(bins), intArrayLiteral(samples), lengths, durations],
+    [
+      mapVersion,
+      intArrayLiteral(edges),
+      intArrayLiteral(bins),
+      intArrayLiteral(samples),
+      intArrayLiteral(lengths),
+      intArrayLiteral(durations),
+    ],
   );
   const emptyEdges: number[] = [];
   const emptyBins: number[] = [];

@@ -1,23 +1,22 @@
 /**
  * The demo's first-start simulation: a morning peak of the most recent weekday (so routing has
  * learned profiles and analytics has a busy period) plus the minutes just before now (so live
- * speeds exist), both fed through the normal ingestion, matching and learning path.
+ * speeds exist). The pings of each window go to `store` (the application stores them like any
+ * other door; their processing follows).
  */
 import type { Region } from '../network/region.js';
-import type { Db } from '../store/db.js';
-import type { SpeedFeeds } from '../traffic/feeds.js';
 import { localParts, parseIsoToUnixS } from '../time/index.js';
 import type { ProbeRecord } from '../probes/ingest/records.js';
-import type { IngestReport } from '../probes/ingest/ingest.js';
-import { ingestRecordsAndProcess, type ProcessReport } from '../probes/pipeline.js';
 import { newStats, simulate, type SimulationOptions, type SimulationStats } from './simulator.js';
+
+/** Stores a window's pings; resolves with how many were new. */
+export type StoreRecords = (records: AsyncIterable<ProbeRecord>) => Promise<{ inserted: number }>;
 
 /** What the demo simulation needs from the application. */
 export interface DemoSimulationDeps {
-  db: Db;
   region: Region;
-  /** the feeds routing reads (filled in place) */
-  speeds: SpeedFeeds;
+  /** where the pings go */
+  store: StoreRecords;
   /** wall clock, unix seconds */
   nowS: number;
   log?: (message: string) => void;
@@ -43,8 +42,8 @@ export interface DemoWindowReport {
   startS: number;
   endS: number;
   stats: SimulationStats;
-  ingest: IngestReport;
-  process: ProcessReport;
+  /** pings newly stored */
+  inserted: number;
 }
 
 /**
@@ -70,35 +69,21 @@ export function lastWeekdayPeakStartS(nowS: number, tz: string, hours: number): 
   throw new Error('no weekday found in the last 10 days');
 }
 
-/** Runs one simulated window straight into the probe pipeline. */
-export async function simulateIntoPipeline(
-  deps: DemoSimulationDeps,
-  opts: SimulationOptions,
-): Promise<DemoWindowReport> {
+/** Runs one simulated window into `deps.store`. */
+export async function simulateWindow(deps: DemoSimulationDeps, opts: SimulationOptions): Promise<DemoWindowReport> {
   const stats = newStats();
   async function* records(): AsyncGenerator<ProbeRecord> {
     for await (const batch of simulate(deps.region, opts, stats)) yield* batch;
   }
-  const { ingest, process } = await ingestRecordsAndProcess(
-    {
-      db: deps.db,
-      graph: deps.region.graph,
-      mapVersion: deps.region.meta.mapVersion,
-      timeZone: deps.region.meta.timeZone,
-      feeds: deps.speeds,
-      nowS: deps.nowS,
-    },
-    records(),
-  );
-  return { startS: opts.startS, endS: opts.startS + opts.durationS, stats, ingest, process };
+  const { inserted } = await deps.store(records());
+  return { startS: opts.startS, endS: opts.startS + opts.durationS, stats, inserted };
 }
 
 /**
- * Simulates the last weekday morning peak and the minutes before now on the region and ingests
- * the pings (matching, traversals for analytics, learned and live speeds). Idempotent: a rerun
- * with the same clock and seed inserts nothing new.
+ * Simulates the last weekday morning peak and the minutes before now on the region and stores
+ * the pings. Idempotent: a rerun with the same clock and seed stores nothing new.
  * @example
- * await runDemoSimulation({ db, region, speeds, nowS: Date.now() / 1000, log: console.log });
+ * await runDemoSimulation({ region, store: (r) => ingestRecords(db, r, { region: 'demo' }), nowS: Date.now() / 1000 });
  */
 export async function runDemoSimulation(
   deps: DemoSimulationDeps,
@@ -130,12 +115,11 @@ export async function runDemoSimulation(
   const reports: DemoWindowReport[] = [];
   for (const w of windows) {
     const t0 = Date.now();
-    const r = await simulateIntoPipeline(deps, { ...common, ...w });
+    const r = await simulateWindow(deps, { ...common, ...w });
     reports.push(r);
     log(
       `demo traffic: ${new Date(w.startS * 1000).toISOString()} +${Math.round(w.durationS / 60)} min: ${r.stats.routedTrips} trips, ` +
-        `${r.stats.probeVehicles} probe vehicles, ${r.ingest.inserted} pings → ${r.process.traversals} traversals, ` +
-        `learned speeds on ${r.process.edgesUpdated} edges (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+        `${r.stats.probeVehicles} probe vehicles, ${r.inserted} pings stored (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
     );
   }
   return reports;

@@ -203,7 +203,7 @@ export async function* simulate(
           lat: lat + dy / M_PER_DEG,
           lon: lon + dx / (M_PER_DEG * Math.cos((lat * Math.PI) / 180)),
           speedKph: moving ? Math.round(v.speedKph * 10) / 10 : 0,
-          headingDeg: Math.round(g.edgeBearingOut[e]),
+          headingDeg: Math.round(g.edgeBearingOut[e]) % 360,
         },
       });
       stats.pings++;

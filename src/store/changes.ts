@@ -101,6 +101,11 @@ export class ChangeFeed {
     this.poke();
   }
 
+  /** Every change up to this sequence number has been applied here. */
+  appliedThrough(): number {
+    return this.floor;
+  }
+
   /** True when change `seq` has been applied here. */
   hasApplied(seq: number): boolean {
     return seq <= this.floor || this.applied.has(seq);

@@ -73,8 +73,10 @@ interface BinRow {
   edge_id: number;
   bin_of_week: number;
   samples: number;
-  sum_length_m: number;
-  sum_duration_s: number;
+  /** Σ length at speed, whole millimetres */
+  sum_length_mm: number;
+  /** Σ duration, whole milliseconds */
+  sum_duration_ms: number;
 }
 
 /**
@@ -92,7 +94,7 @@ export async function loadLearnedProfiles(
   const c = { ...DEFAULT_LEARNED_SPEED_CONFIG, ...cfg };
   const ids = edges === undefined ? null : [...edges];
   const res = await db.query<BinRow>(
-    `SELECT edge_id, bin_of_week, samples, sum_length_m, sum_duration_s FROM learned_speed_bins
+    `SELECT edge_id, bin_of_week, samples, sum_length_mm, sum_duration_ms FROM learned_speed_bins
      WHERE map_version = $1 AND ($2::int[] IS NULL OR edge_id = ANY($2::int[])) ORDER BY edge_id`,
     [mapVersion, intArrayLiteral(ids)],
   );
@@ -131,9 +133,9 @@ export async function loadLearnedProfiles(
 /** The profile speed of one stored bin: its mean shrunk toward the prior, or NaN when too few samples back it. */
 function binKph(r: BinRow, priorKph: number, c: LearnedSpeedConfig): number {
   const samples = Number(r.samples);
-  const dur = Number(r.sum_duration_s);
+  const dur = Number(r.sum_duration_ms);
   if (samples < c.minSamples || !(dur > 0)) return Number.NaN;
-  const meanKph = (Number(r.sum_length_m) / dur) * 3.6;
+  const meanKph = (Number(r.sum_length_mm) / dur) * 3.6;
   const k = c.priorWeightSamples;
   return (samples * meanKph + k * priorKph) / (samples + k);
 }
@@ -159,7 +161,7 @@ export async function loadLearnedBins(
   if (wanted.size === 0) return 0;
   const { edges, bins } = splitBinKeys(wanted);
   const res = await db.query<BinRow>(
-    `SELECT b.edge_id, b.bin_of_week, b.samples, b.sum_length_m, b.sum_duration_s
+    `SELECT b.edge_id, b.bin_of_week, b.samples, b.sum_length_mm, b.sum_duration_ms
      FROM unnest($2::int[], $3::int[]) AS k(edge_id, bin_of_week)
      JOIN learned_speed_bins b ON b.map_version = $1 AND b.edge_id = k.edge_id AND b.bin_of_week = k.bin_of_week`,
     [mapVersion, intArrayLiteral(edges), intArrayLiteral(bins)],

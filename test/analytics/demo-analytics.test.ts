@@ -2,20 +2,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  catalogOf,
-  migrations as analyticsMigrations,
-  parseMetricRequest,
-  queryMetrics,
-  refreshFacts,
-} from '../../src/analytics/index.js';
+import { catalogOf, parseMetricRequest, queryMetrics, rebuildFacts } from '../../src/analytics/index.js';
 import { createDemoRegion } from '../../src/demo/create-demo-region.js';
 import { loadRegion } from '../../src/network/index.js';
-import { migrations as probeMigrations } from '../../src/probes/migrations.js';
-import { readTrajectories } from '../../src/probes/traversal-store.js';
 import { runDemoSimulation } from '../../src/sim/demo-simulation.js';
 import { openPglite, runMigrations } from '../../src/store/index.js';
-import { SpeedFeeds } from '../../src/traffic/feeds.js';
+import { allMigrations } from '../../src/app/migrations.js';
+import { ingestRecords } from '../../src/probes/ingest/ingest.js';
+import { processHere } from '../../src/app/ingestion/intake.js';
 
 describe('intersection metrics on the demo city after its traffic simulation', () => {
   const dir = mkdtempSync(join(tmpdir(), 'streetwise-demo-analytics-'));
@@ -25,10 +19,17 @@ describe('intersection metrics on the demo city after its traffic simulation', (
     const { regionDir } = await createDemoRegion(dir);
     const region = loadRegion(regionDir);
     const db = await openPglite();
-    await runMigrations(db, [...probeMigrations, ...analyticsMigrations]);
+    await runMigrations(db, allMigrations());
     const nowS = Date.UTC(2026, 0, 7, 16, 0) / 1000; // Wednesday 11:00 in Baltimore time
-    await runDemoSimulation({ db, region, speeds: new SpeedFeeds(), nowS });
-    const refreshed = await refreshFacts(db, region, (d) => readTrajectories(d));
+    await runDemoSimulation({
+      region,
+      nowS,
+      store: (records) => ingestRecords(db, records, { region: region.meta.name }),
+    });
+    const processed = await processHere({ db, region: region.meta.name, graphRegion: region });
+    // the facts the ingestion stored are those a rebuild from the stored trajectories gives
+    const refreshed = await rebuildFacts(db, region);
+    expect(refreshed.facts).toBe(processed.facts);
     expect(refreshed.facts).toBeGreaterThan(1000);
 
     const catalog = catalogOf(region);

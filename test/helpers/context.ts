@@ -12,6 +12,11 @@ import type { Region } from '../../src/network/region.js';
 import { openPglite, openPostgres, runMigrations, type Db } from '../../src/store/index.js';
 import { SpeedFeeds } from '../../src/traffic/feeds.js';
 import { tinyRegion } from './tiny-region.js';
+import { IngestionWorker } from '../../src/app/ingestion/worker.js';
+import { soloLeases } from '../../src/store/partition-leases.js';
+import { PARTITIONS } from '../../src/probes/partition.js';
+import { latestChangeSeq } from '../../src/store/changes.js';
+import { followChanges } from '../../src/app/follow-changes.js';
 
 export interface TestContext {
   ctx: AppContext;
@@ -37,6 +42,11 @@ export interface TestContextOptions {
   config?: Record<string, string>;
   /** log to this stream (level from `server.logLevel`); default: no logging */
   logStream?: { write(line: string): void };
+  /**
+   * run an ingestion worker on the database (every partition) and follow the change log into
+   * `ctx.speeds`, as a `serve` process does; default false (probe posts then stay pending)
+   */
+  ingestion?: boolean;
 }
 
 /** Builds a fresh context and app. Call `close()` in afterAll. */
@@ -47,6 +57,20 @@ export async function makeTestContext(opts: TestContextOptions = {}): Promise<Te
   const config = loadConfig({ 'store.dataDir': '/tmp/streetwise-test', ...opts.config }, {});
   const auth = new DbAuthService(db, now);
   const ctx: AppContext = { config, db, region: opts.region ?? tinyRegion(), speeds: new SpeedFeeds(), auth, now };
+  let worker: IngestionWorker | undefined;
+  if (opts.ingestion) {
+    worker = new IngestionWorker({
+      db,
+      region: ctx.region,
+      leases: async () => soloLeases(db, PARTITIONS),
+      pollMs: 200,
+    });
+    worker.start();
+    ctx.ingestion = { workers: async () => 1 };
+    ctx.changes = await followChanges(ctx, await latestChangeSeq(db), (err) => {
+      throw err;
+    });
+  }
   const app = await buildApp(ctx, { logger: opts.logStream !== undefined, logStream: opts.logStream });
   await app.ready();
   const normal = await createApp(db, { name: 'test app' });
@@ -62,6 +86,8 @@ export async function makeTestContext(opts: TestContextOptions = {}): Promise<Te
     appKey: normal.appKey,
     close: async () => {
       await app.close();
+      await ctx.changes?.stop();
+      await worker?.stop();
       if (!opts.db) await db.close();
     },
   };

@@ -10,6 +10,9 @@ import type { AppContext } from '../../src/app/context.js';
 import { bootstrap } from '../../src/app/bootstrap.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildApp } from '../../src/http/app.js';
+import { loadSpeedFeeds } from '../../src/traffic/learned-speeds.js';
+import { latestChangeSeq } from '../../src/store/changes.js';
+import { followChanges } from '../../src/app/follow-changes.js';
 
 export interface DemoServer {
   /** `http://127.0.0.1:<port>` */
@@ -27,7 +30,15 @@ export async function startDemoServer(log: (line: string) => void = () => undefi
     {},
   );
   const started = await bootstrap(config, log);
-  const app = await buildApp(started.ctx, { logger: false });
+  // what a serving thread does: the speeds from the database, then the change log
+  const { ctx } = started;
+  const fromSeq = await latestChangeSeq(ctx.db);
+  await loadSpeedFeeds(ctx.db, ctx.region.graph, ctx.speeds, {
+    mapVersion: ctx.region.meta.mapVersion,
+    nowS: ctx.now() / 1000,
+  });
+  ctx.changes = await followChanges(ctx, fromSeq, (err) => log(`change log: ${String(err)}`));
+  const app = await buildApp(ctx, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   started.listening(`http://127.0.0.1:${port}`);
@@ -37,6 +48,7 @@ export async function startDemoServer(log: (line: string) => void = () => undefi
     demoApp: started.demoApp!,
     close: async () => {
       await app.close();
+      await ctx.changes?.stop();
       await started.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

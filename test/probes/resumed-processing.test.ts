@@ -5,20 +5,22 @@ import { join } from 'node:path';
 import { createDemoRegion } from '../../src/demo/create-demo-region.js';
 import { loadRegion } from '../../src/network/index.js';
 import { simulate } from '../../src/sim/simulator.js';
-import { MatchStateCache, ingestRecordsAndProcess, type ProbePipelineDeps } from '../../src/probes/pipeline.js';
 import type { ProbeRecord } from '../../src/probes/ingest/records.js';
 import type { Db } from '../../src/store/db.js';
-import { openProbeTestDb } from './db.js';
+import type { Region } from '../../src/network/region.js';
 import { openPglite, runMigrations } from '../../src/store/index.js';
 import { allMigrations } from '../../src/app/migrations.js';
 import { ingestRecords } from '../../src/probes/ingest/ingest.js';
-import { processStored } from '../../src/app/ingestion/process-stored.js';
-import { refreshFactsBetween } from '../../src/app/facts-after-ingest.js';
+import { IngestionWorker } from '../../src/app/ingestion/worker.js';
+import { soloLeases } from '../../src/store/partition-leases.js';
+import { PARTITIONS } from '../../src/probes/partition.js';
+import { rebuildFacts } from '../../src/analytics/index.js';
 
-// A feed arrives in time order, a few seconds of every vehicle per request. The ingestion thread
-// keeps each trace's matching state and stored traversal rows between requests, reads only the
-// pings after what a state consumed and sends only rows that changed; processing every request
-// from the stored pings alone must leave exactly the same tables.
+// A feed arrives in time order, a few seconds of every vehicle per request. A worker keeps each
+// trace's matching state and stored traversal rows between rounds, reads only the pings after
+// what a state consumed and sends only rows that changed; a worker that processes every request
+// from the stored pings alone (a new owner after a takeover), and one that processes the whole
+// feed at once, must leave exactly the same tables.
 
 async function dump(db: Db): Promise<unknown[][]> {
   const q = async (sql: string): Promise<unknown[]> => (await db.query(sql)).rows;
@@ -27,7 +29,18 @@ async function dump(db: Db): Promise<unknown[][]> {
       'SELECT trace_id, part, seq, map_version, edge_id, enter_s, exit_s, covered, bin_of_week, speed_kph, pings::text AS pings FROM probe_traversals ORDER BY trace_id, part, seq',
     ),
     await q('SELECT * FROM learned_speed_bins ORDER BY map_version, edge_id, bin_of_week'),
+    await q('SELECT * FROM analytics_fact ORDER BY trace_id, part, intersection_key, occurrence'),
   ];
+}
+
+async function openDb(): Promise<Db> {
+  const db = await openPglite();
+  await runMigrations(db, allMigrations());
+  return db;
+}
+
+function workerOn(db: Db, region: Region): IngestionWorker {
+  return new IngestionWorker({ db, region, leases: async () => soloLeases(db, PARTITIONS) });
 }
 
 describe('processing a time-ordered feed request by request', () => {
@@ -77,59 +90,62 @@ describe('processing a time-ordered feed request by request', () => {
     return { region, startS, batches };
   })();
 
-  it('leaves the same traversals and learned bins with and without the kept matching states', async () => {
-    const { region, startS, batches } = await feed;
-    const kept = await openProbeTestDb();
-    const fresh = await openProbeTestDb();
+  it('leaves the same traversals, learned bins and facts with and without kept states, and at once', async () => {
+    const { region, batches } = await feed;
+    const [kept, fresh, once] = [await openDb(), await openDb(), await openDb()];
+    const keeper = workerOn(kept, region);
     try {
-      const base = {
-        graph: region.graph,
-        mapVersion: region.meta.mapVersion,
-        timeZone: region.meta.timeZone,
-        nowS: startS + 1800,
-      };
-      const withStates: ProbePipelineDeps = { ...base, db: kept, matchStates: new MatchStateCache() };
-      const without: ProbePipelineDeps = { ...base, db: fresh };
       let traversals = 0;
       for (const batch of batches) {
-        const a = await ingestRecordsAndProcess(withStates, batch);
-        const b = await ingestRecordsAndProcess(without, batch);
-        expect(a.process).toEqual(b.process);
-        traversals += a.process.traversals;
+        await ingestRecords(kept, batch, { region: region.meta.name });
+        traversals += (await keeper.drain()).traversals - traversals;
+        await ingestRecords(fresh, batch, { region: region.meta.name });
+        const newcomer = workerOn(fresh, region);
+        await newcomer.drain();
+        await newcomer.stop();
+        await ingestRecords(once, batch, { region: region.meta.name });
       }
+      const single = workerOn(once, region);
+      await single.drain();
+      await single.stop();
       expect(traversals).toBeGreaterThan(500);
-      const [ta, la] = await dump(kept);
-      const [tb, lb] = await dump(fresh);
+      const [ta, la, fa] = await dump(kept);
+      const [tb, lb, fb] = await dump(fresh);
+      const [tc, lc, fc] = await dump(once);
       expect(ta.length).toBeGreaterThan(200);
+      expect(fa.length).toBeGreaterThan(50);
       expect(ta).toEqual(tb);
       expect(la).toEqual(lb);
+      expect(fa).toEqual(fb);
+      expect(tc).toEqual(ta);
+      expect(lc).toEqual(la);
+      expect(fc).toEqual(fa);
     } finally {
-      await kept.close();
-      await fresh.close();
+      await keeper.stop();
+      for (const db of [kept, fresh, once]) await db.close();
     }
-  }, 120_000);
+  }, 180_000);
 
-  it('stores the facts a full rebuild from the stored trajectories gives (ingestion thread path)', async () => {
+  it('stores the facts a full rebuild from the stored trajectories gives', async () => {
     const { region, startS, batches } = await feed;
-    const db = await openPglite();
+    const db = await openDb();
+    const worker = workerOn(db, region);
     try {
-      await runMigrations(db, allMigrations());
-      const deps = { db, region, nowS: startS + 1800, matchStates: new MatchStateCache() };
-      let facts = 0;
       for (const batch of batches) {
-        const ing = await ingestRecords(db, batch, { mapVersion: region.meta.mapVersion });
-        facts += (await processStored(deps, ing.touchedTraceIds, ing.firstNewS)).facts.facts;
+        await ingestRecords(db, batch, { region: region.meta.name });
+        await worker.drain();
       }
       const dumpFacts = async (): Promise<unknown[]> =>
         (await db.query('SELECT * FROM analytics_fact ORDER BY trace_id, part, intersection_key, occurrence')).rows;
       const live = await dumpFacts();
-      expect(facts).toBeGreaterThan(0);
+      expect(worker.totals.facts).toBeGreaterThan(0);
       expect(live.length).toBeGreaterThan(50);
       // every stored trajectory read back and turned into facts again: nothing changes
-      const rebuilt = await refreshFactsBetween(db, region, startS - 3600, startS + 7200);
+      const rebuilt = await rebuildFacts(db, region, { sinceS: startS - 3600, untilS: startS + 7200 });
       expect(rebuilt.facts).toBe(live.length);
       expect(await dumpFacts()).toEqual(live);
     } finally {
+      await worker.stop();
       await db.close();
     }
   }, 120_000);

@@ -20,12 +20,11 @@ import { DateTime } from 'luxon';
 import { readOsmExtract } from '../../../src/osm/index.js';
 import { buildRegion } from '../../../src/network/index.js';
 import { openPglite, runMigrations } from '../../../src/store/index.js';
-import { migrations as probeMigrations } from '../../../src/probes/migrations.js';
-import { ingestRecordsAndProcess } from '../../../src/probes/pipeline.js';
+import { allMigrations } from '../../../src/app/migrations.js';
+import { ingestHere } from '../../../src/app/ingestion/intake.js';
 import type { ProbeRecord } from '../../../src/probes/ingest/records.js';
 import { readTrajectories } from '../../../src/probes/traversal-store.js';
 import type { Trajectory } from '../../../src/probes/trajectory.js';
-import { SpeedFeeds } from '../../../src/traffic/feeds.js';
 import { buildFacts, catalogOf, type SignalTiming } from '../../../src/analytics/index.js';
 import { haversineM } from '../../../src/geo/index.js';
 import { createRng } from '../../../src/sim/prng.js';
@@ -120,19 +119,8 @@ function* records(): Generator<ProbeRecord> {
 }
 
 const db = await openPglite();
-await runMigrations(db, probeMigrations);
-const { ingest, process: proc } = await ingestRecordsAndProcess(
-  {
-    db,
-    graph: g,
-    mapVersion: region.meta.mapVersion,
-    timeZone: tz,
-    feeds: new SpeedFeeds(),
-    nowS: midnightS + 86_400,
-  },
-  records(),
-  {},
-);
+await runMigrations(db, allMigrations());
+const { ingest, processed: proc } = await ingestHere(db, region, records());
 log(`ingested ${ingest.inserted} pings; ${proc.trajectories} trajectories, ${proc.traversals} traversals`);
 const trajectories: Trajectory[] = [];
 for await (const t of readTrajectories(db)) trajectories.push(t);

@@ -23,6 +23,8 @@ const BATCH_ROWS = 2000;
 export interface StoreFactsOptions {
   /** `YYYYMMDD` map version stored with each fact (availability reports it) */
   mapVersion?: string;
+  /** name of the region the facts' traces belong to (default ''): trace ids are per region */
+  region?: string;
   /** trace parts whose previous facts are deleted first (defaults to the parts present in `facts`) */
   replace?: ReadonlyArray<{ traceId: string; part: number }>;
 }
@@ -56,9 +58,10 @@ function factKey(traceId: string, part: number, intersectionKey: string, occurre
   return `${traceId}\u0000${part}\u0000${intersectionKey}\u0000${occurrence}`;
 }
 
-/** The stored facts of `parts`, by key. */
+/** The stored facts of `parts` of region `region`, by key. */
 async function storedFacts(
   tx: Queryable,
+  region: string,
   parts: ReadonlyArray<{ traceId: string; part: number }>,
 ): Promise<Map<string, StoredFactRow>> {
   const out = new Map<string, StoredFactRow>();
@@ -68,8 +71,9 @@ async function storedFacts(
       `SELECT f.trace_id, f.part, f.intersection_key, f.occurrence, f.intersection_id, f.movement_id, f.in_edge, f.out_edge,
          f.entry_s, f.exit_s, to_char(f.local_day, 'YYYY-MM-DD') AS d, f.local_minute, f.local_dow, f.zone_length_m,
          f.travel_time_s, f.free_flow_s, f.control_delay_s, f.stopped, f.stop_duration_s, f.approach_speed_kph, f.map_version
-       FROM analytics_fact f JOIN unnest($1::text[], $2::int[]) AS p(trace_id, part) ON f.trace_id = p.trace_id AND f.part = p.part`,
-      [chunk.map((p) => p.traceId), chunk.map((p) => p.part)],
+       FROM analytics_fact f JOIN unnest($1::text[], $2::int[]) AS p(trace_id, part) ON f.trace_id = p.trace_id AND f.part = p.part
+       WHERE f.region = $3`,
+      [chunk.map((p) => p.traceId), chunk.map((p) => p.part), region],
     );
     for (const r of res.rows) out.set(factKey(r.trace_id, Number(r.part), r.intersection_key, Number(r.occurrence)), r);
   }
@@ -116,96 +120,109 @@ function sameFact(f: Fact, r: StoredFactRow, mapVersion: string): boolean {
  * Returns the number of rows written (inserted or changed).
  */
 export async function storeFacts(db: Db, facts: readonly Fact[], opts: StoreFactsOptions = {}): Promise<number> {
+  return db.transaction((tx) => storeFactsIn(tx, facts, opts));
+}
+
+/**
+ * `storeFacts` inside the caller's transaction `tx` (the ingestion commits a chunk's traversals,
+ * facts and change announcement together). Takes the fact writers' advisory lock until `tx` ends.
+ */
+export async function storeFactsIn(
+  tx: Queryable,
+  facts: readonly Fact[],
+  opts: StoreFactsOptions = {},
+): Promise<number> {
   const replaced = opts.replace ?? uniqueParts(facts);
   const replacedSet = new Set(replaced.map((p) => `${p.part}\u0000${p.traceId}`));
   const mapVersion = opts.mapVersion ?? '';
-  return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [FACT_WRITE_LOCK]);
-    // the replaced parts, and the facts' own parts (a fact of another part overwrites in place)
-    const stored = await storedFacts(tx, uniqueParts([...replaced, ...facts]));
-    const slices = new SliceSet();
-    const write: Fact[] = [];
-    for (const f of facts) {
-      const k = factKey(f.traceId, f.part, f.intersectionKey, f.occurrence);
-      const r = stored.get(k);
-      if (r === undefined) {
-        write.push(f);
-        continue;
-      }
-      stored.delete(k);
-      if (sameFact(f, r, mapVersion)) continue;
-      slices.add(r.intersection_key, r.d, Number(r.local_minute)); // its old slice loses it
+  const region = opts.region ?? '';
+  await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [FACT_WRITE_LOCK]);
+  // the replaced parts, and the facts' own parts (a fact of another part overwrites in place)
+  const stored = await storedFacts(tx, region, uniqueParts([...replaced, ...facts]));
+  const slices = new SliceSet();
+  const write: Fact[] = [];
+  for (const f of facts) {
+    const k = factKey(f.traceId, f.part, f.intersectionKey, f.occurrence);
+    const r = stored.get(k);
+    if (r === undefined) {
       write.push(f);
+      continue;
     }
-    // what is left of the replaced parts' stored facts is gone from their new content
-    const gone = [...stored.values()].filter((r) => replacedSet.has(`${Number(r.part)}\u0000${r.trace_id}`));
-    for (const r of gone) slices.add(r.intersection_key, r.d, Number(r.local_minute));
-    for (let i = 0; i < gone.length; i += BATCH_ROWS) {
-      const c = gone.slice(i, i + BATCH_ROWS);
-      await tx.query(
-        `DELETE FROM analytics_fact f USING unnest($1::text[], $2::int[], $3::text[], $4::smallint[]) AS g(trace_id, part, ik, occ)
-         WHERE f.trace_id = g.trace_id AND f.part = g.part AND f.intersection_key = g.ik AND f.occurrence = g.occ`,
-        [
-          c.map((r) => r.trace_id),
-          c.map((r) => Number(r.part)),
-          c.map((r) => r.intersection_key),
-          c.map((r) => Number(r.occurrence)),
-        ],
-      );
-    }
-    // slices that lost or changed a fact are recomputed from the facts (new ones included);
-    // new facts in other slices are added to the rollups
-    const added = write.filter((f) => !slices.has(f.intersectionKey, f.localDay, f.localMinute));
-    let written = 0;
-    for (let i = 0; i < write.length; i += BATCH_ROWS) {
-      const c = write.slice(i, i + BATCH_ROWS);
-      const col = <T>(f: (x: Fact) => T): T[] => c.map(f);
-      const res = await tx.query(
-        `INSERT INTO analytics_fact (trace_id, part, intersection_key, occurrence, intersection_id, movement_id,
-           in_edge, out_edge, entry_s, exit_s, local_day, local_minute, local_dow, zone_length_m, travel_time_s,
-           free_flow_s, control_delay_s, stopped, stop_duration_s, approach_speed_kph, map_version)
-         SELECT *, $20::text FROM unnest($1::text[], $2::int[], $3::text[], $4::smallint[], $5::bigint[], $6::int[],
-           $7::int[], $8::int[], $9::float8[], $10::float8[], $11::date[], $12::smallint[], $13::smallint[],
-           $14::real[], $15::real[], $16::real[], $17::real[], $18::boolean[], $19::real[], $21::real[])
-         ON CONFLICT (trace_id, part, intersection_key, occurrence) DO UPDATE SET
-           intersection_id = EXCLUDED.intersection_id, movement_id = EXCLUDED.movement_id,
-           in_edge = EXCLUDED.in_edge, out_edge = EXCLUDED.out_edge, entry_s = EXCLUDED.entry_s,
-           exit_s = EXCLUDED.exit_s, local_day = EXCLUDED.local_day, local_minute = EXCLUDED.local_minute,
-           local_dow = EXCLUDED.local_dow, zone_length_m = EXCLUDED.zone_length_m,
-           travel_time_s = EXCLUDED.travel_time_s, free_flow_s = EXCLUDED.free_flow_s,
-           control_delay_s = EXCLUDED.control_delay_s, stopped = EXCLUDED.stopped,
-           stop_duration_s = EXCLUDED.stop_duration_s, approach_speed_kph = EXCLUDED.approach_speed_kph,
-           map_version = EXCLUDED.map_version`,
-        [
-          col((f) => f.traceId),
-          col((f) => f.part),
-          col((f) => f.intersectionKey),
-          col((f) => f.occurrence),
-          col((f) => f.intersectionId),
-          col((f) => f.movementId),
-          col((f) => f.inEdge),
-          col((f) => f.outEdge),
-          col((f) => f.entryS),
-          col((f) => f.exitS),
-          col((f) => f.localDay),
-          col((f) => f.localMinute),
-          col((f) => f.localDow),
-          col((f) => f.zoneLengthM),
-          col((f) => f.travelTimeS),
-          col((f) => f.freeFlowS),
-          col((f) => f.controlDelayS),
-          col((f) => f.stopped),
-          col((f) => f.stopDurationS),
-          mapVersion,
-          col((f) => f.approachSpeedKph),
-        ],
-      );
-      written += res.rowCount || c.length;
-    }
-    await addToRollups(tx, added, mapVersion); // before the rebuild, which recomputes whole hours and months
-    await rebuildRollupSlices(tx, slices.values());
-    return written;
-  });
+    stored.delete(k);
+    if (sameFact(f, r, mapVersion)) continue;
+    slices.add(r.intersection_key, r.d, Number(r.local_minute)); // its old slice loses it
+    write.push(f);
+  }
+  // what is left of the replaced parts' stored facts is gone from their new content
+  const gone = [...stored.values()].filter((r) => replacedSet.has(`${Number(r.part)}\u0000${r.trace_id}`));
+  for (const r of gone) slices.add(r.intersection_key, r.d, Number(r.local_minute));
+  for (let i = 0; i < gone.length; i += BATCH_ROWS) {
+    const c = gone.slice(i, i + BATCH_ROWS);
+    await tx.query(
+      `DELETE FROM analytics_fact f USING unnest($1::text[], $2::int[], $3::text[], $4::smallint[]) AS g(trace_id, part, ik, occ)
+       WHERE f.region = $5 AND f.trace_id = g.trace_id AND f.part = g.part AND f.intersection_key = g.ik AND f.occurrence = g.occ`,
+      [
+        c.map((r) => r.trace_id),
+        c.map((r) => Number(r.part)),
+        c.map((r) => r.intersection_key),
+        c.map((r) => Number(r.occurrence)),
+        region,
+      ],
+    );
+  }
+  // slices that lost or changed a fact are recomputed from the facts (new ones included);
+  // new facts in other slices are added to the rollups
+  const added = write.filter((f) => !slices.has(f.intersectionKey, f.localDay, f.localMinute));
+  let written = 0;
+  for (let i = 0; i < write.length; i += BATCH_ROWS) {
+    const c = write.slice(i, i + BATCH_ROWS);
+    const col = <T>(f: (x: Fact) => T): T[] => c.map(f);
+    const res = await tx.query(
+      `INSERT INTO analytics_fact (trace_id, part, intersection_key, occurrence, intersection_id, movement_id,
+         in_edge, out_edge, entry_s, exit_s, local_day, local_minute, local_dow, zone_length_m, travel_time_s,
+         free_flow_s, control_delay_s, stopped, stop_duration_s, approach_speed_kph, map_version, region)
+       SELECT *, $20::text, $22::text FROM unnest($1::text[], $2::int[], $3::text[], $4::smallint[], $5::bigint[], $6::int[],
+         $7::int[], $8::int[], $9::float8[], $10::float8[], $11::date[], $12::smallint[], $13::smallint[],
+         $14::real[], $15::real[], $16::real[], $17::real[], $18::boolean[], $19::real[], $21::real[])
+       ON CONFLICT (region, trace_id, part, intersection_key, occurrence) DO UPDATE SET
+         intersection_id = EXCLUDED.intersection_id, movement_id = EXCLUDED.movement_id,
+         in_edge = EXCLUDED.in_edge, out_edge = EXCLUDED.out_edge, entry_s = EXCLUDED.entry_s,
+         exit_s = EXCLUDED.exit_s, local_day = EXCLUDED.local_day, local_minute = EXCLUDED.local_minute,
+         local_dow = EXCLUDED.local_dow, zone_length_m = EXCLUDED.zone_length_m,
+         travel_time_s = EXCLUDED.travel_time_s, free_flow_s = EXCLUDED.free_flow_s,
+         control_delay_s = EXCLUDED.control_delay_s, stopped = EXCLUDED.stopped,
+         stop_duration_s = EXCLUDED.stop_duration_s, approach_speed_kph = EXCLUDED.approach_speed_kph,
+         map_version = EXCLUDED.map_version`,
+      [
+        col((f) => f.traceId),
+        col((f) => f.part),
+        col((f) => f.intersectionKey),
+        col((f) => f.occurrence),
+        col((f) => f.intersectionId),
+        col((f) => f.movementId),
+        col((f) => f.inEdge),
+        col((f) => f.outEdge),
+        col((f) => f.entryS),
+        col((f) => f.exitS),
+        col((f) => f.localDay),
+        col((f) => f.localMinute),
+        col((f) => f.localDow),
+        col((f) => f.zoneLengthM),
+        col((f) => f.travelTimeS),
+        col((f) => f.freeFlowS),
+        col((f) => f.controlDelayS),
+        col((f) => f.stopped),
+        col((f) => f.stopDurationS),
+        mapVersion,
+        col((f) => f.approachSpeedKph),
+        region,
+      ],
+    );
+    written += res.rowCount || c.length;
+  }
+  await addToRollups(tx, added, mapVersion); // before the rebuild, which recomputes whole hours and months
+  await rebuildRollupSlices(tx, slices.values());
+  return written;
 }
 
 function uniqueParts(
@@ -255,7 +272,11 @@ export async function refreshFacts(
     trajectories += batch.length;
     const f = buildFacts(region, batch);
     facts += f.length;
-    await storeFacts(db, f, { mapVersion, replace: batch.map((t) => ({ traceId: t.traceId, part: t.part })) });
+    await storeFacts(db, f, {
+      mapVersion,
+      region: region.meta.name,
+      replace: batch.map((t) => ({ traceId: t.traceId, part: t.part })),
+    });
   };
   const src = await readTrajectories(db);
   if (Symbol.asyncIterator in (src as object)) {

@@ -1,7 +1,6 @@
 /**
  * The serving threads of a server (`serving-worker.ts`): started by the main thread with the
- * region's graph in shared memory (one copy however many threads), a database port or URL each
- * and an ingestion port each. The first thread opens the listening socket; the others accept on
+ * region's graph in shared memory (one copy however many threads) and a database port or URL each. The first thread opens the listening socket; the others accept on
  * the same descriptor. Every thread is woken for a new connection and the first to run accepts
  * it, so connections spread over the threads, though not evenly (several opened at once often
  * land on one thread; docs/operation.md).
@@ -9,10 +8,8 @@
 import { availableParallelism } from 'node:os';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import type { Config } from '../../config/schema.js';
-import { readGraphShared } from '../../network/bundle.js';
 import type { EmbeddedDb } from '../../store/remote-db.js';
 import { siblingModule, startThread } from '../../store/thread.js';
-import type { IngestionThread } from '../ingestion/ingestion-thread.js';
 import type { ServingWorkerData } from './serving-worker.js';
 
 /** The running serving threads. */
@@ -37,12 +34,13 @@ type FromWorker = { t: 'ready' } | { t: 'listening'; fd?: number; port?: number 
 export async function startServingThreads(opts: {
   config: Config;
   regionDir: string;
+  /** graph.bin in a SharedArrayBuffer (`readGraphShared`) */
+  graphBytes: Uint8Array;
   embedded?: EmbeddedDb;
   databaseUrl?: string;
-  ingestion: IngestionThread;
 }): Promise<ServingThreads> {
   const count = servingThreadCount(opts.config);
-  const graphBytes = readGraphShared(opts.regionDir);
+  const graphBytes = opts.graphBytes;
   const workers: Worker[] = [];
   const failures: Array<(err: Error) => void> = [];
   let closing = false;
@@ -72,10 +70,7 @@ export async function startServingThreads(opts: {
       regionDir: opts.regionDir,
       graphBytes,
       databaseUrl: opts.databaseUrl,
-      ingestionPort: opts.ingestion.connect(),
-      requestGauge: opts.ingestion.requestGauge,
     };
-    transfer.push(data.ingestionPort);
     if (opts.embedded) {
       data.dbPort = opts.embedded.connect();
       transfer.push(data.dbPort);
@@ -97,12 +92,6 @@ export async function startServingThreads(opts: {
       return p;
     }),
   );
-  opts.ingestion.onRestart(() => {
-    for (const w of workers) {
-      const port = opts.ingestion.connect();
-      w.postMessage({ t: 'ingestion', port }, [port]);
-    }
-  });
   return {
     port: opened.port,
     count,

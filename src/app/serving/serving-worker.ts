@@ -3,12 +3,13 @@
  * threads (the first thread woken for a new connection accepts it). The graph's typed arrays live in
  * shared memory, loaded once by the main thread; everything a request builds is this thread's own
  * (routing engine, caches, speeds in memory). The database is reached through its own port to the
- * embedded database's thread or its own PostgreSQL pool; probe bodies go to the ingestion thread;
- * the change log keeps this thread's speeds, incidents and parking inventory current.
+ * embedded database's thread or its own PostgreSQL pool; probe bodies are stored from here and
+ * processed by the region's ingestion workers; the change log keeps this thread's speeds,
+ * incidents and parking inventory current.
  *
  * Ports: main → thread `{ t: 'listen', fd }` (the first thread listens itself and reports
- * `{ t: 'listening', fd, port }`), `{ t: 'ingestion', port }` after an ingestion restart,
- * `{ t: 'close' }`; thread → main `{ t: 'ready' }`, `{ t: 'listening' }`, `{ t: 'closed' }`.
+ * `{ t: 'listening', fd, port }`), `{ t: 'close' }`; thread → main `{ t: 'ready' }`,
+ * `{ t: 'listening' }`, `{ t: 'closed' }`.
  * A serving thread that dies takes the process down with it (the shared socket cannot be handed
  * back safely); the process supervisor restarts it.
  */
@@ -27,8 +28,7 @@ import { buildApp } from '../../http/app.js';
 import { routingServiceFor } from '../../http/routing/plugin.js';
 import type { AppContext } from '../context.js';
 import { followChanges } from '../follow-changes.js';
-import { remoteIngestion } from '../ingestion/ingestion-thread.js';
-import { countRequests } from '../ingestion/step-aside.js';
+import { workersOf } from '../ingestion/intake.js';
 
 /** What a serving thread is given. */
 export interface ServingWorkerData {
@@ -39,9 +39,6 @@ export interface ServingWorkerData {
   graphBytes: Uint8Array;
   dbPort?: MessagePort;
   databaseUrl?: string;
-  ingestionPort: MessagePort;
-  /** requests under way, counted for the ingestion thread (`step-aside.ts`) */
-  requestGauge: SharedArrayBuffer;
 }
 
 const data = workerData as ServingWorkerData;
@@ -51,7 +48,10 @@ const { config } = data;
 const region = loadRegion(data.regionDir, { graphBytes: data.graphBytes });
 const db: Db = data.dbPort ? remoteDb(data.dbPort) : await openPostgres(data.databaseUrl!);
 const speeds = new SpeedFeeds();
-const ingestion = remoteIngestion(data.ingestionPort, config.probes.maxQueuedJobs);
+// the embedded database's one process runs the ingestion role; on PostgreSQL the workers are counted
+const ingestion = {
+  workers: workersOf({ db, region: region.meta.name, databaseUrl: data.databaseUrl }, 1),
+};
 const ctx: AppContext = { config, db, region, speeds, auth: new DbAuthService(db), now: Date.now, ingestion };
 // follow the change log from before the speeds are read: nothing written meanwhile is missed
 const fromSeq = await latestChangeSeq(db);
@@ -61,14 +61,12 @@ ctx.changes = await followChanges(ctx, fromSeq, (err) =>
 );
 const app = await buildApp(ctx, { logger: true, defaultMetrics: data.index === 0 });
 await app.ready();
-countRequests(app.server, data.requestGauge);
 // live speeds age out of their window
 const expiry = setInterval(() => speeds.expireLive(Date.now() / 1000 - 3600), 60_000);
 expiry.unref();
 
-port.on('message', (m: { t: 'listen'; fd?: number } | { t: 'ingestion'; port: MessagePort } | { t: 'close' }) => {
+port.on('message', (m: { t: 'listen'; fd?: number } | { t: 'close' }) => {
   if (m.t === 'listen') void listen(m.fd);
-  else if (m.t === 'ingestion') ingestion.bind(m.port as never);
   else void close();
 });
 port.postMessage({ t: 'ready' });
@@ -106,7 +104,6 @@ async function close(): Promise<void> {
       .routes.flushed()
       .catch(() => undefined);
   await ctx.changes?.stop();
-  await ingestion.close();
   await db.close().catch(() => undefined);
   port.postMessage({ t: 'closed' });
 }

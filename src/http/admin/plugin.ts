@@ -8,10 +8,10 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { AuthError, createApp, hashTokenFor, listApps, rotateSigningKey, setAppStatus } from '../../auth/index.js';
 import { loadParkingDocument } from '../../app/parking-upload.js';
-import { inThreadIngestion, type Ingestion } from '../../app/ingestion/ingestion.js';
-import { IngestJobError } from '../../app/ingestion/ingest-job.js';
-import { releaseRequest } from '../../app/ingestion/step-aside.js';
-import { announceChange } from '../../store/changes.js';
+import { summarizeTraces, waitProcessed } from '../../app/ingestion/intake.js';
+import { pendingNow } from '../../probes/ingest/pending.js';
+import { rebuildFacts } from '../../analytics/index.js';
+import { announceChange, latestChangeSeq } from '../../store/changes.js';
 import { parseTimestampS } from '../../probes/ingest/records.js';
 import { bearerToken } from '../tokens.js';
 import { AdminHttpError } from './errors.js';
@@ -29,7 +29,16 @@ const errorSchema = {
 } as const;
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 503: errorSchema };
 const security = [{ bearer: [] }];
-const processedSchema = { type: 'object', properties: processedProperties } as const;
+const processedSchema = {
+  type: 'object',
+  properties: {
+    ...processedProperties,
+    pendingTraces: {
+      type: 'integer',
+      description: 'traces still pending (no ingestion worker runs, or PROBES_WAIT_S passed)',
+    },
+  },
+} as const;
 
 /** Checks the admin app token; throws AdminHttpError 401/403. */
 async function requireAdmin(ctx: AppContext, req: FastifyRequest): Promise<void> {
@@ -72,19 +81,11 @@ function optionalTime(o: Record<string, unknown>, key: string): number | undefin
 }
 
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const local: Ingestion | undefined = ctx.ingestion
-    ? undefined
-    : inThreadIngestion(() => ({ db: ctx.db, region: ctx.region, feeds: ctx.speeds, nowS: ctx.now() / 1000 }));
-  const ingestion = ctx.ingestion ?? local!;
-  if (local) app.addHook('onClose', async () => local.close());
-
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply: FastifyReply) => {
     if (err instanceof AdminHttpError)
       return reply
         .code(err.statusCode)
         .send({ error: { code: err.code, statusId: err.statusCode, userMessage: err.message } });
-    if (err instanceof IngestJobError)
-      return reply.code(503).send({ error: { code: 'ADMIN_BUSY', statusId: 503, userMessage: err.message } });
     if (err.name === 'ParkingError')
       return reply.code(400).send({ error: { code: 'ADMIN_BAD_REQUEST', statusId: 400, userMessage: err.message } });
     // edge errors (body, Content-Type, schema): our message (request-errors.ts), no framework code
@@ -267,7 +268,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
       schema: {
         tags: ['admin'],
         summary:
-          'Process every stored but unprocessed probe ping of the served region now (after POST /v1/probes?defer=true); answers when done',
+          'Wait until every probe ping of the served region stored so far is processed by its ingestion workers (after POST /v1/probes?defer=true); answers with what is stored for those traces',
         security,
         response: { 200: processedSchema, ...errors },
       },
@@ -276,10 +277,16 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     async (req) => {
       await requireAdmin(ctx, req);
       bodyObject(req.body, []);
-      releaseRequest(req.raw);
-      const r = await ingestion.run({ kind: 'process-pending' });
-      if (ctx.changes && r.changeSeq > 0) await ctx.changes.catchUp(r.changeSeq);
-      return { matched: r.matched, intersectionFacts: r.intersectionFacts };
+      const region = ctx.region.meta.name;
+      const refs = await pendingNow(ctx.db, region);
+      const pendingTraces = await waitProcessed(ctx.db, region, refs, {
+        workers: ctx.ingestion?.workers ?? (async () => 0),
+        maxWaitMs: ctx.config.probes.waitS * 1000,
+      });
+      if (ctx.changes && pendingTraces < refs.length) await ctx.changes.catchUp(await latestChangeSeq(ctx.db));
+      const ids = refs.map((r) => r.traceId);
+      const { intersectionFacts, ...matched } = await summarizeTraces(ctx.db, ctx.region, ids, ctx.now() / 1000);
+      return { matched, intersectionFacts, pendingTraces };
     },
   );
 
@@ -307,12 +314,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     async (req) => {
       await requireAdmin(ctx, req);
       const b = bodyObject(req.body, ['since', 'until']);
-      releaseRequest(req.raw);
-      return ingestion.run({
-        kind: 'refresh-facts',
-        sinceS: optionalTime(b, 'since'),
-        untilS: optionalTime(b, 'until'),
-      });
+      return rebuildFacts(ctx.db, ctx.region, { sinceS: optionalTime(b, 'since'), untilS: optionalTime(b, 'until') });
     },
   );
 };

@@ -31,7 +31,7 @@ export const PROBES_ERROR_STATUS = {
   PROBES_FORMAT_OPTION: 400,
   /** the Content-Type is not one of the accepted probe formats */
   PROBES_UNSUPPORTED_TYPE: 415,
-  /** too many probe requests are waiting for the ingestion thread */
+  /** too many probe bodies are being stored by one serving thread (PROBES_MAX_BODIES) */
   PROBES_BUSY: 503,
   /** an unexpected failure (logged with the request id) */
   PROBES_INTERNAL: 500,

@@ -1,9 +1,10 @@
 /**
  * Probe ingestion API: `POST /v1/probes` (admin app token) takes a body of GPS pings as JSON
- * (`{ "pings": [ … ] }`), NDJSON, CSV or SUMO FCD XML, streamed: the body goes to the ingestion
- * thread as it arrives (memory stays bounded), where pings are stored idempotently, the traces
- * that got new pings are map-matched and learned and live speeds and intersection facts updated.
- * The answer comes when that is done, and this process's routing already uses the new speeds.
+ * (`{ "pings": [ … ] }`), NDJSON, CSV or SUMO FCD XML, streamed as it arrives (memory stays
+ * bounded): pings are stored idempotently, each batch with the pending marks of its traces. Unless
+ * `defer=true`, the answer waits until the owners of those traces (the ingestion workers of the
+ * region, in this process or others) have matched them and updated traversals, learned and live
+ * speeds and intersection facts, and until this serving thread follows the speeds they announced.
  * Malformed pings are reported by index (JSON) or line and never reject the rest of the body.
  * Errors: `{ error: { code, statusId, userMessage } }` (codes PROBES_*, see docs/probes.md).
  */
@@ -11,9 +12,12 @@ import { Transform, type Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
-import { inThreadIngestion, type Ingestion } from '../../app/ingestion/ingestion.js';
-import { IngestJobError, type IngestJobSpec } from '../../app/ingestion/ingest-job.js';
-import { releaseRequest } from '../../app/ingestion/step-aside.js';
+import { summarizeTraces, waitProcessed } from '../../app/ingestion/intake.js';
+import { latestChangeSeq } from '../../store/changes.js';
+import { ingestProbeStream, type ReadProbesOptions } from '../../probes/ingest/ingest.js';
+import { ProbeFormatError } from '../../probes/ingest/errors.js';
+import { pendingRefsOf } from '../../probes/ingest/pending.js';
+import type { ProbeFormatName } from '../../probes/ingest/records.js';
 import { probeFormatFromRequest } from '../../probes/ingest/request-format.js';
 import { ProbesHttpError, type ProbesErrorCode } from './errors.js';
 import { bearerToken } from '../tokens.js';
@@ -41,16 +45,17 @@ const pingSchema = {
 export const processedProperties = {
   matched: {
     type: 'object',
+    description: 'what is stored, once processed, for the traces of the body (the same answer for a retried body)',
     properties: {
-      traces: { type: 'integer' },
-      trajectories: { type: 'integer' },
-      traversals: { type: 'integer' },
-      unmatchedPings: { type: 'integer' },
-      edgesUpdated: { type: 'integer' },
-      liveEdges: { type: 'integer' },
+      traces: { type: 'integer', description: 'traces of the body' },
+      trajectories: { type: 'integer', description: 'their matched trajectories (parts)' },
+      traversals: { type: 'integer', description: 'their edge traversals' },
+      unmatchedPings: { type: 'integer', description: 'their stored pings on no traversal (off-road, outliers)' },
+      edgesUpdated: { type: 'integer', description: 'distinct edges their traversals cover' },
+      liveEdges: { type: 'integer', description: 'of those, edges with a live speed now' },
     },
   },
-  intersectionFacts: { type: 'integer' },
+  intersectionFacts: { type: 'integer', description: 'intersection crossings (facts) of those traces' },
 } as const;
 
 const errorSchema = {
@@ -126,6 +131,11 @@ const routeSchema = {
           },
         },
         ...processedProperties,
+        pendingTraces: {
+          type: 'integer',
+          description:
+            'traces of the body not processed when the answer was sent: all of them with defer=true; otherwise 0 unless no ingestion worker is running or PROBES_WAIT_S passed',
+        },
       },
     },
     400: errorSchema,
@@ -157,13 +167,20 @@ async function requireAdmin(ctx: AppContext, req: FastifyRequest): Promise<void>
   }
 }
 
-/** The job a request asks for: its format from Content-Type, options from the query. */
-function jobSpec(req: FastifyRequest): IngestJobSpec {
+/** What a request asks for: its format from Content-Type, reader options and `defer` from the query. */
+interface ProbeRequest {
+  format: ProbeFormatName;
+  options: ReadProbesOptions;
+  defer: boolean;
+}
+
+/** Reads the request's format and query; throws ProbesHttpError naming the parameter. */
+function probeRequest(req: FastifyRequest): ProbeRequest {
   const q = (req.query ?? {}) as Record<string, unknown>;
   const f = probeFormatFromRequest(req.headers['content-type'], q);
   if ('status' in f)
     throw new ProbesHttpError(f.status, f.status === 415 ? 'PROBES_UNSUPPORTED_TYPE' : 'PROBES_BAD_REQUEST', f.message);
-  const spec: IngestJobSpec = { format: f.format, ...f.options };
+  let defer = false;
   for (const [k, v] of Object.entries(q)) {
     if (KNOWN_PARAMS.has(k)) continue;
     if (k !== 'defer')
@@ -174,9 +191,9 @@ function jobSpec(req: FastifyRequest): IngestJobSpec {
       );
     if (v !== 'true' && v !== 'false')
       throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', `defer: true or false, got ${String(v)}`);
-    spec.defer = v === 'true';
+    defer = v === 'true';
   }
-  return spec;
+  return { format: f.format, options: f.options, defer };
 }
 
 /** Passes `body` through, failing it with PROBES_BODY_TOO_LARGE beyond `limit` bytes. */
@@ -187,7 +204,11 @@ function limited(body: Readable, limit: number): Readable {
       n += chunk.length;
       if (n > limit)
         done(
-          new IngestJobError(413, 'PROBES_BODY_TOO_LARGE', `the body exceeds ${limit} bytes (PROBES_BODY_LIMIT_BYTES)`),
+          new ProbesHttpError(
+            413,
+            'PROBES_BODY_TOO_LARGE',
+            `the body exceeds ${limit} bytes (PROBES_BODY_LIMIT_BYTES)`,
+          ),
         );
       else done(null, chunk);
     },
@@ -197,16 +218,15 @@ function limited(body: Readable, limit: number): Readable {
   return body.pipe(t);
 }
 
+const NOTHING_MATCHED = { traces: 0, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 };
+
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
   const { ctx } = opts;
-  const local: Ingestion | undefined = ctx.ingestion
-    ? undefined
-    : inThreadIngestion(() => ({ db: ctx.db, region: ctx.region, feeds: ctx.speeds, nowS: ctx.now() / 1000 }));
-  const ingestion = ctx.ingestion ?? local!;
-  if (local) app.addHook('onClose', async () => local.close());
+  const region = ctx.region.meta.name;
+  /** bodies being stored by this thread */
+  let active = 0;
 
-  // Bodies are streamed to the ingestion thread as they arrive, whatever their type; the
-  // handler picks the format (or answers 415).
+  // Bodies are read as streams whatever their type; the handler picks the format (or answers 415).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
@@ -216,10 +236,11 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
         .code(err.statusCode)
         .send({ error: { code: err.code, statusId: err.statusCode, userMessage: err.message } });
     }
-    if (err instanceof IngestJobError) {
+    // a body that cannot be read as asked: readers say so before their first record, so nothing was stored
+    if (err instanceof ProbeFormatError) {
       return reply
-        .code(err.status)
-        .send({ error: { code: err.code as ProbesErrorCode, statusId: err.status, userMessage: err.message } });
+        .code(400)
+        .send({ error: { code: err.code as ProbesErrorCode, statusId: 400, userMessage: err.message } });
     }
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) req.log.error({ err }, 'probe ingestion failed');
@@ -239,16 +260,54 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
     },
     async (req) => {
       await requireAdmin(ctx, req);
-      const spec = jobSpec(req);
+      const ask = probeRequest(req);
       const body = req.body as Readable | undefined | null;
       if (body === undefined || body === null || typeof (body as Readable).pipe !== 'function') {
         throw new ProbesHttpError(400, 'PROBES_BAD_REQUEST', 'the body is empty: send pings');
       }
-      releaseRequest(req.raw);
-      const { changeSeq, ...report } = await ingestion.submit(spec, limited(body, ctx.config.probes.bodyLimitBytes));
-      // this process's routing sees the new speeds before the client hears back
-      if (ctx.changes && changeSeq > 0) await ctx.changes.catchUp(changeSeq);
-      return report;
+      if (active >= ctx.config.probes.maxBodies) {
+        throw new ProbesHttpError(
+          503,
+          'PROBES_BUSY',
+          `${active} probe bodies are being stored here: try again shortly`,
+        );
+      }
+      active++;
+      try {
+        const stored = await ingestProbeStream(ctx.db, limited(body, ctx.config.probes.bodyLimitBytes), {
+          ...ask.options,
+          format: ask.format,
+          region,
+        });
+        const counts = {
+          received: stored.parsed + stored.malformed,
+          inserted: stored.inserted,
+          duplicates: stored.duplicates,
+          malformed: stored.malformed,
+          issues: stored.issues.map((i) =>
+            i.index !== undefined ? { index: i.index, message: i.message } : { line: i.line, message: i.message },
+          ),
+        };
+        if (ask.defer)
+          return { ...counts, matched: NOTHING_MATCHED, intersectionFacts: 0, pendingTraces: stored.refs.length };
+        // the body's traces pending now: its own pings, and any an earlier, failed post left
+        const refs = await pendingRefsOf(ctx.db, region, stored.traceIds);
+        const left = await waitProcessed(ctx.db, region, refs, {
+          workers: ctx.ingestion?.workers ?? (async () => 0),
+          maxWaitMs: ctx.config.probes.waitS * 1000,
+        });
+        // this thread's routing uses the new speeds before the client hears back
+        if (ctx.changes && left < refs.length) await ctx.changes.catchUp(await latestChangeSeq(ctx.db));
+        const { intersectionFacts, ...matched } = await summarizeTraces(
+          ctx.db,
+          ctx.region,
+          stored.traceIds,
+          ctx.now() / 1000,
+        );
+        return { ...counts, matched, intersectionFacts, pendingTraces: left };
+      } finally {
+        active--;
+      }
     },
   );
 };

@@ -1,17 +1,21 @@
 /**
- * Probe feed from NATS JetStream: a durable pull consumer on one subject, at least once. Each
- * pull of up to `batch` messages is parsed (`payload.ts`), its pings are stored in one call to
- * the store, and only then are the messages acknowledged — so a crash before the acknowledgement
- * redelivers them, and the store's idempotence by (trace id, timestamp) makes a redelivery
- * harmless. A message without a single readable ping is terminated (`term`: never redelivered)
- * and logged; pings that fail validation inside an otherwise good message are logged and skipped.
- * Stored pings are processed (`flush`) every `flushEveryS` seconds or `flushEveryPings` pings,
- * and once more when the feed stops (abort signal, or `untilIdleS` seconds without messages and
- * nothing pending on the consumer).
+ * Probe feed from NATS JetStream: a durable pull consumer on one subject, at least once. Several
+ * processes may consume with the same durable name: JetStream hands each message to one of them
+ * (and again to another when it is not acknowledged within the ack wait, e.g. its consumer died).
+ * Each pull of up to `batch` messages is parsed (`payload.ts`), its pings are stored in one call
+ * to the store, and only then are the messages acknowledged — so a crash before the
+ * acknowledgement redelivers them, and the store's idempotence by (region, trace id, timestamp)
+ * makes a redelivery harmless. The order of delivery does not matter: the owner of a trace
+ * processes it from what is stored. A message without a single readable ping is terminated
+ * (`term`: never redelivered) and logged; pings that fail validation inside an otherwise good
+ * message are logged and skipped. When the target waits for processing (`flush`), it is asked to
+ * every `flushEveryS` seconds or `flushEveryPings` pings, and once more when the feed stops (abort
+ * signal, or `untilIdleS` seconds without messages and nothing pending on the consumer).
  */
 import { connect, nanos, type NatsConnection } from '@nats-io/transport-node';
 import {
   AckPolicy,
+  JetStreamApiError,
   DeliverPolicy,
   jetstream,
   jetstreamManager,
@@ -21,12 +25,15 @@ import {
 import type { ProbeRecord } from '../ingest/records.js';
 import { pingsFromPayload } from './payload.js';
 
-/** Where the feed puts pings: stores batches (idempotent), processes what was stored. */
+/** Where the feed puts pings: stores batches (idempotent), waits for their processing. */
 export interface PingStoreTarget {
   /** resolves once the pings are durably stored */
   store(records: readonly ProbeRecord[]): Promise<{ inserted: number; duplicates: number }>;
-  /** processes everything stored and not processed yet */
-  flush(): Promise<unknown>;
+  /**
+   * waits until what was stored is processed (by the owners of its traces, or here when nobody
+   * would); absent in an ingestion process, whose own worker processes what it stores
+   */
+  flush?(): Promise<unknown>;
 }
 
 /** Options of `consumeNatsProbes`. */
@@ -41,9 +48,9 @@ export interface NatsFeedOptions {
   durable?: string;
   /** messages per pull, 1..10000 (default 100) */
   batch?: number;
-  /** seconds before an unacknowledged message is redelivered (default 30) */
+  /** seconds before an unacknowledged message is redelivered, e.g. after its consumer died (default 10) */
   ackWaitS?: number;
-  /** process stored pings at least this often, seconds (default 10) */
+  /** wait for the processing of stored pings at least this often, seconds (default 10) */
   flushEveryS?: number;
   /** …or after this many new pings (default 50 000) */
   flushEveryPings?: number;
@@ -102,14 +109,14 @@ export async function consumeNatsProbes(target: PingStoreTarget, opts: NatsFeedO
   try {
     const jsm = await jetstreamManager(nc);
     const stream = await ensureStream(jsm, opts.subject, opts.stream, log);
-    await ensureConsumer(jsm, stream, durable, opts.subject, opts.ackWaitS ?? 30);
+    await ensureConsumer(jsm, stream, durable, opts.subject, opts.ackWaitS ?? 10);
     const consumer = await jetstream(nc).consumers.get(stream, durable);
     let lastMessageAt = Date.now();
     let lastFlushAt = Date.now();
     let unflushed = 0;
     const flush = async (): Promise<void> => {
       if (unflushed === 0) return;
-      await target.flush();
+      await target.flush?.();
       totals.flushes++;
       log(`processed ${unflushed} new pings`);
       unflushed = 0;
@@ -205,7 +212,10 @@ async function storeMessages(
   return inserted;
 }
 
-/** The stream to read: the one named (created when missing), or the one capturing the subject, or a new `PROBES`. */
+/**
+ * The stream to read: the one named (created when missing), or the one capturing the subject, or
+ * `PROBES` (created, or made to capture the subject too).
+ */
 async function ensureStream(
   jsm: JetStreamManager,
   subject: string,
@@ -227,6 +237,15 @@ async function ensureStream(
     }
   }
   const stream = name ?? DEFAULT_STREAM;
+  try {
+    const info = await jsm.streams.info(stream);
+    // the stream exists for other subjects: it captures this one too
+    await jsm.streams.update(stream, { ...info.config, subjects: [...(info.config.subjects ?? []), subject] });
+    log(`JetStream stream ${stream} now also captures ${subject}`);
+    return stream;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
   await jsm.streams.add({ name: stream, subjects: [subject] });
   log(`created JetStream stream ${stream} capturing ${subject}`);
   return stream;
@@ -262,9 +281,12 @@ async function ensureConsumer(
   });
 }
 
-function isNotFound(err: unknown): boolean {
-  const e = err as { code?: number | string; api_error?: { code?: number }; message?: string };
-  return e?.api_error?.code === 404 || e?.code === 404 || e?.code === '404' || /not found/i.test(e?.message ?? '');
+/**
+ * Whether a JetStream API call failed because the stream or consumer does not exist (status 404:
+ * `StreamNotFoundError` and `ConsumerNotFoundError`, also the "no stream matches subject" answer).
+ */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof JetStreamApiError && err.status === 404;
 }
 
 async function closeQuietly(nc: NatsConnection): Promise<void> {

@@ -40,14 +40,14 @@ describe('ingestProbeStream', () => {
       '',
       '39.293,-76.613,2023-11-14T22:13:50Z,b,12',
     ].join('\n');
-    const r1 = await ingestProbeStream(db, stream(csv), { format: 'csv' });
+    const r1 = await ingestProbeStream(db, stream(csv), { format: 'csv', region: 'r' });
     expect(r1.parsed).toBe(3);
     expect(r1.inserted).toBe(3);
     expect(r1.malformed).toBe(2);
     expect(r1.issues.map((i) => i.line)).toEqual([4, 5]);
     expect(r1.issues[0].message).toMatch(/lat/);
     expect(r1.touchedTraceIds.sort()).toEqual(['a', 'b']);
-    const r2 = await ingestProbeStream(db, stream(csv), { format: 'csv' });
+    const r2 = await ingestProbeStream(db, stream(csv), { format: 'csv', region: 'r' });
     expect(r2.inserted).toBe(0);
     expect(r2.duplicates).toBe(3);
     const rows = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows;
@@ -57,6 +57,7 @@ describe('ingestProbeStream', () => {
   it('reads headerless CSV with speed and heading mapped by position', async () => {
     const r = await ingestProbeStream(db, stream('t1,1700000000000,39.29,-76.61,42.5,370\n'), {
       format: 'csv',
+      region: 'r',
       columns: 'speed=5:kph,heading=6',
     });
     expect(r.inserted).toBe(1);
@@ -74,6 +75,7 @@ describe('ingestProbeStream', () => {
     await expect(
       ingestProbeStream(db, stream('trace_id,timestamp,lat,lon,speed\na,1700000000,39.29,-76.61,30\n'), {
         format: 'csv',
+        region: 'r',
       }),
     ).rejects.toMatchObject({ name: 'ProbeFormatError', code: 'PROBES_CSV_UNKNOWN_UNIT', column: 'speed' });
     expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows[0].n).toBe(0);
@@ -82,7 +84,7 @@ describe('ingestProbeStream', () => {
   it('ingests JSON lines and counts a broken line without aborting', async () => {
     const text =
       '{"trace_id":"x","timestamp":"2026-01-05T08:00:00Z","lat":39.3,"lon":-76.6}\n{oops\n{"traceId":"x","t":1767600010,"lat":39.3001,"lon":-76.6}\n';
-    const r = await ingestProbeStream(db, stream(text), { format: 'jsonl' });
+    const r = await ingestProbeStream(db, stream(text), { format: 'jsonl', region: 'r' });
     expect(r.inserted).toBe(2);
     expect(r.issues).toEqual([{ line: 2, message: 'not valid JSON' }]);
   });
@@ -98,7 +100,7 @@ describe('ingestProbeStream', () => {
     <vehicle id="veh1" x="1234.5" y="88.2" angle="0" speed="3"/>
   </timestep>
 </fcd-export>`;
-    const r = await ingestProbeStream(db, stream(xml), { format: 'fcd', fcdStartS: 1767571200 });
+    const r = await ingestProbeStream(db, stream(xml), { format: 'fcd', fcdStartS: 1767571200, region: 'r' });
     expect(r.inserted).toBe(2);
     expect(r.malformed).toBe(1);
     expect(r.issues[0]).toEqual({ line: 8, message: expect.stringMatching(/fcd-output.geo/) });
@@ -155,14 +157,19 @@ describe('ingestRecords', () => {
         yield r;
       }
     };
-    const rep = await ingestRecords(slow, parse(), { batchSize: 5, onProgress: (p) => progress.push(p.inserted) });
+    const rep = await ingestRecords(slow, parse(), {
+      region: 'r',
+      batchSize: 5,
+      onProgress: (p) => progress.push(p.inserted),
+    });
     expect(rep).toMatchObject({ parsed: 23, inserted: 23, duplicates: 0 });
     expect(taken).toBe(23);
     expect(most).toBe(1);
     expect(takenWhileStoring).toBeGreaterThan(0);
     expect(progress).toEqual([5, 10, 15, 20, 23]);
     expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows[0].n).toBe(23);
-    expect(rep.firstNewS.get('r1')).toBe(1_767_600_001);
+    expect(rep.touchedTraceIds).toContain('r1');
+    expect(rep.refs.map((m) => m.traceId).sort()).toEqual([...rep.touchedTraceIds].sort());
   });
 
   it('throws a failed insert, after the batch in flight ends, and keeps what was stored before it', async () => {
@@ -174,7 +181,7 @@ describe('ingestRecords', () => {
         return db.query(sql, params);
       },
     } as Db;
-    await expect(ingestRecords(failing, records(23), { batchSize: 5 })).rejects.toThrow('disk full');
+    await expect(ingestRecords(failing, records(23), { region: 'r', batchSize: 5 })).rejects.toThrow('disk full');
     expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows[0].n).toBe(10);
   });
 });

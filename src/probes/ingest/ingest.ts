@@ -10,6 +10,7 @@ import { readFcdProbes } from './fcd.js';
 import { readJsonProbes } from './json.js';
 import { readNdjsonProbes } from './ndjson.js';
 import { insertPings } from './ping-store.js';
+import { latestRefs, notifyStored, type PendingRef } from './pending.js';
 import {
   probeFormatFromName,
   type ParseIssue,
@@ -31,17 +32,12 @@ export interface IngestOptions extends ReadProbesOptions {
   format: ProbeFormatName;
   /** pings per INSERT (default 5000) */
   batchSize?: number;
-  /** map version of the region that processes the pings (their pending marks; default '' = any) */
-  mapVersion?: string;
+  /** name of the region the pings belong to (part of their identity) */
+  region: string;
   /** at most this many issues are kept in the report (all are counted; default 1000) */
   maxIssues?: number;
   /** called after each batch with running totals */
   onProgress?: (p: { parsed: number; inserted: number; malformed: number; bytesRead?: number }) => void;
-  /**
-   * called after each batch is stored, in order, with every trace id of the batch and the
-   * earliest newly stored ping of each trace that got new pings
-   */
-  onBatchStored?: (seen: ReadonlySet<string>, firstNewS: ReadonlyMap<string, number>) => void;
 }
 
 /** What an ingestion did. */
@@ -55,10 +51,12 @@ export interface IngestReport {
   /** malformed rows (all counted, first `maxIssues` listed in `issues`) */
   malformed: number;
   issues: ParseIssue[];
-  /** trace ids that received new pings (to match next) */
+  /** every trace id read */
+  traceIds: string[];
+  /** trace ids that received new pings */
   touchedTraceIds: string[];
-  /** earliest newly stored ping per touched trace, unix seconds (re-matching starts there) */
-  firstNewS: Map<string, number>;
+  /** the pending marks the pings left, newest per trace: processed once `pendingLeft` says 0 */
+  refs: PendingRef[];
 }
 
 /** Default unix time of SUMO simulation second 0: Monday 2026-01-05 00:00 UTC. */
@@ -107,8 +105,9 @@ export function formatFromFileName(name: string): ProbeFormat | undefined {
 }
 
 /**
- * Ingests probe records into `probe_pings`, in batches. Malformed rows never abort the run.
- * Works on any AsyncIterable of records, so generated pings take the same path as files.
+ * Stores probe records of `opts.region` in `probe_pings`, in batches, each with the pending marks
+ * of its traces, and wakes the ingestion workers after each batch. Malformed rows never abort the
+ * run. Works on any AsyncIterable of records, so generated pings take the same path as files.
  */
 export async function ingestRecords(
   db: Db,
@@ -117,7 +116,9 @@ export async function ingestRecords(
   issuesSoFar?: { count: number; list: ParseIssue[] },
 ): Promise<IngestReport> {
   const batchSize = opts.batchSize ?? 5000;
-  const firstNewS = new Map<string, number>();
+  const touched = new Set<string>();
+  const seen = new Set<string>();
+  const refs: PendingRef[] = [];
   const issues = issuesSoFar ?? { count: 0, list: [] };
   let parsed = 0;
   let inserted = 0;
@@ -130,17 +131,11 @@ export async function ingestRecords(
     batch = [];
     await storing;
     const parsedSoFar = parsed;
-    const onBatch = opts.onBatchStored;
-    const batchNew = onBatch === undefined ? firstNewS : new Map<string, number>();
-    storing = insertPings(db, b, batchNew, opts.mapVersion ?? '').then((n) => {
-      inserted += n;
-      if (onBatch !== undefined) {
-        for (const [id, t] of batchNew) {
-          const prev = firstNewS.get(id);
-          if (prev === undefined || t < prev) firstNewS.set(id, t);
-        }
-        onBatch(new Set(b.map((r) => r.traceId)), batchNew);
-      }
+    storing = insertPings(db, opts.region, b).then(async (r) => {
+      inserted += r.inserted;
+      for (const id of r.firstNewS.keys()) touched.add(id);
+      for (const m of r.marks) refs.push(m);
+      if (r.inserted > 0) await notifyStored(db, opts.region);
       opts.onProgress?.({ parsed: parsedSoFar, inserted, malformed: issues.count });
     });
     // a failure is thrown where `storing` is awaited, not reported as unhandled meanwhile
@@ -149,6 +144,7 @@ export async function ingestRecords(
   try {
     for await (const r of records) {
       parsed++;
+      seen.add(r.traceId);
       batch.push(r);
       if (batch.length >= batchSize) await flush();
     }
@@ -165,8 +161,9 @@ export async function ingestRecords(
     duplicates: parsed - inserted,
     malformed: issues.count,
     issues: issues.list,
-    touchedTraceIds: [...firstNewS.keys()],
-    firstNewS,
+    traceIds: [...seen],
+    touchedTraceIds: [...touched],
+    refs: latestRefs(refs),
   };
 }
 
