@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../config/load.js';
-import { loadRegion, regionExists } from '../network/index.js';
+import { loadRegion, regionExists, regionIsCurrent } from '../network/index.js';
 import { createDemoRegion } from '../demo/create-demo-region.js';
 import { openDbFull, runMigrations, type EmbeddedDb, type OpenedDb } from '../store/index.js';
 import { pruneChanges } from '../store/changes.js';
@@ -67,7 +67,10 @@ async function start(
   const { db, embedded, lock, closers } = opened;
   const regionDir = join(config.store.dataDir, 'regions', config.region.name);
   const isDemo = config.region.name === 'demo';
-  if (!regionExists(regionDir)) {
+  // the demo city is generated data: an import of an older layout is generated again
+  const stale = isDemo && config.region.demoIfMissing && regionExists(regionDir) && !regionIsCurrent(regionDir);
+  if (stale) log('the demo city was imported by an older version of streetwise: generating it again');
+  if (!regionExists(regionDir) || stale) {
     if (!isDemo || !config.region.demoIfMissing) {
       throw new ConfigError(
         `region "${config.region.name}" not found in ${regionDir}: import one with \`streetwise import <file.osm.pbf> --name ${config.region.name}\``,

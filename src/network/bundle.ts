@@ -103,6 +103,15 @@ export function regionExists(dir: string): boolean {
   return existsSync(join(dir, 'region.json')) || existsSync(join(`${dir}.prev`, 'region.json'));
 }
 
+/** True when the bundle in `dir` has the layout this build reads (false for an older import). */
+export function regionIsCurrent(dir: string): boolean {
+  const metaPath = join(bundleDir(dir), 'region.json');
+  if (!existsSync(metaPath)) return false;
+  return (
+    (JSON.parse(readFileSync(metaPath, 'utf8')) as { formatVersion?: number }).formatVersion === REGION_FORMAT_VERSION
+  );
+}
+
 /** The directory holding the bundle (a replaced bundle's `.prev` while an import swaps it in). */
 function bundleDir(dir: string): string {
   return !existsSync(join(dir, 'region.json')) && existsSync(join(`${dir}.prev`, 'region.json')) ? `${dir}.prev` : dir;

@@ -19,6 +19,7 @@ export {
   loadRegion,
   readGraphShared,
   regionExists,
+  regionIsCurrent,
   GRAPH_FIELDS,
   GRAPH_MAGIC,
   GRAPH_FORMAT_VERSION,
