@@ -170,8 +170,11 @@ export interface RollupFact {
 export async function addToRollups(tx: Queryable, facts: readonly RollupFact[], mapVersion: string): Promise<void> {
   const src = `unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[], $5::int[], $6::int[], $7::real[], $8::real[], $9::boolean[], $10::real[])
     AS f(intersection_key, local_day, local_minute, local_dow, movement_id, in_edge, travel_time_s, control_delay_s, stopped, approach_speed_kph)`;
-  for (let i = 0; i < facts.length; i += SLICE_BATCH) {
-    const c = facts.slice(i, i + SLICE_BATCH);
+  // rows are upserted in key order, so workers adding to the same rollup rows at once take their
+  // row locks in one order and do not deadlock
+  const sorted = [...facts].sort(byRollupKey);
+  for (let i = 0; i < sorted.length; i += SLICE_BATCH) {
+    const c = sorted.slice(i, i + SLICE_BATCH);
     const params = [
       c.map((f) => f.intersectionKey),
       c.map((f) => f.localDay),
@@ -188,25 +191,32 @@ export async function addToRollups(tx: Queryable, facts: readonly RollupFact[], 
     await tx.query(
       `INSERT INTO analytics_rollup_15m AS t (${COLS_15M})
        SELECT intersection_key, local_day, (local_minute / 15 * 15)::smallint, movement_id, in_edge, $11::text, local_dow, ${FROM_FACTS}
-         FROM ${src} GROUP BY 1, 2, 3, 4, 5, 6, 7
+         FROM ${src} GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5
        ON CONFLICT (intersection_key, local_day, local_minute, movement_id, in_edge, map_version) DO UPDATE SET ${mergeSet('t')}`,
       params,
     );
     await tx.query(
       `INSERT INTO analytics_rollup_hour AS t (${COLS_HOUR})
        SELECT intersection_key, local_day, (local_minute / 60 * 60)::smallint, $11::text, local_dow, ${FROM_FACTS}
-         FROM ${src} GROUP BY 1, 2, 3, 4, 5
+         FROM ${src} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3
        ON CONFLICT (intersection_key, local_day, local_minute, map_version) DO UPDATE SET ${mergeSet('t')}`,
       params,
     );
     await tx.query(
       `INSERT INTO analytics_rollup_month AS t (${COLS_MONTH})
        SELECT intersection_key, ${monthStartSql('local_day')}, local_dow, (local_minute / 60 * 60)::smallint, $11::text, ${FROM_FACTS}
-         FROM ${src} GROUP BY 1, 2, 3, 4, 5
+         FROM ${src} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4
        ON CONFLICT (intersection_key, local_day, local_dow, local_minute, map_version) DO UPDATE SET ${mergeSet('t')}`,
       params,
     );
   }
+}
+
+/** Orders rollup facts by intersection, day, minute, movement and approach edge. */
+function byRollupKey(a: RollupFact, b: RollupFact): number {
+  if (a.intersectionKey !== b.intersectionKey) return a.intersectionKey < b.intersectionKey ? -1 : 1;
+  if (a.localDay !== b.localDay) return a.localDay < b.localDay ? -1 : 1;
+  return a.localMinute - b.localMinute || a.movementId - b.movementId || a.inEdge - b.inEdge;
 }
 
 /** Slices per rebuild statement. */
