@@ -261,7 +261,7 @@ async function runBackend(
     );
     if (lags !== undefined && lags.length > 0) {
       console.log(
-        `  speeds of the feed used by both serving processes: p50 ${quantile(lags, 0.5).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms after the transaction that committed them began (${lags.length} changes sampled; target ≤ 1 000 ms)`,
+        `  speeds of the feed used by both serving processes: p50 ${quantile(lags, 0.5).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms after the statement that announced them, the last of their transaction (${lags.length} changes sampled; target ≤ 1 000 ms)`,
       );
     }
     if (process.env.BENCH_LIVE_BULK !== '0') await bulk(server, token, region, regionDir);
@@ -274,7 +274,8 @@ async function runBackend(
 /**
  * Samples, until `stop()`, how long after a `speeds` change was written every serving process has
  * applied it (its `/healthz` reports the change log position it applied through): the newest change
- * every 250 ms, its time from `change_log.at` (the start of the writing transaction).
+ * every 250 ms, its time from `change_log.at` (when the announcement, the last statement of the
+ * writing transaction, was written).
  */
 function sampleSpeedPropagation(databaseUrl: string, servers: ServerProcess[]): { stop: () => Promise<number[]> } {
   const lags: number[] = [];
