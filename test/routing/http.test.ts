@@ -204,7 +204,7 @@ describe('FindRoute over HTTP', () => {
     expect(r.type).toContain('xml');
     const doc = xml.parse(r.body);
     const root = doc.Streetwise;
-    expect(root).toMatchObject({ docType: 'FindRoute', statusId: '0', statusText: '', versionNumber: '11.2' });
+    expect(root).toMatchObject({ docType: 'FindRoute', statusId: '0', statusText: 'OK', versionNumber: '11.2' });
     expect(root.responseId).toMatch(/^[0-9a-f-]{36}$/);
     const trip = root.Trip;
     expect(trip.WayPoints.WayPoint).toHaveLength(2);
