@@ -27,13 +27,15 @@ export interface DemoSimulationDeps {
 export interface DemoSimulationOptions {
   /** length of the morning-peak window, hours (default 3: 06:30–09:30 local) */
   peakHours?: number;
-  /** length of the evening-peak window, hours (default 2.5: 16:00–18:30 local; 0: none) */
+  /** length of the evening-peak window, hours (default 2: 16:30–18:30 local; 0: none) */
   eveningHours?: number;
   /** demand of the peak windows as a multiple of the daily default (default `PEAK_DEMAND_FACTOR`) */
   peakDemandFactor?: number;
+  /** share of the peak windows' vehicles reporting pings (default `PEAK_PENETRATION`) */
+  peakPenetration?: number;
   /** length of the window just before now, minutes (default 20) */
   recentMinutes?: number;
-  /** share of vehicles reporting pings (default 0.15) */
+  /** share of vehicles reporting pings in the window before now (default 0.15) */
   penetration?: number;
   /** seconds between pings (default 5) */
   intervalS?: number;
@@ -67,7 +69,13 @@ export function defaultTripsPerDay(region: Region): number {
  * the downtown signals and slow arterials at 08:00 and 17:00 (measured on the demo city,
  * docs/demo.md), while the first start stays within about half a minute.
  */
-export const PEAK_DEMAND_FACTOR = 2;
+export const PEAK_DEMAND_FACTOR = 2.5;
+/**
+ * Share of the peak windows' vehicles reporting pings: the demand is three times the default, so
+ * a fifth of the default share keeps the pings (and the first start's processing time) near
+ * twice those of an uncongested morning while every street still gets samples.
+ */
+export const PEAK_PENETRATION = 0.025;
 
 /** Unix seconds of `startTime` (HH:MM:SS, default 06:30) local on the most recent weekday whose window of `hours` ended before `nowS`. */
 export function lastWeekdayPeakStartS(nowS: number, tz: string, hours: number, startTime = '06:30:00'): number {
@@ -104,7 +112,7 @@ export async function runDemoSimulation(
   const log = deps.log ?? ((): void => undefined);
   const tz = deps.region.meta.timeZone || 'UTC';
   const peakHours = options.peakHours ?? 3;
-  const eveningHours = options.eveningHours ?? 2.5;
+  const eveningHours = options.eveningHours ?? 2;
   const baseTrips = options.tripsPerDay ?? defaultTripsPerDay(deps.region);
   const peakTrips = Math.round(baseTrips * (options.peakDemandFactor ?? PEAK_DEMAND_FACTOR));
   const common = {
@@ -115,18 +123,20 @@ export async function runDemoSimulation(
     tripsPerDay: baseTrips,
     tracePrefix: 'demo',
   };
+  const peak = { tripsPerDay: peakTrips, penetration: options.peakPenetration ?? PEAK_PENETRATION };
   const windows: Array<{
     startS: number;
     durationS: number;
     seed: number;
     stopAtEnd?: boolean;
     tripsPerDay?: number;
+    penetration?: number;
   }> = [
     {
       startS: lastWeekdayPeakStartS(deps.nowS, tz, peakHours),
       durationS: peakHours * 3600,
       seed: common.seed,
-      tripsPerDay: peakTrips,
+      ...peak,
     },
   ];
   const recentS = (options.recentMinutes ?? 20) * 60;
@@ -140,10 +150,10 @@ export async function runDemoSimulation(
     });
   if (eveningHours > 0)
     windows.push({
-      startS: lastWeekdayPeakStartS(deps.nowS, tz, eveningHours, '16:00:00'),
+      startS: lastWeekdayPeakStartS(deps.nowS, tz, eveningHours, '16:30:00'),
       durationS: eveningHours * 3600,
       seed: common.seed + 2,
-      tripsPerDay: peakTrips,
+      ...peak,
     });
   const reports: DemoWindowReport[] = [];
   for (const w of windows) {
