@@ -72,7 +72,7 @@ function contentProblem(path: string, type: string, text: string): string | unde
   if (u.pathname === '/v1/metrics/intersections') return count(json?.data?.rows) > 0 ? undefined : 'no metric rows';
   if (u.pathname === '/v1/metadata/intersections') return count(json?.data) > 0 ? undefined : 'no intersections';
   if (u.pathname === '/v1/metrics/intersections/availability')
-    return count(json?.data) > 0 ? undefined : 'no availability window';
+    return count(json?.data?.rows) > 0 ? undefined : 'no availability window';
   return undefined;
 }
 
