@@ -142,6 +142,11 @@ async function main(): Promise<void> {
   select('routing');
 }
 
-main().catch((err: unknown) =>
-  showNotice(`The console could not start: ${err instanceof Error ? err.message : String(err)}`),
-);
+main().catch((err: unknown) => {
+  const message = err instanceof Error ? err.message : String(err);
+  showNotice(
+    /webgl/i.test(message)
+      ? `The map needs WebGL2, which this browser does not provide: turn on hardware acceleration, or use a current Chrome, Firefox, Safari or Edge (headless Chromium: --use-angle=swiftshader --enable-unsafe-swiftshader). (${message})`
+      : `The console could not start: ${message}`,
+  );
+});

@@ -83,8 +83,10 @@ export interface TripView {
 /** One entry of a travel-time series. */
 export interface TravelTimeEntry {
   departureTime: string;
-  travelTimeMinutes: number;
-  abnormalityMinutes: number;
+  /** absent when closures affect the route at that time (contract: no travel time with closures) */
+  travelTimeMinutes?: number;
+  /** absent with closures, as travelTimeMinutes */
+  abnormalityMinutes?: number;
   averageSpeed: number;
   routeHasClosures: boolean;
   routeRestricted: boolean;
@@ -339,8 +341,13 @@ export class RoutingService {
       const hours = t.current.totalS / 3600;
       return {
         departureTime: isoUtc(dep),
-        travelTimeMinutes: t.hasClosures ? 0 : Math.round(t.current.totalS / 60),
-        abnormalityMinutes: t.hasClosures || !trafficConsidered ? 0 : Math.round((t.current.totalS - t.typicalS) / 60),
+        // with closures the route is not drivable as planned: no travel time (spec, Route rule 2)
+        travelTimeMinutes: t.hasClosures ? undefined : Math.round(t.current.totalS / 60),
+        abnormalityMinutes: t.hasClosures
+          ? undefined
+          : !trafficConsidered
+            ? 0
+            : Math.round((t.current.totalS - t.typicalS) / 60),
         averageSpeed: t.hasClosures || hours <= 0 ? 0 : Math.round(dist / hours),
         routeHasClosures: t.hasClosures,
         routeRestricted: t.hasRestrictions,

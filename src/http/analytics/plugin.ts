@@ -87,8 +87,8 @@ const BODY_DOCS: Record<string, string | Record<string, unknown>> = {
   name: { type: 'string', description: 'principal name' },
   anonymous: { type: 'boolean', description: 'anonymous principal' },
 };
-const body = (where: string, fields: readonly string[]) => ({
-  ...documentedBody(where, fields, BODY_DOCS),
+const body = (where: string, fields: readonly string[], required: readonly string[] = []) => ({
+  ...documentedBody(where, fields, BODY_DOCS, required),
   description: 'JSON (Content-Type: application/json)',
 });
 const NAMESPACE_PARAM = {
@@ -145,10 +145,11 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     '/v1/metrics/intersections',
     {
       ...DOCUMENTATION_ONLY,
+      config: { successStatus: 201 },
       schema: {
         tags: TAGS,
         summary: 'Intersection metrics (dimensions × metrics table)',
-        body: body('MetricRequest', METRIC_REQUEST_FIELDS),
+        body: body('MetricRequest', METRIC_REQUEST_FIELDS, ['dateRanges', 'dimensions', 'metrics']),
         security: SECURITY,
       },
     },
@@ -162,6 +163,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     '/v1/metadata/intersections',
     {
       ...DOCUMENTATION_ONLY,
+      config: { successStatus: 201 },
       schema: {
         tags: TAGS,
         summary: 'Intersection metadata and movements',
@@ -194,6 +196,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     '/v1/metrics/intersections/availability',
     {
       ...DOCUMENTATION_ONLY,
+      config: { successStatus: 201 },
       schema: {
         tags: TAGS,
         summary: 'Date windows and intersections with data',
