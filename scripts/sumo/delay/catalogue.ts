@@ -143,6 +143,12 @@ const describe = (keys: string[]): object => {
 const tls = [...oursOfTl.keys()].sort();
 const split = tls.filter((t) => oursOfTl.get(t)!.size > 1);
 const unpairedTl = tls.filter((t) => oursOfTl.get(t)!.size === 0);
+// netconvert reads every way of the extract; streetwise's region is cut to the extract's bounds
+const [minLat, minLon, maxLat, maxLon] = region.meta.bounds;
+const outside = (t: string): boolean =>
+  junctions
+    .filter((j) => j.tl === t)
+    .every((j) => j.lat < minLat || j.lat > maxLat || j.lon < minLon || j.lon > maxLon);
 const joined = [...tlsOfOurs.entries()].filter(([, s]) => s.size > 1).map(([k]) => k);
 const unpairedOurs = ours.filter((o) => !tlsOfOurs.has(o.key)).map((o) => o.key);
 const oneToOne = tls.filter((t) => {
@@ -158,6 +164,7 @@ const figures = {
   signalToSeveralOfOurs: split.length,
   severalSignalsToOneOfOurs: joined.length,
   unpairedSignals: unpairedTl.length,
+  unpairedSignalsOutsideRegion: unpairedTl.filter(outside).length,
   unpairedOurs: unpairedOurs.length,
   junctionsToSeveralOfOurs: splitJunctions.length,
 };
