@@ -7,6 +7,7 @@ import type { Db, Queryable } from '../../store/db.js';
 import type { Region } from '../../network/region.js';
 import type { Trajectory } from '../../probes/trajectory.js';
 import { mapVersionOf } from '../catalog/catalog.js';
+import { storedFactInputs } from './fact-inputs.js';
 import { buildFacts, type Fact } from './build-facts.js';
 import { addToRollups, rebuildRollupSlices, SliceSet } from './rollup.js';
 
@@ -273,7 +274,7 @@ export async function refreshFacts(
   const handle = async (batch: readonly Trajectory[]): Promise<void> => {
     if (batch.length === 0) return;
     trajectories += batch.length;
-    const f = buildFacts(region, batch);
+    const f = buildFacts(region, batch, await storedFactInputs(db, region, batch));
     facts += f.length;
     await storeFacts(db, f, {
       mapVersion,

@@ -8,13 +8,10 @@ import type { Region } from '../../network/region.js';
 import type { Trajectory } from '../../probes/trajectory.js';
 import { readTrajectories } from '../../probes/traversal-store.js';
 import { mapVersionOf } from '../catalog/catalog.js';
-import { storedSignalTiming } from '../signals/signal-store.js';
 import { buildFacts } from './build-facts.js';
-import { refreshFreeFlow, storedFreeFlow } from './free-flow.js';
+import { storedFactInputs } from './fact-inputs.js';
+import { refreshFreeFlow } from './free-flow.js';
 import { FACT_WRITE_LOCK, storeFactsIn } from './store-facts.js';
-
-/** Controller logs are read this far around the trajectories' span, seconds. */
-const TIMING_MARGIN_S = 600;
 
 /** Traces per transaction of `rebuildFacts`. */
 const REBUILD_TRACES = 200;
@@ -32,24 +29,7 @@ export async function storeTrajectoryFacts(
   removedParts: ReadonlyArray<{ traceId: string; part: number }> = [],
 ): Promise<number> {
   if (trajectories.length === 0 && removedParts.length === 0) return 0;
-  let fromS = Number.POSITIVE_INFINITY;
-  let toS = Number.NEGATIVE_INFINITY;
-  for (const t of trajectories)
-    if (t.traversals.length > 0) {
-      fromS = Math.min(fromS, t.traversals[0].enterS);
-      toS = Math.max(toS, t.traversals[t.traversals.length - 1].exitS);
-    }
-  const signalTiming =
-    fromS <= toS
-      ? await storedSignalTiming(
-          tx,
-          { region: region.meta.name, timeZone: region.meta.timeZone || 'UTC' },
-          fromS - TIMING_MARGIN_S,
-          toS + TIMING_MARGIN_S,
-        )
-      : undefined;
-  const freeFlow = await storedFreeFlow(tx, region);
-  const facts = buildFacts(region, trajectories, { signalTiming, freeFlow });
+  const facts = buildFacts(region, trajectories, await storedFactInputs(tx, region, trajectories));
   await storeFactsIn(tx, facts, {
     mapVersion: mapVersionOf(region),
     region: region.meta.name,
