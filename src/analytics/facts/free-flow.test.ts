@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { buildFixture, makeTrajectory, N, nyS } from '../../../test/analytics/fixture.js';
 import { buildFacts } from './build-facts.js';
-import { FREE_FLOW_MIN_SAMPLES, freeFlowKphOf, observedFreeFlow } from './free-flow.js';
+import { allMigrations } from '../../app/migrations.js';
+import { replaceTraversals } from '../../probes/traversal-store.js';
+import { openPglite, runMigrations } from '../../store/index.js';
+import {
+  FREE_FLOW_MIN_SAMPLES,
+  freeFlowKphOf,
+  observedFreeFlow,
+  refreshFreeFlow,
+  storedFreeFlow,
+} from './free-flow.js';
 
 // Fixture: W --400-- C --120-- E ; C signalized, every road 36 km/h with no maxspeed tag.
 // A crossing W → C → E has a 214.5 m zone (150 m + 7.25 m + 7.25 m + 50 m).
@@ -51,5 +60,30 @@ describe('free flow from observed speeds', () => {
   it('needs enough unimpeded pings', () => {
     const few = observedFreeFlow(fx.graph, free.slice(0, 1), 40);
     expect(Number.isNaN(few.observedKph[fx.edge(N.W, N.C)])).toBe(true);
+  });
+
+  it('is computed in SQL from the stored traversals exactly as in memory', async () => {
+    const db = await openPglite();
+    try {
+      await runMigrations(db, allMigrations());
+      const all = [...free, queued];
+      const ctx = { mapVersion: fx.region.meta.mapVersion, timeZone: 'America/New_York' };
+      await replaceTraversals(
+        db,
+        fx.graph,
+        ctx,
+        all.map((t) => t.traceId),
+        all,
+      );
+      expect(await refreshFreeFlow(db, fx.region)).toBe(2);
+      const stored = await storedFreeFlow(db, fx.region);
+      for (const e of [fx.edge(N.W, N.C), fx.edge(N.C, N.E)]) {
+        expect(stored.observedKph[e]).toBeCloseTo(observed.observedKph[e], 3);
+        expect(stored.samples[e]).toBe(observed.samples[e]);
+      }
+      expect(Number.isNaN(stored.observedKph[fx.edge(N.C, N.W)])).toBe(true);
+    } finally {
+      await db.close();
+    }
   });
 });
