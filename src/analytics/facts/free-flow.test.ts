@@ -57,6 +57,16 @@ describe('free flow from observed speeds', () => {
     expect(obs.freeFlowSource).toBe('observed');
   });
 
+  it('does not lower free flow below the limit', () => {
+    // the same vehicles at 8 m/s (28.8 km/h), below the 36 km/h limit
+    const slow = [0, 1, 2].map((i) =>
+      makeTrajectory(fx, `s${i}`, [N.W, N.C, N.E], t0 + 60 * i, [{ distanceM: 520, speedMps: 8 }], { withSpeed: true }),
+    );
+    const o = observedFreeFlow(fx.graph, slow);
+    expect(o.observedKph[fx.edge(N.W, N.C)]).toBeCloseTo(28.8, 4);
+    expect(freeFlowKphOf(fx.graph, fx.edge(N.W, N.C), o)).toEqual([36, 'default']);
+  });
+
   it('needs enough unimpeded pings', () => {
     const few = observedFreeFlow(fx.graph, free.slice(0, 1), 40);
     expect(Number.isNaN(few.observedKph[fx.edge(N.W, N.C)])).toBe(true);

@@ -1,13 +1,19 @@
 /**
  * Free-flow speeds from what unimpeded probe vehicles do. The free-flow time of a crossing's zone
- * is Σ piece length / free-flow speed of its edge; the speed of an edge is, in order:
+ * is Σ piece length / free-flow speed of its edge; the speed of an edge is:
  *
- *  1. `observed`: the median of the unimpeded probe speeds on the edge — reported ping speeds of at
- *     least `UNIMPEDED_SHARE` of the edge's 90th percentile (slower pings are queued, turning or
- *     pulling away) — when at least `FREE_FLOW_MIN_SAMPLES` of them were seen (the HCM's free-flow
- *     speed is the mean speed of vehicles that nothing slows; the median resists the odd fast one);
- *  2. `tag`: the way's `maxspeed`;
- *  3. `default`: the country's legal limit for the road class (src/osm/country.ts).
+ *  - `observed`: the median of the unimpeded probe speeds on the edge — reported ping speeds of at
+ *    least `UNIMPEDED_SHARE` of the edge's 90th percentile (slower pings are queued, turning or
+ *    pulling away) — when at least `FREE_FLOW_MIN_SAMPLES` of them were seen (the HCM's free-flow
+ *    speed is the mean speed of vehicles that nothing slows; the median resists the odd fast one),
+ *    where it is above the limit below;
+ *  - else `tag`: the way's `maxspeed`;
+ *  - else `default`: the country's legal limit for the road class (src/osm/country.ts).
+ *
+ * An observed speed below the limit does not lower free flow: on a short link the pings that pass
+ * the unimpeded test still include vehicles pulling away from or slowing for the junction itself,
+ * so a lower median is no evidence that drivers choose a lower speed. One above the limit is
+ * evidence that the limit (often a legal default guessed from the road class) is too low.
  *
  * The observed speeds are recomputed from every stored traversal by `refreshFreeFlow` (the
  * operator's `analytics refresh`) and read by the fact builders (`storedFreeFlow`).
@@ -76,11 +82,12 @@ export function observedFreeFlow(
   return { observedKph, samples };
 }
 
-/** Free-flow speed of edge `e`, km/h, and where it comes from. */
+/** Free-flow speed of edge `e`, km/h, and where it comes from: the observed speed where it exceeds the limit. */
 export function freeFlowKphOf(g: Graph, e: EdgeId, freeFlow?: FreeFlowSpeeds): [number, FreeFlowSource] {
+  const limit = g.edgeSpeedKph[e];
   const observed = freeFlow?.observedKph[e];
-  if (observed !== undefined && observed > 0) return [observed, 'observed'];
-  return [g.edgeSpeedKph[e], g.edgeSpeedTagged[e] ? 'tag' : 'default'];
+  if (observed !== undefined && observed > limit) return [observed, 'observed'];
+  return [limit, g.edgeSpeedTagged[e] ? 'tag' : 'default'];
 }
 
 /**
