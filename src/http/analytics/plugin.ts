@@ -1,6 +1,6 @@
 /**
  * HTTP plugin of the intersection analytics service: metrics, metadata,
- * availability (a GET carrying a JSON principal body) and namespaces. Every route needs a Bearer
+ * availability (a GET carrying a JSON principal body), namespaces and signal controller logs. Every route needs a Bearer
  * app token. Handlers only translate; the work happens in `analytics/`.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -35,6 +35,7 @@ import { DOCUMENTATION_ONLY, documentedBody, documentedStrings } from '../openap
 import { envelope } from '../envelope.js';
 import { bearerToken } from '../tokens.js';
 import { makeAnalyticsErrorHandler } from './errors.js';
+import { registerSignalRoutes } from './signals.js';
 
 const TAGS = ['analytics'];
 const SECURITY = [{ bearer: [] }];
@@ -272,5 +273,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
       return reply.code(200).send({ ...head(), result });
     },
   );
+
+  await registerSignalRoutes(app, ctx);
 };
 export default plugin;
