@@ -3,7 +3,7 @@
  * segment, Douglas-Peucker simplification, point-in-polygon. Accurate to well under a metre over
  * the few kilometres these are used for.
  */
-import { EARTH_RADIUS_M } from './spherical.js';
+import { EARTH_RADIUS_M, M_PER_DEG } from './spherical.js';
 
 const RAD = Math.PI / 180;
 
@@ -26,7 +26,7 @@ export function projectOnSegment(
   bLon: number,
 ): SegmentProjection {
   const kx = Math.cos(((aLat + bLat) / 2) * RAD) * RAD * EARTH_RADIUS_M;
-  const ky = RAD * EARTH_RADIUS_M;
+  const ky = M_PER_DEG;
   const bx = (bLon - aLon) * kx;
   const by = (bLat - aLat) * ky;
   const px = (lon - aLon) * kx;
