@@ -22,7 +22,6 @@ import { SpeedFeeds } from '../src/traffic/feeds.js';
 import { EngineWithSearch, KeepDeadEnds, tdAstarOf } from '../test/routing/search-variants.js';
 import { SpeedMode } from '../src/traffic/model.js';
 import { RoutingEngine, NO_CRITERIA, type PlanRequest } from '../src/routing/engine.js';
-import { routingServiceFor } from '../src/http/routing/plugin.js';
 import { makeTestContext } from '../test/helpers/context.js';
 import { signalizedGrid } from '../test/routing/fixtures.js';
 import { createRng } from '../src/sim/prng.js';
@@ -197,7 +196,7 @@ async function benchBaltimore(): Promise<void> {
 
   const t = await makeTestContext({ region, now: () => (dep - 600) * 1000 });
   try {
-    const svc = routingServiceFor(t.ctx);
+    const svc = t.app.services.routing!;
     const saves: number[] = [];
     for (let i = 0; i < 300; i++) {
       const [a, b] = pairs[i];
