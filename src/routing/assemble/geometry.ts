@@ -5,7 +5,7 @@
  */
 import type { Graph } from '../../network/graph.js';
 import type { EdgeTiming } from '../path-cost.js';
-import { haversineM, projectOnSegment } from '../../geo/index.js';
+import { douglasPeuckerIndices, haversineM } from '../../geo/index.js';
 
 /** Points [lat, lon] of edge e between fractions f0 ≤ f1 of its geometry length. */
 export function edgeSlice(g: Graph, e: number, f0: number, f1: number): Array<[number, number]> {
@@ -92,31 +92,6 @@ export function simplifyIndices(points: Array<[number, number]>, toleranceM: num
     if (haversineM(p[0], p[1], points[i][0], points[i][1]) >= toleranceM) radial.push(i);
   }
   radial.push(n - 1);
-  // Douglas-Peucker over the radial survivors (iterative stack)
-  const keep = new Uint8Array(radial.length);
-  keep[0] = 1;
-  keep[radial.length - 1] = 1;
-  const stack: Array<[number, number]> = [[0, radial.length - 1]];
-  while (stack.length) {
-    const [a, b] = stack.pop()!;
-    let maxD = -1,
-      idx = -1;
-    for (let i = a + 1; i < b; i++) {
-      const p = points[radial[i]],
-        pa = points[radial[a]],
-        pb = points[radial[b]];
-      const d = projectOnSegment(p[0], p[1], pa[0], pa[1], pb[0], pb[1]).distanceM;
-      if (d > maxD) {
-        maxD = d;
-        idx = i;
-      }
-    }
-    if (idx >= 0 && maxD > toleranceM) {
-      keep[idx] = 1;
-      stack.push([a, idx], [idx, b]);
-    }
-  }
-  const out: number[] = [];
-  for (let i = 0; i < radial.length; i++) if (keep[i]) out.push(radial[i]);
-  return out;
+  // Douglas-Peucker over the radial survivors
+  return douglasPeuckerIndices(points, toleranceM, radial);
 }
