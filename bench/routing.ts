@@ -6,7 +6,8 @@
  * - on a generated grid with ≥ 1 million directed edges (501 × 501 nodes, arterials every 10th
  *   row/column, signals where arterials cross): 200 OD pairs, search only, with CCH potentials over
  *   time-warped window metrics, with static window metrics (08:00) and with landmark bounds, plus
- *   plain time-dependent Dijkstra (no bounds, every label kept: `deadEnds: false`); the CCH rows
+ *   plain time-dependent Dijkstra (no bounds, every label kept: `KeepDeadEnds` of
+ *   `test/routing/search-variants.ts`); the CCH rows
  *   take, per pair, the median of three passes (each pass's p50 is printed too), and the 08:00
  *   row's ratio to plain TD-Dijkstra is printed last (a day's machine speed moves it far less than
  *   the milliseconds).
@@ -18,9 +19,9 @@ import { buildRegion } from '../src/network/index.js';
 import { EdgeFlag, type Graph } from '../src/network/graph.js';
 import type { Region } from '../src/network/region.js';
 import { SpeedFeeds } from '../src/traffic/feeds.js';
+import { EngineWithSearch, KeepDeadEnds, tdAstarOf } from '../test/routing/search-variants.js';
 import { SpeedMode } from '../src/traffic/model.js';
 import { RoutingEngine, NO_CRITERIA, type PlanRequest } from '../src/routing/engine.js';
-import { routingServiceFor } from '../src/http/routing/plugin.js';
 import { makeTestContext } from '../test/helpers/context.js';
 import { signalizedGrid } from '../test/routing/fixtures.js';
 import { createRng } from '../src/sim/prng.js';
@@ -182,17 +183,20 @@ async function benchBaltimore(): Promise<void> {
   const l = searchRun(alt, pairs, dep, 100);
   report('search, landmark (ALT) bounds, Mon 08:00', l.ms, l.settled, l.windowShare);
   staticWindowsRun(g, region.meta.timeZone, pairs, dep, 100, 'search, CCH, static window metrics, Mon 08:00');
-  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, {
-    landmarkCount: 0,
-    potentials: 'landmarks',
-    deadEnds: false,
-  });
+  const plain = new EngineWithSearch(
+    g,
+    new SpeedFeeds(),
+    null,
+    region.meta.timeZone,
+    { landmarkCount: 0, potentials: 'landmarks' },
+    (e) => tdAstarOf(e, KeepDeadEnds),
+  );
   const d = searchRun(plain, pairs.slice(0, 300), dep, 30);
   report('plain TD-Dijkstra (no landmarks), 300 pairs', d.ms, d.settled);
 
   const t = await makeTestContext({ region, now: () => (dep - 600) * 1000 });
   try {
-    const svc = routingServiceFor(t.ctx);
+    const svc = t.app.services.routing!;
     const saves: number[] = [];
     for (let i = 0; i < 300; i++) {
       const [a, b] = pairs[i];
@@ -367,11 +371,14 @@ async function benchGrid(): Promise<void> {
     }
   }
   staticWindowsRun(g, region.meta.timeZone, pairs, dep, 10, 'grid search (cch, static windows), Mon 08:00');
-  const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, {
-    landmarkCount: 0,
-    potentials: 'landmarks',
-    deadEnds: false,
-  });
+  const plain = new EngineWithSearch(
+    g,
+    new SpeedFeeds(),
+    null,
+    region.meta.timeZone,
+    { landmarkCount: 0, potentials: 'landmarks' },
+    (e) => tdAstarOf(e, KeepDeadEnds),
+  );
   const d = searchRun(plain, pairs.slice(0, 30), dep, 3);
   report('grid plain TD-Dijkstra, 30 pairs, Mon 08:00', d.ms, d.settled);
   // a day's machine speed moves every row alike (by up to 1.5× between days); this ratio moves far less

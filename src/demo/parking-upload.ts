@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Prng } from './prng.js';
 import type { DemoLot, OpeningRule } from './parking-lots.js';
 import { CITY_NAME, CITY_POSTCODE, CITY_STATE, CITY_TIME_ZONE } from './layout.js';
+import { bearingDeg } from '../geo/index.js';
 
 /** Data source key of the demo operator: lot aliases are `demo|<lot key>`. */
 export const DEMO_DATA_SOURCE = 'demo';
@@ -527,15 +528,6 @@ function money0(x: number): string {
 
 function round7(deg: number): number {
   return Math.round(deg * 1e7) / 1e7;
-}
-
-/** Initial bearing from point 1 to point 2, degrees clockwise from north in [0, 360). */
-function bearingDeg(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const r = Math.PI / 180;
-  const y = Math.sin((lon2 - lon1) * r) * Math.cos(lat2 * r);
-  const x =
-    Math.cos(lat1 * r) * Math.sin(lat2 * r) - Math.sin(lat1 * r) * Math.cos(lat2 * r) * Math.cos((lon2 - lon1) * r);
-  return (Math.atan2(y, x) / r + 360) % 360;
 }
 
 /** A UUID (version 4 layout) derived from a string with SHA-1, so it is the same on every run. */

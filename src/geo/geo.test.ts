@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import {
+  M_PER_DEG,
   haversineM,
   bearingDeg,
   turnAngleDeg,
@@ -88,5 +89,13 @@ describe('geo kernel', () => {
         [2, 0],
       ]),
     ).toBeCloseTo(2 * 111_195, -1);
+  });
+});
+
+describe('M_PER_DEG', () => {
+  it('is the great-circle length of one degree of latitude, and of longitude on the equator', () => {
+    expect(M_PER_DEG).toBeCloseTo(haversineM(10, 20, 11, 20), 6);
+    expect(M_PER_DEG).toBeCloseTo(haversineM(0, 20, 0, 21), 6);
+    expect(M_PER_DEG).toBeCloseTo(111_195.08, 2);
   });
 });

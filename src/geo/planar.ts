@@ -3,7 +3,7 @@
  * segment, Douglas-Peucker simplification, point-in-polygon. Accurate to well under a metre over
  * the few kilometres these are used for.
  */
-import { EARTH_RADIUS_M } from './spherical.js';
+import { EARTH_RADIUS_M, M_PER_DEG } from './spherical.js';
 
 const RAD = Math.PI / 180;
 
@@ -26,7 +26,7 @@ export function projectOnSegment(
   bLon: number,
 ): SegmentProjection {
   const kx = Math.cos(((aLat + bLat) / 2) * RAD) * RAD * EARTH_RADIUS_M;
-  const ky = RAD * EARTH_RADIUS_M;
+  const ky = M_PER_DEG;
   const bx = (bLon - aLon) * kx;
   const by = (bLat - aLat) * ky;
   const px = (lon - aLon) * kx;
@@ -41,15 +41,18 @@ export function projectOnSegment(
 }
 
 /**
- * Douglas-Peucker simplification of [lat, lon] points with a tolerance in metres. The first and
- * last points are always kept; a tolerance ≤ 0 returns a copy.
+ * Indices, ascending, of the points Douglas-Peucker simplification keeps at `toleranceM` metres,
+ * among `candidates` (indices into `points`, ascending; every point by default). The first and
+ * last candidates are always kept; a tolerance ≤ 0 keeps every candidate.
  */
-export function simplifyDouglasPeucker(
+export function douglasPeuckerIndices(
   points: ReadonlyArray<readonly [number, number]>,
   toleranceM: number,
-): Array<[number, number]> {
-  const n = points.length;
-  if (n <= 2 || toleranceM <= 0) return points.map((p) => [p[0], p[1]]);
+  candidates?: readonly number[],
+): number[] {
+  const ids = candidates ?? points.map((_, i) => i);
+  const n = ids.length;
+  if (n <= 2 || toleranceM <= 0) return [...ids];
   const keep = new Uint8Array(n);
   keep[0] = 1;
   keep[n - 1] = 1;
@@ -57,17 +60,13 @@ export function simplifyDouglasPeucker(
   while (stack.length) {
     const last = stack.pop()!;
     const first = stack.pop()!;
+    const a = points[ids[first]];
+    const b = points[ids[last]];
     let maxD = -1;
     let idx = -1;
     for (let i = first + 1; i < last; i++) {
-      const d = projectOnSegment(
-        points[i][0],
-        points[i][1],
-        points[first][0],
-        points[first][1],
-        points[last][0],
-        points[last][1],
-      ).distanceM;
+      const p = points[ids[i]];
+      const d = projectOnSegment(p[0], p[1], a[0], a[1], b[0], b[1]).distanceM;
       if (d > maxD) {
         maxD = d;
         idx = i;
@@ -78,9 +77,20 @@ export function simplifyDouglasPeucker(
       stack.push(first, idx, idx, last);
     }
   }
-  const out: Array<[number, number]> = [];
-  for (let i = 0; i < n; i++) if (keep[i]) out.push([points[i][0], points[i][1]]);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) if (keep[i]) out.push(ids[i]);
   return out;
+}
+
+/**
+ * Douglas-Peucker simplification of [lat, lon] points with a tolerance in metres. The first and
+ * last points are always kept; a tolerance ≤ 0 returns a copy.
+ */
+export function simplifyDouglasPeucker(
+  points: ReadonlyArray<readonly [number, number]>,
+  toleranceM: number,
+): Array<[number, number]> {
+  return douglasPeuckerIndices(points, toleranceM).map((i) => [points[i][0], points[i][1]]);
 }
 
 /** True when (lat, lon) lies inside the ring of [lat, lon] points (even-odd rule; ring may be open or closed). */

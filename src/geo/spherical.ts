@@ -4,6 +4,12 @@
 export const EARTH_RADIUS_M = 6_371_008.8;
 const RAD = Math.PI / 180;
 
+/**
+ * Metres per degree of latitude on that sphere (≈ 111 195 m), and of longitude at the equator:
+ * the one factor of every local equirectangular approximation (× cos(latitude) for longitude).
+ */
+export const M_PER_DEG = EARTH_RADIUS_M * RAD;
+
 /** Great-circle distance between two points, metres (haversine). */
 export function haversineM(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const dLat = (lat2 - lat1) * RAD;

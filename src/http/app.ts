@@ -1,6 +1,6 @@
 /**
  * Builds the Fastify app serving every API at its root (paths of the three services are disjoint).
- * Never listens: `server.ts` does, tests use `app.inject`.
+ * Never listens: each serving thread (`app/serving/serving-worker.ts`) does, tests use `app.inject`.
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -25,6 +25,7 @@ import { registerJsonParser, registerNulCheck } from './request-errors.js';
 import { sendEdgeError } from './edge-errors.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
 import { documentResponses } from './openapi-responses.js';
+import { buildServices } from './services.js';
 
 /** Answers a request the HTTP parser rejected with `{ error: { statusId, userMessage } }` and closes. */
 export function answerMalformedHttp(err: Error & { code?: string }, socket: import('node:net').Socket): void {
@@ -103,6 +104,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   );
   app.setErrorHandler((err, req, reply) => sendEdgeError(ctx, err, req, reply));
 
+  app.decorate('services', buildServices(ctx));
   await app.register(authPlugin, { ctx });
   const s = new Set(ctx.config.server.services);
   // Probe ingestion feeds both routing (speeds) and analytics (trajectories): always served.

@@ -4,7 +4,7 @@
  * `projectOnSegment`, optional heading preference.
  */
 import Flatbush from 'flatbush';
-import { bearingDeg, bearingDiffDeg, haversineM, projectOnSegment } from '../geo/index.js';
+import { M_PER_DEG, bearingDeg, bearingDiffDeg, haversineM, projectOnSegment } from '../geo/index.js';
 import { EdgeFlag } from './graph.js';
 import type { EdgeId, Graph } from './graph.js';
 
@@ -38,7 +38,6 @@ export interface LocateOptions {
   filter?: (edge: EdgeId) => boolean;
 }
 
-const M_PER_DEG = 111_195;
 const DEFAULT_TOLERANCE_DEG = 45;
 const DEFAULT_LOCATE_RADIUS_M = 1000;
 

@@ -8,13 +8,20 @@
 import { EdgeFlag, TurnRestrictions, type Graph } from '../network/graph.js';
 import type { SpeedFeeds } from '../traffic/feeds.js';
 import type { IncidentCache } from '../traffic/incidents.js';
-import { SpeedMode, TrafficModel, type CostQuery, type TrafficModelConfig } from '../traffic/model.js';
+import {
+  SpeedMode,
+  TrafficModel,
+  type CostQuery,
+  type SpeedModeId,
+  type TrafficModelConfig,
+} from '../traffic/model.js';
 import { EdgeLocator, type Snap } from './locate.js';
 import { computeLandmarks, type Landmarks } from './search/landmarks.js';
 import { WindowBounds, type WindowBoundsConfig } from './search/window-bounds.js';
 import {
   TdAstar,
   type CchBounds,
+  type RouteSearch,
   type SearchOptions,
   type SearchSource,
   type SearchTarget,
@@ -54,18 +61,6 @@ export interface EngineConfig {
   potentials: 'cch' | 'landmarks';
   /** CCH: intersections where a movement costs more than this above the cheapest into its edge are turn-expanded, seconds */
   cchExpandOverS: number;
-  /**
-   * Label queue of the search: 'buckets' = bucket queue (1/32 s buckets, pops within one bucket
-   * of the minimum; labels reopen, answers stay exact), 'heap' = 4-ary heap in exact key order
-   * (the tests' reference Dijkstra)
-   */
-  labelQueue: 'buckets' | 'heap';
-  /**
-   * Drop dead-end labels at push: a label whose every way on already has a label at least as
-   * good as it could give (exact; the search decides the same). false only for the tests'
-   * reference Dijkstra and to measure what it saves.
-   */
-  deadEnds: boolean;
   traffic: Partial<TrafficModelConfig>;
 }
 
@@ -83,8 +78,6 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   windowBounds: {},
   potentials: 'cch',
   cchExpandOverS: 5,
-  labelQueue: 'buckets',
-  deadEnds: true,
   traffic: {},
 };
 
@@ -160,7 +153,8 @@ export class RoutingEngine {
   readonly windows: WindowBounds | null;
   /** CCH lower bounds (contraction + free-flow metric), or null when the landmarks serve */
   readonly cch: CchBounds | null;
-  private readonly astar: TdAstar;
+  /** the route search (a test may put a reference search in its place) */
+  protected astar: RouteSearch;
   private readonly altFactor: Float32Array;
   /** labels settled by the searches of the last `plan` */
   lastSettled = 0;
@@ -232,9 +226,7 @@ export class RoutingEngine {
       this.cfg.activeLandmarks,
       this.windows,
       this.cch,
-      this.cfg.labelQueue,
     );
-    this.astar.pruneDeadEnds = this.cfg.deadEnds;
     this.altFactor = new Float32Array(g.edgeCount);
   }
 
@@ -272,20 +264,20 @@ export class RoutingEngine {
    * typical speeds (predicted and learned, no live speeds or incidents) for a time in the past;
    * otherwise current speeds.
    */
-  speedMode(shortest: boolean, useTraffic: boolean, typicalOnly = false): (typeof SpeedMode)[keyof typeof SpeedMode] {
+  speedMode(shortest: boolean, useTraffic: boolean, typicalOnly = false): SpeedModeId {
     if (shortest || !useTraffic) return SpeedMode.freeFlow;
     return typicalOnly ? SpeedMode.typical : SpeedMode.current;
   }
 
   /** Costs legs at a departure with the given mode (closures flagged, not fatal). */
-  costPath(legs: Leg[], departS: number, nowS: number, mode: (typeof SpeedMode)[keyof typeof SpeedMode]): PathCost {
+  costPath(legs: Leg[], departS: number, nowS: number, mode: SpeedModeId): PathCost {
     const q = this.model.query(departS, nowS, mode);
     const qf = this.model.query(departS, nowS, mode, true);
     return costLegs(this.model, q, qf, legs, departS);
   }
 
   /** Travel time only of legs at a departure with the given mode, seconds (no per-edge records). */
-  pathTimeS(legs: Leg[], departS: number, nowS: number, mode: (typeof SpeedMode)[keyof typeof SpeedMode]): number {
+  pathTimeS(legs: Leg[], departS: number, nowS: number, mode: SpeedModeId): number {
     const q = this.model.query(departS, nowS, mode);
     const qf = this.model.query(departS, nowS, mode, true);
     return legsTimeS(this.model, q, qf, legs, departS);

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../store/db.js';
 import { IncidentCache, IncidentStore, type Incident, type NewIncident } from '../traffic/incidents.js';
-import type { SpeedMode } from '../traffic/model.js';
+import type { SpeedModeId } from '../traffic/model.js';
 import { RoutingEngine, type Criteria, type EngineConfig, type PlannedRoute } from './engine.js';
 import { RoutingError } from './errors.js';
 import { RouteStore, newId, type StoredRoute, type TripWaypoint } from './route-store.js';
@@ -173,7 +173,7 @@ export class RoutingService {
   }
 
   /** Speed mode of a request at instant `atS`. */
-  private modeAt(shortest: boolean, useTraffic: boolean, atS: number): (typeof SpeedMode)[keyof typeof SpeedMode] {
+  private modeAt(shortest: boolean, useTraffic: boolean, atS: number): SpeedModeId {
     return this.engine.speedMode(shortest, useTraffic, this.isPast(atS));
   }
 

@@ -13,6 +13,7 @@ import type { Region } from '../network/region.js';
 import { localParts } from '../time/index.js';
 import type { ProbeRecord } from '../probes/ingest/records.js';
 import { OdSampler, WEEKDAY_HOURLY_SHARE, WEEKEND_HOURLY_SHARE, isTripEndEdge } from './demand.js';
+import { M_PER_DEG } from '../geo/index.js';
 import { EdgeGeometry } from './edge-geometry.js';
 import { createRng, type Rng } from './prng.js';
 import { SimRouter } from './router.js';
@@ -67,7 +68,6 @@ const FREE_HEADWAY_S = 1.2;
 const STOP_SIGN_S = 3;
 /** Window of the inflow estimate used for congestion, seconds. */
 const FLOW_WINDOW_S = 300;
-const M_PER_DEG = 111_195;
 
 interface Vehicle {
   trip: number;

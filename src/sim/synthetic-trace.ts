@@ -4,11 +4,11 @@
  */
 import { EdgeFlag, RoadClass, TurnRestrictions, type EdgeId, type Graph } from '../network/graph.js';
 import type { Ping } from '../probes/trajectory.js';
+import { M_PER_DEG } from '../geo/index.js';
 import { EdgeGeometry } from './edge-geometry.js';
 import type { Rng } from './prng.js';
 
 /** Metres per degree of latitude. */
-const M_PER_DEG = 111_195;
 
 /**
  * A random drive of at least `minLengthM` metres over routable car edges: at each node a random

@@ -7,7 +7,8 @@
  *                `{ t: 'x', id, sql }` exec (several statements, no parameters)
  *                `{ t: 'begin', id, tx }`, `{ t: 'end', id, tx, commit }` transaction bounds
  *                `{ t: 'listen', channel }` forward NOTIFY on `channel` to this port
- * host → client: `{ t: 'r', id, rows, rowCount }` result, `{ t: 'e', id, error }` failure,
+ * host → client: `{ t: 'r', id, result: { rows, rowCount } }` result, `{ t: 'e', id, error }` failure
+ *                (`rpc.ts`),
  *                `{ t: 'n', channel, payload }` notification
  * parent → host: `{ t: 'connect', port }` a new client, `{ t: 'close' }` close the database and exit
  *
@@ -17,6 +18,8 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { setPriority } from 'node:os';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { rpcFail, rpcReply, type RpcRequest } from './rpc.js';
+import type { DbRequest, DbResult } from './remote-db.js';
 
 /** A transaction with no statement for this long is rolled back, ms. */
 const TX_IDLE_MS = 60_000;
@@ -25,12 +28,7 @@ interface HostData {
   dataDir?: string;
   nice?: number;
 }
-type ClientMessage =
-  | { t: 'q'; id: number; sql: string; params?: unknown[]; tx?: number }
-  | { t: 'x'; id: number; sql: string }
-  | { t: 'begin'; id: number; tx: number }
-  | { t: 'end'; id: number; tx: number; commit: boolean }
-  | { t: 'listen'; channel: string };
+type ClientMessage = RpcRequest<DbRequest> | { t: 'listen'; channel: string };
 
 /** An open transaction: statements wait in `queue` until the transaction's loop takes them. */
 interface TxSession {
@@ -58,7 +56,7 @@ function errorPayload(err: unknown): Record<string, unknown> {
     'position',
     'where',
   ]) {
-    const v = (err as unknown as Record<string, unknown>)[k];
+    const v: unknown = Reflect.get(err, k);
     if (v !== undefined) out[k] = v;
   }
   return out;
@@ -87,11 +85,11 @@ const clients = new Set<MessagePort>();
 const listeners = new Map<string, Set<MessagePort>>();
 
 function reply(port: MessagePort, id: number, res: { rows: unknown[]; affectedRows?: number }): void {
-  port.postMessage({ t: 'r', id, rows: res.rows, rowCount: res.affectedRows ?? 0 });
+  rpcReply<DbResult>(port, id, { rows: res.rows, rowCount: res.affectedRows ?? 0 });
 }
 
 function fail(port: MessagePort, id: number, err: unknown): void {
-  port.postMessage({ t: 'e', id, error: errorPayload(err) });
+  rpcFail(port, id, errorPayload(err));
 }
 
 /** Runs one transaction for a client: statements arrive through `session.queue` until `end`. */

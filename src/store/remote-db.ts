@@ -7,6 +7,7 @@
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { Db, QueryResult, Queryable } from './db.js';
 import { siblingModule, startThread } from './thread.js';
+import { RpcClient } from './rpc.js';
 
 /** A database error as it crossed the port: message plus PostgreSQL's fields (code, detail, …). */
 export class RemoteDbError extends Error {
@@ -20,51 +21,43 @@ export class RemoteDbError extends Error {
   }
 }
 
-interface Pending {
-  resolve: (r: QueryResult<never>) => void;
-  reject: (e: Error) => void;
+/** A statement sent to the database thread (see `pglite-host.ts` for the protocol). */
+export type DbRequest =
+  | { t: 'q'; sql: string; params?: unknown[]; tx?: number }
+  | { t: 'x'; sql: string }
+  | { t: 'begin'; tx: number }
+  | { t: 'end'; tx: number; commit: boolean };
+
+/** A statement's result as it crosses the port. */
+export interface DbResult {
+  rows: unknown[];
+  rowCount: number;
 }
-type HostMessage =
-  | { t: 'r'; id: number; rows: never[]; rowCount: number }
-  | { t: 'e'; id: number; error: Record<string, unknown> }
-  | { t: 'n'; channel: string; payload: string };
+
+/** A notification forwarded by the database thread. */
+export interface DbNotification {
+  t: 'n';
+  channel: string;
+  payload: string;
+}
 
 /**
  * A `Db` whose statements run in the database thread at the other end of `port`.
  * The port keeps the thread alive only while a statement is under way.
  */
 export function remoteDb(port: MessagePort): Db {
-  const pending = new Map<number, Pending>();
   const subscribers = new Map<string, Set<(payload: string) => void>>();
-  let nextId = 1;
-  let nextTx = 1;
-  let closed = false;
-  port.unref();
-  port.on('message', (m: HostMessage) => {
-    if (m.t === 'n') {
+  const rpc = new RpcClient<DbRequest, DbResult, DbNotification>(port, {
+    peer: 'the database thread',
+    toError: (fields) => new RemoteDbError(fields),
+    onOther: (m) => {
       for (const fn of subscribers.get(m.channel) ?? []) fn(m.payload);
-      return;
-    }
-    const p = pending.get(m.id);
-    if (!p) return;
-    pending.delete(m.id);
-    if (pending.size === 0) port.unref();
-    if (m.t === 'r') p.resolve({ rows: m.rows, rowCount: m.rowCount });
-    else p.reject(new RemoteDbError(m.error));
+    },
   });
-  port.on('close', () => {
-    closed = true;
-    for (const p of pending.values()) p.reject(new Error('the database thread has closed'));
-    pending.clear();
-  });
-  const call = <T>(msg: Record<string, unknown>): Promise<QueryResult<T>> => {
-    if (closed) return Promise.reject(new Error('the database connection is closed'));
-    const id = nextId++;
-    return new Promise<QueryResult<T>>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as Pending['resolve'], reject });
-      if (pending.size === 1) port.ref();
-      port.postMessage({ ...msg, id });
-    });
+  let nextTx = 1;
+  const call = async <T>(req: DbRequest): Promise<QueryResult<T>> => {
+    const r = await rpc.call(req);
+    return { rows: r.rows as T[], rowCount: r.rowCount };
   };
   const txQuery = (tx: number): Queryable => ({
     query: <T>(sql: string, params?: unknown[]) => call<T>({ t: 'q', sql, params, tx }),
@@ -92,7 +85,7 @@ export function remoteDb(port: MessagePort): Db {
       let set = subscribers.get(channel);
       if (set === undefined) {
         subscribers.set(channel, (set = new Set()));
-        port.postMessage({ t: 'listen', channel });
+        rpc.send({ t: 'listen', channel });
       }
       set.add(onNotify);
       return async () => {
@@ -100,8 +93,7 @@ export function remoteDb(port: MessagePort): Db {
       };
     },
     async close(): Promise<void> {
-      closed = true;
-      port.close();
+      rpc.close();
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { Worker, type TransferListItem } from 'node:worker_threads';
 
-/** Starts `moduleUrl` (e.g. `new URL('./host.js', import.meta.url)`) as a worker thread. */
+/** Starts `moduleUrl` (e.g. `siblingModule(import.meta.url, 'pglite-host')`) as a worker thread. */
 export function startThread(moduleUrl: URL, workerData?: unknown, transferList?: readonly TransferListItem[]): Worker {
   const opts = { workerData, transferList: transferList as TransferListItem[] | undefined };
   if (moduleUrl.pathname.endsWith('.ts')) {

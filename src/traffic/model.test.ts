@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildGraph, RoadClass } from '../network/graph.js';
 import { BINS_PER_WEEK, SpeedFeeds } from './feeds.js';
-import { SpeedMode, TrafficModel } from './model.js';
+import { SpeedMode, TrafficModel, type SpeedModeId } from './model.js';
 import { IncidentCache } from './incidents.js';
 import { DEFAULT_TURN_COSTS, TurnCosts } from './turn-costs.js';
 import { NodeFlag } from '../network/graph.js';
@@ -20,7 +20,7 @@ const saturday = (h: number) => Date.UTC(2026, 10, 28, h) / 1000;
 describe('TrafficModel', () => {
   const feeds = new SpeedFeeds();
   const model = new TrafficModel(graph, feeds, null, 'UTC', { urbanContext: 'urban' });
-  const at = (t: number, mode: 0 | 1 | 2 = SpeedMode.current, now = monday(0)) =>
+  const at = (t: number, mode: SpeedModeId = SpeedMode.current, now = monday(0)) =>
     model.speedKph(model.query(t, now, mode), 0, t);
 
   it('free flow is the limit times the class ratio (primary 0.95)', () => {
@@ -51,7 +51,10 @@ describe('TrafficModel', () => {
     expect(q(monday(8, 7) + 30)).toBeCloseTo(30, 5);
     expect(q(monday(3, 7) + 30)).toBeCloseTo(m.upperKph[0], 5);
     // no learned value at 20:00: predicted
-    expect(q(monday(20))).toBeCloseTo(model.speedKph(model.query(monday(20), monday(0), 0), 0, monday(20)), 5);
+    expect(q(monday(20))).toBeCloseTo(
+      model.speedKph(model.query(monday(20), monday(0), SpeedMode.current), 0, monday(20)),
+      5,
+    );
   });
 
   it('live speeds apply at now and blend back over liveBlendS; typical mode ignores them', () => {
@@ -59,13 +62,13 @@ describe('TrafficModel', () => {
     const m = new TrafficModel(graph, f, null, 'UTC', { urbanContext: 'urban', liveBlendS: 1800 });
     const now = monday(3);
     f.setLive(0, { speedKph: 10, observedAtS: now, samples: 4 });
-    const sp = (t: number, mode: 0 | 1 = 0) => m.speedKph(m.query(t, now, mode), 0, t);
+    const sp = (t: number, mode: SpeedModeId = SpeedMode.current) => m.speedKph(m.query(t, now, mode), 0, t);
     const base = sp(now, SpeedMode.typical);
     expect(sp(now)).toBeCloseTo(10, 5);
     expect(sp(now + 900)).toBeCloseTo(0.5 * 10 + 0.5 * base, 1);
     expect(sp(now + 1800)).toBeCloseTo(base, 1);
     // stale observations are ignored
-    expect(m.speedKph(m.query(now + 3600, now + 3600, 0), 0, now + 3600)).toBeCloseTo(
+    expect(m.speedKph(m.query(now + 3600, now + 3600, SpeedMode.current), 0, now + 3600)).toBeCloseTo(
       sp(now + 3600, SpeedMode.typical),
       5,
     );
@@ -93,11 +96,10 @@ describe('TrafficModel', () => {
         createdAtS: 0,
       },
     ]);
-    const q = m.query(monday(3), monday(0), 0);
-    expect(m.speedKph(q, 0, monday(3)) / m.speedKph(m.query(monday(3), monday(0), 1), 0, monday(3))).toBeCloseTo(
-      0.6,
-      5,
-    );
+    const q = m.query(monday(3), monday(0), SpeedMode.current);
+    expect(
+      m.speedKph(q, 0, monday(3)) / m.speedKph(m.query(monday(3), monday(0), SpeedMode.typical), 0, monday(3)),
+    ).toBeCloseTo(0.6, 5);
     cache.setIncidents([
       {
         id: 2,
@@ -117,8 +119,8 @@ describe('TrafficModel', () => {
         createdAtS: 0,
       },
     ]);
-    expect(m.travelTimeS(m.query(monday(3), monday(0), 0), 0, monday(3))).toBe(Infinity);
-    expect(m.travelTimeS(m.query(monday(5), monday(0), 0), 0, monday(5))).toBeLessThan(Infinity);
+    expect(m.travelTimeS(m.query(monday(3), monday(0), SpeedMode.current), 0, monday(3))).toBe(Infinity);
+    expect(m.travelTimeS(m.query(monday(5), monday(0), SpeedMode.current), 0, monday(5))).toBeLessThan(Infinity);
   });
 });
 

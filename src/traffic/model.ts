@@ -165,7 +165,7 @@ export class TrafficModel {
    * Hot path: no allocation.
    */
   speedKph(q: CostQuery, e: number, tUnixS: number): number {
-    if (q.mode === 2) {
+    if (q.mode === SpeedMode.freeFlow) {
       if (q.incidents !== null && !q.ignoreClosures && this.closedIn(q.incidents, e, tUnixS)) return 0;
       return this.freeFlowKph[e];
     }
@@ -205,8 +205,8 @@ export class TrafficModel {
           if (tUnixS >= ef.startS && tUnixS < ef.endS) {
             if (ef.closure) {
               if (!q.ignoreClosures) return 0;
-              if (q.mode === 0) speed *= 0.1;
-            } else if (q.mode === 0) speed *= ef.speedFactor;
+              if (q.mode === SpeedMode.current) speed *= 0.1;
+            } else if (q.mode === SpeedMode.current) speed *= ef.speedFactor;
           }
         }
       }

@@ -99,6 +99,12 @@ export function testDatabaseUrl(): string | undefined {
 }
 
 /**
+ * True when PostgreSQL suites should skip (visibly, with `describe.skipIf`): no TEST_DATABASE_URL
+ * outside CI. Under CI=true they run, and `openTestPostgres` fails on a missing URL.
+ */
+export const withoutPostgres = !testDatabaseUrl() && process.env.CI !== 'true';
+
+/**
  * Opens a PostgreSQL database in a fresh schema (so tests don't see each other's rows), or
  * returns undefined when TEST_DATABASE_URL is unset. Under CI=true an unset URL is an error.
  */

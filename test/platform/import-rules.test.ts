@@ -1,5 +1,5 @@
 /**
- * The architecture's import rules (DESIGN.md "Modules"), checked on the source: kernels import
+ * The architecture's import rules (docs/architecture.md, "Imports point one way"), checked on the source: kernels import
  * nothing of ours, domain modules never import http/ or cli/, a database driver or the config
  * loader, and the three services never import each other.
  */

@@ -6,6 +6,7 @@ import { EdgeFlag, TurnRestrictions } from '../../src/network/graph.js';
 import { SpeedFeeds } from '../../src/traffic/feeds.js';
 import { SpeedMode } from '../../src/traffic/model.js';
 import { RoutingEngine, NO_CRITERIA } from '../../src/routing/engine.js';
+import { DeadEndAudit, EngineWithSearch, referenceEngine, tdAstarOf } from './search-variants.js';
 
 const PBF = '../shared/data/baltimore.osm.pbf';
 const present = existsSync(PBF);
@@ -98,19 +99,12 @@ describe.skipIf(!present)('Baltimore: 200 seeded OD pairs (seed 20261123)', () =
       const rnd = lcg(7);
       for (let i = 0; i < 500; i++)
         feeds.setLive(Math.floor(rnd() * g.edgeCount), { speedKph: 200, observedAtS: dep, samples: 3 });
-      const alt = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { potentials });
       // dead ends marked instead of dropped: anything a marked label does once settled is counted
-      const astar = (
-        alt as unknown as { astar: { verifyDeadEnds: boolean; deadEndViolations: number; lastDeadEnds: number } }
-      ).astar;
-      astar.verifyDeadEnds = true;
-      let marked = 0;
-      const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, {
-        landmarkCount: 0,
-        potentials: 'landmarks',
-        labelQueue: 'heap',
-        deadEnds: false,
-      });
+      const alt = new EngineWithSearch(g, feeds, null, region!.meta.timeZone, { potentials }, (e) =>
+        tdAstarOf(e, DeadEndAudit),
+      );
+      const astar = alt.search;
+      const plain = referenceEngine(g, feeds, region!.meta.timeZone);
       const routable: number[] = [];
       for (let e = 0; e < g.edgeCount; e++)
         if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & EdgeFlag.reversible)) routable.push(e);
@@ -135,14 +129,13 @@ describe.skipIf(!present)('Baltimore: 200 seeded OD pairs (seed 20261123)', () =
         };
         const [x] = alt.plan(base);
         const sx = alt.lastSettled;
-        marked += astar.lastDeadEnds;
         const [y] = plain.plan(base);
         if (sx < plain.lastSettled) fewer++;
         expect(x.searchArrivalS, `pair ${i}`).toBeCloseTo(y.searchArrivalS, 6);
       }
       expect(fewer).toBeGreaterThan(25);
-      expect(marked).toBeGreaterThan(0);
-      expect(astar.deadEndViolations).toBe(0);
+      expect(astar.marked).toBeGreaterThan(0);
+      expect(astar.violations).toBe(0);
     },
   );
 });
@@ -166,12 +159,7 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
         potentials,
         windowBounds: { minRebuildMs: 0 },
       });
-      const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, {
-        landmarkCount: 0,
-        potentials: 'landmarks',
-        labelQueue: 'heap',
-        deadEnds: false,
-      });
+      const plain = referenceEngine(g, feeds, region!.meta.timeZone);
       eng.prepareWindows(dep);
       const routable = routableOf(g);
       const rnd = lcg(99);
@@ -272,12 +260,7 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
       const rnd = lcg(seed);
       const feeds = new SpeedFeeds();
       const routable = routableOf(g);
-      const eng0 = new RoutingEngine(g, feeds, null, region!.meta.timeZone, {
-        landmarkCount: 0,
-        potentials: 'landmarks',
-        labelQueue: 'heap',
-        deadEnds: false,
-      });
+      const eng0 = referenceEngine(g, feeds, region!.meta.timeZone);
       // learned profiles (between 20 % and 100 % of free flow, some bins unknown) on 400 edges
       for (let i = 0; i < 400; i++) {
         const e = routable[Math.floor(rnd() * routable.length)];
@@ -286,12 +269,7 @@ describe.skipIf(!present)('Baltimore: time-window landmark tables stay exact', (
         feeds.setLearnedProfile(e, p);
       }
       const eng = new RoutingEngine(g, feeds, null, region!.meta.timeZone, { potentials });
-      const plain = new RoutingEngine(g, feeds, null, region!.meta.timeZone, {
-        landmarkCount: 0,
-        potentials: 'landmarks',
-        labelQueue: 'heap',
-        deadEnds: false,
-      });
+      const plain = referenceEngine(g, feeds, region!.meta.timeZone);
       const pick = () => {
         const e = routable[Math.floor(rnd() * routable.length)];
         const s = g.edgeGeomStart[e];

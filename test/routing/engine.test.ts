@@ -5,6 +5,8 @@ import { IncidentCache, type Incident } from '../../src/traffic/incidents.js';
 import { EdgeFlag, RestrictionKind } from '../../src/network/graph.js';
 import { SpeedFeeds } from '../../src/traffic/feeds.js';
 import { SpeedMode } from '../../src/traffic/model.js';
+import { TdAstar } from '../../src/routing/search/td-astar.js';
+import { DeadEndAudit, EngineWithSearch, KeepDeadEnds, referenceEngine, tdAstarOf } from './search-variants.js';
 import {
   DESTINATION,
   E,
@@ -334,7 +336,7 @@ describe('dead-end labels dropped at push', () => {
   const graph = smallGrid;
   const tz = 'America/New_York';
   const pruned = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
-  const full = new RoutingEngine(graph, new SpeedFeeds(), null, tz, { deadEnds: false });
+  const full = new EngineWithSearch(graph, new SpeedFeeds(), null, tz, {}, (e) => tdAstarOf(e, KeepDeadEnds));
   const am = AM;
   const point = gridPoints(7, 0.4);
   const edgesOf = (legs: { edges: number[] }[]) => legs.map((l) => l.edges.join(',')).join('|');
@@ -378,12 +380,8 @@ describe('dead-end labels dropped at push', () => {
   );
 
   it('every label the rule drops would push nothing and improve no target (checked label by label)', () => {
-    const verified = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
-    const astar = (
-      verified as unknown as { astar: { verifyDeadEnds: boolean; deadEndViolations: number; lastDeadEnds: number } }
-    ).astar;
-    astar.verifyDeadEnds = true;
-    let marked = 0;
+    const verified = new EngineWithSearch(graph, new SpeedFeeds(), null, tz, {}, (e) => tdAstarOf(e, DeadEndAudit));
+    const astar = verified.search;
     for (const [dep, maxAlternates] of [
       [am, 0],
       [am - 5 * 3600, 0],
@@ -400,11 +398,10 @@ describe('dead-end labels dropped at push', () => {
           maxAlternates,
           ambiguousOrigin: false,
         });
-        marked += astar.lastDeadEnds;
       }
     }
-    expect(marked).toBeGreaterThan(1000);
-    expect(astar.deadEndViolations).toBe(0);
+    expect(astar.marked).toBeGreaterThan(1000);
+    expect(astar.violations).toBe(0);
   });
 });
 
@@ -412,12 +409,7 @@ describe('the bucket queue (pops within 1/32 s of the minimum, labels reopen) an
   const graph = smallGrid;
   const tz = 'America/New_York';
   const buckets = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
-  const heap = new RoutingEngine(graph, new SpeedFeeds(), null, tz, {
-    landmarkCount: 0,
-    potentials: 'landmarks',
-    labelQueue: 'heap',
-    deadEnds: false,
-  });
+  const heap = referenceEngine(graph, new SpeedFeeds(), tz);
   const am = AM;
   const point = gridPoints(11, 0.6);
 
@@ -451,10 +443,15 @@ describe('the bucket queue (pops within 1/32 s of the minimum, labels reopen) an
 
   it('a pass that leaves its window resumes on a longer horizon (open labels re-keyed) and still equals exact Dijkstra', () => {
     // short horizons and a low trip estimate: most first passes leave their coverage
-    const eng = new RoutingEngine(graph, new SpeedFeeds(), null, tz, {
-      windowBounds: { horizonsS: [30, 60, 120, 240, 480, 960] },
-    });
-    const astar = (eng as unknown as { astar: { expectedOverBound: number; lastWindowRetry: boolean } }).astar;
+    const eng = new EngineWithSearch(
+      graph,
+      new SpeedFeeds(),
+      null,
+      tz,
+      { windowBounds: { horizonsS: [30, 60, 120, 240, 480, 960] } },
+      (e) => tdAstarOf(e, TdAstar),
+    );
+    const astar = eng.search;
     astar.expectedOverBound = 0.3;
     const dep = am + 14 * 60; // one minute before the bin ends
     for (const h of [30, 60, 120, 240, 480, 960]) eng.prepareWindows(dep, [h]);

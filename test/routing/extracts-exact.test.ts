@@ -5,6 +5,7 @@ import { buildRegion } from '../../src/network/index.js';
 import { EdgeFlag } from '../../src/network/graph.js';
 import { SpeedFeeds } from '../../src/traffic/feeds.js';
 import { RoutingEngine, NO_CRITERIA } from '../../src/routing/engine.js';
+import { referenceEngine } from './search-variants.js';
 import { CchPotential } from '../../src/routing/search/cch/potential.js';
 import { customize } from '../../src/routing/search/cch/customize.js';
 import { boundNodesAt } from '../../src/routing/search/cch/bound-graph.js';
@@ -37,11 +38,7 @@ describe.each(EXTRACTS)('$name: CCH search equals plain TD-Dijkstra (seed 202611
       expect(zero, 'a zero-length routable edge (the metrics keep ties)').toBeGreaterThan(0);
     }
     const cch = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, { potentials: 'cch' });
-    const plain = new RoutingEngine(g, new SpeedFeeds(), null, region.meta.timeZone, {
-      landmarkCount: 0,
-      potentials: 'landmarks',
-      deadEnds: false,
-    });
+    const plain = referenceEngine(g, new SpeedFeeds(), region.meta.timeZone);
     const routable: number[] = [];
     for (let e = 0; e < g.edgeCount; e++)
       if (g.edgeFlags[e] & EdgeFlag.routable && !(g.edgeFlags[e] & EdgeFlag.reversible)) routable.push(e);

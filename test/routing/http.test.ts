@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser } from 'fast-xml-parser';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
-import { routingServiceFor } from '../../src/http/routing/plugin.js';
 import { NO_CRITERIA } from '../../src/routing/index.js';
 import { RouteStore } from '../../src/routing/route-store.js';
 import { openPglite } from '../../src/store/index.js';
@@ -143,7 +142,7 @@ describe('FindRoute over HTTP', () => {
   });
 
   it('ArrivalTime finds the latest departure that arrives in time', async () => {
-    const svc = routingServiceFor(t.ctx);
+    const svc = t.app.services.routing!;
     const plan = svc.planTimed({
       waypoints: [ORIGIN, DESTINATION],
       arriveS: monday(8, 30),
@@ -303,7 +302,7 @@ describe('times in the past: typical speeds, no live speeds', () => {
     const r = await find('ArrivalTime=2026-11-16T03:30:00Z');
     expect(r.trafficConsidered).toBe(false);
     expect(roads(r)).toContain('I-95 E');
-    const svc = routingServiceFor(p.ctx);
+    const svc = p.app.services.routing!;
     const arriveS = monday(3, 30) - 7 * 86400;
     const plan = svc.planTimed({
       waypoints: [ORIGIN, DESTINATION],

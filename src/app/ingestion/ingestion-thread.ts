@@ -6,6 +6,7 @@
 import type { MessagePort, Worker } from 'node:worker_threads';
 import type { EmbeddedDb } from '../../store/remote-db.js';
 import { siblingModule, startThread } from '../../store/thread.js';
+import { nextMessage } from '../../store/rpc.js';
 import type { IngestionThreadData } from './worker-thread.js';
 
 /** How to start the ingestion thread. */
@@ -51,10 +52,7 @@ export async function startIngestionThread(opts: IngestionThreadOptions): Promis
         RESTART_DELAY_MS,
       );
     });
-    await new Promise<void>((resolve, reject) => {
-      w.once('message', () => resolve());
-      w.once('exit', (code) => reject(new Error(`the ingestion thread exited with code ${code} while starting`)));
-    });
+    await nextMessage<{ t: 'ready' }, 'ready'>(w, 'ready');
   };
   await start();
   return {

@@ -10,6 +10,7 @@ import type { MessagePort, Worker } from 'node:worker_threads';
 import type { Config } from '../../config/schema.js';
 import type { EmbeddedDb } from '../../store/remote-db.js';
 import { siblingModule, startThread } from '../../store/thread.js';
+import { nextMessage } from '../../store/rpc.js';
 import type { ServingWorkerData } from './serving-worker.js';
 
 /** The running serving threads. */
@@ -50,18 +51,7 @@ export async function startServingThreads(opts: {
     failed = true;
     for (const fn of failures) fn(err);
   };
-  const next = (w: Worker, want: FromWorker['t']): Promise<FromWorker> =>
-    new Promise((resolve, reject) => {
-      const onMessage = (m: FromWorker): void => {
-        if (m.t !== want) return;
-        w.off('message', onMessage);
-        w.off('exit', onExit);
-        resolve(m);
-      };
-      const onExit = (code: number): void => reject(new Error(`serving thread exited with code ${code}`));
-      w.on('message', onMessage);
-      w.once('exit', onExit);
-    });
+  const next = <T extends FromWorker['t']>(w: Worker, t: T) => nextMessage<FromWorker, T>(w, t);
   for (let i = 0; i < count; i++) {
     const transfer: MessagePort[] = [];
     const data: ServingWorkerData = {
@@ -84,7 +74,9 @@ export async function startServingThreads(opts: {
   await Promise.all(workers.map((w) => next(w, 'ready')));
   const first = next(workers[0], 'listening');
   workers[0].postMessage({ t: 'listen' });
-  const opened = (await first) as { fd: number; port: number };
+  const opened = await first;
+  if (opened.fd === undefined || opened.port === undefined)
+    throw new Error('the first serving thread did not report its socket');
   await Promise.all(
     workers.slice(1).map((w) => {
       const p = next(w, 'listening');

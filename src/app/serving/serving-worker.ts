@@ -25,7 +25,6 @@ import { DbAuthService } from '../../auth/index.js';
 import { SpeedFeeds } from '../../traffic/feeds.js';
 import { loadSpeedFeeds } from '../../traffic/learned-speeds.js';
 import { buildApp } from '../../http/app.js';
-import { routingServiceFor } from '../../http/routing/plugin.js';
 import type { AppContext } from '../context.js';
 import { followChanges } from '../follow-changes.js';
 import { workersOf } from '../ingestion/intake.js';
@@ -99,10 +98,7 @@ async function listen(fd: number | undefined): Promise<void> {
  */
 async function close(): Promise<void> {
   clearInterval(expiry);
-  if (config.server.services.includes('routing'))
-    await routingServiceFor(ctx)
-      .routes.flushed()
-      .catch(() => undefined);
+  await app.services.routing?.routes.flushed().catch(() => undefined);
   await ctx.changes?.stop();
   await db.close().catch(() => undefined);
   port.postMessage({ t: 'closed' });

@@ -7,21 +7,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
-import { MapTiles, TILE_MAX_ZOOM, validTileCoords, type EncodedTile } from '../../tiles/index.js';
+import { TILE_MAX_ZOOM, validTileCoords, type EncodedTile } from '../../tiles/index.js';
 import { bearerToken, queryParam } from '../tokens.js';
 import { sendTilesError } from './errors.js';
 
 /** Attribution every map of the region must show (ODbL). */
 export const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
-
-const tilesByCtx = new WeakMap<AppContext, MapTiles>();
-
-/** The MapTiles of a context (one per served region). */
-export function mapTilesFor(ctx: AppContext): MapTiles {
-  let t = tilesByCtx.get(ctx);
-  if (!t) tilesByCtx.set(ctx, (t = new MapTiles(ctx.region, ctx.speeds)));
-  return t;
-}
 
 type TileParams = { z: string; x: string; y: string };
 
@@ -60,7 +51,7 @@ const TILE_SCHEMA = {
 
 /** Registers the tile routes. */
 export function registerTileRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const tiles = mapTilesFor(ctx);
+  const tiles = app.services.tiles;
   const etag = `"${ctx.region.meta.mapVersion}"`;
 
   app.get<{ Params: TileParams }>(

@@ -8,7 +8,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { announceChange } from '../../store/changes.js';
 import {
-  type InventoryService,
   ParkingError,
   deleteLotUpload,
   inventoryParameters,
@@ -19,7 +18,7 @@ import { DOCUMENTATION_ONLY, documentedStrings } from '../openapi.js';
 import { bearerToken, hasMalformedAuthorization, queryParam } from '../tokens.js';
 import { parkingEnvelope } from './inventory-envelope.js';
 import { sendParkingError } from './inventory-errors.js';
-import { inventoryServiceOf } from './inventory-service.js';
+import { servedService } from '../services.js';
 
 const str = { type: 'string' } as const;
 const LOCATION_DOC =
@@ -62,8 +61,7 @@ function lowerParams(req: FastifyRequest): Record<string, string> {
 }
 
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const service = inventoryServiceOf(ctx);
-  app.decorate('parkingInventory', service);
+  const service = servedService(app.services, 'parkingInventory');
   // build the index before the first request (the database is migrated before the app is built)
   app.addHook('onReady', async () => {
     try {
@@ -316,10 +314,3 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
 };
 
 export default plugin;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** the parking inventory service (inside the parking inventory plugin) */
-    parkingInventory: InventoryService;
-  }
-}

@@ -16,7 +16,7 @@ import {
   storeParkEvents,
 } from '../../parking/reservations/index.js';
 import { envelope } from '../envelope.js';
-import { inventoryServiceOf } from './inventory-service.js';
+import { servedService } from '../services.js';
 import { appCaller, fieldsOf, rejectUnknown, stringField } from './reservations-support.js';
 import { documentedStrings } from '../openapi.js';
 
@@ -141,7 +141,9 @@ export function registerUssRoutes(app: FastifyInstance, ctx: AppContext): void {
         parkedOut: r.parkedOut,
         observedAtS: Math.floor(r.observedMs / 1000),
       }));
-      await inventoryServiceOf(ctx).recordParkEvents(points, (tx) => storeParkEvents(tx, parsed.rows, ctx.now()));
+      await servedService(app.services, 'parkingInventory').recordParkEvents(points, (tx) =>
+        storeParkEvents(tx, parsed.rows, ctx.now()),
+      );
       return reply.send(parsed.event);
     },
   );

@@ -11,7 +11,8 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
-import { RoutingError, RoutingService, type RoutingServiceConfig } from '../../routing/index.js';
+import { RoutingError, type RoutingService } from '../../routing/index.js';
+import { servedService } from '../services.js';
 import {
   ACTIONS,
   checkKnown,
@@ -27,31 +28,6 @@ import { envelope, errorToXml, travelTimesToJson, travelTimesToXml, tripToJson, 
 import { registerIncidentRoutes } from './incidents.js';
 import { registerLearnedSpeedRoutes } from './learned-speeds.js';
 import { clientProblemOf } from '../request-errors.js';
-
-const services = new WeakMap<object, RoutingService>();
-
-/**
- * The routing service of an AppContext, built once (landmarks are computed here, at load).
- * Config slice: `ctx.config.routing` (see RoutingServiceConfig; every key optional).
- */
-export function routingServiceFor(ctx: AppContext): RoutingService {
-  let s = services.get(ctx);
-  if (!s) {
-    const cfg = (ctx.config as unknown as { routing?: Partial<RoutingServiceConfig> } | undefined)?.routing ?? {};
-    const meta = ctx.region.meta;
-    s = new RoutingService(
-      ctx.region.graph,
-      ctx.speeds,
-      meta.timeZone || 'UTC',
-      meta.mapVersion || 'unknown',
-      ctx.db,
-      ctx.now,
-      cfg,
-    );
-    services.set(ctx, s);
-  }
-  return s;
-}
 
 type Format = 'xml' | 'json';
 
@@ -90,21 +66,24 @@ function withSwapHint(
   );
 }
 
-/** Tokens verified recently, per auth service: token → re-check deadline (ms of ctx.now()). */
-const verified = new WeakMap<object, Map<string, number>>();
+/** Tokens verified recently (one cache per registration): token → re-check deadline (ms of ctx.now()). */
+type VerifiedTokens = Map<string, number>;
 /** A verified token is trusted this long before it is verified again (key retirement, revocation). */
 const VERIFIED_TTL_MS = 30_000;
 const VERIFIED_MAX = 10_000;
 
-async function authenticate(req: FastifyRequest, ctx: AppContext, token: string | undefined): Promise<void> {
+async function authenticate(
+  req: FastifyRequest,
+  ctx: AppContext,
+  cache: VerifiedTokens,
+  token: string | undefined,
+): Promise<void> {
   let t = token;
   if (t === undefined) {
     const h = req.headers.authorization;
     if (h && /^bearer\s+/i.test(h)) t = h.replace(/^bearer\s+/i, '').trim();
   }
   if (t === undefined || t === '') throw new RoutingError('NO_TOKEN', 'the Token parameter is required', 'Token');
-  let cache = verified.get(ctx.auth);
-  if (cache === undefined) verified.set(ctx.auth, (cache = new Map()));
   const nowMs = ctx.now();
   const until = cache.get(t);
   if (until !== undefined && nowMs < until) return;
@@ -128,6 +107,7 @@ async function handleTraffic(
   reply: FastifyReply,
   ctx: AppContext,
   service: RoutingService,
+  verified: VerifiedTokens,
 ): Promise<FastifyReply> {
   const hint = requestedFormatAndAction(req);
   let format: Format = hint.json ? 'json' : 'xml';
@@ -153,7 +133,7 @@ async function handleTraffic(
         'Action',
       );
     docType = action;
-    await authenticate(req, ctx, p.get('token') ?? p.get('accesstoken'));
+    await authenticate(req, ctx, verified, p.get('token') ?? p.get('accesstoken'));
     checkKnown(p, action);
     const now = ctx.now();
     if (action === 'GetRouteTravelTimes') {
@@ -210,7 +190,8 @@ const trafficSchema = {
 
 /** Registers the routing routes on `app`. */
 export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = routingServiceFor(ctx);
+  const service = servedService(app.services, 'routing');
+  const verified: VerifiedTokens = new Map();
   // routes still queued for their background INSERT are written before the database closes
   app.addHook('onClose', async () => service.routes.flushed());
   // clients write both /traffic/ and /Traffic/ (reference auth §3 server paths)
@@ -227,7 +208,7 @@ export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContex
       async (req, reply) => {
         const handler = (req.params as { handler: string }).handler;
         if (!/\.ashx$/i.test(handler)) return reply.callNotFound();
-        return handleTraffic(req, reply, ctx, service);
+        return handleTraffic(req, reply, ctx, service, verified);
       },
     );
   }

@@ -14,9 +14,9 @@
  */
 import FlatQueue from 'flatqueue';
 import { TurnRestrictions, type EdgeId, type Graph } from '../../network/graph.js';
+import { M_PER_DEG } from '../../geo/index.js';
 
 /** Metres per degree of latitude of the plane the lower bounds are measured on (any scale works: see `detour`). */
-const PLANE_M_PER_DEG = 111_195;
 
 /** A position on an edge: where a search starts or what it looks for. */
 export interface EdgePosition {
@@ -73,10 +73,10 @@ export class RouteSearch {
     this.nodeY = new Float64Array(n);
     let latSum = 0;
     for (let i = 0; i < n; i++) latSum += graph.nodeLatE7[i];
-    const kx = PLANE_M_PER_DEG * Math.cos((n > 0 ? latSum / n / 1e7 : 0) * (Math.PI / 180));
+    const kx = M_PER_DEG * Math.cos((n > 0 ? latSum / n / 1e7 : 0) * (Math.PI / 180));
     for (let i = 0; i < n; i++) {
       this.nodeX[i] = (graph.nodeLonE7[i] / 1e7) * kx;
-      this.nodeY[i] = (graph.nodeLatE7[i] / 1e7) * PLANE_M_PER_DEG;
+      this.nodeY[i] = (graph.nodeLatE7[i] / 1e7) * M_PER_DEG;
     }
     let detour = 1;
     for (let e = 0; e < graph.edgeCount; e++) {

@@ -5,10 +5,9 @@
  */
 import Flatbush from 'flatbush';
 import { RoadClass, type EdgeId, type Graph } from '../../network/graph.js';
-import { haversineM } from '../../geo/index.js';
+import { M_PER_DEG, haversineM } from '../../geo/index.js';
 
 const E7 = 1e7;
-const M_PER_DEG_LAT = 111_195;
 
 /** One position on an edge near a GPS ping. */
 export interface Candidate {
@@ -79,8 +78,8 @@ export class SegmentIndex {
     out.length = 0;
     const g = this.graph;
     const cosLat = Math.cos((lat * Math.PI) / 180);
-    const mPerDegLon = M_PER_DEG_LAT * cosLat;
-    const dLat = radiusM / M_PER_DEG_LAT;
+    const mPerDegLon = M_PER_DEG * cosLat;
+    const dLat = radiusM / M_PER_DEG;
     const dLon = radiusM / Math.max(1, mPerDegLon);
     const hits = this.tree.search(lon - dLon, lat - dLat, lon + dLon, lat + dLat);
     for (const s of hits) {
@@ -88,9 +87,9 @@ export class SegmentIndex {
       const i = this.segPoint[s];
       // Local equirectangular frame centred on the ping (metres): exact enough within a radius.
       const ax = (g.geomLonE7[i] / E7 - lon) * mPerDegLon,
-        ay = (g.geomLatE7[i] / E7 - lat) * M_PER_DEG_LAT;
+        ay = (g.geomLatE7[i] / E7 - lat) * M_PER_DEG;
       const bx = (g.geomLonE7[i + 1] / E7 - lon) * mPerDegLon,
-        by = (g.geomLatE7[i + 1] / E7 - lat) * M_PER_DEG_LAT;
+        by = (g.geomLatE7[i + 1] / E7 - lat) * M_PER_DEG;
       const vx = bx - ax,
         vy = by - ay;
       const len2 = vx * vx + vy * vy;

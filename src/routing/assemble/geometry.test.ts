@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bboxOf, simplifyIndices } from './geometry.js';
+import { bboxOf } from '../../geo/index.js';
+import { simplifyIndices } from './geometry.js';
 
 // A zig-zag along the equator, 111.3 m per 0.001°:
 //   1       3

@@ -1,30 +1,11 @@
 /**
  * Route geometry: the points of a costed path (partial first and last edges cut at their
  * fractions), the point-index range each edge covers, Douglas-Peucker simplification with the
- * contract's tolerance rules, and the bounding box.
+ * contract's tolerance rules.
  */
 import type { Graph } from '../../network/graph.js';
 import type { EdgeTiming } from '../path-cost.js';
-
-const RAD = Math.PI / 180;
-const M_PER_DEG = 111_320;
-
-/** Great-circle distance, metres. */
-export function haversineM(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLon = (lon2 - lon1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
-  return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
-/** Bearing from point 1 to point 2, degrees clockwise from north [0, 360). */
-export function bearingDeg(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const y = Math.sin((lon2 - lon1) * RAD) * Math.cos(lat2 * RAD);
-  const x =
-    Math.cos(lat1 * RAD) * Math.sin(lat2 * RAD) -
-    Math.sin(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.cos((lon2 - lon1) * RAD);
-  return (Math.atan2(y, x) / RAD + 360) % 360;
-}
+import { douglasPeuckerIndices, haversineM } from '../../geo/index.js';
 
 /** Points [lat, lon] of edge e between fractions f0 ≤ f1 of its geometry length. */
 export function edgeSlice(g: Graph, e: number, f0: number, f1: number): Array<[number, number]> {
@@ -92,23 +73,6 @@ export function routeGeometry(
   return { points, edgeStart, edgeEnd };
 }
 
-/** Perpendicular distance from p to segment a–b, metres (local plane). */
-function segmentDistanceM(p: [number, number], a: [number, number], b: [number, number]): number {
-  const mx = M_PER_DEG * Math.cos(p[0] * RAD);
-  const ax = (a[1] - p[1]) * mx,
-    ay = (a[0] - p[0]) * M_PER_DEG;
-  const bx = (b[1] - p[1]) * mx,
-    by = (b[0] - p[0]) * M_PER_DEG;
-  const dx = bx - ax,
-    dy = by - ay;
-  const l2 = dx * dx + dy * dy;
-  let t = l2 > 0 ? -(ax * dx + ay * dy) / l2 : 0;
-  t = Math.max(0, Math.min(1, t));
-  const px = ax + t * dx,
-    py = ay + t * dy;
-  return Math.sqrt(px * px + py * py);
-}
-
 /**
  * Indices of the points kept by GeometryTolerance `toleranceM` (metres): 0 keeps every point;
  * otherwise points closer than the tolerance to the previous kept point are dropped, then
@@ -128,43 +92,6 @@ export function simplifyIndices(points: Array<[number, number]>, toleranceM: num
     if (haversineM(p[0], p[1], points[i][0], points[i][1]) >= toleranceM) radial.push(i);
   }
   radial.push(n - 1);
-  // Douglas-Peucker over the radial survivors (iterative stack)
-  const keep = new Uint8Array(radial.length);
-  keep[0] = 1;
-  keep[radial.length - 1] = 1;
-  const stack: Array<[number, number]> = [[0, radial.length - 1]];
-  while (stack.length) {
-    const [a, b] = stack.pop()!;
-    let maxD = -1,
-      idx = -1;
-    for (let i = a + 1; i < b; i++) {
-      const d = segmentDistanceM(points[radial[i]], points[radial[a]], points[radial[b]]);
-      if (d > maxD) {
-        maxD = d;
-        idx = i;
-      }
-    }
-    if (idx >= 0 && maxD > toleranceM) {
-      keep[idx] = 1;
-      stack.push([a, idx], [idx, b]);
-    }
-  }
-  const out: number[] = [];
-  for (let i = 0; i < radial.length; i++) if (keep[i]) out.push(radial[i]);
-  return out;
-}
-
-/** [minLat, minLon, maxLat, maxLon] of points. */
-export function bboxOf(points: Array<[number, number]>): [number, number, number, number] {
-  let a = Infinity,
-    b = Infinity,
-    c = -Infinity,
-    d = -Infinity;
-  for (const [lat, lon] of points) {
-    if (lat < a) a = lat;
-    if (lon < b) b = lon;
-    if (lat > c) c = lat;
-    if (lon > d) d = lon;
-  }
-  return [a, b, c, d];
+  // Douglas-Peucker over the radial survivors
+  return douglasPeuckerIndices(points, toleranceM, radial);
 }

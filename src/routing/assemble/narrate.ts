@@ -5,7 +5,7 @@
 import { EdgeFlag, RoadClass, type Graph } from '../../network/graph.js';
 import type { EdgeTiming } from '../path-cost.js';
 import { signedTurnDeg } from '../../traffic/turn-costs.js';
-import { bearingDeg } from './geometry.js';
+import { bearingDeg } from '../../geo/index.js';
 
 /** Display units: 0 English (mi, ft, mph), 1 metric (km, m, km/h). */
 export type Units = 0 | 1;

@@ -9,7 +9,8 @@ import type { Incident } from '../../traffic/incidents.js';
 import { DEFAULT_EVENT_CODE } from '../../traffic/incidents.js';
 import type { RoutingEngine } from '../engine.js';
 import type { Leg, PathCost } from '../path-cost.js';
-import { bboxOf, routeGeometry, simplifyIndices } from './geometry.js';
+import { bboxOf } from '../../geo/index.js';
+import { routeGeometry, simplifyIndices } from './geometry.js';
 import { describe, majorRuns, maneuvers, summarize, type Maneuver, type Units } from './narrate.js';
 
 /** RouteOutputFields letters. */

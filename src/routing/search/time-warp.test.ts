@@ -3,7 +3,8 @@ import { buildGraph, EdgeFlag, RoadClass, type EdgeInput } from '../../network/g
 import { SpeedFeeds, BINS_PER_WEEK } from '../../traffic/feeds.js';
 import { TrafficModel, SpeedMode } from '../../traffic/model.js';
 import { BIN_SECONDS, localSecondOfWeek } from '../../traffic/clock.js';
-import { TimeWarp, buildWarpedMetric, staticCeilings, tripUse, type WarpedMetric } from './time-warp.js';
+import { TimeWarp, buildWarpedMetric, staticCeilings, type WarpedMetric } from './time-warp.js';
+import { tripUse } from './trip-use.js';
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;

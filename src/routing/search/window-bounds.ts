@@ -23,13 +23,14 @@
  */
 import { BINS_PER_WEEK, type SpeedFeeds } from '../../traffic/feeds.js';
 import { BIN_SECONDS } from '../../traffic/clock.js';
-import { PROFILE_GROUPS } from '../../traffic/profiles.js';
 import type { TrafficModel } from '../../traffic/model.js';
 import { MinHeap } from './heap.js';
 import { dijkstra, type Landmarks } from './landmarks.js';
 import type { CchTopology } from './cch/topology.js';
 import { CchCustomization, type CchMetric } from './cch/customize.js';
-import { buildWarpedMetric, staticCeilings, tripUse, type TimeWarp, type TripUse } from './time-warp.js';
+import { buildWarpedMetric, staticCeilings, type TimeWarp } from './time-warp.js';
+import { tripUse, type TripUse } from './trip-use.js';
+import { boundSpeeds, stillBounds } from './window-speeds.js';
 
 /** One window table. */
 export interface WindowTable extends Landmarks {
@@ -100,11 +101,6 @@ interface Pending {
 
 /** Set-up steps of a build before its customization slices or Dijkstras. */
 const SETUP_STEPS = 3;
-
-/** Factor above an edge's live speed its bound allows, so the next live values rarely exceed it. */
-const LIVE_HEADROOM = 1.5;
-/** Factor above an edge's learned speeds its bound allows (learned values move slowly). */
-const LEARNED_HEADROOM = 1.2;
 
 /** Triangle work (arc pairs) of one background customization slice: ~2 ms (requests interleave between slices). */
 const CUSTOMIZE_SLICE = 300_000;
@@ -182,7 +178,7 @@ export class WindowBounds {
       return null;
     }
     if (t.feedsVersion !== this.feeds.version) {
-      if (!this.stillBounds(t)) {
+      if (!stillBounds(this.model, t)) {
         this.tables.delete(key);
         this.invalidated++;
         if (schedule && this.mayBuild(key)) this.schedule(key, bin, horizonS);
@@ -267,7 +263,7 @@ export class WindowBounds {
     const g = this.model.graph;
     if (p.setup === 0) {
       p.versionAtStart = this.feeds.version;
-      p.boundKph = this.boundSpeeds(p.bin, p.horizonS);
+      p.boundKph = boundSpeeds(this.model, p.bin, p.horizonS);
     } else if (p.setup === 1) {
       if (this.cch !== null && this.use !== null) {
         const startWeekS = p.bin * BIN_SECONDS;
@@ -331,103 +327,6 @@ export class WindowBounds {
     }
     this.tables.set(p.key, table);
     this.built++;
-    return true;
-  }
-
-  /** Bins (mod 672) whose values can influence a speed at an instant of the coverage. */
-  private coverageBins(bin: number, horizonS: number): number[] {
-    // speed at w interpolates bins floor(w/BIN − 0.5) and the next one
-    const startW = bin * BIN_SECONDS;
-    const endW = startW + BIN_SECONDS + horizonS;
-    const first = Math.floor(startW / BIN_SECONDS - 0.5);
-    const last = Math.floor(endW / BIN_SECONDS - 0.5) + 1;
-    const out: number[] = [];
-    for (let b = first; b <= last && out.length < BINS_PER_WEEK; b++)
-      out.push(((b % BINS_PER_WEEK) + BINS_PER_WEEK) % BINS_PER_WEEK);
-    return out;
-  }
-
-  /** Upper bound of every edge's speed over the coverage, km/h. */
-  private boundSpeeds(bin: number, horizonS: number): Float64Array {
-    const m = this.model;
-    const g = m.graph;
-    const bins = this.coverageBins(bin, horizonS);
-    const groupMax = new Float64Array(PROFILE_GROUPS);
-    for (let gr = 0; gr < PROFILE_GROUPS; gr++) {
-      let mx = 0;
-      for (const b of bins) mx = Math.max(mx, m.factors[gr * BINS_PER_WEEK + b]);
-      groupMax[gr] = mx;
-    }
-    const out = new Float64Array(g.edgeCount);
-    const minKph = m.cfg.minSpeedKph;
-    for (let e = 0; e < g.edgeCount; e++)
-      out[e] = this.clamp(e, m.freeFlowKph[e] * groupMax[m.profileGroup[e]], minKph);
-    const feeds = this.feeds;
-    // Edges with probe speeds get headroom above what they show now (still clamped to the model's
-    // ceiling): a feed moves them every few seconds, and a bound one value exceeds makes the whole
-    // table unusable until it is rebuilt. Looser bounds on those edges only cost a few labels.
-    if (feeds.learnedEdgeCount > 0) {
-      for (let e = 0; e < g.edgeCount; e++) {
-        if (!feeds.hasLearned(e)) continue;
-        const v = this.clamp(e, this.learnedMax(e, bins) * LEARNED_HEADROOM, minKph);
-        if (v > out[e]) out[e] = v;
-      }
-    }
-    for (const [e, live] of feeds.liveEntries()) {
-      const v = this.clamp(e, live.speedKph * LIVE_HEADROOM, minKph);
-      if (v > out[e]) out[e] = v;
-    }
-    return out;
-  }
-
-  private learnedMax(e: number, bins: number[]): number {
-    let mx = 0;
-    for (const b of bins) {
-      const v = this.feeds.learnedSpeedKph(e, b);
-      if (v > mx) mx = v;
-    }
-    return mx;
-  }
-
-  private clamp(e: number, kph: number, minKph: number): number {
-    const up = this.model.upperKph[e];
-    let v = kph > up ? up : kph;
-    if (!(v >= minKph)) v = minKph;
-    return v;
-  }
-
-  /**
-   * True when no live or learned speed can exceed the table's bounds: only the edges whose speeds
-   * changed since the table was last checked are looked at (all edges when the feeds no longer
-   * know that far back).
-   */
-  private stillBounds(t: WindowTable): boolean {
-    const feeds = this.feeds;
-    const minKph = this.model.cfg.minSpeedKph;
-    const bound = t.boundKph;
-    const m = this.model.graph.edgeCount;
-    const changed = feeds.changedSince(t.feedsVersion);
-    let bins: number[] | null = null;
-    const exceeds = (e: number): boolean => {
-      const live = feeds.liveSpeed(e);
-      if (live !== undefined && this.clamp(e, live.speedKph, minKph) > bound[e]) return true;
-      if (!feeds.hasLearned(e)) return false;
-      if (bins === null)
-        bins = this.coverageBins(
-          Math.round(t.binStartWeekS / BIN_SECONDS),
-          t.coverEndWeekS - t.binStartWeekS - BIN_SECONDS,
-        );
-      return this.clamp(e, this.learnedMax(e, bins), minKph) > bound[e];
-    };
-    if (changed !== null) {
-      for (let i = 0; i < changed.length; i++) {
-        const e = changed[i];
-        if (e >= 0 && e < m && exceeds(e)) return false;
-      }
-      return true;
-    }
-    for (const [e] of feeds.liveEntries()) if (e >= 0 && e < m && exceeds(e)) return false;
-    if (feeds.learnedEdgeCount > 0) for (let e = 0; e < m; e++) if (exceeds(e)) return false;
     return true;
   }
 }
