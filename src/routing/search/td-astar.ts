@@ -213,6 +213,11 @@ export class TdAstar {
     private readonly cch: CchBounds | null = null,
     /** 'buckets': pops within one bucket of the minimum (labels reopen); 'heap': exact key order */
     queue: 'buckets' | 'heap' = 'buckets',
+    /**
+     * a layout built once for this graph (its `edgeFlags` this search's own: targets are marked
+     * in them) and the head ranks of its edges, or null: built here
+     */
+    prepared: { layout: SearchLayout; headRank: Int32Array | null } | null = null,
   ) {
     if (queue === 'heap') this.timeQueue = this.lengthQueue = new MinHeap(1 << 14);
     else {
@@ -220,9 +225,10 @@ export class TdAstar {
       this.lengthQueue = new BucketQueue(1 / 8);
     }
     const g = model.graph;
-    const L = (this.layout = new SearchLayout(model, restrictions, usable));
+    const L = (this.layout = prepared?.layout ?? new SearchLayout(model, restrictions, usable));
     this.potential = cch === null ? null : new CchPotential(cch.topo);
     if (cch === null) this.headRank = null;
+    else if (prepared?.headRank) this.headRank = prepared.headRank;
     else {
       const { bound, rankOf } = cch.topo;
       this.headRank = new Int32Array(g.edgeCount);
