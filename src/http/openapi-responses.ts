@@ -64,7 +64,7 @@ function families(): Array<[RegExp, ErrorFamily]> {
       },
     ],
     [
-      /^\/v1\/(metrics|metadata|namespace)\b/,
+      /^\/v1\/(metrics|metadata|namespace|signals)\b/,
       {
         statuses: sorted([...Object.values(ANALYTICS_ERRORS).map((e) => ANALYTICS_STATUS_OF_KIND[e.kind]), 401, 500]),
         shape: '{ timestamp, status, error, message, code, path }',
