@@ -47,7 +47,15 @@ const CHROMIUM_ARGS = [
 
 type FindRoute = {
   statusId: number;
-  result: { trip: { routes: Array<{ travelTimeMinutes: number; summary: { text: string } }> } };
+  result: {
+    trip: {
+      routes: Array<{
+        travelTimeMinutes: number;
+        summary: { text: string };
+        speedBuckets?: Array<{ speedBucket: number }>;
+      }>;
+    };
+  };
 };
 
 describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
@@ -194,6 +202,49 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('opens the Route panel at the busiest hour with learned speeds, where a route shows congestion', async () => {
+    // the busiest hour of the local week by learned-speed samples, read as any client would
+    const learned = (await (
+      await fetch(`${server.url}/v1/speeds/learned?limit=1000`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { edges: Array<{ bins: Array<{ bin: number; samples: number }> }> };
+    const perHour = new Array<number>(7 * 24).fill(0);
+    for (const e of learned.edges) for (const b of e.bins) perHour[Math.floor(b.bin / 4)] += b.samples;
+    const busiest = perHour.lastIndexOf(Math.max(...perHour));
+    // the demo simulates one weekday with its morning and evening peaks
+    expect([8, 17]).toContain(busiest % 24);
+    const now = DateTime.fromMillis(server.ctx.now(), { zone: server.ctx.region.meta.timeZone });
+    let peak = now
+      .startOf('day')
+      .plus({ days: (Math.floor(busiest / 24) + 1 - now.weekday + 7) % 7 })
+      .set({ hour: busiest % 24 });
+    if (peak <= now) peak = peak.plus({ weeks: 1 });
+    await expect.poll(() => page.inputValue('#route-date')).toBe(peak.toFormat('yyyy-MM-dd'));
+    expect(await page.inputValue('#route-time')).toBe(String(peak.hour * 4));
+    expect(await page.textContent('#route-time-label')).toBe(peak.toFormat('HH:mm'));
+    expect(await page.textContent('#route-peak')).toContain(peak.toFormat('cccc d LLL yyyy HH:mm ZZZZ'));
+
+    // a trip from Southport Ave across town: slower at the peak than at 03:00, partly orange/red
+    const a = await screenOf(L.southportAve);
+    await page.mouse.click(a.x, a.y);
+    const wait = page.waitForResponse((r) => r.url().includes('Action=FindRoute'));
+    const b = await screenOf(L.grandAndCenter);
+    await page.mouse.click(b.x, b.y);
+    const res = await wait;
+    const utc = (t: DateTime) => encodeURIComponent(t.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'"));
+    expect(res.url()).toContain(`DepartureTime=${utc(peak)}`);
+    const atPeak = ((await res.json()) as FindRoute).result.trip.routes[0];
+    const at3 = (await apiAgain(res.url().replace(utc(peak), utc(peak.set({ hour: 3 }))))).result.trip.routes[0];
+    expect(atPeak.travelTimeMinutes).toBeGreaterThan(at3.travelTimeMinutes);
+    expect(atPeak.speedBuckets?.some((s) => s.speedBucket <= 2)).toBe(true);
+    expect(at3.speedBuckets?.every((s) => s.speedBucket === 3)).toBe(true);
+    expect(await displayedMinutes(atPeak.travelTimeMinutes)).toBe(atPeak.travelTimeMinutes);
+    await page.waitForFunction(
+      () => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['route-line'] }).length > 0,
+    );
+    await shot('routing');
+    await page.click('#panel-routing button:text("Clear")');
+  });
+
   it('draws a route after two clicks, with the travel time FindRoute gives any client', async () => {
     await page.fill('#route-date', day.toFormat('yyyy-MM-dd'));
     await page.$eval('#route-time', (el) => {
@@ -220,7 +271,6 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     );
     // with the ferry suspended the route takes the Harbor Bridge (I 900)
     expect(body.result.trip.routes[0].summary.text).not.toContain('Harbor Ferry');
-    await shot('routing');
   });
 
   it('re-routes when the departure slider moves to 03:00, and the travel time changes', async () => {

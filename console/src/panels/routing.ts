@@ -4,6 +4,8 @@
  * change calls FindRoute (Format=JSON) like any client; the routes are drawn coloured by the
  * response's speed buckets, with travel time, uncongested time, abnormality, maneuvers and
  * incidents, and the chosen route's travel time through the day (GetRouteTravelTimes).
+ * The departure starts at the next occurrence of the busiest hour of the week with learned speeds
+ * (`/v1/speeds/learned`), where routes show congestion; without learned speeds, at now.
  */
 import * as maplibregl from 'maplibre-gl';
 import type { MapMouseEvent } from 'maplibre-gl';
@@ -55,6 +57,31 @@ interface FindRouteResponse {
   result?: { trip: { tripId: string; routes: ApiRoute[] } };
 }
 
+interface LearnedSpeedsResponse {
+  edges: Array<{ bins: Array<{ bin: number; samples: number }> }>;
+}
+
+/** Edges of learned speeds read to find the busiest hour (a sample of a large region is enough). */
+const PEAK_SAMPLE_EDGES = 1000;
+
+/**
+ * The hour of the local week (0 = Monday 00:00–01:00) with the most learned-speed samples, the
+ * latest of equals; undefined without samples.
+ */
+export function busiestHourOfWeek(res: LearnedSpeedsResponse): number | undefined {
+  const perHour = new Map<number, number>();
+  for (const e of res.edges)
+    for (const b of e.bins) perHour.set(Math.floor(b.bin / 4), (perHour.get(Math.floor(b.bin / 4)) ?? 0) + b.samples);
+  let best: number | undefined,
+    bestSamples = 0;
+  for (const [hour, n] of perHour)
+    if (n > bestSamples || (n === bestSamples && best !== undefined && hour > best)) {
+      best = hour;
+      bestSamples = n;
+    }
+  return best;
+}
+
 interface TravelTimesResponse {
   statusId: number;
   result?: {
@@ -104,11 +131,14 @@ export class RoutingPanel implements Panel {
       h('option', { value: '2' }, 'up to 3 routes'),
     ),
     status: h('p', { className: 'hint', id: 'route-status' }),
+    peak: h('p', { className: 'hint', id: 'route-peak' }),
     results: h('div', { id: 'route-results' }),
     details: h('div', { id: 'route-details' }),
     day: h('div', { id: 'route-day' }),
   };
   private readonly criteria = new Map<string, HTMLInputElement>();
+  /** the user chose a day or time: the busiest hour, found later, does not override it */
+  private departureTouched = false;
   private readonly rerouteSoon = debounce(() => void this.route(), 200);
 
   constructor(
@@ -173,6 +203,7 @@ export class RoutingPanel implements Panel {
     this.els.slider.value = String(Math.min(95, Math.ceil((now.hour * 60 + now.minute + 1) / 15)));
     this.updateTimeLabel();
     this.els.slider.addEventListener('input', () => {
+      this.departureTouched = true;
       this.updateTimeLabel();
       this.rerouteSoon();
     });
@@ -180,7 +211,10 @@ export class RoutingPanel implements Panel {
       this.updateTimeLabel();
       void this.route();
     });
-    this.els.date.addEventListener('change', () => void this.route());
+    this.els.date.addEventListener('change', () => {
+      this.departureTouched = true;
+      void this.route();
+    });
     this.els.alternates.addEventListener('change', () => void this.route());
     const toggles = CRITERIA.map(([code, label]) => {
       const box = h('input', { type: 'checkbox', 'data-criteria': code, onchange: () => void this.route() });
@@ -208,6 +242,7 @@ export class RoutingPanel implements Panel {
         h('button', { type: 'button', onclick: () => this.clear() }, 'Clear'),
       ),
       h('label', {}, 'Departure ', this.els.timeLabel, this.els.slider),
+      this.els.peak,
       h('div', { className: 'row' }, ...toggles),
       h('label', {}, 'Alternatives ', this.els.alternates),
       legend,
@@ -216,6 +251,33 @@ export class RoutingPanel implements Panel {
       this.els.day,
       this.els.details,
     );
+    void this.openAtPeak();
+  }
+
+  /** Moves the departure to the next occurrence of the busiest hour with learned speeds. */
+  private async openAtPeak(): Promise<void> {
+    let hourOfWeek: number | undefined;
+    try {
+      hourOfWeek = busiestHourOfWeek(
+        await this.c.api.get<LearnedSpeedsResponse>('/v1/speeds/learned', { limit: PEAK_SAMPLE_EDGES }),
+      );
+    } catch {
+      return; // no learned speeds to show (or none readable): the departure stays at now
+    }
+    if (hourOfWeek === undefined || this.departureTouched) return;
+    const now = this.c.time.now();
+    const weekday = Math.floor(hourOfWeek / 24) + 1; // luxon: 1 = Monday
+    let at = now
+      .startOf('day')
+      .plus({ days: (weekday - now.weekday + 7) % 7 })
+      .set({ hour: hourOfWeek % 24 });
+    if (at <= now) at = at.plus({ weeks: 1 });
+    this.els.date.value = at.toFormat('yyyy-MM-dd');
+    this.els.slider.value = String(at.hour * 4);
+    this.updateTimeLabel();
+    this.els.peak.textContent = `Departure set to the busiest hour with learned speeds: ${at.toFormat('cccc d LLL yyyy HH:mm ZZZZ')}.`;
+    this.els.peak.setAttribute('data-departure', RegionTime.utc(at));
+    if (this.points.length >= 2) void this.route();
   }
 
   private updateTimeLabel(): void {
