@@ -70,10 +70,10 @@ async function tables(db: Db): Promise<Record<string, string>> {
 /** A seeded feed of `want` pings at least, in time order. */
 async function makeFeed(region: Region, want: number): Promise<ProbeRecord[]> {
   const out: ProbeRecord[] = [];
-  // weekday morning hours of Baltimore, every vehicle a probe every 3 s
+  // weekday daytime hours of Baltimore, every vehicle a probe every 3 s
   for await (const b of simulate(region, {
     startS: Date.UTC(2026, 0, 6, 11, 0) / 1000,
-    durationS: 6 * 3600,
+    durationS: 10 * 3600,
     penetration: 1,
     intervalS: 3,
     seed: 40,
@@ -118,7 +118,7 @@ async function run(
   const nc = await connect({ servers: NATS_URL });
   const jsm = await jetstreamManager(nc);
   await jsm.streams.add({ name: stream, subjects: [subject] });
-  const env = { DATA_DIR: dataDir, REGION: 'baltimore', DATABASE_URL: url };
+  const env = { DATA_DIR: dataDir, REGION: 'baltimore', DATABASE_URL: url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
   const workerEnv = {
     ...env,
     ROLES: 'ingestion',
@@ -179,7 +179,14 @@ async function run(
             headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson' },
             body,
           });
-          if (r.status !== 200) throw new Error(`POST /v1/probes answered ${r.status}: ${await r.text()}`);
+          if (r.status !== 200)
+            throw new Error(
+              `POST /v1/probes answered ${r.status}: ${await r.text()}\n${serving.stderr()}\n${serving
+                .stdout()
+                .split('\n')
+                .filter((l) => /"level":5/.test(l))
+                .join('\n')}`,
+            );
         });
       }
       const publishing = (async () => {

@@ -12,7 +12,7 @@
  * the feed windows, the slowest `/healthz`, the pings ingested per second end to end (stored,
  * matched, speeds and facts updated) and, on PostgreSQL, how soon after a `speeds` change is
  * written both serving processes apply it; then 1 M-ping CSV and NDJSON bodies streamed in (stored,
- * processing deferred) with the serving process's peak RSS, and one body of simulated traffic
+ * the post not waiting for processing, which runs meanwhile) with the serving process's peak RSS, and one body of simulated traffic
  * processed end to end. PostgreSQL is measured when BENCH_DATABASE_URL or TEST_DATABASE_URL is set
  * (in a fresh schema). `BENCH_LIVE_ONLY=pglite` or `postgresql` measures one backend;
  * `BENCH_LIVE_BULK=0` skips the large bodies, `BENCH_LIVE_FEED=0` everything before them.
@@ -143,7 +143,7 @@ async function bulk(server: ServerProcess, token: string, region: Region, region
     const rep = (await r.json()) as { received?: number; inserted?: number };
     const s = (performance.now() - t0) / 1000;
     console.log(
-      `  1 M pings as ${format.toUpperCase()} over HTTP (stored, processing deferred): HTTP ${r.status}, ${rep.received} received, ${rep.inserted} new in ${s.toFixed(1)} s = ${Math.round((rep.received ?? 0) / s)} pings/s; server peak RSS ${before.toFixed(0)} → ${peakRssMb(pid).toFixed(0)} MB`,
+      `  1 M pings as ${format.toUpperCase()} over HTTP (stored; processed meanwhile, not waited for): HTTP ${r.status}, ${rep.received} received, ${rep.inserted} new in ${s.toFixed(1)} s = ${Math.round((rep.received ?? 0) / s)} pings/s; server peak RSS ${before.toFixed(0)} → ${peakRssMb(pid).toFixed(0)} MB`,
     );
   }
 }
@@ -261,7 +261,7 @@ async function runBackend(
     );
     if (lags !== undefined && lags.length > 0) {
       console.log(
-        `  speeds of the feed used by both serving processes: p50 ${quantile(lags, 0.5).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms after the transaction that committed them began (${lags.length} changes sampled; target ≤ 1 000 ms)`,
+        `  speeds of the feed used by both serving processes: p50 ${quantile(lags, 0.5).toFixed(0)} ms, max ${Math.max(...lags).toFixed(0)} ms after the statement that announced them, the last of their transaction (${lags.length} changes sampled; target ≤ 1 000 ms)`,
       );
     }
     if (process.env.BENCH_LIVE_BULK !== '0') await bulk(server, token, region, regionDir);
@@ -274,7 +274,8 @@ async function runBackend(
 /**
  * Samples, until `stop()`, how long after a `speeds` change was written every serving process has
  * applied it (its `/healthz` reports the change log position it applied through): the newest change
- * every 250 ms, its time from `change_log.at` (the start of the writing transaction).
+ * every 250 ms, its time from `change_log.at` (when the announcement, the last statement of the
+ * writing transaction, was written).
  */
 function sampleSpeedPropagation(databaseUrl: string, servers: ServerProcess[]): { stop: () => Promise<number[]> } {
   const lags: number[] = [];

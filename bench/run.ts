@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark of the project, seeded, printing figures to stdout.
- * `npm run bench -- routing parking` runs only the named ones.
+ * `npm run bench -- routing parking` runs only the named ones; `npm run bench -- --help` lists them.
  */
 const BENCHES: Record<string, { file: string; fn: string; what: string }> = {
   import: { file: './import.js', fn: 'benchImport', what: 'OSM import and bundle load per extract' },
@@ -57,6 +57,24 @@ const BENCHES: Record<string, { file: string; fn: string; what: string }> = {
 /** Flags that take a value (the metro benchmark's); their values are not benchmark names. */
 const VALUE_FLAGS = new Set(['--step', '--edges', '--seed', '--dir']);
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  const width = Math.max(...Object.keys(BENCHES).map((n) => n.length));
+  console.log(
+    [
+      'usage: npm run bench [-- NAME ...]   (no name: every benchmark but metro, several minutes)',
+      '',
+      ...Object.entries(BENCHES).map(([n, b]) => `  ${n.padEnd(width)}  ${b.what}`),
+      '',
+      'metro flags: --step NAME (one step), --edges N, --seed N, --dir DIR',
+    ].join('\n'),
+  );
+  process.exit(0);
+}
+const unknownFlag = args.find((a, i) => a.startsWith('-') && !VALUE_FLAGS.has(a) && !VALUE_FLAGS.has(args[i - 1]));
+if (unknownFlag !== undefined) {
+  console.error(`unknown option "${unknownFlag}"; npm run bench -- --help lists the benchmarks and flags`);
+  process.exit(2);
+}
 const wanted = args.filter((a, i) => !a.startsWith('-') && !VALUE_FLAGS.has(args[i - 1]));
 for (const name of wanted) {
   if (!BENCHES[name]) {

@@ -28,7 +28,14 @@ export interface Bar {
  */
 export function barChart(
   bars: Bar[],
-  opts: { unit: string; highlight?: number; labelEvery?: number; testId?: string },
+  opts: {
+    unit: string;
+    highlight?: number;
+    labelEvery?: number;
+    testId?: string;
+    /** a second series drawn as dots joined by a line over the bars (null = no value) */
+    reference?: Array<number | null>;
+  },
 ): SVGSVGElement {
   const W = 340,
     H = 140,
@@ -37,7 +44,7 @@ export function barChart(
     top = 8;
   const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img' });
   if (opts.testId) svg.setAttribute('data-testid', opts.testId);
-  const max = Math.max(1, ...bars.map((b) => b.value ?? 0));
+  const max = Math.max(1, ...bars.map((b) => b.value ?? 0), ...(opts.reference ?? []).map((v) => v ?? 0));
   const bw = (W - left - 4) / Math.max(1, bars.length);
   const y = (v: number) => H - bottom - ((H - bottom - top) * v) / max;
   svg.append(el('line', { x1: left, x2: W - 2, y1: H - bottom, y2: H - bottom, stroke: '#999' }));
@@ -63,5 +70,15 @@ export function barChart(
     }
     if (i % every === 0) svg.append(el('text', { x: x + bw / 2, y: H - 5, 'text-anchor': 'middle' }, b.label));
   });
+  if (opts.reference) {
+    const points = opts.reference
+      .map((v, i) => (v === null ? null : `${(left + (i + 0.5) * bw).toFixed(1)},${y(v).toFixed(1)}`))
+      .filter((p): p is string => p !== null);
+    svg.append(el('polyline', { points: points.join(' '), fill: 'none', stroke: '#1d2733', 'stroke-width': 1.5 }));
+    for (const p of points) {
+      const [cx, cy] = p.split(',');
+      svg.append(el('circle', { cx, cy, r: 2, fill: '#1d2733' }));
+    }
+  }
   return svg;
 }

@@ -1,6 +1,6 @@
 /**
  * The console page: reads `/console/config.json`, signs in through `/v1/AppToken` (the demo
- * application is prefilled when the server offers it), draws the map and runs the four panels.
+ * application is prefilled when the server offers it), draws the map and runs the five panels.
  */
 import type { Map as MlMap } from 'maplibre-gl';
 import { ApiClient, ApiError } from './api.js';
@@ -12,6 +12,7 @@ import { LivePanel } from './panels/live.js';
 import { ParkingPanel } from './panels/parking.js';
 import type { Panel, PanelContext } from './panels/panel.js';
 import { RoutingPanel } from './panels/routing.js';
+import { SignalsPanel } from './panels/signals.js';
 
 interface PageConfig {
   region: {
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
     parking: new ParkingPanel(ctx, byId('panel-parking')),
     analytics: new AnalyticsPanel(ctx, byId('panel-analytics')),
     live: new LivePanel(ctx, byId('panel-live')),
+    signals: new SignalsPanel(ctx, byId('panel-signals')),
   };
   let active = 'routing';
   const tabs = [...document.querySelectorAll<HTMLButtonElement>('#tabs button')];
@@ -142,6 +144,11 @@ async function main(): Promise<void> {
   select('routing');
 }
 
-main().catch((err: unknown) =>
-  showNotice(`The console could not start: ${err instanceof Error ? err.message : String(err)}`),
-);
+main().catch((err: unknown) => {
+  const message = err instanceof Error ? err.message : String(err);
+  showNotice(
+    /webgl/i.test(message)
+      ? `The map needs WebGL2, which this browser does not provide: turn on hardware acceleration, or use a current Chrome, Firefox, Safari or Edge (headless Chromium: --use-angle=swiftshader --enable-unsafe-swiftshader). (${message})`
+      : `The console could not start: ${message}`,
+  );
+});

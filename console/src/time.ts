@@ -35,6 +35,11 @@ export class RegionTime {
     return t.isValid ? t : this.now();
   }
 
+  /** An instant (unix ms) as the region's clock time with its zone, `17:45 EST`; with `withDay`, `Mon 23 Nov 17:45 EST`. */
+  clock(ms: number, withDay = false): string {
+    return DateTime.fromMillis(ms, { zone: this.zone }).toFormat(withDay ? 'ccc d LLL HH:mm ZZZZ' : 'HH:mm ZZZZ');
+  }
+
   /** `YYYY-MM-DDTHH:MM:SSZ` (the routing contract's date-time format). */
   static utc(t: DateTime): string {
     return t.toUTC().toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'");

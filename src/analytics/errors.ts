@@ -13,6 +13,8 @@ export const ANALYTICS_ERRORS = {
   ANALYTICS_INVALID_NAMESPACE: { kind: 'invalid' },
   ANALYTICS_NAMESPACE_NOT_FOUND: { kind: 'not_found' },
   ANALYTICS_INVALID_CURSOR: { kind: 'invalid' },
+  ANALYTICS_INTERSECTION_NOT_FOUND: { kind: 'not_found' },
+  ANALYTICS_SIGNAL_MAP_NOT_FOUND: { kind: 'not_found' },
 } as const satisfies Record<string, { kind: AnalyticsErrorKind }>;
 
 /** One code of the catalog. */

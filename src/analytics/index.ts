@@ -73,3 +73,31 @@ export {
   type AvailabilityQuery,
 } from './availability.js';
 export { invalid } from './errors.js';
+export {
+  parseEventLog,
+  parseChannelMap,
+  phaseTimeline,
+  SignalEventCode,
+  type ChannelMap,
+  type SignalEvent,
+} from './signals/event-log.js';
+export {
+  coordinationDiagram,
+  signalTimingFromLogs,
+  splitFailures,
+  type CoordinationDiagram,
+  type IntersectionLog,
+  type SplitCycle,
+} from './signals/measures.js';
+export {
+  parsePhaseDayQuery,
+  putChannelMap,
+  queryCoordinationDiagram,
+  querySplitFailures,
+  readIntersectionLog,
+  storedSignalTiming,
+  uploadEventLog,
+  type LogUpload,
+  type SignalStoreContext,
+} from './signals/signal-store.js';
+export { observedFreeFlow, freeFlowKphOf, type FreeFlowSpeeds, type FreeFlowSource } from './facts/free-flow.js';

@@ -1,6 +1,6 @@
 /** Database migrations of the analytics module (versions 400–499). */
 import type { Migration } from '../store/db.js';
-import { REBUILD_ROLLUPS_SQL, ROLLUP_MEASURE_COLUMNS } from './facts/rollup.js';
+import { REBUILD_ROLLUPS_SQL_402, ROLLUP_MEASURE_COLUMNS } from './facts/rollup.js';
 
 /**
  * 400: traversal facts (one row per vehicle crossing of an intersection's influence zone) with
@@ -12,6 +12,12 @@ import { REBUILD_ROLLUPS_SQL, ROLLUP_MEASURE_COLUMNS } from './facts/rollup.js';
  *   (map version, intersection, month, day of week, hour), all holding counts, sums and maxima from
  *   which every metric is exact; filled from the facts already stored. The facts' (intersection, day)
  *   index gains the local minute, so one 15-minute slice is recomputed from its own facts only.
+ * 420: signal controllers' hi-res events (`signal_event`, one row per event, idempotent on upload)
+ *   and the channel/phase map of each intersection (`signal_channel_map`), per region.
+ * 421: facts record whether the vehicle arrived on green by the controller's timing
+ *   (`arrived_on_green`, null without timing); the rollups count the vehicles on green
+ *   (`on_green_count`: arrived on green, or without timing did not stop) for `POG`.
+ * 422: observed free-flow speeds per edge (`analytics_free_flow`, `facts/free-flow.ts`).
  */
 export const migrations: Migration[] = [
   {
@@ -108,7 +114,7 @@ ${ROLLUP_MEASURE_COLUMNS},
   PRIMARY KEY (intersection_key, local_day, local_dow, local_minute, map_version)
 );
 CREATE INDEX analytics_rollup_month_day_idx ON analytics_rollup_month (local_day);
-${REBUILD_ROLLUPS_SQL}
+${REBUILD_ROLLUPS_SQL_402}
 `,
   },
   {
@@ -121,6 +127,54 @@ ALTER TABLE analytics_fact ADD COLUMN region text NOT NULL DEFAULT '';
 ALTER TABLE analytics_fact DROP CONSTRAINT analytics_fact_pkey;
 ALTER TABLE analytics_fact ADD PRIMARY KEY (region, trace_id, part, intersection_key, occurrence);
 ALTER TABLE analytics_fact ALTER COLUMN region DROP DEFAULT;
+`,
+  },
+  {
+    version: 420,
+    name: 'signal controller logs',
+    sql: `
+CREATE TABLE signal_event (
+  region text NOT NULL,
+  intersection_key text NOT NULL,
+  t_s double precision NOT NULL,
+  code smallint NOT NULL,
+  param smallint NOT NULL,
+  PRIMARY KEY (region, intersection_key, t_s, code, param)
+);
+CREATE TABLE signal_channel_map (
+  region text NOT NULL,
+  intersection_key text NOT NULL,
+  map jsonb NOT NULL,
+  PRIMARY KEY (region, intersection_key)
+);
+`,
+  },
+  {
+    version: 421,
+    name: 'arrivals on green',
+    sql: `
+ALTER TABLE analytics_fact ADD COLUMN arrived_on_green boolean;
+ALTER TABLE analytics_rollup_15m ADD COLUMN on_green_count integer NOT NULL DEFAULT 0;
+ALTER TABLE analytics_rollup_hour ADD COLUMN on_green_count integer NOT NULL DEFAULT 0;
+ALTER TABLE analytics_rollup_month ADD COLUMN on_green_count integer NOT NULL DEFAULT 0;
+-- no fact has timing yet: on green = did not stop
+UPDATE analytics_rollup_15m SET on_green_count = through_count;
+UPDATE analytics_rollup_hour SET on_green_count = through_count;
+UPDATE analytics_rollup_month SET on_green_count = through_count;
+`,
+  },
+  {
+    version: 422,
+    name: 'observed free flow',
+    sql: `
+CREATE TABLE analytics_free_flow (
+  region text NOT NULL,
+  map_version text NOT NULL,
+  edge_id integer NOT NULL,
+  speed_kph real NOT NULL,
+  samples integer NOT NULL,
+  PRIMARY KEY (region, map_version, edge_id)
+);
 `,
   },
 ];

@@ -99,7 +99,7 @@ async function start(
     const key = `demo-data:${region.meta.mapVersion}`;
     if (!(await isDone(db, key))) {
       const upload = join(config.store.dataDir, 'demo', 'parking-upload.json');
-      const r = await loadParkingDocument(db, JSON.parse(await readFile(upload, 'utf8')));
+      const r = await loadParkingDocument(db, region.meta.name, JSON.parse(await readFile(upload, 'utf8')));
       log(`demo parking data: ${r.lots} lots, ${r.blocks} blocks, ${r.products} products`);
       if (config.region.demoSimulate) {
         log('simulating demo traffic (first start only)…');

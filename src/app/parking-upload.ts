@@ -30,10 +30,13 @@ function withIds(lots: unknown[]): unknown[] {
   });
 }
 
-/** Stores the document's inventory and products. Throws a ParkingError on invalid content. */
-export async function loadParkingDocument(db: Db, doc: unknown): Promise<ParkingLoadResult> {
+/**
+ * Stores the document's inventory as uploads of `region`, and its products. Throws a ParkingError
+ * on invalid content.
+ */
+export async function loadParkingDocument(db: Db, region: string, doc: unknown): Promise<ParkingLoadResult> {
   const { lots, blocks, products } = parseUploadDocument(doc);
-  const res = await storeUploads(db, lots, blocks);
+  const res = await storeUploads(db, region, lots, blocks);
   const raw = (Array.isArray(doc) ? {} : doc) as Record<string, unknown>;
   let p = { products: 0, publishers: 0 };
   if (products.length > 0 || Array.isArray(raw.publishers))

@@ -114,6 +114,10 @@ interface KeyRow {
   retired_at: Date | null;
 }
 
+/** Message of an unknown appId or a wrong hashToken (the same for both), with how the hash is made. */
+const WRONG_CREDENTIALS =
+  'User Authentication Failed: unknown appId or wrong hashToken (hashToken = lower-case hex SHA-1 of lower(appId + "|" + appKey))';
+
 /** The app-token service over the database. */
 export class DbAuthService implements AuthService {
   private keys = new Map<string, { secret: Uint8Array; retiredAtS: number | null }>();
@@ -145,7 +149,7 @@ export class DbAuthService implements AuthService {
 
   async issueAppToken(appId: string, hashToken: string): Promise<{ token: string; expiresAtS: number }> {
     if (!appId || !hashToken) throw new AuthError('AUTH_PARAM_MISSING', 'appId and hashToken are required');
-    if (!UUID_RE.test(appId)) throw new AuthError('AUTH_APP_UNKNOWN', 'User Authentication Failed');
+    if (!UUID_RE.test(appId)) throw new AuthError('AUTH_APP_UNKNOWN', WRONG_CREDENTIALS);
     const r = await this.db.query<{
       name: string;
       hash_token_lower: string;
@@ -158,11 +162,17 @@ export class DbAuthService implements AuthService {
       [appId],
     );
     const app = r.rows[0];
-    // Same message for unknown app, wrong hash and disabled app: do not tell which.
-    if (!app || app.status !== 2) throw new AuthError('AUTH_APP_UNKNOWN', 'User Authentication Failed');
+    // An unknown app and a wrong hash get the same message (it must not tell which appIds exist); a
+    // disabled app is named only to a caller who proved it holds the appKey (the right hash).
+    if (!app) throw new AuthError('AUTH_APP_UNKNOWN', WRONG_CREDENTIALS);
     if (!safeEqualHex(hashToken, app.hash_token_lower) && !safeEqualHex(hashToken, app.hash_token_exact)) {
-      throw new AuthError('AUTH_HASH_INVALID', 'User Authentication Failed');
+      throw new AuthError('AUTH_HASH_INVALID', WRONG_CREDENTIALS);
     }
+    if (app.status !== 2)
+      throw new AuthError(
+        'AUTH_APP_DISABLED',
+        'User Authentication Failed: this application is disabled; an operator creates a new one with `streetwise apps create`',
+      );
     // Refresh keys when not loaded or another process may have rotated them (cheap query).
     await this.loadKeys();
     const nowS = Math.floor(this.now() / 1000);

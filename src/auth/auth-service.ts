@@ -16,7 +16,7 @@ export interface AuthService {
   /**
    * Issues an app token for `appId` when `hashToken` is the SHA-1 hex of `appId|appKey`
    * (lower-cased before hashing per the reference; the non-lower-cased form is accepted too).
-   * Throws AuthError AUTH_APP_UNKNOWN / AUTH_HASH_INVALID.
+   * Throws AuthError AUTH_APP_UNKNOWN / AUTH_HASH_INVALID / AUTH_APP_DISABLED (the last only for the right hash).
    */
   issueAppToken(appId: string, hashToken: string): Promise<{ token: string; expiresAtS: number }>;
   /** Verifies a token. Throws AuthError AUTH_TOKEN_INVALID or AUTH_TOKEN_EXPIRED. */
@@ -32,6 +32,7 @@ export class AuthError extends Error {
       | 'AUTH_TOKEN_EXPIRED'
       | 'AUTH_APP_UNKNOWN'
       | 'AUTH_HASH_INVALID'
+      | 'AUTH_APP_DISABLED'
       | 'AUTH_PARAM_MISSING'
       | 'AUTH_FORBIDDEN',
     message: string,

@@ -49,8 +49,10 @@ describe('app tokens', () => {
     await expect(later.verifyAppToken(token)).rejects.toMatchObject({ code: 'AUTH_TOKEN_EXPIRED' });
     await setAppStatus(db, app.appId, 0);
     await expect(auth.issueAppToken(app.appId, hashTokenFor(app.appId, app.appKey))).rejects.toMatchObject({
-      code: 'AUTH_APP_UNKNOWN',
+      code: 'AUTH_APP_DISABLED',
     });
+    // a disabled app with a wrong hash is not named as disabled
+    await expect(auth.issueAppToken(app.appId, sha1Hex('nope'))).rejects.toMatchObject({ code: 'AUTH_HASH_INVALID' });
   });
 
   it('keeps verifying tokens signed with a rotated key and signs new ones with the new key', async () => {

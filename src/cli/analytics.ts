@@ -1,9 +1,12 @@
 /**
  * `streetwise analytics refresh`: rebuild the intersection traversal facts from the matched
  * trajectories in the database (all of them, or those overlapping --since/--until).
+ * `streetwise analytics signals <log.csv> --intersection <id> [--map map.json]`: store a signal
+ * controller's hi-res event log (and its channel/phase map).
  */
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { rebuildFacts } from '../analytics/index.js';
+import { catalogOf, putChannelMap, rebuildFacts, uploadEventLog, type LogUpload } from '../analytics/index.js';
 import { parseIsoToUnixS } from '../time/index.js';
 import type { CliDeps } from './deps.js';
 import { chosenRegion, chosenRegionName } from './region-choice.js';
@@ -39,6 +42,39 @@ export function registerAnalytics(program: Command, deps: CliDeps): void {
       }
       console.log(
         `analytics (region "${region}"${server ? `, through the server at ${server.url}` : ''}): ${r.facts} intersection facts from ${r.trajectories} trajectories in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      );
+    });
+
+  analytics
+    .command('signals')
+    .description('store a signal controller hi-res event log (CSV: timestamp,event code,parameter) of an intersection')
+    .argument('<log>', 'CSV file of the log')
+    .requiredOption('--intersection <id>', 'public intersection id (metadata API)')
+    .option('--map <file>', 'JSON channel/phase map of the intersection (stored first, replacing the previous one)')
+    .action(async (file: string, opts: { intersection: string; map?: string }) => {
+      const csv = readFileSync(file, 'utf8');
+      const map = opts.map === undefined ? undefined : (JSON.parse(readFileSync(opts.map, 'utf8')) as unknown);
+      const key = encodeURIComponent(opts.intersection);
+      const server = await deps.server();
+      let r: LogUpload;
+      if (server) {
+        if (map !== undefined) await server.request('PUT', `/v1/signals/intersections/${key}/map`, map);
+        r = (
+          await server.request<{ result: LogUpload }>('POST', `/v1/signals/intersections/${key}/events`, csv, {
+            contentType: 'text/csv',
+          })
+        ).result;
+      } else {
+        const region = await chosenRegion(deps);
+        const ctx = { region: region.meta.name, timeZone: region.meta.timeZone || 'UTC' };
+        r = await deps.withDb(async (db) => {
+          const catalog = catalogOf(region);
+          if (map !== undefined) await putChannelMap(db, catalog, ctx, opts.intersection, map);
+          return uploadEventLog(db, catalog, ctx, opts.intersection, csv);
+        });
+      }
+      console.log(
+        `signal log of ${r.intersectionId}: ${r.events} events (${r.inserted} new), ${r.from ?? '-'} to ${r.to ?? '-'}`,
       );
     });
 }

@@ -12,6 +12,7 @@ import { Transform, type Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { formatFromFileName, readProbes, type ReadProbesOptions } from '../probes/ingest/ingest.js';
 import { parseColumnMapping } from '../probes/ingest/csv-columns.js';
+import { ProbeFormatError } from '../probes/ingest/errors.js';
 import { parseTimestampS, probeFormatFromName, type ParseIssue } from '../probes/ingest/records.js';
 import type { CliDeps } from './deps.js';
 import { chosenRegion } from './region-choice.js';
@@ -77,6 +78,16 @@ export function registerIngest(program: Command, deps: CliDeps): void {
     });
 }
 
+/**
+ * A reader message in the CLI's syntax: the HTTP form `columns=time=<name>` becomes
+ * `--columns 'time=<name>'`, `header=true` `--header`.
+ */
+export function inCliSyntax(message: string): string {
+  return message
+    .replace(/\bcolumns=([^\s;()]+)/g, (_m, mapping: string) => `--columns '${mapping}'`)
+    .replace(/\bheader=(true|false)\b/g, (_m, v: string) => (v === 'true' ? '--header' : '--no-header'));
+}
+
 /** Reader options from the CLI flags, checked before anything is read. */
 function readOptions(opts: IngestCliOptions): ReadProbesOptions {
   const o: ReadProbesOptions = { tracePrefix: opts.tracePrefix, header: opts.header };
@@ -133,6 +144,9 @@ async function ingestFile(deps: CliDeps, file: string, opts: IngestCliOptions): 
         bar.update(bytes, totalBytes),
       );
       bar.update(bytes, totalBytes);
+    } catch (err) {
+      if (err instanceof ProbeFormatError) throw new Error(inCliSyntax(err.message));
+      throw err;
     } finally {
       bar.stop();
     }
@@ -142,6 +156,10 @@ async function ingestFile(deps: CliDeps, file: string, opts: IngestCliOptions): 
     for (const i of issues)
       console.log(`  ${i.line !== undefined ? `line ${i.line}` : `ping ${i.index}`}: ${i.message}`);
     if (malformed > ISSUES_SHOWN) console.log(`  … and ${malformed - ISSUES_SHOWN} more malformed rows`);
+    if (stored.read === 0 && malformed > 0)
+      throw new Error(
+        `no ping could be read: all ${malformed} rows are malformed (the first ones are listed above); check the columns and units (--columns)`,
+      );
     const proc = await processWithProgress(sink);
     for (const line of processedLines(proc, (Date.now() - t0) / 1000)) console.log(line);
   });

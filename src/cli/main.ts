@@ -17,10 +17,13 @@ import { registerIngest } from './ingest.js';
 import { registerSimulate } from './simulate.js';
 import { registerParking } from './parking.js';
 import { registerAnalytics } from './analytics.js';
+import { registerExportSpeeds } from './export-speeds.js';
 
 const program = new Command('streetwise')
   .description('Routing, parking and intersection analytics APIs on your own OpenStreetMap region.')
   .showHelpAfterError()
+  // `streetwise serve --help` lists the settings (global flags) too
+  .configureHelp({ showGlobalOptions: true })
   .addOption(new Option('--data-dir <dir>', 'data directory (embedded database, regions, demo files) [env DATA_DIR]'))
   .addOption(
     new Option(
@@ -101,6 +104,7 @@ registerIngest(program, deps);
 registerSimulate(program, deps);
 registerParking(program, deps);
 registerAnalytics(program, deps);
+registerExportSpeeds(program, deps);
 
 try {
   await program.parseAsync(process.argv);

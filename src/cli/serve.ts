@@ -2,6 +2,7 @@
  * `streetwise serve`: own the database, load the region, start this process's roles — the serving
  * threads (HTTP) and the ingestion thread (probe processing) — and print how to talk to it.
  */
+import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import { hashTokenFor } from '../auth/index.js';
 import { bootstrap } from '../app/bootstrap.js';
@@ -16,10 +17,22 @@ export function registerServe(program: Command, deps: CliDeps): void {
   program
     .command('serve')
     .description('serve the routing, parking and analytics APIs (creates the demo region on first start)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Every setting also has an environment variable; the most used for serve:',
+        '  PORT / --port, HOST / --host, DATA_DIR / --data-dir, DATABASE_URL / --database-url,',
+        '  REGION / --region, SERVING_THREADS / --threads, LOG_LEVEL / --log-level,',
+        '  DEMO_SIMULATE (false: no simulated probes on the first start of the demo).',
+        "The README's configuration table lists them all.",
+      ].join('\n'),
+    )
     .action(async () => {
       const config = deps.config();
       const t0 = Date.now();
       const log = (msg: string): void => console.error(msg);
+      if (config.server.roles.includes('serving')) await checkPortFree(config.server.host, config.server.port);
       const started = await bootstrap(config, log);
       const { ctx, demoApp, close, listening } = started;
       const databaseUrl = config.store.databaseUrl || undefined;
@@ -83,6 +96,39 @@ export function registerServe(program: Command, deps: CliDeps): void {
       listening(`http://${loopback}:${port}`);
       console.log(banner(url, name, startS, demoApp, ctx.region.meta.bounds, threads.count));
     });
+}
+
+/** Thrown when the HTTP port is taken: names the port and the settings that change it. */
+export class PortInUseError extends Error {
+  constructor(host: string, port: number) {
+    super(
+      `port ${port} on ${host} is already in use by another program. ` +
+        `Start on another port with --port <n> (or PORT=<n>), or stop the program listening on ${port}`,
+    );
+    this.name = 'PortInUseError';
+  }
+}
+
+/**
+ * Fails fast, before the region is loaded, when `host:port` cannot be listened on (EADDRINUSE);
+ * port 0 (any free port) always passes. Other listen errors (EACCES for ports under 1024) are
+ * reported with their own message and the same hint.
+ */
+export async function checkPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new PortInUseError(host, port));
+      else
+        reject(
+          new Error(
+            `cannot listen on ${host}:${port} (${err.code ?? err.message}); choose another with --port <n> or PORT=<n>`,
+          ),
+        );
+    });
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }
 
 /** The NATS feed the ingestion role consumes, from the configuration (none when PROBES_NATS_URL is empty). */

@@ -24,6 +24,7 @@ import { loggerOptions } from './request-log.js';
 import { registerJsonParser, registerNulCheck } from './request-errors.js';
 import { sendEdgeError } from './edge-errors.js';
 import { OPENAPI_DOCUMENT } from './openapi.js';
+import { documentResponses } from './openapi-responses.js';
 import { buildServices } from './services.js';
 
 /** Answers a request the HTTP parser rejected with `{ error: { statusId, userMessage } }` and closes. */
@@ -89,7 +90,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     done();
   });
   await app.register(formbody);
-  await app.register(swagger, { openapi: OPENAPI_DOCUMENT });
+  await app.register(swagger, { openapi: OPENAPI_DOCUMENT, transform: documentResponses as never });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   registerHealth(app, ctx);

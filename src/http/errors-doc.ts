@@ -38,7 +38,7 @@ export function renderErrorsDoc(): string {
     '| statusId | HTTP | meaning |',
     '|---|---|---|',
     '| 41 | 400 | a parameter (`appId`, `hashToken`) is missing |',
-    '| 26 | 403 | User Authentication Failed: unknown or disabled application, or wrong hashToken |',
+    '| 26 | 403 | User Authentication Failed: unknown appId or wrong hashToken (one message), or a disabled application (named only with the right hashToken) |',
     '',
     '## Routing (`/traffic/*.ashx`)',
     '',

@@ -10,8 +10,8 @@ export type { BlockInput } from './blocks.js';
 export { buildLots, ringCentroid } from './lots.js';
 export { buildWater, isWaterArea, isWaterLine } from './water.js';
 export type { RegionWater, WaterArea, WaterLine, WaterRing } from './water.js';
-export { EdgeLocator, locate, locateCandidates, locatorOf } from './locate.js';
-export type { Snap, LocateOptions } from './locate.js';
+export { EdgeLocator, locate, locateCandidates, locatorOf, shareLocator } from './locate.js';
+export type { Snap, LocateOptions, LocatorParts } from './locate.js';
 export {
   encodeGraph,
   decodeGraph,

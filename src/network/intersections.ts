@@ -119,6 +119,23 @@ export const APPROACH_SIGNAL_M = 30;
  */
 export const SIGNAL_CLUSTER_M = 30;
 
+/**
+ * The two junctions where a crossing road meets the two carriageways of a divided road are one
+ * intersection when the crossing road between them is no longer than this (the median's width),
+ * metres. The carriageways are one-way roads of one name or ref, parallel within
+ * `CARRIAGEWAY_PARALLEL_DEG`, in opposite directions.
+ */
+export const DIVIDED_ROAD_MEDIAN_M = 45;
+/** Carriageways of one divided road run parallel within this angle, degrees. */
+export const CARRIAGEWAY_PARALLEL_DEG = 25;
+/**
+ * Offset legs: a junction whose side roads all leave the main road on one side, and a junction
+ * this close along the main road (no junction between) whose side roads all leave it on the other
+ * side, form one crossing (a staggered crossroads), metres. Side roads of class `service` and
+ * below (alleys, driveways, parking aisles) do not make a leg.
+ */
+export const OFFSET_LEG_M = 40;
+
 /** Nodes that form one signalized intersection. */
 export interface SignalCluster {
   /** every node of the cluster (junctions and approach signals), ascending */
@@ -189,9 +206,18 @@ function reachable(
  * other along the road join one cluster, with the nodes on the road between them (an unsignalized
  * node inside a crossing belongs to it), and so does a junction node whose crossing area touches
  * a signalized junction's (the road between them no longer than the two stop-line setbacks,
- * `junctionSetbackM`). Returns the clusters of two or more nodes, ordered by their first node.
+ * `junctionSetbackM`), and so does the junction where the same crossing road meets the other
+ * carriageway of a divided road (`DIVIDED_ROAD_MEDIAN_M`), and the junction of an offset leg: a
+ * side road leaving the main road on the other side within `OFFSET_LEG_M`. Returns the clusters of
+ * two or more nodes, ordered by their first node.
  */
-export function signalClusters(g: Graph, approachM = APPROACH_SIGNAL_M, clusterM = SIGNAL_CLUSTER_M): SignalCluster[] {
+export function signalClusters(
+  g: Graph,
+  approachM = APPROACH_SIGNAL_M,
+  clusterM = SIGNAL_CLUSTER_M,
+  dividedMedianM = DIVIDED_ROAD_MEDIAN_M,
+  offsetLegM = OFFSET_LEG_M,
+): SignalCluster[] {
   const parent = new Int32Array(g.nodeCount).map((_, i) => i);
   const find = (x: number): number => {
     while (parent[x] !== x) {
@@ -250,6 +276,37 @@ export function signalClusters(g: Graph, approachM = APPROACH_SIGNAL_M, clusterM
       if (g.edgeLengthM[e] <= junctionSetbackM(g, n, e, true) + junctionSetbackM(g, s, e, false)) union(n, s);
     }
   }
+  // the two crossings of a divided road: a junction joined by a short piece of the crossing road
+  // to a junction on the other carriageway (same road, parallel, opposite direction) is one
+  // intersection with it, however wide the median, up to `DIVIDED_ROAD_MEDIAN_M`
+  for (let n = 0; n < g.nodeCount; n++) {
+    if (!signalized[n] || !junction[n]) continue;
+    for (let e = g.firstOut[n]; e < g.firstOut[n + 1]; e++) {
+      const t = g.edgeTarget[e];
+      if (t === n || !junction[t] || g.edgeLengthM[e] > dividedMedianM) continue;
+      if (otherCarriageway(g, n, t, e)) union(n, t);
+    }
+    for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) {
+      const e = g.inEdges[k];
+      const s = g.edgeSource[e];
+      if (s === n || !junction[s] || g.edgeLengthM[e] > dividedMedianM) continue;
+      if (otherCarriageway(g, s, n, e)) union(n, s);
+    }
+  }
+  // offset legs: a junction whose side road leaves the main road on the other side, a few tens of
+  // metres from a signalized junction's side road, is the same crossing (`OFFSET_LEG_M`)
+  for (let n = 0; n < g.nodeCount; n++) {
+    if (!signalized[n] || !junction[n]) continue;
+    for (let e = g.firstOut[n]; e < g.firstOut[n + 1]; e++) {
+      const t = g.edgeTarget[e];
+      if (t !== n && junction[t] && g.edgeLengthM[e] <= offsetLegM && offsetLegs(g, n, t, e)) union(n, t);
+    }
+    for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) {
+      const e = g.inEdges[k];
+      const s = g.edgeSource[e];
+      if (s !== n && junction[s] && g.edgeLengthM[e] <= offsetLegM && offsetLegs(g, s, n, e)) union(n, s);
+    }
+  }
   const members = new Map<number, NodeId[]>();
   for (let n = 0; n < g.nodeCount; n++) {
     const r = find(n);
@@ -263,6 +320,86 @@ export function signalClusters(g: Graph, approachM = APPROACH_SIGNAL_M, clusterM
     out.push({ nodes, junctions: nodes.filter(isJunction) });
   }
   return out.sort((a, b) => a.nodes[0] - b.nodes[0]);
+}
+
+/** Travel headings (degrees) of the one-way roads at `n` other than edge `e` and its twin, with their name or ref ids. */
+function oneWaysAt(g: Graph, n: NodeId, e: EdgeId): Array<{ headingDeg: number; nameId: number; refId: number }> {
+  const out: Array<{ headingDeg: number; nameId: number; refId: number }> = [];
+  const twin = g.edgeTwin[e];
+  for (let x = g.firstOut[n]; x < g.firstOut[n + 1]; x++)
+    if (x !== e && x !== twin && g.edgeTwin[x] < 0 && g.edgeTarget[x] !== n)
+      out.push({ headingDeg: g.edgeBearingOut[x], nameId: g.edgeNameId[x], refId: g.edgeRefId[x] });
+  for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) {
+    const x = g.inEdges[k];
+    if (x !== e && x !== twin && g.edgeTwin[x] < 0 && g.edgeSource[x] !== n)
+      out.push({ headingDeg: g.edgeBearingIn[x], nameId: g.edgeNameId[x], refId: g.edgeRefId[x] });
+  }
+  return out;
+}
+
+/**
+ * Whether junctions `a` and `b`, joined by edge `e` (either direction), sit on the two
+ * carriageways of one divided road: a one-way road of the same name (or ref) at each, parallel,
+ * in opposite directions, crossed by `e` at more than `CARRIAGEWAY_PARALLEL_DEG`.
+ */
+function otherCarriageway(g: Graph, a: NodeId, b: NodeId, e: EdgeId): boolean {
+  const axis = g.edgeBearingOut[e];
+  for (const x of oneWaysAt(g, a, e)) {
+    if (axisAngleDeg(x.headingDeg, axis) <= CARRIAGEWAY_PARALLEL_DEG) continue;
+    for (const y of oneWaysAt(g, b, e)) {
+      const sameRoad = (x.nameId !== 0 && x.nameId === y.nameId) || (x.refId !== 0 && x.refId === y.refId);
+      if (!sameRoad) continue;
+      const delta = (((x.headingDeg - y.headingDeg) % 360) + 360) % 360;
+      if (Math.abs(delta - 180) <= CARRIAGEWAY_PARALLEL_DEG) return true; // opposite directions
+    }
+  }
+  return false;
+}
+
+/** Headings (degrees) pointing away from `n` of its roads other than edge `e` and its twin, with their class. */
+function legsAt(g: Graph, n: NodeId, e: EdgeId): Array<{ headingDeg: number; roadClass: number }> {
+  const out: Array<{ headingDeg: number; roadClass: number }> = [];
+  const twin = g.edgeTwin[e];
+  for (let x = g.firstOut[n]; x < g.firstOut[n + 1]; x++)
+    if (x !== e && x !== twin && g.edgeTarget[x] !== n)
+      out.push({ headingDeg: g.edgeBearingOut[x], roadClass: g.edgeRoadClass[x] });
+  for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) {
+    const x = g.inEdges[k];
+    // a one-way road into n: its twin-less reverse heading points away from n
+    if (x !== e && x !== twin && g.edgeSource[x] !== n && g.edgeTwin[x] < 0)
+      out.push({ headingDeg: (g.edgeBearingIn[x] + 180) % 360, roadClass: g.edgeRoadClass[x] });
+  }
+  return out;
+}
+
+/**
+ * Whether junctions `a` and `b`, joined by edge `e` (either direction) along the main road, are a
+ * staggered crossroads: at each the main road continues (a leg within `COLLINEAR_DEG` of its axis,
+ * away from the other node), and every other leg is a road above `service` class leaving the main
+ * road on one side at `a` and on the other side at `b`.
+ */
+function offsetLegs(g: Graph, a: NodeId, b: NodeId, e: EdgeId): boolean {
+  const forward = g.edgeSource[e] === a ? g.edgeBearingOut[e] : (g.edgeBearingOut[e] + 180) % 360; // a → b
+  const sideOf = (node: NodeId, away: number): number => {
+    let side = 0;
+    let continues = false;
+    for (const leg of legsAt(g, node, e)) {
+      const rel = (((leg.headingDeg - forward) % 360) + 360) % 360; // 0 = towards b, 180 = back
+      if (Math.abs(rel - away) <= COLLINEAR_DEG || Math.abs(rel - away) >= 360 - COLLINEAR_DEG) {
+        continues = true;
+        continue;
+      }
+      if (axisAngleDeg(leg.headingDeg, forward) <= COLLINEAR_DEG) continue; // the main road the other way
+      if (leg.roadClass >= RoadClass.service) return Number.NaN;
+      const s = rel < 180 ? 1 : -1; // 1 = right of the main road's direction a → b
+      if (side !== 0 && s !== side) return Number.NaN;
+      side = s;
+    }
+    return continues ? side : Number.NaN;
+  };
+  const sa = sideOf(a, 180); // the main road continues behind a
+  const sb = sideOf(b, 0); // and ahead of b
+  return sa !== 0 && sb !== 0 && sa === -sb;
 }
 
 // ---- stop lines

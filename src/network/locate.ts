@@ -41,6 +41,19 @@ export interface LocateOptions {
 const DEFAULT_TOLERANCE_DEG = 45;
 const DEFAULT_LOCATE_RADIUS_M = 1000;
 
+/**
+ * A built locator's data, every array in shared memory: threads given it (`shareLocator`) search
+ * one index instead of each building its own.
+ */
+export interface LocatorParts {
+  edgeCount: number;
+  /** the Flatbush index's bytes */
+  index: SharedArrayBuffer;
+  segEdge: Uint32Array;
+  segStart: Uint32Array;
+  kx: number;
+}
+
 /** Spatial index over the segments of every edge of a graph. Build once per graph (see `locatorOf`). */
 export class EdgeLocator {
   private readonly index: Flatbush;
@@ -49,11 +62,23 @@ export class EdgeLocator {
   private readonly segStart: Uint32Array;
   private readonly kx: number;
 
-  constructor(private readonly graph: Graph) {
+  /** Builds the index (its bytes in shared memory), or wraps the `parts` of one built for this graph. */
+  constructor(
+    private readonly graph: Graph,
+    parts?: LocatorParts,
+  ) {
     const g = graph;
+    if (parts !== undefined) {
+      if (parts.edgeCount !== g.edgeCount) throw new Error('locator parts of another graph');
+      this.index = Flatbush.from(parts.index);
+      this.segEdge = parts.segEdge;
+      this.segStart = parts.segStart;
+      this.kx = parts.kx;
+      return;
+    }
     const segCount = g.edgeGeomStart[g.edgeCount] - g.edgeCount;
-    this.segEdge = new Uint32Array(segCount);
-    this.segStart = new Uint32Array(segCount);
+    this.segEdge = new Uint32Array(new SharedArrayBuffer(segCount * 4));
+    this.segStart = new Uint32Array(new SharedArrayBuffer(segCount * 4));
     let midLat = 0;
     if (g.nodeCount > 0) {
       let lo = Infinity,
@@ -65,7 +90,7 @@ export class EdgeLocator {
       midLat = (lo + hi) / 2e7;
     }
     this.kx = Math.cos((midLat * Math.PI) / 180);
-    this.index = new Flatbush(Math.max(1, segCount));
+    this.index = new Flatbush(Math.max(1, segCount), 16, Float64Array, SharedArrayBuffer);
     let s = 0;
     for (let e = 0; e < g.edgeCount; e++) {
       for (let i = g.edgeGeomStart[e]; i < g.edgeGeomStart[e + 1] - 1; i++) {
@@ -161,6 +186,17 @@ export class EdgeLocator {
     }
   }
 
+  /** This locator's data (every array in shared memory), to hand to other threads (`shareLocator`). */
+  parts(): LocatorParts {
+    return {
+      edgeCount: this.graph.edgeCount,
+      index: this.index.data as SharedArrayBuffer,
+      segEdge: this.segEdge,
+      segStart: this.segStart,
+      kx: this.kx,
+    };
+  }
+
   private segLen(i: number): number {
     const g = this.graph;
     return haversineM(g.geomLatE7[i] / 1e7, g.geomLonE7[i] / 1e7, g.geomLatE7[i + 1] / 1e7, g.geomLonE7[i + 1] / 1e7);
@@ -168,6 +204,11 @@ export class EdgeLocator {
 }
 
 const cache = new WeakMap<Graph, EdgeLocator>();
+
+/** Makes `locatorOf(graph)` wrap `parts` (a locator another thread built for the same graph). */
+export function shareLocator(graph: Graph, parts: LocatorParts): void {
+  cache.set(graph, new EdgeLocator(graph, parts));
+}
 
 /** The (lazily built, cached per graph) locator of a graph. */
 export function locatorOf(graph: Graph): EdgeLocator {

@@ -41,4 +41,17 @@ export const migrations: Migration[] = [
       CREATE INDEX parking_occupancy_observation_target ON parking_occupancy_observation (target_kind, target_id, observed_at DESC);
     `,
   },
+  {
+    version: 210,
+    name: 'parking uploads scoped to their region',
+    // '' marks uploads stored before uploads had a region: they keep applying to every region
+    sql: `
+      ALTER TABLE parking_lot_upload ADD COLUMN region text NOT NULL DEFAULT '';
+      ALTER TABLE parking_lot_upload DROP CONSTRAINT parking_lot_upload_pkey;
+      ALTER TABLE parking_lot_upload ADD PRIMARY KEY (region, upload_key);
+      ALTER TABLE parking_block_upload ADD COLUMN region text NOT NULL DEFAULT '';
+      ALTER TABLE parking_block_upload DROP CONSTRAINT parking_block_upload_pkey;
+      ALTER TABLE parking_block_upload ADD PRIMARY KEY (region, block_id);
+    `,
+  },
 ];

@@ -16,7 +16,7 @@ import {
   type TrafficModelConfig,
 } from '../traffic/model.js';
 import { EdgeLocator, type Snap } from './locate.js';
-import { computeLandmarks, type Landmarks } from './search/landmarks.js';
+import type { Landmarks } from './search/landmarks.js';
 import { WindowBounds, type WindowBoundsConfig } from './search/window-bounds.js';
 import {
   TdAstar,
@@ -26,9 +26,7 @@ import {
   type SearchSource,
   type SearchTarget,
 } from './search/td-astar.js';
-import { buildCchTopology } from './search/cch/topology.js';
-import { buildBoundGraph } from './search/cch/bound-graph.js';
-import { customize } from './search/cch/customize.js';
+import { buildEnginePrep, prepKey, registeredEnginePrep, type EnginePrep } from './prep.js';
 import { costLegs, legsTimeS, type Leg, type PathCost } from './path-cost.js';
 import { RoutingError } from './errors.js';
 
@@ -141,7 +139,10 @@ export interface PlannedRoute {
   searchArrivalS: number;
 }
 
-/** Routing engine of one graph. Build once at load (computes landmarks). */
+/**
+ * Routing engine of one graph. Build once at load: it builds its read-only structures (landmarks,
+ * CCH, layout; `prep.ts`) or wraps ones built once per process and shared between threads.
+ */
 export class RoutingEngine {
   readonly model: TrafficModel;
   readonly locator: EdgeLocator;
@@ -165,58 +166,32 @@ export class RoutingEngine {
     incidents: IncidentCache | null,
     timeZone: string,
     cfg: Partial<EngineConfig> = {},
+    /** read-only structures built for this graph and settings (`buildEnginePrep`); default: registered ones, or built now */
+    prep?: EnginePrep,
   ) {
     this.cfg = { ...DEFAULT_ENGINE_CONFIG, ...cfg };
     const g = graph;
-    this.model = new TrafficModel(g, feeds, incidents, timeZone, this.cfg.traffic);
+    const registered = registeredEnginePrep(g, this.cfg);
+    const p = prep ?? registered?.prep ?? buildEnginePrep(g, this.cfg);
+    if (p.key !== prepKey(this.cfg) || p.edgeCount !== g.edgeCount)
+      throw new Error('engine structures built for another graph or other settings');
+    this.model = new TrafficModel(g, feeds, incidents, timeZone, this.cfg.traffic, p.model);
     this.locator = new EdgeLocator(g);
     this.restrictions = new TurnRestrictions(g);
-    let anyRoutable = false;
-    for (let e = 0; e < g.edgeCount && !anyRoutable; e++) if (g.edgeFlags[e] & EdgeFlag.routable) anyRoutable = true;
-    this.usable = new Uint8Array(g.edgeCount);
-    const weight = new Float32Array(g.edgeCount);
-    const edgeTimeS = new Float32Array(g.edgeCount);
-    for (let e = 0; e < g.edgeCount; e++) {
-      const f = g.edgeFlags[e];
-      this.usable[e] = f & EdgeFlag.reversible || (anyRoutable && !(f & EdgeFlag.routable)) ? 0 : 1;
-      weight[e] = this.model.minTravelTimeS(e);
-      edgeTimeS[e] = weight[e];
-    }
-    // Every edge after the first is entered through a turn: add the cheapest turn into it, so
-    // signal and stop delays count in the lower bounds (they are time independent).
-    const minTurnIn = new Float32Array(g.edgeCount);
-    for (let e = 0; e < g.edgeCount; e++) {
-      const u = g.edgeSource[e];
-      let minTurn = Infinity;
-      for (let i = g.firstIn[u]; i < g.firstIn[u + 1]; i++) {
-        const p = g.inEdges[i];
-        if (!this.restrictions.isTurnAllowed(p, e)) continue;
-        const c = this.model.turns.costS(p, e);
-        if (c < minTurn) minTurn = c;
-      }
-      if (minTurn !== Infinity) {
-        weight[e] += minTurn;
-        minTurnIn[e] = minTurn;
-      }
-    }
-    this.landmarks = computeLandmarks(g, weight, this.usable, this.cfg.landmarkCount);
-    if (this.cfg.potentials === 'cch') {
-      const turnS = (p: number, f: number): number =>
-        this.restrictions.isTurnAllowed(p, f) ? this.model.turns.costS(p, f) : -1;
-      const bound = buildBoundGraph(g, this.usable, turnS, minTurnIn, this.cfg.cchExpandOverS);
-      const topo = buildCchTopology(bound);
-      this.cch = { topo, freeFlow: customize(topo, edgeTimeS) };
-    } else this.cch = null;
+    this.usable = p.usable;
+    this.landmarks = p.landmarks;
+    this.cch = p.cch;
     this.windows =
       this.cfg.windowBounds === false || (this.landmarks.nodes.length === 0 && this.cch === null)
         ? null
         : new WindowBounds(
             this.model,
             this.usable,
-            minTurnIn,
+            p.minTurnIn,
             this.landmarks.nodes,
             this.cfg.windowBounds,
             this.cch?.topo ?? null,
+            { tripUse: p.tripUse, exchange: prep === undefined ? (registered?.exchange ?? null) : null },
           );
     this.astar = new TdAstar(
       this.model,
@@ -226,6 +201,8 @@ export class RoutingEngine {
       this.cfg.activeLandmarks,
       this.windows,
       this.cch,
+      // the search marks its targets in the flags: each engine has its own copy
+      { layout: { ...p.layout, edgeFlags: p.layout.edgeFlags.slice() }, headRank: p.headRank },
     );
     this.altFactor = new Float32Array(g.edgeCount);
   }

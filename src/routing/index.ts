@@ -18,3 +18,6 @@ export { INCIDENT_FIELDS, isoUtc } from './assemble/route-view.js';
 export type { OutputOptions, RouteField, RouteView, IncidentView } from './assemble/route-view.js';
 export { incidentView } from './assemble/route-view.js';
 export { migrations } from './migrations.js';
+export { buildEnginePrep, shareEnginePrep, registerEnginePrep } from './prep.js';
+export type { EnginePrep } from './prep.js';
+export type { WindowExchange, WindowTable } from './search/window-bounds.js';

@@ -50,8 +50,10 @@ export interface TripView {
 /** One entry of a travel-time series. */
 export interface TravelTimeEntry {
   departureTime: string;
-  travelTimeMinutes: number;
-  abnormalityMinutes: number;
+  /** absent when closures affect the route at that time (contract: no travel time with closures) */
+  travelTimeMinutes?: number;
+  /** absent with closures, as travelTimeMinutes */
+  abnormalityMinutes?: number;
   averageSpeed: number;
   routeHasClosures: boolean;
   routeRestricted: boolean;

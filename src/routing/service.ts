@@ -271,8 +271,13 @@ export class RoutingService {
       const hours = t.current.totalS / 3600;
       return {
         departureTime: isoUtc(dep),
-        travelTimeMinutes: t.hasClosures ? 0 : Math.round(t.current.totalS / 60),
-        abnormalityMinutes: t.hasClosures || !trafficConsidered ? 0 : Math.round((t.current.totalS - t.typicalS) / 60),
+        // with closures the route is not drivable as planned: no travel time (spec, Route rule 2)
+        travelTimeMinutes: t.hasClosures ? undefined : Math.round(t.current.totalS / 60),
+        abnormalityMinutes: t.hasClosures
+          ? undefined
+          : !trafficConsidered
+            ? 0
+            : Math.round((t.current.totalS - t.typicalS) / 60),
         averageSpeed: t.hasClosures || hours <= 0 ? 0 : Math.round(dist / hours),
         routeHasClosures: t.hasClosures,
         routeRestricted: t.hasRestrictions,

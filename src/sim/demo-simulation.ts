@@ -1,7 +1,8 @@
 /**
- * The demo's first-start simulation: a morning peak of the most recent weekday (so routing has
- * learned profiles and analytics has a busy period) plus the minutes just before now (so live
- * speeds exist). The pings of each window go to `store` (the application stores them like any
+ * The demo's first-start simulation: the morning and evening peaks of the most recent weekdays,
+ * with demand that congests the city's arterials and signals (so routing has learned congestion to
+ * route around and analytics shows levels of service down to D–F), plus the minutes just before
+ * now (so live speeds exist). The pings of each window go to `store` (the application stores them like any
  * other door; their processing follows).
  */
 import type { Region } from '../network/region.js';
@@ -26,9 +27,15 @@ export interface DemoSimulationDeps {
 export interface DemoSimulationOptions {
   /** length of the morning-peak window, hours (default 3: 06:30–09:30 local) */
   peakHours?: number;
+  /** length of the evening-peak window, hours (default 2: 16:30–18:30 local; 0: none) */
+  eveningHours?: number;
+  /** demand of the peak windows as a multiple of the daily default (default `PEAK_DEMAND_FACTOR`) */
+  peakDemandFactor?: number;
+  /** share of the peak windows' vehicles reporting pings (default `PEAK_PENETRATION`) */
+  peakPenetration?: number;
   /** length of the window just before now, minutes (default 20) */
   recentMinutes?: number;
-  /** share of vehicles reporting pings (default 0.15) */
+  /** share of vehicles reporting pings in the window before now (default 0.15) */
   penetration?: number;
   /** seconds between pings (default 5) */
   intervalS?: number;
@@ -57,12 +64,25 @@ export function defaultTripsPerDay(region: Region): number {
   return Math.round(Math.min(50_000, Math.max(500, 400 * km)));
 }
 
-/** Unix seconds of 06:30 local on the most recent weekday whose peak window ended before `nowS`. */
-export function lastWeekdayPeakStartS(nowS: number, tz: string, hours: number): number {
+/**
+ * Demand of the demo's peak windows as a multiple of `defaultTripsPerDay`: enough for queues at
+ * the downtown signals and slow arterials at 08:00 and 17:00 (measured on the demo city,
+ * docs/demo.md), while the first start stays within about half a minute.
+ */
+export const PEAK_DEMAND_FACTOR = 2.5;
+/**
+ * Share of the peak windows' vehicles reporting pings: the demand is three times the default, so
+ * a fifth of the default share keeps the pings (and the first start's processing time) near
+ * twice those of an uncongested morning while every street still gets samples.
+ */
+export const PEAK_PENETRATION = 0.025;
+
+/** Unix seconds of `startTime` (HH:MM:SS, default 06:30) local on the most recent weekday whose window of `hours` ended before `nowS`. */
+export function lastWeekdayPeakStartS(nowS: number, tz: string, hours: number, startTime = '06:30:00'): number {
   for (let d = 0; d < 10; d++) {
     const p = localParts(nowS - d * 86400, tz);
     if (p.dayOfWeek > 5) continue;
-    const iso = `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}T06:30:00`;
+    const iso = `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}T${startTime}`;
     const s = parseIsoToUnixS(iso, tz);
     if (s !== undefined && s + hours * 3600 <= nowS) return s;
   }
@@ -92,16 +112,32 @@ export async function runDemoSimulation(
   const log = deps.log ?? ((): void => undefined);
   const tz = deps.region.meta.timeZone || 'UTC';
   const peakHours = options.peakHours ?? 3;
+  const eveningHours = options.eveningHours ?? 2;
+  const baseTrips = options.tripsPerDay ?? defaultTripsPerDay(deps.region);
+  const peakTrips = Math.round(baseTrips * (options.peakDemandFactor ?? PEAK_DEMAND_FACTOR));
   const common = {
     penetration: options.penetration ?? 0.15,
     intervalS: options.intervalS ?? 5,
     noiseM: 5,
     seed: options.seed ?? 42,
-    tripsPerDay: options.tripsPerDay ?? defaultTripsPerDay(deps.region),
+    tripsPerDay: baseTrips,
     tracePrefix: 'demo',
   };
-  const windows: Array<{ startS: number; durationS: number; seed: number; stopAtEnd?: boolean }> = [
-    { startS: lastWeekdayPeakStartS(deps.nowS, tz, peakHours), durationS: peakHours * 3600, seed: common.seed },
+  const peak = { tripsPerDay: peakTrips, penetration: options.peakPenetration ?? PEAK_PENETRATION };
+  const windows: Array<{
+    startS: number;
+    durationS: number;
+    seed: number;
+    stopAtEnd?: boolean;
+    tripsPerDay?: number;
+    penetration?: number;
+  }> = [
+    {
+      startS: lastWeekdayPeakStartS(deps.nowS, tz, peakHours),
+      durationS: peakHours * 3600,
+      seed: common.seed,
+      ...peak,
+    },
   ];
   const recentS = (options.recentMinutes ?? 20) * 60;
   // The recent window is aligned to whole minutes so that a restart within the minute reproduces it.
@@ -111,6 +147,13 @@ export async function runDemoSimulation(
       durationS: recentS,
       seed: common.seed + 1,
       stopAtEnd: true,
+    });
+  if (eveningHours > 0)
+    windows.push({
+      startS: lastWeekdayPeakStartS(deps.nowS, tz, eveningHours, '16:30:00'),
+      durationS: eveningHours * 3600,
+      seed: common.seed + 2,
+      ...peak,
     });
   const reports: DemoWindowReport[] = [];
   for (const w of windows) {

@@ -1,9 +1,17 @@
 /**
- * The simulator's own route choice (services never import `routing/`): an edge-based Dijkstra on
- * the travel times links have *now* (congestion at departure) plus an expected signal wait,
+ * The simulator's own route choice (services never import `routing/`): an edge-based A* on the
+ * travel times links have *now* (congestion at departure) plus an expected signal wait,
  * respecting one-ways and turn restrictions. Not reentrant; reuses its arrays.
+ *
+ * Goal direction: with `topSpeedKph` (no edge time `timeOf` returns is below its length at that
+ * speed), a label's key adds the straight-line distance from its edge's head to the target edge's
+ * tail at the top speed. Any way on is at least that long (triangle inequality; edge lengths are
+ * scaled by the graph's smallest length-to-chord ratio, so even an edge drawn shorter than its
+ * chord keeps the bound), and node delays are never negative, so the bound is admissible and
+ * consistent: the first time the target edge is popped its cost is the least, as with Dijkstra.
  */
 import FlatQueue from 'flatqueue';
+import { haversineM } from '../geo/index.js';
 import { EdgeFlag, RoadClass, TurnRestrictions, type Graph } from '../network/graph.js';
 
 /** Returns the current travel time of an edge, seconds. */
@@ -12,51 +20,89 @@ export type EdgeTimeFn = (edge: number) => number;
 /** Reusable time-dependent shortest-path search for simulated trips. */
 export class SimRouter {
   private readonly cost: Float64Array;
+  /** lower bound from the edge's head to the running search's target, seconds (valid with `seen`) */
+  private readonly bound: Float64Array;
   private readonly pred: Int32Array;
   private readonly seen: Uint32Array;
   private generation = 0;
   private readonly queue = new FlatQueue<number>();
   private readonly turns: TurnRestrictions;
   private readonly drivable: Uint8Array;
+  /** seconds per metre of straight line (0: plain Dijkstra) */
+  private readonly secondsPerM: number;
+  /** edges popped by the last search */
+  lastPopped = 0;
 
-  constructor(private readonly graph: Graph) {
+  /**
+   * `topSpeedKph`: a speed no edge time of any search exceeds (every `timeOf(e)` ≥ length × 3.6 /
+   * topSpeedKph), which turns the search goal-directed; 0 or absent: Dijkstra.
+   */
+  constructor(
+    private readonly graph: Graph,
+    topSpeedKph = 0,
+  ) {
     this.cost = new Float64Array(graph.edgeCount);
+    this.bound = new Float64Array(graph.edgeCount);
     this.pred = new Int32Array(graph.edgeCount);
     this.seen = new Uint32Array(graph.edgeCount);
     this.turns = new TurnRestrictions(graph);
     this.drivable = new Uint8Array(graph.edgeCount);
+    // the smallest share of its chord an edge's length is (≤ 1): scales every straight line
+    let lengthPerChord = 1;
     for (let e = 0; e < graph.edgeCount; e++) {
       const f = graph.edgeFlags[e];
       this.drivable[e] =
         (f & EdgeFlag.routable) !== 0 && (f & EdgeFlag.reversible) === 0 && graph.edgeRoadClass[e] !== RoadClass.ferry
           ? 1
           : 0;
+      const chord = this.chordM(graph.edgeSource[e], graph.edgeTarget[e]);
+      if (chord > 0) lengthPerChord = Math.min(lengthPerChord, graph.edgeLengthM[e] / chord);
     }
+    // a hair under, so rounding never overestimates
+    this.secondsPerM = topSpeedKph > 0 ? (3.6 / topSpeedKph) * Math.max(0, lengthPerChord) * (1 - 1e-9) : 0;
+  }
+
+  private chordM(u: number, v: number): number {
+    const g = this.graph;
+    return haversineM(g.nodeLatE7[u] / 1e7, g.nodeLonE7[u] / 1e7, g.nodeLatE7[v] / 1e7, g.nodeLonE7[v] / 1e7);
   }
 
   /**
    * Fastest path from the start of edge `from` to the end of edge `to` (both included) under the
-   * edge times `timeOf` plus `nodeDelayS` per crossed node; undefined when unreachable.
+   * edge times `timeOf` plus `nodeDelayS` (≥ 0) per crossed node; undefined when unreachable.
    */
   route(from: number, to: number, timeOf: EdgeTimeFn, nodeDelayS: (inEdge: number) => number): number[] | undefined {
     const g = this.graph;
     const gen = ++this.generation;
     const q = this.queue;
     q.clear();
-    this.seen[from] = gen;
-    this.cost[from] = timeOf(from);
-    this.pred[from] = -1;
-    q.push(from, this.cost[from]);
+    const goal = g.edgeSource[to];
+    const spm = this.secondsPerM;
+    const cost = this.cost,
+      bound = this.bound,
+      pred = this.pred,
+      seen = this.seen;
+    seen[from] = gen;
+    cost[from] = timeOf(from);
+    pred[from] = -1;
+    // from the head of an edge to the target edge's tail; the target itself is reached at its end
+    bound[from] = spm > 0 && from !== to ? this.chordM(g.edgeTarget[from], goal) * spm : 0;
+    q.push(from, cost[from] + bound[from]);
     const checkTurns = this.turns.size > 0;
+    let popped = 0;
     while (q.length > 0) {
-      const c = q.peekValue() as number;
+      const key = q.peekValue() as number;
       const e = q.pop() as number;
-      if (c > this.cost[e]) continue;
+      // stale entry: the edge was reached more cheaply after this push
+      if (key > cost[e] + bound[e]) continue;
+      popped++;
       if (e === to) {
+        this.lastPopped = popped;
         const path: number[] = [];
-        for (let p = e; p >= 0; p = this.pred[p]) path.push(p);
+        for (let p = e; p >= 0; p = pred[p]) path.push(p);
         return path.reverse();
       }
+      const c = cost[e];
       const node = g.edgeTarget[e];
       const base = c + nodeDelayS(e);
       // No U-turns, except at a dead end where turning is the only way on.
@@ -65,14 +111,16 @@ export class SimRouter {
         if (this.drivable[f] === 0 || (f === g.edgeTwin[e] && !deadEnd)) continue;
         if (checkTurns && !this.turns.isTurnAllowed(e, f)) continue;
         const nc = base + timeOf(f);
-        if (this.seen[f] !== gen || nc < this.cost[f]) {
-          this.seen[f] = gen;
-          this.cost[f] = nc;
-          this.pred[f] = e;
-          q.push(f, nc);
-        }
+        if (seen[f] !== gen) {
+          seen[f] = gen;
+          bound[f] = spm > 0 && f !== to ? this.chordM(g.edgeTarget[f], goal) * spm : 0;
+        } else if (nc >= cost[f]) continue;
+        cost[f] = nc;
+        pred[f] = e;
+        q.push(f, nc + bound[f]);
       }
     }
+    this.lastPopped = popped;
     return undefined;
   }
 }

@@ -113,7 +113,6 @@ export async function* simulate(
   const tripsPerDay = opts.tripsPerDay ?? Math.max(500, 2 * tripEnds);
   const signals = new SignalPlans(g, rng);
   stats.signalizedNodes = signals.size;
-  const router = new SimRouter(g);
   const geometry = new EdgeGeometry(g);
 
   // Link state: free-flow speed, capacity and the decaying inflow estimate.
@@ -127,6 +126,10 @@ export async function* simulate(
     const lanes = Math.max(1, g.edgeLanes[e]);
     capacityVph[e] = lanes * (g.edgeRoadClass[e] <= 1 ? 1900 : g.edgeRoadClass[e] <= 3 ? 900 : 600);
   }
+  // no link runs faster than its free-flow speed (`speedAt`): the bound of the router's A*
+  let topKph = 0;
+  for (let e = 0; e < g.edgeCount; e++) if (freeKph[e] > topKph) topKph = freeKph[e];
+  const router = new SimRouter(g, topKph);
   const flowVph = (e: number, t: number): number =>
     inflow[e] * Math.exp(-(t - inflowAtS[e]) / FLOW_WINDOW_S) * (3600 / FLOW_WINDOW_S);
   const speedAt = (e: number, t: number): number => {

@@ -26,7 +26,7 @@ export async function announceChange(
   payload: Record<string, unknown> = {},
 ): Promise<number> {
   const r = await q.query<{ seq: number }>(
-    `WITH c AS (INSERT INTO change_log (topic, scope, payload) VALUES ($1, $2, $3::jsonb) RETURNING seq)
+    `WITH c AS (INSERT INTO change_log (topic, scope, payload, at) VALUES ($1, $2, $3::jsonb, clock_timestamp()) RETURNING seq)
      SELECT seq, pg_notify($4, seq::text) FROM c`,
     [topic, scope, JSON.stringify(payload), CHANGE_CHANNEL],
   );

@@ -89,6 +89,13 @@ export interface CostQuery {
   ignoreClosures: boolean;
 }
 
+/** The per-edge constants of a traffic model (they depend on the graph and the settings only, never on feeds). */
+export interface TrafficModelArrays {
+  freeFlowKph: Float32Array;
+  upperKph: Float32Array;
+  profileGroup: Uint8Array;
+}
+
 /** Speed model over one graph. One instance per loaded graph; queries are synchronous. */
 export class TrafficModel {
   /** free-flow speed per edge, km/h */
@@ -108,14 +115,24 @@ export class TrafficModel {
     readonly incidents: IncidentCache | null,
     readonly timeZone: string,
     cfg: Partial<TrafficModelConfig> = {},
+    /** the per-edge constants computed by another model of the same graph and settings (e.g. in shared memory), used as they are */
+    arrays?: TrafficModelArrays,
   ) {
     this.cfg = { ...DEFAULT_TRAFFIC_CONFIG, ...cfg };
     const g = graph;
     const m = g.edgeCount;
+    this.factors = buildPredictedFactors();
+    this.turns = new TurnCosts(g, this.cfg.turnCosts);
+    if (arrays !== undefined) {
+      if (arrays.freeFlowKph.length !== m) throw new Error('traffic model arrays of another graph');
+      this.freeFlowKph = arrays.freeFlowKph;
+      this.upperKph = arrays.upperKph;
+      this.profileGroup = arrays.profileGroup;
+      return;
+    }
     this.freeFlowKph = new Float32Array(m);
     this.upperKph = new Float32Array(m);
     this.profileGroup = new Uint8Array(m);
-    this.factors = buildPredictedFactors();
     const urban = this.cfg.urbanContext === 'auto' ? urbanNodes(g) : null;
     for (let e = 0; e < m; e++) {
       const ff = freeFlowSpeedKph(g, e);
@@ -128,7 +145,6 @@ export class TrafficModel {
           : 0;
       this.profileGroup[e] = classGroup(g.edgeRoadClass[e]) * 2 + isUrban;
     }
-    this.turns = new TurnCosts(g, this.cfg.turnCosts);
   }
 
   /** Resolves a departure into a cost query. `nowS` = wall clock, unix seconds. */

@@ -394,7 +394,10 @@ describe('stops, arrivals on green and noisy positions', () => {
     const [c] = buildFacts(fx.region, [crawl]);
     const [r] = buildFacts(fx.region, [roll]);
     expect(c.stopped).toBe(true);
-    expect(c.stopDurationS).toBeCloseTo(3, 5); // reported 1.5 m/s from the ping at 39 s to the one at 42 s
+    // reported 1.5 m/s from the ping at 39 s to the one at 42 s, and 1/17 s on either side: the
+    // drop from 10 to 1.5 m/s (instant here) is taken as a ramp, steepened to fit the second, whose
+    // part below 2 m/s is 0.5 of its 8.5 m/s
+    expect(c.stopDurationS).toBeCloseTo(3 + 2 / 17, 5);
     expect(c.controlDelayS).toBeCloseTo(4 - 0.6, 5);
     expect(r.stopped).toBe(false);
     expect(r.controlDelayS).toBeCloseTo(4 - 1, 5);

@@ -87,6 +87,38 @@ describe('intersection metrics on the demo city after its traffic simulation', (
     console.log(`demo analytics: busiest signalized intersections ${JSON.stringify(top.rows)}`);
     expect(top.rows.length).toBeGreaterThan(0);
     for (const r of top.rows) expect(Number(r[2])).toBeLessThan(240);
+
+    // the peaks congest the city: at 08:00 and 17:00 some signalized intersections are at LOS D-F,
+    // and the network's delay at 08:00 is well above the early morning's
+    const byHour = async (hours: string[], dims: Array<{ name: string }>) =>
+      (
+        await queryMetrics(
+          db,
+          catalog,
+          parseMetricRequest({
+            dateRanges: [{ startDate: '2026-01-01', endDate: '2026-01-31' }],
+            dimensions: dims,
+            metrics: [{ name: 'totalVehicleCount' }, { name: 'avgControlDelay' }, { name: 'LOS' }],
+            dimensionFilters: [
+              { name: 'intersectionId', operator: 'IN_LIST', expressions: signalized },
+              { name: 'hourOfDay', operator: 'IN_LIST', expressions: hours },
+            ],
+            noPaging: true,
+          }),
+        )
+      ).rows;
+    const peaks = await byHour(['8', '17'], [{ name: 'intersectionId' }, { name: 'hourOfDay' }]);
+    const los = (hour: string) =>
+      peaks.filter((r) => String(r[1]) === hour && Number(r[2]) >= 20).map((r) => String(r[4]));
+    console.log(
+      `demo analytics: LOS of signalized intersections at 08:00 ${los('8').sort().join('')}, at 17:00 ${los('17').sort().join('')}`,
+    );
+    expect(los('8').filter((l) => 'DEF'.includes(l)).length).toBeGreaterThan(0);
+    expect(los('17').filter((l) => 'DEF'.includes(l)).length).toBeGreaterThan(0);
+    const [early] = await byHour(['6'], []);
+    const [eight] = await byHour(['8'], []);
+    console.log(`demo analytics: network delay 06:00 ${early?.[1]} s, 08:00 ${eight?.[1]} s`);
+    expect(Number(eight[1])).toBeGreaterThan(2 * Number(early[1]));
     await db.close();
   }, 300_000);
 });

@@ -275,6 +275,19 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     await page.waitForFunction(
       () => window.streetwiseConsole!.map.queryRenderedFeatures({ layers: ['los-circles'] }).length > 0,
     );
+    // it opens where the data is: a peak hour of the simulated weekday, not today's first hour
+    expect(await page.textContent('#analytics-time-label')).toMatch(/^(07|08|16|17):00–/);
+    // the 08:00 peak: some signalized approaches queue (LOS D-F)
+    await page.$eval('#analytics-time', (el) => {
+      (el as HTMLInputElement).value = '8';
+      el.dispatchEvent(new Event('input'));
+      el.dispatchEvent(new Event('change'));
+    });
+    await page.waitForFunction(() =>
+      (document.querySelector('#analytics-status')?.textContent ?? '').includes('08:00–09:00'),
+    );
+    const levels = await page.locator('#analytics-list tbody tr .pill').allTextContents();
+    expect(levels.filter((l) => /^[DEF]$/.test(l.trim())).length).toBeGreaterThan(0);
     await page.locator('#analytics-list tbody tr').first().click();
     await page.waitForSelector('#analytics-movements tbody tr');
     expect(await page.locator('[data-testid="delay-chart"] rect').count()).toBeGreaterThan(0);

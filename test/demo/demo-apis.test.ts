@@ -30,7 +30,7 @@ beforeAll(async () => {
   // uploads made by other processes within a second, which a test should not wait for.
   db = await openPglite();
   await runMigrations(db, allMigrations());
-  const loaded = await loadParkingDocument(db, upload);
+  const loaded = await loadParkingDocument(db, 'demo', upload);
   expect(loaded).toMatchObject({ lots: 9, products: 10, ignoredFields: [] });
   t = await makeTestContext({ db, region: loadRegion(demo.regionDir), now: () => Date.UTC(2026, 10, 23, 14, 0) });
 });

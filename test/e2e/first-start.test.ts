@@ -40,6 +40,42 @@ function httpRequest(
   });
 }
 
+/**
+ * What a successful query example lacks to show something, or undefined: FindRoute / GetRoute a
+ * route longer than 0, GetRouteTravelTimes a travel time above 0, /lots lots, /blocks blocks,
+ * metrics rows, metadata intersections, availability windows.
+ */
+function contentProblem(path: string, type: string, text: string): string | undefined {
+  const u = new URL(path, 'http://x');
+  const json = /json/.test(type) ? (JSON.parse(text) as Record<string, any>) : undefined;
+  const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+  if (/^\/traffic\//i.test(u.pathname)) {
+    const action = [...u.searchParams].find(([k]) => k.toLowerCase() === 'action')?.[1].toLowerCase();
+    if (action === 'getroutetraveltimes') {
+      const minutes: number[] = json
+        ? (json.result?.trip?.route?.travelTimes ?? []).map(
+            (t: { travelTimeMinutes?: number }) => t.travelTimeMinutes ?? 0,
+          )
+        : [...text.matchAll(/ travelTimeMinutes="(\d+)"/g)].map((m) => Number(m[1]));
+      return minutes.some((m) => m > 0) ? undefined : 'no travel time above 0';
+    }
+    if (action === 'findroute' || action === 'getroute') {
+      const distance = json
+        ? Number(json.result?.trip?.routes?.[0]?.totalDistance ?? 0)
+        : Number(/ totalDistance="([\d.]+)"/.exec(text)?.[1] ?? 0);
+      return distance > 0 ? undefined : 'a route of length 0';
+    }
+    return undefined;
+  }
+  if (u.pathname === '/lots') return count(json?.result) > 0 ? undefined : 'no lots';
+  if (u.pathname === '/blocks' || u.pathname === '/blocks/v3') return count(json?.result) > 0 ? undefined : 'no blocks';
+  if (u.pathname === '/v1/metrics/intersections') return count(json?.data?.rows) > 0 ? undefined : 'no metric rows';
+  if (u.pathname === '/v1/metadata/intersections') return count(json?.data) > 0 ? undefined : 'no intersections';
+  if (u.pathname === '/v1/metrics/intersections/availability')
+    return count(json?.data?.rows) > 0 ? undefined : 'no availability window';
+  return undefined;
+}
+
 /** YYYY-MM-DD of `days` from now (UTC). */
 function isoDay(days: number): string {
   return new Date(Date.now() + days * 86400_000).toISOString().slice(0, 10);
@@ -131,12 +167,11 @@ async function runDocExamples(
       });
       if (problem) failures.push(`${problem}: ${what}`);
     }
-    // the README's examples also answer with content: a route, lots, metric rows
-    if (ex.where.startsWith('README.md') && res.status < 300) {
-      const j = JSON.parse(text) as { statusId?: number; result?: unknown[]; data?: { rows: unknown[] } };
-      if (url.includes('/traffic/') && j.statusId !== 0) failures.push(`no route: ${what}`);
-      if (url.includes('/lots') && !(j.result && j.result.length > 0)) failures.push(`no lots: ${what}`);
-      if (url.includes('/metrics/') && !(j.data && j.data.rows.length > 0)) failures.push(`no metric rows: ${what}`);
+    // every successful query example answers with content: a route longer than 0, lots, blocks,
+    // intersections, metric rows (an empty answer shows a new user nothing)
+    if (!ex.error && res.status < 300) {
+      const empty = contentProblem(url.replace(base, ''), res.headers.get('content-type') ?? '', text);
+      if (empty) failures.push(`${empty}: ${what}`);
     }
     if (res.status < 300 && /json/.test(res.headers.get('content-type') ?? '')) {
       const j = JSON.parse(text) as {

@@ -9,6 +9,8 @@ import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
 import { buildInventory, readUploads } from '../../src/parking/index.js';
 import { parkingRegion } from './inventory-fixture.js';
 import type { CliDeps } from '../../src/cli/deps.js';
+import { loadConfig } from '../../src/config/load.js';
+import { writeRegion } from '../../src/network/index.js';
 
 describe('streetwise parking load', () => {
   let db: Db;
@@ -17,17 +19,17 @@ describe('streetwise parking load', () => {
     db = await openPglite();
     await runMigrations(db, allMigrations());
     dir = mkdtempSync(join(tmpdir(), 'sw-parking-load-'));
+    writeRegion(join(dir, 'regions', 'fixture'), parkingRegion());
   });
   afterAll(async () => {
     await db.close();
   });
 
-  const run = async (file: string) => {
+  const run = async (file: string, region = 'fixture') => {
     const program = new Command().exitOverride();
+    const config = loadConfig({ 'store.dataDir': dir, 'region.name': region }, {});
     const deps = {
-      config: () => {
-        throw new Error('not needed');
-      },
+      config: () => config,
       withDb: async <T>(fn: (d: Db) => Promise<T>) => fn(db),
       server: async () => undefined,
       regionGiven: () => true,
@@ -65,7 +67,7 @@ describe('streetwise parking load', () => {
       }),
     );
     await run(file);
-    const inv = buildInventory(parkingRegion(), await readUploads(db), 'USD');
+    const inv = buildInventory(parkingRegion(), await readUploads(db, 'fixture'), 'USD');
     expect(inv.lotById.get(11)).toMatchObject({
       alias: 'demo|garage-a',
       spacesTotal: 300,
@@ -108,7 +110,7 @@ describe('streetwise parking load', () => {
       }),
     );
     await run(file);
-    const inv = buildInventory(parkingRegion(), await readUploads(db), 'USD');
+    const inv = buildInventory(parkingRegion(), await readUploads(db, 'fixture'), 'USD');
     const two = inv.lotByAlias.get('acme|2')!;
     expect(two.fields.name).toBe('Acme Two');
     expect(two.lat).toBeCloseTo(39.2915, 6);
@@ -128,7 +130,32 @@ describe('streetwise parking load', () => {
       }),
     );
     await expect(run(file)).rejects.toThrow(/lots\[1\]\.format/);
-    const inv = buildInventory(parkingRegion(), await readUploads(db), 'USD');
+    const inv = buildInventory(parkingRegion(), await readUploads(db, 'fixture'), 'USD');
     expect(inv.lotByAlias.get('acme|3')).toBeUndefined();
+  });
+
+  it('refuses a region that was never imported, storing nothing', async () => {
+    const file = join(dir, 'andorra.json');
+    writeFileSync(file, JSON.stringify([{ alias: 'and|1', point: { type: 'Point', coordinates: [1.52, 42.51] } }]));
+    await expect(run(file, 'andorra')).rejects.toThrow(
+      /region "andorra" is not imported \(imported: fixture\): import it with `streetwise import <file.osm.pbf> --name andorra`/,
+    );
+    const n = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM parking_lot_upload WHERE alias = 'and|1'");
+    expect(n.rows[0].n).toBe(0);
+  });
+
+  it("stores uploads for their region only: another region's inventory never shows them", async () => {
+    const file = join(dir, 'scoped.json');
+    writeFileSync(
+      file,
+      JSON.stringify([{ alias: 'scoped|1', name: 'Scoped', point: { type: 'Point', coordinates: [-76.6, 39.29] } }]),
+    );
+    await run(file);
+    expect(
+      buildInventory(parkingRegion(), await readUploads(db, 'fixture'), 'USD').lotByAlias.get('scoped|1'),
+    ).toBeDefined();
+    const other = buildInventory(parkingRegion(), await readUploads(db, 'monaco'), 'USD');
+    expect(other.lotByAlias.get('scoped|1')).toBeUndefined();
+    expect(other.lotByAlias.get('acme|1')).toBeUndefined();
   });
 });

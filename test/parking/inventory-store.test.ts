@@ -54,22 +54,23 @@ for (const backend of backends) {
       const v0 = await inventoryVersion(db);
       await storeUploads(
         db,
+        'tiny',
         [
           { alias: 'acme|1', name: 'One', point: { type: 'Point', coordinates: [-76.6, 39.29] } },
           { id: 42, name: 'Forty-two', spacesTotal: 9 },
         ],
         [{ blockID: 7, name: 'Pier Rd' }],
       );
-      await storeUploads(db, [{ alias: 'acme|1', spacesTotal: 12 }], []);
+      await storeUploads(db, 'tiny', [{ alias: 'acme|1', spacesTotal: 12 }], []);
       expect(await inventoryVersion(db)).toBe(v0 + 2);
-      const up = await readUploads(db);
+      const up = await readUploads(db, 'tiny');
       const one = up.lots.find((l) => l.key === 'alias:acme|1')!;
       expect(one.data).toMatchObject({ name: 'One', spacesTotal: 12 });
       expect(up.lots.find((l) => l.key === 'id:42')?.id).toBe(42);
       expect(up.blocks).toEqual([{ key: 'block:7', blockID: 7, data: { name: 'Pier Rd' }, ignored: [] }]);
-      expect(await deleteLotUpload(db, 'id:42')).toBe(true);
-      expect(await deleteLotUpload(db, 'id:42')).toBe(false);
-      expect((await readUploads(db)).lots.map((l) => l.key)).toEqual(['alias:acme|1']);
+      expect(await deleteLotUpload(db, 'tiny', 'id:42')).toBe(true);
+      expect(await deleteLotUpload(db, 'tiny', 'id:42')).toBe(false);
+      expect((await readUploads(db, 'tiny')).lots.map((l) => l.key)).toEqual(['alias:acme|1']);
     });
 
     it('an inventory service sees an upload committed by this process at once, despite its version-check interval', async () => {
@@ -98,11 +99,12 @@ for (const backend of backends) {
       expect(before.lotById.has(4242)).toBe(false);
       await storeUploads(
         h.db,
+        'tiny',
         [{ id: 4242, name: 'Late Lot', point: { type: 'Point', coordinates: [-76.6, 39.29] } }],
         [],
       );
       expect((await service.current()).lotById.get(4242)?.fields.name).toBe('Late Lot');
-      expect(await deleteLotUpload(h.db, 'id:4242')).toBe(true);
+      expect(await deleteLotUpload(h.db, 'tiny', 'id:4242')).toBe(true);
       expect((await service.current()).lotById.has(4242)).toBe(false);
     });
 
@@ -112,6 +114,7 @@ for (const backend of backends) {
       await expect(
         storeUploads(
           h.db,
+          'tiny',
           [
             { id: 50, name: 'fine' },
             { id: 51, costIndex: 9 },
@@ -120,7 +123,7 @@ for (const backend of backends) {
         ),
       ).rejects.toThrow(/lots\[1\]\.costIndex/);
       expect(await inventoryVersion(h.db)).toBe(before);
-      expect((await readUploads(h.db)).lots.some((l) => l.id === 50)).toBe(false);
+      expect((await readUploads(h.db, 'tiny')).lots.some((l) => l.id === 50)).toBe(false);
     });
 
     it('records and reads occupancy observations by target and time window', async () => {

@@ -92,6 +92,24 @@ describe('operator uploads and occupancy counts (admin API)', () => {
     expect(lot).toMatchObject({ name: 'Harbor Garage', note: 'Enter from Side St' });
   });
 
+  it("answers the contract's paymentID (and the samples' paymentIDs) with the ids an upload gave under either name", async () => {
+    const meter = [{ company: 'CurbPay', id: '4011' }];
+    expect((await lots('id=11'))[0]).toMatchObject({ paymentID: [], paymentIDs: [] });
+    await put('lots', [{ osm_type: 'node', osm_id: 11, alias: 'demo|garage-a', paymentID: meter }]);
+    expect((await lots('id=11'))[0]).toMatchObject({ paymentID: meter, paymentIDs: meter });
+    await put('lots', [
+      {
+        alias: 'acme|pay',
+        name: 'Pay Lot',
+        point: { type: 'Point', coordinates: [-76.6, 39.2904] },
+        paymentIDs: [{ company: 'CurbPay', id: '4012' }],
+      },
+    ]);
+    const [pay] = await lots('alias=acme|pay');
+    expect(pay.paymentID).toEqual([{ company: 'CurbPay', id: '4012' }]);
+    expect(pay.paymentIDs).toEqual(pay.paymentID);
+  });
+
   it('adds a new lot from an alias and a point, found by the spatial index', async () => {
     const r = await put('lots', {
       lots: [
@@ -219,6 +237,52 @@ describe('operator uploads and occupancy counts (admin API)', () => {
     });
   });
 
+  it('applies the 25 m gap rule to uploaded segments: short No Parking gaps between equal rules vanish', async () => {
+    // RIGHT: 0-50 free | 50-60 driveway | 60-120 free              -> one segment 0-120
+    // LEFT:  0-50 free | 50-60 driveway | 60-120 permit, 140-160 permit -> 0-50, 50-60, 60-160
+    const free = { rateCards: ['Free 2 hours'] };
+    const permit = { rateCards: ['Permit R only'] };
+    const r = await put('blocks', [
+      {
+        blockID: 901,
+        name: 'Gap Rd',
+        geojson: {
+          type: 'LineString',
+          coordinates: [
+            [-76.6097, 39.29],
+            [-76.6097, 39.2915],
+          ],
+        },
+        segments: [
+          { side: 'RIGHT', start: 0, end: 50, spacesTotal: 8, ...free },
+          { side: 'RIGHT', start: 50, end: 60, isOpen: false },
+          { side: 'RIGHT', start: 60, end: 120, spacesTotal: 10, ...free },
+          { side: 'LEFT', start: 0, end: 50, ...free },
+          { side: 'LEFT', start: 50, end: 60, isOpen: false },
+          { side: 'LEFT', start: 60, end: 120, ...permit },
+          { side: 'LEFT', start: 140, end: 160, ...permit },
+        ],
+      },
+    ]);
+    expect(r.statusCode, r.body).toBe(200);
+    const block = (
+      await t.app.inject({ url: '/blocks?id=901', headers: { authorization: `Bearer ${t.token}` } })
+    ).json().result[0];
+    const segs = block.segments.map((x: { side: string; start: number; end: number; spacesTotal: number }) => [
+      x.side,
+      x.start,
+      x.end,
+      x.spacesTotal,
+    ]);
+    expect(segs).toEqual([
+      ['RIGHT', 0, 120, 18],
+      ['LEFT', 0, 50, 8],
+      ['LEFT', 50, 60, 1],
+      ['LEFT', 60, 160, 13],
+    ]);
+    expect(block.segments[0].segmentID).toBe('901-R1');
+  });
+
   it('corrects the occupancy prediction with an operator count', async () => {
     const before = (await lots('id=44&entry_time=2026-11-23T10:30'))[0].occupancy;
     const r = await t.app.inject({
@@ -317,5 +381,28 @@ describe('operator uploads and occupancy counts (admin API)', () => {
     });
     expect(r.statusCode).toBe(200);
     expect((await lots('id=11'))[0].name).toBe('Garage A');
+  });
+
+  it('keeps uploads to their region: a server for another region on the same database never answers them', async () => {
+    const fixture = parkingRegion();
+    const monaco = await makeTestContext({
+      region: { ...fixture, meta: { ...fixture.meta, name: 'monaco' } },
+      db: t.ctx.db,
+      now: () => NOW,
+    });
+    try {
+      const r = await put('lots', [
+        { alias: 'acme|region-a', name: 'Region A Lot', point: { type: 'Point', coordinates: [-76.6, 39.2905] } },
+      ]);
+      expect(r.statusCode).toBe(200);
+      expect((await lots('alias=acme|region-a'))[0].name).toBe('Region A Lot');
+      const other = await monaco.app.inject({
+        url: '/lots?alias=acme|region-a',
+        headers: { authorization: `Bearer ${monaco.token}` },
+      });
+      expect(other.statusCode).toBe(404);
+    } finally {
+      await monaco.close();
+    }
   });
 });

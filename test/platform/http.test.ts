@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
-import { hashTokenFor } from '../../src/auth/index.js';
+import { createApp, hashTokenFor, setAppStatus } from '../../src/auth/index.js';
 import { redactUrl } from '../../src/http/request-log.js';
 
 describe('platform HTTP', () => {
@@ -38,7 +38,42 @@ describe('platform HTTP', () => {
     expect(missing.json()).toEqual({ error: { statusId: 41, userMessage: 'Missing parameter: hashToken' } });
     const wrong = await t.app.inject({ url: `/v1/AppToken?appId=${t.appId}&hashToken=${'0'.repeat(40)}` });
     expect(wrong.statusCode).toBe(403);
-    expect(wrong.json()).toEqual({ error: { statusId: 26, userMessage: 'User Authentication Failed' } });
+    expect(wrong.json().error.statusId).toBe(26);
+    expect(wrong.json().error.userMessage).toMatch(
+      /^User Authentication Failed: unknown appId or wrong hashToken \(hashToken = lower-case hex SHA-1/,
+    );
+  });
+
+  it('tells a disabled application from a wrong hashToken (only to a caller with the right hash)', async () => {
+    const app = await createApp(t.ctx.db, { name: 'to disable' });
+    await setAppStatus(t.ctx.db, app.appId, 0);
+    const disabled = await t.app.inject({
+      url: `/v1/AppToken?appId=${app.appId}&hashToken=${hashTokenFor(app.appId, app.appKey)}`,
+    });
+    expect(disabled.statusCode).toBe(403);
+    expect(disabled.json().error).toMatchObject({ statusId: 26 });
+    expect(disabled.json().error.userMessage).toMatch(/^User Authentication Failed: this application is disabled/);
+    const wrong = await t.app.inject({ url: `/v1/AppToken?appId=${app.appId}&hashToken=${'0'.repeat(40)}` });
+    expect(wrong.json().error.userMessage).toMatch(/unknown appId or wrong hashToken/);
+  });
+
+  it('hints at swapped coordinates when a waypoint lies outside the region but its swap inside', async () => {
+    const tokenRes = await t.app.inject({
+      url: `/v1/AppToken?appId=${t.appId}&hashToken=${hashTokenFor(t.appId, t.appKey)}`,
+    });
+    const token = tokenRes.json().result.token;
+    const r = await t.app.inject({
+      url: `/traffic/api.ashx?Action=FindRoute&Format=JSON&Token=${token}&WP_1=-76.6095,39.2901&WP_2=39.2918,-76.6078`,
+    });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().statusId).toBe(121);
+    expect(r.json().statusDetail).toMatch(
+      /WP_1=-76\.6095,39\.2901 is outside the region but 39\.2901,-76\.6095 is inside: waypoints are latitude,longitude/,
+    );
+    const far = await t.app.inject({
+      url: `/traffic/api.ashx?Action=FindRoute&Format=JSON&Token=${token}&WP_1=10,10&WP_2=39.2918,-76.6078`,
+    });
+    expect(far.json().statusDetail).not.toMatch(/swapped/);
   });
 
   it('serves health, metrics, OpenAPI and docs', async () => {

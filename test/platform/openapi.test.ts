@@ -13,8 +13,11 @@ interface Param {
 }
 interface Operation {
   parameters?: Param[];
+  responses?: Record<string, { description?: string }>;
   security?: unknown[];
-  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+  requestBody?: {
+    content?: Record<string, { schema?: { properties?: Record<string, unknown>; required?: string[] } }>;
+  };
 }
 type Doc = {
   paths: Record<string, Record<string, Operation>>;
@@ -93,6 +96,32 @@ describe('OpenAPI document', () => {
       for (const [method, op] of Object.entries(methods)) {
         if (open.includes(`${method} ${path}`)) continue;
         expect(op.security, `${method} ${path}`).toBeDefined();
+      }
+    }
+  });
+
+  it('declares 201 for metrics, metadata and availability, and the error statuses of every API', () => {
+    for (const [method, path] of [
+      ['post', '/v1/metrics/intersections'],
+      ['post', '/v1/metadata/intersections'],
+      ['get', '/v1/metrics/intersections/availability'],
+    ] as const) {
+      const statuses = Object.keys(doc.paths[path][method].responses ?? {});
+      expect(statuses, `${method} ${path}`).toContain('201');
+      expect(statuses, `${method} ${path}`).not.toContain('200');
+      expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '401']));
+    }
+    const metricBody = Object.values(doc.paths['/v1/metrics/intersections'].post.requestBody?.content ?? {})[0];
+    expect(metricBody?.schema?.required?.sort()).toEqual(['dateRanges', 'dimensions', 'metrics']);
+    expect(Object.keys(doc.paths['/traffic/{handler}'].get.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '400', '401', '404', '500']),
+    );
+    expect(Object.keys(doc.paths['/lots'].get.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401']));
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      if (/^\/(healthz|metrics|console|favicon)/.test(path) || path === '/') continue;
+      for (const [method, op] of Object.entries(methods)) {
+        const errors = Object.keys(op.responses ?? {}).filter((s) => /^[45]/.test(s));
+        expect(errors.length, `${method} ${path} declares its errors`).toBeGreaterThan(0);
       }
     }
   });

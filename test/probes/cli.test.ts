@@ -96,8 +96,16 @@ describe('streetwise simulate / ingest probes (CLI)', () => {
     await expect(run('ingest', 'probes')).rejects.toThrow(/give a probe file/);
   });
 
-  it('refuses a CSV whose speed column has no unit, storing nothing, and reads it with --columns', async () => {
-    const before = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows[0].n;
+  it('says what to do in CLI syntax: every missing column, and a file whose rows are all malformed fails', async () => {
+    const noTime = join(dir, 'no-time.csv');
+    writeFileSync(noTime, 'vehicle,when,lat,lon\na,2026-01-06T07:30:00Z,39.29,-76.61\n');
+    await expect(run('ingest', 'probes', noTime)).rejects.toThrow(/map one with --columns 'time=<name>'$/);
+    const tsIso = join(dir, 'ts-iso.csv');
+    writeFileSync(tsIso, 'vehicle_id,ts_iso,lat,lon\nb,not-a-time,39.29,-76.61\nb,also-not,39.29,-76.61\n');
+    await expect(run('ingest', 'probes', tsIso)).rejects.toThrow(/no ping could be read: all 2 rows are malformed/);
+  });
+
+  it('reads a bare speed column as km/h (the rule of every probe format); --columns gives another unit', async () => {
     const csv = join(dir, 'legacy.csv');
     // An old simulator file: speed in km/h under a bare "speed" header; one trace along a demo street.
     const sim = readFileSync(join(dir, 'sim.csv'), 'utf8').trim().split('\n').slice(1, 40);
@@ -105,15 +113,20 @@ describe('streetwise simulate / ingest probes (CLI)', () => {
       csv,
       ['vehicle,time,lat,lon,speed,heading', ...sim.map((r) => r.replace(/^[^,]+/, 'legacy-1'))].join('\n'),
     );
-    await expect(run('ingest', 'probes', csv)).rejects.toThrow(/^speed column "speed" has no unit/);
-    expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_pings')).rows[0].n).toBe(before);
-    const out = await run('ingest', 'probes', csv, '--columns', 'speed=speed:kph');
+    const out = await run('ingest', 'probes', csv);
     expect(out).toContain('pings: 39 read, 39 new, 0 already stored, 0 malformed (region demo, into the database)');
-    const speeds = (
-      await db.query<{ s: number }>(
-        "SELECT speed_kph AS s FROM probe_pings WHERE trace_id = 'legacy-1' ORDER BY t_s LIMIT 1",
-      )
-    ).rows[0].s;
-    expect(speeds).toBeCloseTo(Number(sim[0].split(',')[4]), 1);
+    const first = async (trace: string) =>
+      (
+        await db.query<{ s: number }>(
+          `SELECT speed_kph AS s FROM probe_pings WHERE trace_id = '${trace}' ORDER BY t_s LIMIT 1`,
+        )
+      ).rows[0].s;
+    expect(await first('legacy-1')).toBeCloseTo(Number(sim[0].split(',')[4]), 1);
+    writeFileSync(
+      csv,
+      ['vehicle,time,lat,lon,speed,heading', ...sim.map((r) => r.replace(/^[^,]+/, 'legacy-mph'))].join('\n'),
+    );
+    await run('ingest', 'probes', csv, '--columns', 'speed=speed:mph');
+    expect(await first('legacy-mph')).toBeCloseTo(Number(sim[0].split(',')[4]) * 1.609344, 1);
   });
 });

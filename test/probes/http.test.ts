@@ -141,17 +141,22 @@ describe('POST /v1/probes body types', () => {
     expect(r.json().error.userMessage).toMatch(/application\/json.*application\/x-ndjson.*text\/csv.*application\/xml/);
   });
 
-  it('reads CSV with a speed column in m/s and answers 400 naming a speed column without a unit', async () => {
+  it('reads CSV with a speed column in m/s, and a bare speed column as km/h (as JSON pings)', async () => {
     const ok = await post(
       'text/csv',
       `vehicle_id,timestamp_iso_utc,latitude,longitude,speed_mps\nv1,${new Date(t0 * 1000).toISOString()},39.29,-76.61,10\n`,
     );
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json()).toMatchObject({ received: 1, inserted: 1, malformed: 0 });
-    const bad = await post('text/csv', `trace_id,timestamp,lat,lon,speed\nv2,${t0},39.29,-76.61,10\n`);
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json().error.code).toBe('PROBES_CSV_UNKNOWN_UNIT');
-    expect(bad.json().error.userMessage).toMatch(/"speed"/);
+    const bare = await post('text/csv', `trace_id,timestamp,lat,lon,speed\nv2,${t0},39.29,-76.61,10\n`);
+    expect(bare.statusCode, bare.body).toBe(200);
+    const stored = await t.ctx.db.query<{ speed_kph: number }>(
+      "SELECT speed_kph FROM probe_pings WHERE trace_id = 'v2'",
+    );
+    expect(Number(stored.rows[0].speed_kph)).toBe(10);
+    const missing = await post('text/csv', `trace_id;timestamp;lat;lon\nv2;${t0};39.29;-76.61\n`);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.userMessage).toMatch(/splits columns on commas only/);
   });
 
   it('takes an explicit column mapping with units from the query', async () => {

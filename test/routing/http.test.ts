@@ -203,7 +203,7 @@ describe('FindRoute over HTTP', () => {
     expect(r.type).toContain('xml');
     const doc = xml.parse(r.body);
     const root = doc.Streetwise;
-    expect(root).toMatchObject({ docType: 'FindRoute', statusId: '0', statusText: '', versionNumber: '11.2' });
+    expect(root).toMatchObject({ docType: 'FindRoute', statusId: '0', statusText: 'OK', versionNumber: '11.2' });
     expect(root.responseId).toMatch(/^[0-9a-f-]{36}$/);
     const trip = root.Trip;
     expect(trip.WayPoints.WayPoint).toHaveLength(2);
@@ -464,6 +464,20 @@ describe('errors: envelope with the reference status ids', () => {
     });
   }
 
+  it('a repeated parameter is refused in the format asked for (JSON with Format=JSON, the action as docType)', async () => {
+    const r = await get(`Action=GetRoute&Token=${t.token}&RouteId=1&RouteId=2&Format=JSON`);
+    expect(r.status).toBe(400);
+    expect(r.type).toContain('json');
+    expect(r.json()).toMatchObject({ docType: 'GetRoute', statusId: 1009 });
+    expect(r.json().statusDetail).toMatch(/RouteId is given more than once/);
+    const twice = await get(`Action=FindRoute&Token=${t.token}&${WP}&format=json&Format=JSON`);
+    expect(twice.type).toContain('json');
+    expect(twice.json().statusDetail).toMatch(/Format is given more than once/);
+    const x = await get(`Action=GetRoute&Token=${t.token}&RouteId=1&RouteId=2`);
+    expect(x.type).toContain('xml');
+    expect(xml.parse(x.body).Streetwise.docType).toBe('GetRoute');
+  });
+
   it('Format=CSV is rejected (in XML)', async () => {
     const r = await get(`Action=FindRoute&Token=${t.token}&${WP}&Format=CSV`);
     expect(r.status).toBe(400);
@@ -616,6 +630,25 @@ describe('incident admin API and closures', () => {
         descriptions: [{ type: 'short', lang: 'en', desc: 'Crash' }],
       },
     ]);
+    // GetRouteTravelTimes over the closure: no travel time (not 0), in JSON and in XML
+    const series = (
+      await get(
+        `Action=GetRouteTravelTimes&Token=${t.token}&RouteId=${id}&DepartureTime=2026-11-23T03:00:00Z&TravelTimeCount=2&TravelTimeInterval=15&Format=JSON`,
+      )
+    ).json();
+    expect(checkShape(series, TRAVEL_TIMES_SHAPE)).toEqual([]);
+    for (const e of series.result.trip.route.travelTimes) {
+      expect(e).toMatchObject({ routeHasClosures: true, averageSpeed: 0 });
+      expect(e.travelTimeMinutes).toBeUndefined();
+      expect(e.abnormalityMinutes).toBeUndefined();
+    }
+    const seriesXml = (
+      await get(
+        `Action=GetRouteTravelTimes&Token=${t.token}&RouteId=${id}&DepartureTime=2026-11-23T03:00:00Z&TravelTimeCount=1&TravelTimeInterval=15`,
+      )
+    ).body;
+    expect(seriesXml).toContain('routeHasClosures="true"');
+    expect(seriesXml).not.toContain('travelTimeMinutes=');
     await t.app.inject({ method: 'DELETE', url: `/v1/incidents/${create.json().incident.id}`, headers: auth() });
   });
 });

@@ -116,8 +116,8 @@ export const TRAVEL_TIMES_SHAPE: Shape = {
         travelTimes: [
           {
             departureTime: 'string',
-            travelTimeMinutes: 'integer',
-            abnormalityMinutes: 'integer',
+            'travelTimeMinutes?': 'integer',
+            'abnormalityMinutes?': 'integer',
             averageSpeed: 'integer',
             routeHasClosures: 'boolean',
             routeRestricted: 'boolean',

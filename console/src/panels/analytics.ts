@@ -99,7 +99,11 @@ export class AnalyticsPanel implements Panel {
     this.rendered = true;
     this.els.slider.addEventListener('input', () => this.updateLabel());
     this.els.slider.addEventListener('change', () => void this.load());
-    this.els.day.addEventListener('change', () => void this.load());
+    // another day: its own busiest hour (the hour chosen before may have no data on that day)
+    this.els.day.addEventListener(
+      'change',
+      () => void this.pickBusiestHour(this.els.day.value).then(() => this.load()),
+    );
     this.els.bins.addEventListener('change', () => {
       const v = Number(this.els.slider.value);
       this.els.slider.max = this.els.bins.checked ? '95' : '23';
@@ -148,11 +152,32 @@ export class AnalyticsPanel implements Panel {
         return;
       }
       replace(this.els.day, ...days.map((d) => h('option', { value: d }, d)));
-      await this.pickBusiestHour(days[0]);
+      // open where the data is: the busiest hour of the last week with data (the latest day when
+      // it is as busy), rather than today's first hour
+      const start = await this.busiestDay(days);
+      this.els.day.value = start;
+      await this.pickBusiestHour(start);
       await this.load();
     } catch (err) {
       this.els.status.textContent = `Analytics: ${describeError(err)}`;
     }
+  }
+
+  /** The day with the busiest hour among the latest seven days with data (the latest of equals). */
+  private async busiestDay(days: string[]): Promise<string> {
+    const recent = days.slice(0, 7);
+    const res = await this.c.api.postJson<MetricsResponse>('/v1/metrics/intersections', {
+      dateRanges: [{ startDate: recent[recent.length - 1], endDate: recent[0] }],
+      dimensions: [{ name: 'day' }, { name: 'hourOfDay' }],
+      metrics: [{ name: 'totalVehicleCount' }],
+      orderBys: [
+        { name: 'totalVehicleCount', sortOrder: 'DESCENDING' },
+        { name: 'day', sortOrder: 'DESCENDING' },
+      ],
+      pageSize: 1,
+    });
+    const top = metricRows(res)[0];
+    return typeof top?.day === 'string' && days.includes(top.day) ? top.day : days[0];
   }
 
   /** Starts on the day's busiest hour, where there is most to see. */
@@ -165,7 +190,10 @@ export class AnalyticsPanel implements Panel {
       pageSize: 1,
     });
     const top = metricRows(res)[0];
-    if (top?.hourOfDay) this.els.slider.value = String(Number(top.hourOfDay));
+    if (top?.hourOfDay !== undefined && top.hourOfDay !== null) {
+      const hour = Number(top.hourOfDay);
+      this.els.slider.value = String(this.els.bins.checked ? hour * 4 : hour);
+    }
     this.updateLabel();
   }
 

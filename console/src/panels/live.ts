@@ -3,8 +3,9 @@
  * re-fetched every 30 s) coloured by the routing API's speed buckets, and the current incidents
  * (`GET /v1/incidents`, admin applications only).
  */
-import type { VectorTileSource } from 'maplibre-gl';
+import type { MapMouseEvent, VectorTileSource } from 'maplibre-gl';
 import type { FeatureCollection } from 'geojson';
+import { barChart } from '../chart.js';
 import { h, replace } from '../dom.js';
 import { Overlay } from '../map.js';
 import { SPEED_BUCKET_COLORS, SPEED_BUCKET_LABELS, colorMatch } from '../style.js';
@@ -25,6 +26,14 @@ interface Incident {
   delayImpactMinutes: number;
 }
 
+interface LearnedSpeeds {
+  edges: Array<{
+    edgeId: number;
+    name: string;
+    bins: Array<{ bin: number; samples: number; learnedKph: number; typicalKph: number }>;
+  }>;
+}
+
 export class LivePanel implements Panel {
   private rendered = false;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -33,6 +42,7 @@ export class LivePanel implements Panel {
   private readonly els = {
     status: h('p', { className: 'hint', id: 'live-status' }),
     incidents: h('div', { id: 'live-incidents' }),
+    edge: h('div', { id: 'live-edge' }),
   };
 
   constructor(
@@ -76,6 +86,60 @@ export class LivePanel implements Panel {
     ]);
   }
 
+  onMapClick(e: MapMouseEvent): void {
+    if (!this.c.map.getLayer('live-speeds')) return;
+    const f = this.c.map.queryRenderedFeatures(e.point, { layers: ['live-speeds'] })[0];
+    const edge = Number(f?.properties?.edge);
+    if (Number.isInteger(edge)) void this.showEdge(edge);
+  }
+
+  /**
+   * The learned speed of one edge by hour of today's weekday (bars, sample-weighted over the
+   * hour's 15-minute bins) against the typical speed (line), from `GET /v1/speeds/learned`.
+   */
+  private async showEdge(edge: number): Promise<void> {
+    const now = this.c.time.now();
+    const day = now.weekday - 1; // luxon: 1 = Monday; bins start Monday 00:00
+    replace(this.els.edge, h('p', { className: 'hint' }, 'Loading learned speeds…'));
+    try {
+      const res = await this.c.api.get<LearnedSpeeds>('/v1/speeds/learned', { edges: edge });
+      const e = res.edges[0];
+      const hours = Array.from({ length: 24 }, () => ({ n: 0, learned: 0, typical: 0 }));
+      for (const b of e?.bins ?? []) {
+        if (Math.floor(b.bin / 96) !== day) continue;
+        const hr = hours[Math.floor((b.bin % 96) / 4)];
+        hr.n += b.samples;
+        hr.learned += b.samples * b.learnedKph;
+        hr.typical += b.samples * b.typicalKph;
+      }
+      const bars = hours.map((x, i) => ({
+        label: String(i),
+        value: x.n > 0 ? Math.round(x.learned / x.n) : null,
+        title:
+          x.n > 0
+            ? `${i}:00 learned ${Math.round(x.learned / x.n)} km/h from ${x.n} samples, typical ${Math.round(x.typical / x.n)} km/h`
+            : `${i}:00 no samples`,
+      }));
+      const typical = hours.map((x) => (x.n > 0 ? Math.round(x.typical / x.n) : null));
+      replace(
+        this.els.edge,
+        h('h3', {}, `${e?.name || `Edge ${edge}`}: speed by hour, ${now.toFormat('cccc')}`),
+        e
+          ? barChart(bars, {
+              unit: 'km/h',
+              highlight: now.hour,
+              labelEvery: 3,
+              reference: typical,
+              testId: 'edge-speed-chart',
+            })
+          : h('p', { className: 'hint' }, 'Nothing learned on this street yet.'),
+        h('p', { className: 'hint' }, 'Bars: learned from probes; line: typical (the prediction without probes).'),
+      );
+    } catch (err) {
+      replace(this.els.edge, h('p', { className: 'error' }, describeError(err)));
+    }
+  }
+
   private tileUrl(): string {
     return `${location.origin}/tiles/live/{z}/{x}/{y}.pbf?v=${this.version}`;
   }
@@ -98,6 +162,8 @@ export class LivePanel implements Panel {
           ),
         ),
         this.els.status,
+        h('p', { className: 'hint' }, 'Click a coloured street for its learned speed by hour.'),
+        this.els.edge,
         h('h3', {}, 'Incidents'),
         this.els.incidents,
       );
@@ -121,7 +187,7 @@ export class LivePanel implements Panel {
     (this.c.map.getSource('live') as VectorTileSource | undefined)?.setTiles([this.tileUrl()]);
     this.c.map.once('idle', () => {
       const n = this.c.map.querySourceFeatures('live', { sourceLayer: 'live' }).length;
-      this.els.status.textContent = `${n} live road segments in view · updated ${new Date().toLocaleTimeString()}`;
+      this.els.status.textContent = `${n} live road segments in view · updated ${this.c.time.clock(Date.now())}`;
       this.els.status.setAttribute('data-live', String(n));
     });
     try {
@@ -147,7 +213,7 @@ export class LivePanel implements Panel {
                 h(
                   'li',
                   {},
-                  `${x.closure ? 'Closure' : x.type} (severity ${x.severity}): ${x.shortDescription || 'no description'} · until ${new Date(x.endTime).toLocaleString()}`,
+                  `${x.closure ? 'Closure' : x.type} (severity ${x.severity}): ${x.shortDescription || 'no description'} · until ${x.endTime ? this.c.time.clock(Date.parse(x.endTime), true) : 'further notice'}`,
                 ),
               ),
             )

@@ -42,7 +42,8 @@ interface Block {
 interface Product {
   pk_reservation_product: string;
   name: string;
-  rates: number[];
+  /** null entries outside the product's hours */
+  rates: Array<number | null>;
   durations: number[];
   service_fee: number;
   currency: string;
@@ -63,9 +64,17 @@ interface Reservation {
 }
 
 function price(l: Lot): string {
+  if (l.isOpen === false) return 'closed';
   const r = l.calculatedRates?.[0];
   if (!r) return '–';
   return `${l.currency ?? ''}${r.rate_cost.toFixed(2)}`;
+}
+
+/** Occupancy cell: "closed" for a lot closed at the entry time, else the predicted percentage, marked "~". */
+function occupancyText(l: Lot): string {
+  if (l.isOpen === false) return 'closed';
+  const pct = l.occupancy?.pct;
+  return pct === null || pct === undefined ? '–' : `~${pct} %`;
 }
 
 export class ParkingPanel implements Panel {
@@ -236,7 +245,8 @@ export class ParkingPanel implements Panel {
             id: l.id,
             name: l.name,
             capacity: l.spacesTotal ?? 0,
-            bucket: l.occupancy?.bucket ?? 0,
+            // a closed lot is drawn grey ("no information"), not red ("full"), and labelled closed
+            bucket: l.isOpen === false ? 0 : (l.occupancy?.bucket ?? 0),
             price: price(l),
           },
         })),
@@ -269,7 +279,7 @@ export class ParkingPanel implements Panel {
               {},
               h('th', {}, 'Lot'),
               h('th', { className: 'num' }, 'Spaces'),
-              h('th', { className: 'num' }, 'Occupied'),
+              h('th', { className: 'num', title: 'predicted occupancy at the entry time' }, 'Occupied (predicted)'),
               h('th', { className: 'num' }, 'Price'),
             ),
           ),
@@ -284,8 +294,8 @@ export class ParkingPanel implements Panel {
                 h('td', { className: 'num' }, l.spacesTotal ?? '–'),
                 h(
                   'td',
-                  { className: 'num' },
-                  l.occupancy?.pct !== null && l.occupancy?.pct !== undefined ? `${l.occupancy.pct} %` : '–',
+                  { className: 'num', title: l.isOpen === false ? 'closed at the entry time' : 'predicted' },
+                  occupancyText(l),
                 ),
                 h('td', { className: 'num' }, price(l)),
               ),
@@ -325,7 +335,12 @@ export class ParkingPanel implements Panel {
           'tr',
           {},
           h('td', {}, p.name, h('div', { className: 'hint' }, `${p.start_time}–${p.end_time}`)),
-          h('td', { className: 'num' }, p.rates.length ? `${p.currency}${p.rates[0]}` : '–'),
+          // rates are null outside the product's hours (never "$null")
+          h(
+            'td',
+            { className: 'num' },
+            typeof p.rates[0] === 'number' ? `${p.currency}${p.rates[0]}` : 'not sold at this time',
+          ),
           h('td', {}, quote),
           out,
         );
@@ -357,10 +372,12 @@ export class ParkingPanel implements Panel {
         },
       });
       const r = res.Reservations[0];
-      out.textContent = `${r.currency}${r.d_amount_quoted.toFixed(2)} incl. ${r.currency}${r.d_service_fee.toFixed(2)} fee, valid until ${new Date(r.dt_expiration_date).toLocaleTimeString()}`;
+      out.textContent = `${r.currency}${r.d_amount_quoted.toFixed(2)} incl. ${r.currency}${r.d_service_fee.toFixed(2)} fee, valid until ${this.c.time.clock(Date.parse(r.dt_expiration_date))}`;
       out.setAttribute('data-testid', 'quote');
     } catch (err) {
-      out.textContent = describeError(err);
+      // the server names products by id: show the product's name instead
+      out.textContent = `No quote: ${describeError(err).replaceAll(p.pk_reservation_product, `"${p.name}"`)}`;
+      out.className = 'error';
     }
   }
 }

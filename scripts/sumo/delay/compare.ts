@@ -177,6 +177,9 @@ interface Cell {
   truthStopped: number[];
   estStopped: number[];
   estOnGreen: number[];
+  /** arrivals on green of the probe vehicles' own truth */
+  onGreenProbe: number[];
+  truthStoppedProbe: number[];
 }
 const cell = (): Cell => ({
   truthAll: [],
@@ -186,8 +189,12 @@ const cell = (): Cell => ({
   truthStopped: [],
   estStopped: [],
   estOnGreen: [],
+  onGreenProbe: [],
+  truthStoppedProbe: [],
 });
 const bins = new Map<string, Cell>();
+const hours = new Map<string, Cell>();
+const pooled = new Map<string, Cell>();
 const movements = new Map<string, Cell & { dir: string }>();
 for (const c of crossings) {
   const g = groupOfTl.get(c.tl);
@@ -198,11 +205,20 @@ for (const c of crossings) {
   bins.set(bk, b);
   const m = movements.get(mk) ?? { ...cell(), dir: c.dir };
   movements.set(mk, m);
-  for (const x of [b, m]) {
+  const hk = `${g}@${Math.floor(c.entryS / 3600)}`;
+  const h = hours.get(hk) ?? cell();
+  hours.set(hk, h);
+  const p = pooled.get(g) ?? cell();
+  pooled.set(g, p);
+  for (const x of [b, m, h, p]) {
     x.truthAll.push(c.delayS);
     x.truthStopped.push(c.stopped ? 1 : 0);
     if (c.onGreen !== null) x.onGreen.push(c.onGreen ? 1 : 0);
-    if (probeSet.has(c.vehicle)) x.truthProbe.push(c.delayS);
+    if (probeSet.has(c.vehicle)) {
+      x.truthProbe.push(c.delayS);
+      x.truthStoppedProbe.push(c.stopped ? 1 : 0);
+      if (c.onGreen !== null) x.onGreenProbe.push(c.onGreen ? 1 : 0);
+    }
   }
 }
 let factsCompared = 0;
@@ -214,9 +230,16 @@ for (const f of facts) {
   const mk = `${g}|${f.inWay}|${f.outWay}`;
   const b = bins.get(bk) ?? cell();
   bins.set(bk, b);
-  b.est.push(f.delayS);
-  b.estStopped.push(f.stopped ? 1 : 0);
-  if (f.onGreen !== null && f.onGreen !== undefined) b.estOnGreen.push(f.onGreen ? 1 : 0);
+  const hk = `${g}@${Math.floor(f.entryS / 3600)}`;
+  const h = hours.get(hk) ?? cell();
+  hours.set(hk, h);
+  const p = pooled.get(g) ?? cell();
+  pooled.set(g, p);
+  for (const x of [b, h, p]) {
+    x.est.push(f.delayS);
+    x.estStopped.push(f.stopped ? 1 : 0);
+    if (f.onGreen !== null && f.onGreen !== undefined) x.estOnGreen.push(f.onGreen ? 1 : 0);
+  }
   const m = movements.get(mk);
   if (m) {
     m.est.push(f.delayS);
@@ -261,6 +284,31 @@ const pog = {
         ),
       }
     : {}),
+};
+
+// ---- 1-hour bins, same probe vehicles
+const hrows = [...hours.values()].filter((c) => c.est.length >= MIN_PROBES && c.truthProbe.length > 0);
+const herrSame = hrows.map((c) => mean(c.est) - mean(c.truthProbe));
+const hlosSame = hrows.filter((c) => los(mean(c.est)) === los(mean(c.truthProbe))).length / hrows.length;
+// ---- POG from the controller logs: pooled per intersection against the truth of all vehicles,
+// and per bin against all vehicles beside the sampling floor (the probes' own truth against all)
+const prows = [...pooled.values()].filter((c) => c.estOnGreen.length >= MIN_PROBES && c.onGreen.length > 0);
+const pogPooled = prows.map((c) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreen));
+const pogBins = pogRows.filter(([, c]) => c.estOnGreen.length > 0 && c.onGreenProbe.length > 0);
+const logPog = {
+  pooledIntersections: prows.length,
+  pooledMaePct: abs(pogPooled),
+  pooledBiasPct: mean(pogPooled),
+  pooledMaxAbsPct: Math.max(0, ...pogPooled.map(Math.abs)),
+  binMaePct: abs(pogBins.map(([, c]) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreen))),
+  binSamplingFloorMaePct: abs(pogBins.map(([, c]) => 100 * mean(c.onGreenProbe) - 100 * mean(c.onGreen))),
+  binSameProbesMaePct: abs(pogBins.map(([, c]) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreenProbe))),
+};
+// ---- stopped share, same probe vehicles (every compared intersection, pooled)
+const allPooled = [...pooled.values()].filter((c) => c.est.length > 0 && c.truthStoppedProbe.length > 0);
+const stopShare = {
+  estPct: 100 * mean(allPooled.flatMap((c) => c.estStopped)),
+  truthSameProbesPct: 100 * mean(allPooled.flatMap((c) => c.truthStoppedProbe)),
 };
 
 // ---- movements pooled
@@ -362,6 +410,12 @@ const figures = {
     ...(greenJudged > 0 ? { onGreenAgreementPct: r2((100 * greenAgree) / greenJudged) } : {}),
   },
   pog: Object.fromEntries(Object.entries(pog).map(([k, v]) => [k, r2(v)])),
+  hours: {
+    bins: hrows.length,
+    sameProbes: { maeS: r2(abs(herrSame)), biasS: r2(mean(herrSame)), losAgreementPct: r2(100 * hlosSame) },
+  },
+  logPog: Object.fromEntries(Object.entries(logPog).map(([k, v]) => [k, r2(v)])),
+  stopShare: Object.fromEntries(Object.entries(stopShare).map(([k, v]) => [k, r2(v)])),
   worstMovements: worst,
   worstMovementsMethod: worstMethod,
 };

@@ -6,13 +6,15 @@
  * the keys the comparison needs (OSM nodes of the intersection, OSM way and direction of the
  * inbound and outbound edges). See docs/sumo-validation.md.
  *
- * With `--timing` the signal timing is known (as from a city's signal controllers): SUMO's record
- * of every signal switch, read through the link of each movement, gives arrivals on green.
+ * With `--timing` the signal timing comes from controller event logs, as a city's signal
+ * controllers would give it: SUMO's record of every signal switch is written as Indiana hi-res
+ * logs with a channel/phase map per intersection, and read back through streetwise's parsers.
+ * Free flow comes from the probes' unimpeded speeds (`observedFreeFlow`) unless `--free-flow limit`.
  *
  *   npx tsx scripts/sumo/delay/probes.ts --dir <scenario dir> --pbf city.osm.pbf --out facts.json
- *       [--share 0.1] [--every 3] [--noise 0] [--seed 1] [--timing]
+ *       [--share 0.1] [--every 3] [--noise 0] [--seed 1] [--timing] [--free-flow observed|limit]
  */
-import { createReadStream, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
@@ -26,6 +28,9 @@ import type { ProbeRecord } from '../../../src/probes/ingest/records.js';
 import { readTrajectories } from '../../../src/probes/traversal-store.js';
 import type { Trajectory } from '../../../src/probes/trajectory.js';
 import { buildFacts, catalogOf, type SignalTiming } from '../../../src/analytics/index.js';
+import { observedFreeFlow } from '../../../src/analytics/facts/free-flow.js';
+import { parseChannelMap, parseEventLog } from '../../../src/analytics/signals/event-log.js';
+import { type IntersectionLog, signalTimingFromLogs } from '../../../src/analytics/signals/measures.js';
 import { haversineM } from '../../../src/geo/index.js';
 import { createRng } from '../../../src/sim/prng.js';
 
@@ -40,6 +45,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '1' },
     day: { type: 'string', default: '2026-11-16' },
     timing: { type: 'boolean', default: false },
+    'free-flow': { type: 'string', default: 'observed' },
   },
 });
 if (!args.dir || !args.pbf || !args.out)
@@ -137,10 +143,20 @@ function wayKey(e: number): string {
 }
 const catalog = catalogOf(region);
 const timing = args.timing ? await signalTimingFromSumo() : undefined;
-const facts = buildFacts(region, trajectories, { signalTiming: timing });
+// free flow from what the probes do unimpeded (--free-flow limit: the speed limits alone)
+const freeFlow = args['free-flow'] === 'limit' ? undefined : observedFreeFlow(g, trajectories);
+if (freeFlow) log(`observed free flow on ${freeFlow.samples.filter((n) => n > 0).length} edges`);
+const facts = buildFacts(region, trajectories, { signalTiming: timing, freeFlow });
 log(`facts: ${facts.length}`);
 
-/** Signal timing from SUMO's switch record, through the SUMO link of each movement. */
+/**
+ * Signal timing from controller logs written from SUMO's switch record: every SUMO signal becomes
+ * a controller whose phase p is SUMO link p − 1, logged as an Indiana hi-res event log (Begin
+ * Green, Begin Yellow, End Yellow, Begin Red Clearance) in `<dir>/signal-logs/<tl>.csv`; each of
+ * our signalized intersections paired with a signal gets a channel/phase map naming the link of
+ * each movement (same approach way, else same turn). Both are read back through streetwise's own
+ * parsers and `signalTimingFromLogs`, as a city's logs would be.
+ */
 async function signalTimingFromSumo(): Promise<SignalTiming> {
   const eachTag = async (path: string, fn: (name: string, a: Record<string, string>) => void): Promise<void> => {
     const p = new SaxesParser();
@@ -161,14 +177,38 @@ async function signalTimingFromSumo(): Promise<SignalTiming> {
     arr.push({ toWay: sumoWay(a.to), dir: a.dir, linkIndex: Number(a.linkIndex) });
     links.set(k, arr);
   });
-  const states = new Map<string, { t: number[]; s: string[] }>();
+  // ---- the controllers' logs
+  const logDir = join(args.dir!, 'signal-logs');
+  mkdirSync(logDir, { recursive: true });
+  const csvOf = new Map<string, string[]>();
+  const lastClass = new Map<string, string>();
+  const stamp = (simS: number): string =>
+    DateTime.fromSeconds(midnightS + simS, { zone: tz }).toFormat('yyyy-MM-dd HH:mm:ss.S');
   await eachTag(join(args.dir!, 'tls-states.xml'), (name, a) => {
     if (name !== 'tlsState') return;
-    let r = states.get(a.id);
-    if (!r) states.set(a.id, (r = { t: [], s: [] }));
-    r.t.push(Number(a.time));
-    r.s.push(a.state);
+    let lines = csvOf.get(a.id);
+    if (!lines) csvOf.set(a.id, (lines = ['Timestamp,EventCode,EventParam']));
+    const ts = stamp(Number(a.time));
+    const prev = lastClass.get(a.id) ?? '';
+    let next = '';
+    for (let li = 0; li < a.state.length && li < 255; li++) {
+      const c = a.state[li];
+      const cls = c === 'G' || c === 'g' ? 'G' : c === 'y' || c === 'Y' ? 'Y' : 'R';
+      next += cls;
+      const was = prev[li] ?? '';
+      if (cls === was) continue;
+      const phase = li + 1;
+      if (cls === 'G') lines.push(`${ts},1,${phase}`);
+      else if (cls === 'Y') lines.push(`${ts},8,${phase}`);
+      else {
+        if (was === 'G') lines.push(`${ts},8,${phase}`);
+        if (was !== '') lines.push(`${ts},9,${phase}`, `${ts},10,${phase}`);
+      }
+    }
+    lastClass.set(a.id, next);
   });
+  for (const [tl, lines] of csvOf)
+    writeFileSync(join(logDir, `${tl.replace(/[^\w.-]/g, '_')}.csv`), `${lines.join('\n')}\n`);
   // pair our signalized intersections with SUMO's signals: shared OSM node, or a junction within 30 m
   const tlJunctions = new Map<string, Array<{ ids: number[]; lat: number; lon: number }>>();
   await eachTag(join(args.dir!, 'plain.nod.xml'), (name, a) => {
@@ -184,7 +224,9 @@ async function signalTimingFromSumo(): Promise<SignalTiming> {
     });
     tlJunctions.set(a.tl, arr);
   });
-  const tlOf = new Map<string, string>();
+  const DIR: Record<string, string[]> = { T: ['s'], L: ['l', 'L'], R: ['r', 'R'], U: ['t'] };
+  const logs = new Map<string, IntersectionLog>();
+  const parsed = new Map<string, ReturnType<typeof parseEventLog>>();
   for (const ci of catalog.list) {
     if (!ci.intersection.signalized) continue;
     let best: { tl: string; d: number } | undefined;
@@ -198,35 +240,35 @@ async function signalTimingFromSumo(): Promise<SignalTiming> {
         }
       }
     }
-    if (best) tlOf.set(ci.key, best.tl);
-  }
-  const DIR: Record<string, string[]> = { T: ['s'], L: ['l', 'L'], R: ['r', 'R'], U: ['t'] };
-  const linkCache = new Map<number, number>();
-  return (m, tS) => {
-    const tl = tlOf.get(m.intersectionKey);
-    if (tl === undefined) return undefined;
-    let li = linkCache.get(m.movement.id);
-    if (li === undefined) {
-      const cands = links.get(`${tl}|${wayKey(m.movement.inEdge)}`) ?? [];
+    if (!best || !csvOf.has(best.tl)) continue;
+    const byPhase = new Map<number, string[]>();
+    for (const m of ci.movements) {
+      const cands = links.get(`${best.tl}|${wayKey(m.movement.inEdge)}`) ?? [];
       const outWay = wayKey(m.movement.outEdge);
       const pick =
         cands.find((c) => c.toWay === outWay) ?? cands.find((c) => DIR[m.turnManeuvers].includes(c.dir)) ?? cands[0];
-      li = pick ? pick.linkIndex : -1;
-      linkCache.set(m.movement.id, li);
+      if (!pick || pick.linkIndex >= 255) continue;
+      const arr = byPhase.get(pick.linkIndex + 1) ?? [];
+      arr.push(m.id);
+      byPhase.set(pick.linkIndex + 1, arr);
     }
-    const r = states.get(tl);
-    const simS = tS - midnightS;
-    if (li < 0 || !r || simS < r.t[0]) return undefined;
-    let lo = 0,
-      hi = r.t.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (r.t[mid] <= simS) lo = mid;
-      else hi = mid - 1;
+    if (byPhase.size === 0) continue;
+    const mapJson = {
+      intersectionId: ci.key,
+      phases: [...byPhase.entries()].map(([phase, movements]) => ({ phase, movements })),
+      detectors: [],
+    };
+    let events = parsed.get(best.tl);
+    if (!events) {
+      const file = join(logDir, `${best.tl.replace(/[^\w.-]/g, '_')}.csv`);
+      parsed.set(best.tl, (events = parseEventLog(readFileSync(file, 'utf8'), tz)));
     }
-    const c = r.s[lo][li];
-    return c === 'G' || c === 'g';
-  };
+    const map = parseChannelMap(mapJson, new Set(ci.movements.map((m) => m.id)));
+    logs.set(ci.key, { map, events });
+  }
+  writeFileSync(join(logDir, 'maps.json'), JSON.stringify([...logs.values()].map((l) => l.map)));
+  log(`controller logs: ${csvOf.size} signals, ${logs.size} intersections mapped`);
+  return signalTimingFromLogs(logs);
 }
 const intersections = catalog.list.map((ci) => ({
   key: ci.key,
@@ -249,6 +291,7 @@ const out = facts.map((f) => ({
   exitS: f.exitS - midnightS,
   travelS: f.travelTimeS,
   freeFlowS: f.freeFlowS,
+  freeFlowSource: f.freeFlowSource,
   delayS: f.controlDelayS,
   stopped: f.stopped,
   stopS: f.stopDurationS,

@@ -5,15 +5,19 @@
 # tlsCycleAdaptation.py, cycles of MIN_CYCLE_S–120 s), and the outputs the truth is derived from:
 # 1 s FCD with lane and position, tripinfo, driven routes, every signal switch, junction positions.
 #
-#   [SEED=42] [MIN_CYCLE_S=90] scripts/sumo/delay/scenario.sh <extract.osm.pbf> <work-dir> <country: us|mc> [peak-veh-per-hour]
+#   [SEED=42] [MIN_CYCLE_S=90] [HOURS=3|1] [NET_ONLY=1] \
+#     scripts/sumo/delay/scenario.sh <extract.osm.pbf> <work-dir> <country: us|mc|ad> [peak-veh-per-hour]
 #
+# HOURS=1 simulates only the peak hour (departures 07:30–08:30 at the peak rate, run until 08:45).
+# NET_ONLY=1 stops after the network and its junction positions (the junction catalogue check).
 # Needs the Debian packages sumo, sumo-tools, osmium-tool. Runs SUMO under `nice`.
 set -euo pipefail
 
 PBF="$1"; WORK="$2"; COUNTRY="$3"; PEAK_VPH="${4:-2400}"
 SUMO_HOME="${SUMO_HOME:-/usr/share/sumo}"; export SUMO_HOME
 # Simulated clock: 06:30–09:30 local time of departures (seconds of the day), run until 10:00.
-BEGIN_S=23400; END_S=34200; RUN_END_S=36000; PEAK_BEGIN_S=27000
+BEGIN_S=23400; END_S=34200; RUN_END_S=36000; PEAK_BEGIN_S=27000; SHARES="0.5 0.75 1 1 0.75 0.5"
+if [ "${HOURS:-3}" = 1 ]; then BEGIN_S=27000; END_S=30600; RUN_END_S=31500; SHARES="1 1"; fi
 SEED="${SEED:-42}"
 MIN_CYCLE_S="${MIN_CYCLE_S:-90}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -39,7 +43,12 @@ case "$COUNTRY" in
       declare -A V=([motorway]=$(kmh 50) [trunk]=$(kmh 50) [primary]=$(kmh 50) [secondary]=$(kmh 50) [tertiary]=$(kmh 50)
         [unclassified]=$(kmh 30) [residential]=$(kmh 30) [living_street]=$(kmh 20) [service]=$(kmh 20)
         [motorway_link]=$(kmh 50) [trunk_link]=$(kmh 50) [primary_link]=$(kmh 50) [secondary_link]=$(kmh 50) [tertiary_link]=$(kmh 40)) ;;
-  *) echo "country must be us or mc" >&2; exit 1 ;;
+  # Andorra: 50 km/h in the towns, 90 km/h on the CG main roads outside them (streetwise's defaults)
+  ad) kmh() { python3 -c "print(round($1 / 3.6, 2))"; }
+      declare -A V=([motorway]=$(kmh 90) [trunk]=$(kmh 90) [primary]=$(kmh 90) [secondary]=$(kmh 60) [tertiary]=$(kmh 50)
+        [unclassified]=$(kmh 50) [residential]=$(kmh 50) [living_street]=$(kmh 20) [service]=$(kmh 20)
+        [motorway_link]=$(kmh 80) [trunk_link]=$(kmh 60) [primary_link]=$(kmh 50) [secondary_link]=$(kmh 50) [tertiary_link]=$(kmh 40)) ;;
+  *) echo "country must be us, mc or ad" >&2; exit 1 ;;
 esac
 {
   echo '<types>'
@@ -54,9 +63,14 @@ netconvert --osm-files city.osm -o city.net.xml \
   --junctions.join --tls.guess-signals --tls.discard-simple --tls.join --tls.join-dist 30 --tls.default-type static \
   --output.original-names --no-warnings --ignore-errors >netconvert.log 2>&1
 
+# Junction positions in longitude/latitude (plain network output), to pair SUMO's signals with ours.
+netconvert -s city.net.xml --plain-output-prefix plain --proj.plain-geo >/dev/null 2>&1
+[ "${NET_ONLY:-0}" = 1 ] && exit 0
+
 echo "== demand: morning peak ${PEAK_VPH} veh/h"
-# Six 30-minute slices from 06:30: ramp up to the peak hour (07:30–08:30) and down again.
-RATES=$(python3 -c "p=$PEAK_VPH; print(' '.join(str(round(p*f)) for f in (0.5, 0.75, 1, 1, 0.75, 0.5)))")
+# Six 30-minute slices from 06:30: ramp up to the peak hour (07:30–08:30) and down again
+# (HOURS=1: the two slices of the peak hour).
+RATES=$(python3 -c "p=$PEAK_VPH; print(' '.join(str(round(p*float(f))) for f in '$SHARES'.split()))")
 python3 "$SUMO_HOME/tools/randomTrips.py" -n city.net.xml -o trips.xml -r routes.rou.xml \
   -b "$BEGIN_S" -e "$END_S" --insertion-rate $RATES --min-distance 600 --fringe-factor 5 \
   --seed "$SEED" --validate --remove-loops >randomtrips.log 2>&1
@@ -74,8 +88,6 @@ for i in ids:
     print('  <timedEvent type="SaveTLSSwitchStates" source="%s" dest="tls-states.xml"/>' % i)
 print('</additional>')
 PY
-# Junction positions in longitude/latitude (plain network output), to pair SUMO's signals with ours.
-netconvert -s city.net.xml --plain-output-prefix plain --proj.plain-geo >/dev/null 2>&1
 
 echo "== sumo (${BEGIN_S}–${RUN_END_S} s)"
 nice -n 10 sumo -n city.net.xml -r routes.rou.xml -a webster.add.xml,tls-states.add.xml \

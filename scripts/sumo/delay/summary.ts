@@ -36,6 +36,9 @@ interface Figures {
     approachSpeedMaeKph: number;
   };
   pog: Record<string, number>;
+  hours?: { bins: number; sameProbes: { maeS: number; biasS: number; losAgreementPct: number } };
+  logPog?: Record<string, number>;
+  stopShare?: Record<string, number>;
   worstMovements: Movement[];
   worstMovementsMethod: Movement[];
 }
@@ -98,6 +101,27 @@ const rows: Array<[string, (f: Figures) => string]> = [
   [
     'POG bin MAE: with signal timing / without (not stopped), points',
     (f) => `${f.pog.binMaeWithTimingPct ?? '–'} / ${f.pog.binMaeVsOnGreenPct}`,
+  ],
+  [
+    '1-hour bins vs the same probe vehicles: MAE / bias, s; LOS agreement',
+    (f) =>
+      f.hours
+        ? `${f.hours.sameProbes.maeS} / ${f.hours.sameProbes.biasS}; ${f.hours.sameProbes.losAgreementPct} % (${f.hours.bins} bins)`
+        : '–',
+  ],
+  [
+    'POG from controller logs, pooled per intersection vs arrivals on green: MAE / worst, points',
+    (f) =>
+      f.logPog ? `${f.logPog.pooledMaePct} / ${f.logPog.pooledMaxAbsPct} (${f.logPog.pooledIntersections})` : '–',
+  ],
+  [
+    'POG from logs per bin vs all vehicles / sampling floor / vs the same probes, points',
+    (f) =>
+      f.logPog ? `${f.logPog.binMaePct} / ${f.logPog.binSamplingFloorMaePct} / ${f.logPog.binSameProbesMaePct}` : '–',
+  ],
+  [
+    'share stopped: estimate / truth of the same probe vehicles',
+    (f) => (f.stopShare ? `${f.stopShare.estPct} % / ${f.stopShare.truthSameProbesPct} %` : '–'),
   ],
 ];
 console.log(`| figure | ${figs.map((f) => f.label).join(' | ')} |`);

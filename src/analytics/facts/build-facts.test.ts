@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildFacts, ZONE_DOWNSTREAM_M, ZONE_UPSTREAM_M } from './build-facts.js';
+import { buildFacts, slowBetweenPings, ZONE_DOWNSTREAM_M, ZONE_UPSTREAM_M } from './build-facts.js';
 import { buildFixture, makeTrajectory, N, nyS } from '../../../test/analytics/fixture.js';
 
 // Fixture: W --400-- C --120-- E --20-- D ; C (1001) signalized, D (1002) 140 m east of C.
@@ -71,8 +71,10 @@ describe('buildFacts', () => {
     expect(buildFacts(fx.region, [short])[0].stopped).toBe(false);
     const [f] = buildFacts(fx.region, [long]);
     expect(f.stopped).toBe(true);
-    // the pings at 36, 37 and 38 s report 0; the one at 35 s still reports the speed it stopped from
-    expect(f.stopDurationS).toBeCloseTo(2, 5);
+    // the pings at 36, 37 and 38 s report 0: 35–38 s is slow (35 s reports 10 m/s, but no ramp at
+    // 3 m/s² fits between it and the stop: the vehicle stopped at once), and 0.2 s of the pull-away
+    // (ramp steepened 4× to fit 10 m in 1 s: 8 m/s above 2 m/s takes 0.8 s of the second)
+    expect(f.stopDurationS).toBeCloseTo(3.2, 5);
     expect(f.controlDelayS).toBeCloseTo(3, 5);
   });
 
@@ -101,6 +103,67 @@ describe('buildFacts', () => {
     const traj = makeTrajectory(fx, 'f', [N.W, N.C, N.N, N.C, N.E], t0, [{ distanceM: 1320, speedMps: 10 }]);
     const facts = buildFacts(fx.region, [traj]).filter((f) => f.intersectionId === 1001);
     expect(facts.map((f) => f.occurrence)).toEqual([0, 1]);
+  });
+});
+
+describe('stops between 3 s pings', () => {
+  // a vehicle slowing from 10 m/s, standing 1 s and pulling away, pinged every 3 s with speeds:
+  // second by second 8.5, 5.5, 2.5 m/s, standing, 1.25, 3.75, 6.25, 8.75 m/s (2 s below 2 m/s)
+  const stopAndGo = [
+    { distanceM: 330, speedMps: 10 },
+    { distanceM: 8.5, speedMps: 8.5 },
+    { distanceM: 5.5, speedMps: 5.5 },
+    { distanceM: 2.5, speedMps: 2.5 },
+    { stopS: 1 },
+    { distanceM: 1.25, speedMps: 1.25 },
+    { distanceM: 3.75, speedMps: 3.75 },
+    { distanceM: 6.25, speedMps: 6.25 },
+    { distanceM: 8.75, speedMps: 8.75 },
+    { distanceM: 153.5, speedMps: 10 },
+  ];
+
+  it('finds a short stop whose pings on either side both report more than 2 m/s', () => {
+    // pings at 36 s (2.5 m/s, 346.5 m) and 39 s (3.75 m/s, 351.5 m): 5 m in 3 s gives a trough of
+    // 1.08 m/s; below 2 m/s: 3 − 0.5/3 − 1.75/2.5 = 2.133 s
+    const traj = makeTrajectory(fx, 'g', [N.W, N.C, N.E], t0, stopAndGo, { pingEveryS: 3, withSpeed: true });
+    const [f] = buildFacts(fx.region, [traj]);
+    expect(f.stopped).toBe(true);
+    expect(f.stopDurationS).toBeCloseTo(3 - 0.5 / 3 - 1.75 / 2.5, 5);
+  });
+
+  it('does not stop a vehicle that rolls through at 3 m/s', () => {
+    const traj = makeTrajectory(
+      fx,
+      'h',
+      [N.W, N.C, N.E],
+      t0,
+      [
+        { distanceM: 330, speedMps: 10 },
+        { distanceM: 8.5, speedMps: 8.5 },
+        { distanceM: 5.5, speedMps: 5.5 },
+        { distanceM: 9, speedMps: 3 },
+        { distanceM: 5, speedMps: 5 },
+        { distanceM: 7, speedMps: 7 },
+        { distanceM: 9, speedMps: 9 },
+        { distanceM: 146, speedMps: 10 },
+      ],
+      { pingEveryS: 3, withSpeed: true },
+    );
+    const [f] = buildFacts(fx.region, [traj]);
+    expect(f.stopped).toBe(false);
+    expect(f.stopDurationS).toBe(0);
+  });
+
+  it('models the trough speed from the distance between the pings', () => {
+    // 4 → 3 m/s in 3 s over 5 m: trough 0.727 m/s held 1 s; below 2 m/s 1 + 1.273/3 + 1.273/2.5 s
+    const [slow, fromStart, toEnd] = slowBetweenPings(4, 3, 3, 5);
+    expect(slow).toBeCloseTo(1 + (2 - 8 / 11) / 3 + (2 - 8 / 11) / 2.5, 5);
+    expect(fromStart).toBeCloseTo(2 / 3, 5);
+    expect(toEnd).toBeCloseTo(1 / 2.5, 5);
+    // 9 m at a steady 3 m/s: no trough below the ends
+    expect(slowBetweenPings(3, 3, 3, 9)[0]).toBe(0);
+    // 10 m/s at both ends 3 s apart: a stop cannot fit between them
+    expect(slowBetweenPings(10, 10, 3, 5)[0]).toBe(0);
   });
 });
 

@@ -17,6 +17,7 @@ import type { Region } from '../../network/region.js';
 import type { Trajectory } from '../../probes/trajectory.js';
 import { localParts } from '../../time/index.js';
 import { catalogOf, type CatalogMovement, type IntersectionCatalog } from '../catalog/catalog.js';
+import { freeFlowKphOf, type FreeFlowSource, type FreeFlowSpeeds } from './free-flow.js';
 
 /** Zone length before the stop line, metres (default of `FactOptions.upstreamM`). */
 export const ZONE_UPSTREAM_M = 150;
@@ -41,6 +42,8 @@ export interface FactOptions {
   downstreamM?: number;
   /** signal timing of signalized intersections, for arrivals on green */
   signalTiming?: SignalTiming;
+  /** observed free-flow speeds (`observedFreeFlow`); without them the speed limits are used */
+  freeFlow?: FreeFlowSpeeds;
 }
 
 /** One vehicle's crossing of one intersection. */
@@ -68,8 +71,10 @@ export interface Fact {
   localDow: number;
   zoneLengthM: number;
   travelTimeS: number;
-  /** Σ zone piece length / speed limit of its edge, seconds */
+  /** Σ zone piece length / free-flow speed of its edge (`freeFlowKphOf`), seconds */
   freeFlowS: number;
+  /** where the free-flow speed of most of the zone's length came from (not stored) */
+  freeFlowSource?: FreeFlowSource;
   /** max(0, travel − free flow), seconds */
   controlDelayS: number;
   stopped: boolean;
@@ -151,32 +156,86 @@ function timeAt(pts: ProfilePoint[], s: number): number | undefined {
 }
 
 /**
- * Total duration of slow runs (≥ STOP_MIN_DURATION_S) between tEntry and tExit. A stretch between
- * two profile points is slow when both ends report a speed below STOP_SPEED_KPH, or, without
- * reported speeds at both ends, when the distance covered gives a speed below it (reported speeds
- * are steadier than positions, which jitter while standing).
+ * Deceleration of a vehicle coming to a stop, m/s²: the 10 ft/s² (3.0 m/s²) of the ITE
+ * change-interval formula, a comfortable stop most drivers keep to.
  */
-function stopDuration(pts: ProfilePoint[], sEntry: number, tEntry: number, sExit: number, tExit: number): number {
-  const seq: ProfilePoint[] = [{ d: sEntry, t: tEntry, v: NaN }];
-  for (const p of pts) if (p.t > tEntry && p.t < tExit) seq.push(p);
-  seq.push({ d: sExit, t: tExit, v: NaN });
-  let total = 0;
-  let run = 0;
-  for (let k = 1; k < seq.length; k++) {
-    const a = seq[k - 1];
-    const b = seq[k];
-    const dt = b.t - a.t;
-    if (dt <= 0) continue;
-    const reported = !Number.isNaN(a.v) && !Number.isNaN(b.v);
-    const slow = reported ? a.v < STOP_SPEED_KPH && b.v < STOP_SPEED_KPH : ((b.d - a.d) / dt) * 3.6 < STOP_SPEED_KPH;
-    if (slow) {
-      run += dt;
-    } else {
-      if (run >= STOP_MIN_DURATION_S) total += run;
-      run = 0;
+export const STOP_DECEL_MPS2 = 3;
+/** Acceleration of a vehicle pulling away from a stop, m/s² (a passenger car's brisk start). */
+export const START_ACCEL_MPS2 = 2.5;
+
+/**
+ * Seconds spent below `STOP_SPEED_KPH` between two pings that report speeds `v0Mps` and `v1Mps`,
+ * `dtS` apart, `ddM` apart along the path, with the offsets of that slow stretch from each ping
+ * (`[slowS, fromStartS, toEndS]`). The vehicle is taken to slow from v0 to a trough speed at
+ * `STOP_DECEL_MPS2`, hold it, and speed up to v1 at `START_ACCEL_MPS2`; the trough is the one that
+ * covers `ddM` (distance = (v0 − vm)²/2D + (v1 − vm)²/2A + vm·dt). When the pings leave no room
+ * for those ramps (a harder stop, or fewer metres than even a full stop covers), the ramps are
+ * steepened until they fit. A short stop between 3 s pings, whose ends both report a speed above
+ * 2 m/s, is found this way.
+ */
+export function slowBetweenPings(v0Mps: number, v1Mps: number, dtS: number, ddM: number): [number, number, number] {
+  const vs = STOP_SPEED_KPH / 3.6;
+  if (!(dtS > 0)) return [0, 0, 0];
+  if (v0Mps < vs && v1Mps < vs) return [dtS, 0, 0];
+  const dec = STOP_DECEL_MPS2;
+  const acc = START_ACCEL_MPS2;
+  const c2 = 1 / (2 * dec) + 1 / (2 * acc);
+  const c1 = dtS - v0Mps / dec - v1Mps / acc;
+  const c0 = (v0Mps * v0Mps) / (2 * dec) + (v1Mps * v1Mps) / (2 * acc) - Math.max(0, ddM);
+  const vertex = -c1 / (2 * c2);
+  const disc = c1 * c1 - 4 * c2 * c0;
+  let vm = disc >= 0 ? vertex + Math.sqrt(disc) / (2 * c2) : vertex;
+  vm = Math.min(Math.max(vm, 0), Math.min(v0Mps, v1Mps));
+  if (vm >= vs) return [0, 0, 0];
+  // ramps steeper than the model's when they do not fit the time, or the distance of a full stop
+  let k = Math.max(1, ((v0Mps - vm) / dec + (v1Mps - vm) / acc) / dtS);
+  if (vm === 0) {
+    const rampsM = (v0Mps * v0Mps) / (2 * dec) + (v1Mps * v1Mps) / (2 * acc);
+    k = Math.max(k, ddM > 0 ? rampsM / ddM : Number.POSITIVE_INFINITY);
+  }
+  const fromStart = Math.max(0, v0Mps - vs) / (k * dec);
+  const toEnd = Math.max(0, v1Mps - vs) / (k * acc);
+  const slow = Math.min(dtS, Math.max(0, dtS - fromStart - toEnd));
+  return [slow, Math.min(fromStart, dtS), Math.min(toEnd, dtS)];
+}
+
+/**
+ * Total duration of slow runs (≥ STOP_MIN_DURATION_S) between tEntry and tExit. With reported
+ * speeds, each pair of consecutive pings gives its slow stretch by `slowBetweenPings` (a short
+ * stop between pings is found from the speeds at both ends and the distance covered); without
+ * them, a stretch between two profile points is slow when the distance covered gives a speed
+ * below STOP_SPEED_KPH. Runs of adjoining slow stretches are cut to the zone before the 2 s test.
+ */
+function stopDuration(pts: ProfilePoint[], tEntry: number, tExit: number): number {
+  const pings = pts.filter((p) => !Number.isNaN(p.v));
+  const runs: Array<[number, number]> = [];
+  const addSlow = (a: number, b: number): void => {
+    if (!(b > a)) return;
+    const last = runs[runs.length - 1];
+    if (last !== undefined && a <= last[1] + 1e-9) last[1] = Math.max(last[1], b);
+    else runs.push([a, b]);
+  };
+  if (pings.length >= 2) {
+    for (let k = 1; k < pings.length; k++) {
+      const a = pings[k - 1];
+      const b = pings[k];
+      if (b.t <= a.t) continue;
+      const [slow, fromStart] = slowBetweenPings(a.v / 3.6, b.v / 3.6, b.t - a.t, b.d - a.d);
+      if (slow > 0) addSlow(a.t + fromStart, a.t + fromStart + slow);
+    }
+  } else {
+    for (let k = 1; k < pts.length; k++) {
+      const a = pts[k - 1];
+      const b = pts[k];
+      const dt = b.t - a.t;
+      if (dt > 0 && ((b.d - a.d) / dt) * 3.6 < STOP_SPEED_KPH) addSlow(a.t, b.t);
     }
   }
-  if (run >= STOP_MIN_DURATION_S) total += run;
+  let total = 0;
+  for (const [a, b] of runs) {
+    const len = Math.min(b, tExit) - Math.max(a, tEntry);
+    if (len >= STOP_MIN_DURATION_S) total += len;
+  }
   return total;
 }
 
@@ -219,13 +278,15 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
       const cum = new Float64Array(n + 1);
       for (let k = 0; k < n; k++) cum[k + 1] = cum[k] + g.edgeLengthM[trs[from + k].edge];
       const pts = profileOf(g, trs, from, to, cum);
+      const sourceM = { observed: 0, tag: 0, default: 0 };
       const freeFlow = (a: number, b: number): number => {
         let s = 0;
         for (let e = 0; e < n; e++) {
           const overlap = Math.min(cum[e + 1], b) - Math.max(cum[e], a);
           if (overlap <= 0) continue;
-          const kph = g.edgeSpeedKph[trs[from + e].edge];
+          const [kph, source] = freeFlowKphOf(g, trs[from + e].edge, opts.freeFlow);
           if (!(kph > 0)) return NaN;
+          sourceM[source] += overlap;
           s += overlap / (kph / 3.6);
         }
         return s;
@@ -267,10 +328,17 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
         const tEntry = timeAt(pts, sEntry);
         const tExit = timeAt(pts, sExit);
         if (tEntry === undefined || tExit === undefined || tExit < tEntry) continue;
+        sourceM.observed = sourceM.tag = sourceM.default = 0;
         const freeFlowS = freeFlow(sEntry, sExit);
+        const freeFlowSource: FreeFlowSource =
+          sourceM.observed >= sourceM.tag && sourceM.observed >= sourceM.default
+            ? 'observed'
+            : sourceM.tag >= sourceM.default
+              ? 'tag'
+              : 'default';
         if (Number.isNaN(freeFlowS)) continue;
         const travelTimeS = tExit - tEntry;
-        const stopS = stopDuration(pts, sEntry, tEntry, sExit, tExit);
+        const stopS = stopDuration(pts, tEntry, tExit);
         const tStop = timeAt(pts, sStop);
         const approachSpeedKph = tStop !== undefined && tStop > tEntry ? (upstreamM / (tStop - tEntry)) * 3.6 : null;
         const arrivalS = tEntry + freeFlow(sEntry, sStop);
@@ -295,6 +363,7 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
           zoneLengthM: sExit - sEntry,
           travelTimeS,
           freeFlowS,
+          freeFlowSource,
           controlDelayS: Math.max(0, travelTimeS - freeFlowS),
           stopped: stopS > 0,
           stopDurationS: stopS,

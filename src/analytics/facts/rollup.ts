@@ -37,27 +37,41 @@ export const ROLLUP_MEASURE_COLUMNS = `  vehicle_count integer NOT NULL,
   delay_max_s real NOT NULL,
   delayed_3m_count integer NOT NULL`;
 
-/** Names of the measure columns, comma-separated. */
-export const ROLLUP_MEASURES =
+/** Names of the measure columns of migration 402, comma-separated. */
+const ROLLUP_MEASURES_402 =
   'vehicle_count, through_count, travel_sum_s, travel_max_s, approach_count, approach_sum_kph, approach_max_kph, ' +
   'through_approach_count, through_approach_sum_kph, through_approach_max_kph, delay_sum_s, delay_max_s, delayed_3m_count';
+/**
+ * Names of the measure columns, comma-separated. `on_green_count` (migration 421): vehicles that
+ * arrived on green by the controller's timing, or, where no timing covers the fact, did not stop.
+ */
+export const ROLLUP_MEASURES = `${ROLLUP_MEASURES_402}, on_green_count`;
 
-/** The measures aggregated from facts (same order as MEASURE_NAMES). */
-const FROM_FACTS = `count(*)::int, (count(*) FILTER (WHERE NOT stopped))::int, sum(travel_time_s::float8), max(travel_time_s),
+/** The measures of migration 402 aggregated from facts (same order as ROLLUP_MEASURES_402). */
+const FROM_FACTS_402 = `count(*)::int, (count(*) FILTER (WHERE NOT stopped))::int, sum(travel_time_s::float8), max(travel_time_s),
   count(approach_speed_kph)::int, coalesce(sum(approach_speed_kph::float8), 0), max(approach_speed_kph),
   (count(approach_speed_kph) FILTER (WHERE NOT stopped))::int, coalesce(sum(approach_speed_kph::float8) FILTER (WHERE NOT stopped), 0),
   max(approach_speed_kph) FILTER (WHERE NOT stopped), sum(control_delay_s::float8), max(control_delay_s),
   (count(*) FILTER (WHERE control_delay_s >= ${THREE_MINUTE_DELAY_S}))::int`;
+/** The measures aggregated from facts (same order as ROLLUP_MEASURES). */
+const FROM_FACTS = `${FROM_FACTS_402},
+  (count(*) FILTER (WHERE coalesce(arrived_on_green, NOT stopped)))::int`;
 
-/** The measures re-aggregated from rollup rows. */
-const FROM_ROLLUP = `sum(vehicle_count)::int, sum(through_count)::int, sum(travel_sum_s), max(travel_max_s),
+/** The measures of migration 402 re-aggregated from rollup rows. */
+const FROM_ROLLUP_402 = `sum(vehicle_count)::int, sum(through_count)::int, sum(travel_sum_s), max(travel_max_s),
   sum(approach_count)::int, sum(approach_sum_kph), max(approach_max_kph),
   sum(through_approach_count)::int, sum(through_approach_sum_kph), max(through_approach_max_kph),
   sum(delay_sum_s), max(delay_max_s), sum(delayed_3m_count)::int`;
+/** The measures re-aggregated from rollup rows. */
+const FROM_ROLLUP = `${FROM_ROLLUP_402}, sum(on_green_count)::int`;
 
-const COLS_15M = `intersection_key, local_day, local_minute, movement_id, in_edge, map_version, local_dow, ${ROLLUP_MEASURES}`;
-const COLS_HOUR = `intersection_key, local_day, local_minute, map_version, local_dow, ${ROLLUP_MEASURES}`;
-const COLS_MONTH = `intersection_key, local_day, local_dow, local_minute, map_version, ${ROLLUP_MEASURES}`;
+const cols15m = (m: string): string =>
+  `intersection_key, local_day, local_minute, movement_id, in_edge, map_version, local_dow, ${m}`;
+const colsHour = (m: string): string => `intersection_key, local_day, local_minute, map_version, local_dow, ${m}`;
+const colsMonth = (m: string): string => `intersection_key, local_day, local_dow, local_minute, map_version, ${m}`;
+const COLS_15M = cols15m(ROLLUP_MEASURES);
+const COLS_HOUR = colsHour(ROLLUP_MEASURES);
+const COLS_MONTH = colsMonth(ROLLUP_MEASURES);
 
 /** SQL of the first day of the month of a date expression (a date; independent of the session time zone). */
 export function monthStartSql(day: string): string {
@@ -69,17 +83,22 @@ export function monthStartSql(day: string): string {
  * `rebuildRollups` after a TRUNCATE). Rows are inserted in key order so one intersection's rows
  * sit together on disk.
  */
-export const REBUILD_ROLLUPS_SQL = `
-INSERT INTO analytics_rollup_15m (${COLS_15M})
-  SELECT intersection_key, local_day, (local_minute / 15 * 15)::smallint, movement_id, in_edge, map_version, local_dow, ${FROM_FACTS}
+function rebuildRollupsSql(measures: string, fromFacts: string, fromRollup: string): string {
+  return `
+INSERT INTO analytics_rollup_15m (${cols15m(measures)})
+  SELECT intersection_key, local_day, (local_minute / 15 * 15)::smallint, movement_id, in_edge, map_version, local_dow, ${fromFacts}
   FROM analytics_fact GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, 6;
-INSERT INTO analytics_rollup_hour (${COLS_HOUR})
-  SELECT intersection_key, local_day, (local_minute / 60 * 60)::smallint, map_version, local_dow, ${FROM_ROLLUP}
+INSERT INTO analytics_rollup_hour (${colsHour(measures)})
+  SELECT intersection_key, local_day, (local_minute / 60 * 60)::smallint, map_version, local_dow, ${fromRollup}
   FROM analytics_rollup_15m GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4;
-INSERT INTO analytics_rollup_month (${COLS_MONTH})
-  SELECT intersection_key, ${monthStartSql('local_day')}, local_dow, local_minute, map_version, ${FROM_ROLLUP}
+INSERT INTO analytics_rollup_month (${colsMonth(measures)})
+  SELECT intersection_key, ${monthStartSql('local_day')}, local_dow, local_minute, map_version, ${fromRollup}
   FROM analytics_rollup_hour GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4;
 `;
+}
+export const REBUILD_ROLLUPS_SQL = rebuildRollupsSql(ROLLUP_MEASURES, FROM_FACTS, FROM_ROLLUP);
+/** The same as migration 402 ran it (before `on_green_count`). */
+export const REBUILD_ROLLUPS_SQL_402 = rebuildRollupsSql(ROLLUP_MEASURES_402, FROM_FACTS_402, FROM_ROLLUP_402);
 
 /**
  * Recomputes both rollups from all facts (bulk loads, repairs). Runs in one transaction.
@@ -159,6 +178,8 @@ export interface RollupFact {
   controlDelayS: number;
   stopped: boolean;
   approachSpeedKph: number | null;
+  /** arrived on green by the controller's timing; null or absent without timing */
+  arrivedOnGreen?: boolean | null;
 }
 
 /**
@@ -168,10 +189,13 @@ export interface RollupFact {
  * Values are cast to `real` first, as stored in the facts.
  */
 export async function addToRollups(tx: Queryable, facts: readonly RollupFact[], mapVersion: string): Promise<void> {
-  const src = `unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[], $5::int[], $6::int[], $7::real[], $8::real[], $9::boolean[], $10::real[])
-    AS f(intersection_key, local_day, local_minute, local_dow, movement_id, in_edge, travel_time_s, control_delay_s, stopped, approach_speed_kph)`;
-  for (let i = 0; i < facts.length; i += SLICE_BATCH) {
-    const c = facts.slice(i, i + SLICE_BATCH);
+  const src = `unnest($1::text[], $2::date[], $3::smallint[], $4::smallint[], $5::int[], $6::int[], $7::real[], $8::real[], $9::boolean[], $10::real[], $12::boolean[])
+    AS f(intersection_key, local_day, local_minute, local_dow, movement_id, in_edge, travel_time_s, control_delay_s, stopped, approach_speed_kph, arrived_on_green)`;
+  // rows are upserted in key order, so workers adding to the same rollup rows at once take their
+  // row locks in one order and do not deadlock
+  const sorted = [...facts].sort(byRollupKey);
+  for (let i = 0; i < sorted.length; i += SLICE_BATCH) {
+    const c = sorted.slice(i, i + SLICE_BATCH);
     const params = [
       c.map((f) => f.intersectionKey),
       c.map((f) => f.localDay),
@@ -184,29 +208,37 @@ export async function addToRollups(tx: Queryable, facts: readonly RollupFact[], 
       c.map((f) => f.stopped),
       c.map((f) => f.approachSpeedKph),
       mapVersion,
+      c.map((f) => f.arrivedOnGreen ?? null),
     ];
     await tx.query(
       `INSERT INTO analytics_rollup_15m AS t (${COLS_15M})
        SELECT intersection_key, local_day, (local_minute / 15 * 15)::smallint, movement_id, in_edge, $11::text, local_dow, ${FROM_FACTS}
-         FROM ${src} GROUP BY 1, 2, 3, 4, 5, 6, 7
+         FROM ${src} GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5
        ON CONFLICT (intersection_key, local_day, local_minute, movement_id, in_edge, map_version) DO UPDATE SET ${mergeSet('t')}`,
       params,
     );
     await tx.query(
       `INSERT INTO analytics_rollup_hour AS t (${COLS_HOUR})
        SELECT intersection_key, local_day, (local_minute / 60 * 60)::smallint, $11::text, local_dow, ${FROM_FACTS}
-         FROM ${src} GROUP BY 1, 2, 3, 4, 5
+         FROM ${src} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3
        ON CONFLICT (intersection_key, local_day, local_minute, map_version) DO UPDATE SET ${mergeSet('t')}`,
       params,
     );
     await tx.query(
       `INSERT INTO analytics_rollup_month AS t (${COLS_MONTH})
        SELECT intersection_key, ${monthStartSql('local_day')}, local_dow, (local_minute / 60 * 60)::smallint, $11::text, ${FROM_FACTS}
-         FROM ${src} GROUP BY 1, 2, 3, 4, 5
+         FROM ${src} GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4
        ON CONFLICT (intersection_key, local_day, local_dow, local_minute, map_version) DO UPDATE SET ${mergeSet('t')}`,
       params,
     );
   }
+}
+
+/** Orders rollup facts by intersection, day, minute, movement and approach edge. */
+function byRollupKey(a: RollupFact, b: RollupFact): number {
+  if (a.intersectionKey !== b.intersectionKey) return a.intersectionKey < b.intersectionKey ? -1 : 1;
+  if (a.localDay !== b.localDay) return a.localDay < b.localDay ? -1 : 1;
+  return a.localMinute - b.localMinute || a.movementId - b.movementId || a.inEdge - b.inEdge;
 }
 
 /** Slices per rebuild statement. */

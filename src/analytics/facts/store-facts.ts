@@ -7,6 +7,7 @@ import type { Db, Queryable } from '../../store/db.js';
 import type { Region } from '../../network/region.js';
 import type { Trajectory } from '../../probes/trajectory.js';
 import { mapVersionOf } from '../catalog/catalog.js';
+import { storedFactInputs } from './fact-inputs.js';
 import { buildFacts, type Fact } from './build-facts.js';
 import { addToRollups, rebuildRollupSlices, SliceSet } from './rollup.js';
 
@@ -51,6 +52,7 @@ interface StoredFactRow {
   stopped: boolean;
   stop_duration_s: number;
   approach_speed_kph: number | null;
+  arrived_on_green: boolean | null;
   map_version: string;
 }
 
@@ -70,7 +72,7 @@ async function storedFacts(
     const res = await tx.query<StoredFactRow>(
       `SELECT f.trace_id, f.part, f.intersection_key, f.occurrence, f.intersection_id, f.movement_id, f.in_edge, f.out_edge,
          f.entry_s, f.exit_s, to_char(f.local_day, 'YYYY-MM-DD') AS d, f.local_minute, f.local_dow, f.zone_length_m,
-         f.travel_time_s, f.free_flow_s, f.control_delay_s, f.stopped, f.stop_duration_s, f.approach_speed_kph, f.map_version
+         f.travel_time_s, f.free_flow_s, f.control_delay_s, f.stopped, f.stop_duration_s, f.approach_speed_kph, f.arrived_on_green, f.map_version
        FROM analytics_fact f JOIN unnest($1::text[], $2::int[]) AS p(trace_id, part) ON f.trace_id = p.trace_id AND f.part = p.part
        WHERE f.region = $3`,
       [chunk.map((p) => p.traceId), chunk.map((p) => p.part), region],
@@ -104,6 +106,7 @@ function sameFact(f: Fact, r: StoredFactRow, mapVersion: string): boolean {
     (f.approachSpeedKph === null
       ? r.approach_speed_kph === null
       : r.approach_speed_kph !== null && sameReal(f.approachSpeedKph, r.approach_speed_kph)) &&
+    (f.arrivedOnGreen ?? null) === r.arrived_on_green &&
     mapVersion === r.map_version
   );
 }
@@ -180,10 +183,10 @@ export async function storeFactsIn(
     const res = await tx.query(
       `INSERT INTO analytics_fact (trace_id, part, intersection_key, occurrence, intersection_id, movement_id,
          in_edge, out_edge, entry_s, exit_s, local_day, local_minute, local_dow, zone_length_m, travel_time_s,
-         free_flow_s, control_delay_s, stopped, stop_duration_s, approach_speed_kph, map_version, region)
+         free_flow_s, control_delay_s, stopped, stop_duration_s, approach_speed_kph, arrived_on_green, map_version, region)
        SELECT *, $20::text, $22::text FROM unnest($1::text[], $2::int[], $3::text[], $4::smallint[], $5::bigint[], $6::int[],
          $7::int[], $8::int[], $9::float8[], $10::float8[], $11::date[], $12::smallint[], $13::smallint[],
-         $14::real[], $15::real[], $16::real[], $17::real[], $18::boolean[], $19::real[], $21::real[])
+         $14::real[], $15::real[], $16::real[], $17::real[], $18::boolean[], $19::real[], $21::real[], $23::boolean[])
        ON CONFLICT (region, trace_id, part, intersection_key, occurrence) DO UPDATE SET
          intersection_id = EXCLUDED.intersection_id, movement_id = EXCLUDED.movement_id,
          in_edge = EXCLUDED.in_edge, out_edge = EXCLUDED.out_edge, entry_s = EXCLUDED.entry_s,
@@ -192,7 +195,7 @@ export async function storeFactsIn(
          travel_time_s = EXCLUDED.travel_time_s, free_flow_s = EXCLUDED.free_flow_s,
          control_delay_s = EXCLUDED.control_delay_s, stopped = EXCLUDED.stopped,
          stop_duration_s = EXCLUDED.stop_duration_s, approach_speed_kph = EXCLUDED.approach_speed_kph,
-         map_version = EXCLUDED.map_version`,
+         arrived_on_green = EXCLUDED.arrived_on_green, map_version = EXCLUDED.map_version`,
       [
         col((f) => f.traceId),
         col((f) => f.part),
@@ -216,6 +219,7 @@ export async function storeFactsIn(
         mapVersion,
         col((f) => f.approachSpeedKph),
         region,
+        col((f) => f.arrivedOnGreen ?? null),
       ],
     );
     written += res.rowCount || c.length;
@@ -270,7 +274,7 @@ export async function refreshFacts(
   const handle = async (batch: readonly Trajectory[]): Promise<void> => {
     if (batch.length === 0) return;
     trajectories += batch.length;
-    const f = buildFacts(region, batch);
+    const f = buildFacts(region, batch, await storedFactInputs(db, region, batch));
     facts += f.length;
     await storeFacts(db, f, {
       mapVersion,

@@ -9,6 +9,8 @@ import type { Trajectory } from '../../probes/trajectory.js';
 import { readTrajectories } from '../../probes/traversal-store.js';
 import { mapVersionOf } from '../catalog/catalog.js';
 import { buildFacts } from './build-facts.js';
+import { storedFactInputs } from './fact-inputs.js';
+import { refreshFreeFlow } from './free-flow.js';
 import { FACT_WRITE_LOCK, storeFactsIn } from './store-facts.js';
 
 /** Traces per transaction of `rebuildFacts`. */
@@ -17,7 +19,8 @@ const REBUILD_TRACES = 200;
 /**
  * Replaces the facts of the trace parts of `trajectories` (region `region`) by the facts built from
  * them, and deletes those of `removedParts` (parts a re-match no longer has), inside the caller's
- * transaction. Returns the number of facts built.
+ * transaction. Free flow comes from the stored observed speeds (`storedFreeFlow`), arrivals on
+ * green from the stored controller logs (`storedSignalTiming`). Returns the number of facts built.
  */
 export async function storeTrajectoryFacts(
   tx: Queryable,
@@ -26,7 +29,7 @@ export async function storeTrajectoryFacts(
   removedParts: ReadonlyArray<{ traceId: string; part: number }> = [],
 ): Promise<number> {
   if (trajectories.length === 0 && removedParts.length === 0) return 0;
-  const facts = buildFacts(region, trajectories);
+  const facts = buildFacts(region, trajectories, await storedFactInputs(tx, region, trajectories));
   await storeFactsIn(tx, facts, {
     mapVersion: mapVersionOf(region),
     region: region.meta.name,
@@ -39,6 +42,7 @@ export async function storeTrajectoryFacts(
  * Rebuilds the facts of every stored trajectory of `region`'s map version overlapping
  * [sinceS, untilS) (all when omitted), a page of traces per transaction: the page's trajectories are
  * read after the fact writers' lock is taken, in the same transaction as their facts are written.
+ * The observed free-flow speeds are recomputed first, from every stored traversal.
  * @example
  * const r = await rebuildFacts(db, region, { sinceS: day, untilS: day + 86_400 });
  */
@@ -49,6 +53,7 @@ export async function rebuildFacts(
 ): Promise<{ trajectories: number; facts: number }> {
   const mapVersion = region.meta.mapVersion;
   const total = { trajectories: 0, facts: 0 };
+  await refreshFreeFlow(db, region);
   let after = '';
   for (;;) {
     const page = await db.query<{ trace_id: string }>(

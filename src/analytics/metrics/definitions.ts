@@ -380,6 +380,8 @@ interface Aggregates {
   avgDelay: string;
   maxDelay: string;
   delayed: string;
+  /** arrived on green by the controller's timing, or without timing did not stop */
+  onGreen: string;
 }
 
 const FACT_AGGREGATES: Aggregates = {
@@ -395,6 +397,7 @@ const FACT_AGGREGATES: Aggregates = {
   avgDelay: 'avg(control_delay_s)',
   maxDelay: 'max(control_delay_s)',
   delayed: `count(*) FILTER (WHERE control_delay_s >= ${THREE_MINUTE_DELAY_S})`,
+  onGreen: 'count(*) FILTER (WHERE coalesce(arrived_on_green, NOT stopped))',
 };
 
 // Rollup rows hold counts, float8 sums and maxima: avg = sum / count, max = max of maxima.
@@ -411,6 +414,7 @@ const ROLLUP_AGGREGATES: Aggregates = {
   avgDelay: '(sum(delay_sum_s) / sum(vehicle_count))',
   maxDelay: 'max(delay_max_s)',
   delayed: 'sum(delayed_3m_count)',
+  onGreen: 'sum(on_green_count)',
 };
 
 /** SQL of the group's vehicle count for a source. */
@@ -459,7 +463,7 @@ export function metricDef(
     case '3MDPct':
       return { name, type: 'DOUBLE', sql: `100.0::float8 * ${a.delayed} / ${a.n}` };
     case 'POG':
-      return { name, type: 'DOUBLE', sql: `100.0::float8 * ${a.through} / ${a.n}` };
+      return { name, type: 'DOUBLE', sql: `100.0::float8 * ${a.onGreen} / ${a.n}` };
     case 'turnPct':
       return { name, type: 'DOUBLE' };
     case 'anonymized':

@@ -64,11 +64,12 @@ export async function processChunk(ctx: ChunkContext, traceIds: readonly string[
       matched.known,
     );
     const facts = await storeTrajectoryFacts(tx, region, matched.trajectories.map(asStored), t.removedParts);
+    await clearPending(tx, name, input.marks);
+    // the last statement, so that the change's time (`change_log.at`) is that of the commit, near enough
     const changeSeq =
       t.edges.size > 0
         ? await announceChange(tx, 'speeds', mapVersion, { edges: [...t.edges], learnedBins: [...t.learnedBins] })
         : 0;
-    await clearPending(tx, name, input.marks);
     return { rows: t.rows, edges: t.edges.size, facts, changeSeq };
   });
   for (const state of matched.states) {

@@ -1,9 +1,12 @@
 /**
  * The serving threads of a server (`serving-worker.ts`): started by the main thread with the
- * region's graph in shared memory (one copy however many threads) and a database port or URL each. The first thread opens the listening socket; the others accept on
- * the same descriptor. Every thread is woken for a new connection and the first to run accepts
- * it, so connections spread over the threads, though not evenly (several opened at once often
- * land on one thread; docs/operation.md).
+ * region's graph and the routing engine's read-only structures in shared memory (one copy however
+ * many threads; `shared-routing.ts`) and a database port or URL each. The first thread opens the
+ * listening socket; the others listen on the same port (`socket-sharing.ts`): with `reusePort`
+ * (Node 22.12+ on Linux) the kernel spreads connections evenly over the threads' sockets; on a
+ * shared descriptor (Node 20) every thread is woken for a new connection and the first to run
+ * accepts it, so connections spread, though not evenly (several opened at once often land on one
+ * thread; docs/operation.md).
  */
 import { availableParallelism } from 'node:os';
 import type { MessagePort, Worker } from 'node:worker_threads';
@@ -12,6 +15,7 @@ import type { EmbeddedDb } from '../../store/remote-db.js';
 import { siblingModule, startThread } from '../../store/thread.js';
 import { nextMessage } from '../../store/rpc.js';
 import type { ServingWorkerData } from './serving-worker.js';
+import { prepareSharedRouting } from './shared-routing.js';
 
 /** The running serving threads. */
 export interface ServingThreads {
@@ -29,7 +33,7 @@ export function servingThreadCount(config: Config): number {
   return config.server.threads > 0 ? config.server.threads : availableParallelism();
 }
 
-type FromWorker = { t: 'ready' } | { t: 'listening'; fd?: number; port?: number } | { t: 'closed' };
+type FromWorker = { t: 'ready' } | { t: 'listening'; fd?: number; port?: number } | { t: 'closed' } | { t: 'window' };
 
 /** Starts the threads and resolves once all of them listen. */
 export async function startServingThreads(opts: {
@@ -42,6 +46,8 @@ export async function startServingThreads(opts: {
 }): Promise<ServingThreads> {
   const count = servingThreadCount(opts.config);
   const graphBytes = opts.graphBytes;
+  // the routing engine's read-only structures and the snapping index: built once, shared by every thread
+  const routing = prepareSharedRouting(opts.config, graphBytes);
   const workers: Worker[] = [];
   const failures: Array<(err: Error) => void> = [];
   let closing = false;
@@ -59,6 +65,7 @@ export async function startServingThreads(opts: {
       config: opts.config,
       regionDir: opts.regionDir,
       graphBytes,
+      routing,
       databaseUrl: opts.databaseUrl,
     };
     if (opts.embedded) {
@@ -67,20 +74,25 @@ export async function startServingThreads(opts: {
     }
     const w = startThread(siblingModule(import.meta.url, 'serving-worker'), data, transfer);
     w.on('error', (err) => fail(err));
+    // a window table one thread built goes to every other thread (its arrays are in shared memory)
+    w.on('message', (m: { t?: string }) => {
+      if (m.t === 'window') for (const o of workers) if (o !== w) o.postMessage(m);
+    });
     w.on('exit', (code) => fail(new Error(`serving thread ${i} exited with code ${code}`)));
     workers.push(w);
   }
-  // every thread builds its routing engine at once; the first then opens the socket
+  // every thread wraps the shared routing structures; the first then opens the socket
   await Promise.all(workers.map((w) => next(w, 'ready')));
   const first = next(workers[0], 'listening');
   workers[0].postMessage({ t: 'listen' });
   const opened = await first;
-  if (opened.fd === undefined || opened.port === undefined)
-    throw new Error('the first serving thread did not report its socket');
+  if (opened.port === undefined) throw new Error('the first serving thread did not report its port');
+  // the others listen on the first thread's descriptor, or their own socket on its port (socket-sharing.ts)
+  const on = opened.fd !== undefined ? { fd: opened.fd } : { port: opened.port };
   await Promise.all(
     workers.slice(1).map((w) => {
       const p = next(w, 'listening');
-      w.postMessage({ t: 'listen', fd: opened.fd });
+      w.postMessage({ t: 'listen', ...on });
       return p;
     }),
   );

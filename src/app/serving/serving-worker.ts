@@ -1,15 +1,19 @@
 /**
- * A serving thread: answers HTTP requests on the listening socket it shares with the other serving
- * threads (the first thread woken for a new connection accepts it). The graph's typed arrays live in
- * shared memory, loaded once by the main thread; everything a request builds is this thread's own
- * (routing engine, caches, speeds in memory). The database is reached through its own port to the
+ * A serving thread: answers HTTP requests on the port it shares with the other serving threads
+ * (its own socket with `reusePort` where Node offers it, else the first thread's descriptor;
+ * `socket-sharing.ts`). The graph's typed arrays live in
+ * shared memory, loaded once by the main thread, and so are the routing engine's read-only
+ * structures (search hierarchy, landmarks, layout, snapping index) and its window tables
+ * (`shared-routing.ts`); what a request changes is this thread's own (search labels, caches,
+ * speeds in memory). The database is reached through its own port to the
  * embedded database's thread or its own PostgreSQL pool; probe bodies are stored from here and
  * processed by the region's ingestion workers; the change log keeps this thread's speeds,
  * incidents and parking inventory current.
  *
- * Ports: main → thread `{ t: 'listen', fd }` (the first thread listens itself and reports
- * `{ t: 'listening', fd, port }`), `{ t: 'close' }`; thread → main `{ t: 'ready' }`,
- * `{ t: 'listening' }`, `{ t: 'closed' }`.
+ * Ports: main → thread `{ t: 'listen', port?, fd? }` (the first thread listens itself and reports
+ * `{ t: 'listening', port, fd? }`), `{ t: 'close' }`; thread → main `{ t: 'ready' }`,
+ * `{ t: 'listening' }`, `{ t: 'closed' }`; both ways `{ t: 'window', key, table }` (a window table
+ * built by one thread, relayed by the main thread to the others).
  * A serving thread that dies takes the process down with it (the shared socket cannot be handed
  * back safely); the process supervisor restarts it.
  */
@@ -28,6 +32,8 @@ import { buildApp } from '../../http/app.js';
 import type { AppContext } from '../context.js';
 import { followChanges } from '../follow-changes.js';
 import { workersOf } from '../ingestion/intake.js';
+import { useSharedRouting, type SharedRouting } from './shared-routing.js';
+import { listenOptions, listeningFd, socketSharing } from './socket-sharing.js';
 
 /** What a serving thread is given. */
 export interface ServingWorkerData {
@@ -36,6 +42,8 @@ export interface ServingWorkerData {
   regionDir: string;
   /** graph.bin in a SharedArrayBuffer */
   graphBytes: Uint8Array;
+  /** the routing structures every serving thread shares, or undefined when routing is not served */
+  routing?: SharedRouting;
   dbPort?: MessagePort;
   databaseUrl?: string;
 }
@@ -45,6 +53,7 @@ const port = parentPort!;
 const { config } = data;
 
 const region = loadRegion(data.regionDir, { graphBytes: data.graphBytes });
+if (data.routing) useSharedRouting(region.graph, data.routing, port, data.index);
 const db: Db = data.dbPort ? remoteDb(data.dbPort) : await openPostgres(data.databaseUrl!);
 const speeds = new SpeedFeeds();
 // the embedded database's one process runs the ingestion role; on PostgreSQL the workers are counted
@@ -64,27 +73,36 @@ await app.ready();
 const expiry = setInterval(() => speeds.expireLive(Date.now() / 1000 - 3600), 60_000);
 expiry.unref();
 
-port.on('message', (m: { t: 'listen'; fd?: number } | { t: 'close' }) => {
-  if (m.t === 'listen') void listen(m.fd);
-  else void close();
+port.on('message', (m: ({ t: 'listen' } & ListenOn) | { t: 'close' } | { t: 'window' }) => {
+  if (m.t === 'listen') void listen(m);
+  else if (m.t === 'close') void close();
 });
 port.postMessage({ t: 'ready' });
 
+/** Where a later thread listens: the first thread's port (`reusePort`) or its descriptor (`fd`). */
+interface ListenOn {
+  port?: number;
+  fd?: number;
+}
+
 /**
- * Listens on the configured port (first thread) or on the socket another thread opened. The
+ * Listens on the configured port (first thread, which reports the port and, when the descriptor
+ * is shared, the descriptor) or where the first thread listens (`socket-sharing.ts`). The
  * server is started directly (not with `app.listen`): the process prints one banner for all
  * threads, not a log line per thread.
  */
-async function listen(fd: number | undefined): Promise<void> {
+async function listen(on: ListenOn): Promise<void> {
   const server = app.server as unknown as Server;
+  const sharing = socketSharing();
+  const first = on.port === undefined && on.fd === undefined;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    if (fd === undefined) server.listen({ port: config.server.port, host: config.server.host }, () => resolve());
-    else server.listen({ fd }, () => resolve());
+    if (on.fd !== undefined) server.listen({ fd: on.fd }, () => resolve());
+    else server.listen(listenOptions(on.port ?? config.server.port, config.server.host, sharing), () => resolve());
   });
-  if (fd === undefined) {
-    const handle = (server as unknown as { _handle: { fd: number } })._handle;
-    port.postMessage({ t: 'listening', fd: handle.fd, port: (server.address() as { port: number }).port });
+  if (first) {
+    const listening = { t: 'listening', port: (server.address() as { port: number }).port };
+    port.postMessage(sharing === 'fd' ? { ...listening, fd: listeningFd(server) } : listening);
   } else {
     port.postMessage({ t: 'listening' });
   }
@@ -92,9 +110,9 @@ async function listen(fd: number | undefined): Promise<void> {
 
 /**
  * Leaves the thread ready for the process to end: routes still queued for their INSERT are
- * written, the change log and the ports are let go. The listening socket is not closed here: every
- * serving thread holds the same descriptor, and a close by one would leave the others on a number
- * the process may reuse; it closes when the process exits, after the database.
+ * written, the change log and the ports are let go. The listening socket is not closed here: when
+ * the threads share one descriptor, a close by one would leave the others on a number the process
+ * may reuse; it closes when the process exits, after the database.
  */
 async function close(): Promise<void> {
   clearInterval(expiry);

@@ -256,7 +256,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
       await requireAdmin(ctx, req);
       if (req.body === undefined || req.body === null)
         throw new AdminHttpError('ADMIN_BAD_REQUEST', 'body: a parking document is required');
-      const res = await loadParkingDocument(ctx.db, req.body);
+      const res = await loadParkingDocument(ctx.db, ctx.region.meta.name, req.body);
       await announceChange(ctx.db, 'parking', '');
       return res;
     },

@@ -1,6 +1,6 @@
 /**
  * HTTP plugin of the intersection analytics service: metrics, metadata,
- * availability (a GET carrying a JSON principal body) and namespaces. Every route needs a Bearer
+ * availability (a GET carrying a JSON principal body), namespaces and signal controller logs. Every route needs a Bearer
  * app token. Handlers only translate; the work happens in `analytics/`.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -35,6 +35,7 @@ import { DOCUMENTATION_ONLY, documentedBody, documentedStrings } from '../openap
 import { envelope } from '../envelope.js';
 import { bearerToken } from '../tokens.js';
 import { makeAnalyticsErrorHandler } from './errors.js';
+import { registerSignalRoutes } from './signals.js';
 
 const TAGS = ['analytics'];
 const SECURITY = [{ bearer: [] }];
@@ -87,8 +88,8 @@ const BODY_DOCS: Record<string, string | Record<string, unknown>> = {
   name: { type: 'string', description: 'principal name' },
   anonymous: { type: 'boolean', description: 'anonymous principal' },
 };
-const body = (where: string, fields: readonly string[]) => ({
-  ...documentedBody(where, fields, BODY_DOCS),
+const body = (where: string, fields: readonly string[], required: readonly string[] = []) => ({
+  ...documentedBody(where, fields, BODY_DOCS, required),
   description: 'JSON (Content-Type: application/json)',
 });
 const NAMESPACE_PARAM = {
@@ -145,10 +146,11 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     '/v1/metrics/intersections',
     {
       ...DOCUMENTATION_ONLY,
+      config: { successStatus: 201 },
       schema: {
         tags: TAGS,
         summary: 'Intersection metrics (dimensions × metrics table)',
-        body: body('MetricRequest', METRIC_REQUEST_FIELDS),
+        body: body('MetricRequest', METRIC_REQUEST_FIELDS, ['dateRanges', 'dimensions', 'metrics']),
         security: SECURITY,
       },
     },
@@ -162,6 +164,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     '/v1/metadata/intersections',
     {
       ...DOCUMENTATION_ONLY,
+      config: { successStatus: 201 },
       schema: {
         tags: TAGS,
         summary: 'Intersection metadata and movements',
@@ -194,6 +197,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     '/v1/metrics/intersections/availability',
     {
       ...DOCUMENTATION_ONLY,
+      config: { successStatus: 201 },
       schema: {
         tags: TAGS,
         summary: 'Date windows and intersections with data',
@@ -269,5 +273,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
       return reply.code(200).send({ ...head(), result });
     },
   );
+
+  await registerSignalRoutes(app, ctx);
 };
 export default plugin;

@@ -2,7 +2,8 @@
  * The account API: `GET /v1/AppToken?appId=…&hashToken=…` → a signed app token (JWT) valid for the
  * application's lifetime (24 h by default). JSON by default, XML with `Accept: application/xml`.
  * Errors: `{ error: { statusId, userMessage } }` — 400 (41 NoToken) for a missing parameter,
- * 403 (26 User Authentication Failed) for an unknown or disabled app or a wrong hash.
+ * 403 (26 User Authentication Failed: …) for an unknown app or a wrong hash (one message) or a
+ * disabled app (named only when the hash is right).
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
@@ -64,7 +65,8 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
       }
       return reply.send({ ...env, result: { token, expiry } });
     } catch (err) {
-      if (err instanceof AuthError) return sendError(req, reply, 403, 26, 'User Authentication Failed');
+      // statusId 26 (reference registry) for all three; the message says which case and what to do
+      if (err instanceof AuthError) return sendError(req, reply, 403, 26, err.message);
       throw err;
     }
   };

@@ -247,7 +247,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     async (req, reply) => {
       const { key } = req.params as { key: string };
       const full = /^\d+$/.test(key) ? `id:${key}` : key;
-      if (!(await deleteLotUpload(ctx.db, full)))
+      if (!(await deleteLotUpload(ctx.db, ctx.region.meta.name, full)))
         throw new ParkingError('PARKING_NOT_FOUND', `no uploaded lot ${key}`, 'key');
       await service.refresh();
       return reply.send({ ...parkingEnvelope(ctx.now()), result: { deleted: full } });

@@ -15,7 +15,7 @@ export const PROBES_ERROR_STATUS = {
   PROBES_BODY_TOO_LARGE: 413,
   /** a required CSV column (trace id, time, lat, lon) is missing (the message names it) */
   PROBES_CSV_MISSING_COLUMN: 400,
-  /** a CSV speed column has no unit, or a mapping names an unknown unit (the message names the column) */
+  /** a column mapping names an unknown unit (the message names the column) */
   PROBES_CSV_UNKNOWN_UNIT: 400,
   /** the column mapping names a column the CSV does not have */
   PROBES_CSV_UNKNOWN_COLUMN: 400,

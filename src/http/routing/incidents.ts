@@ -147,17 +147,20 @@ interface CreateBody {
 export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, service: RoutingService): void {
   // Other processes use an incident created or deleted here at once, and this one theirs.
   ctx.changes?.on('incidents', () => service.reloadIncidents());
-  const announce = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  // Announced before the answer leaves (onSend), so a client that got its 201/204 knows the other
+  // threads and processes have been notified.
+  const announce = async (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
     if (reply.statusCode < 300)
       await announceChange(ctx.db, 'incidents', ctx.region.meta.mapVersion).catch((err: unknown) =>
         req.log.warn({ err }, 'incident change not announced'),
       );
+    return payload;
   };
   const security = [{ bearer: [] }];
   app.post(
     '/v1/incidents',
     {
-      onResponse: announce,
+      onSend: announce,
       schema: {
         summary: 'Create a traffic incident (admin)',
         tags: ['incidents'],
@@ -284,7 +287,7 @@ export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, se
   app.delete(
     '/v1/incidents/:id',
     {
-      onResponse: announce,
+      onSend: announce,
       schema: {
         summary: 'Delete an incident (admin)',
         tags: ['incidents'],

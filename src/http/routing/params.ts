@@ -41,6 +41,30 @@ export function readParams(req: FastifyRequest): Params {
   return out;
 }
 
+/**
+ * The answer format and action a request asks for, read leniently before the strict parse so an
+ * error found by `readParams` (a repeated parameter) is still answered in the requested format:
+ * JSON when every Format value says JSON; the action when it names one of the three.
+ */
+export function requestedFormatAndAction(req: FastifyRequest): { json: boolean; action?: ActionName } {
+  const q = (req.query ?? {}) as Record<string, unknown>;
+  const values = (name: string) =>
+    Object.entries(q)
+      .filter(([k]) => k.toLowerCase() === name)
+      .flatMap(([, v]) => (Array.isArray(v) ? v : [v]))
+      .map((v) =>
+        String(v ?? '')
+          .trim()
+          .toLowerCase(),
+      );
+  const formats = values('format');
+  const actions = [...new Set(values('action'))];
+  return {
+    json: formats.length > 0 && formats.every((f) => f === 'json'),
+    action: actions.length === 1 ? ACTIONS[actions[0] as keyof typeof ACTIONS] : undefined,
+  };
+}
+
 /** One query parameter of the routing actions: the parser's and the OpenAPI document's definition. */
 export interface RoutingParameter {
   /** canonical spelling (names are matched case-insensitively) */

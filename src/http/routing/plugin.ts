@@ -20,11 +20,13 @@ import {
   parseGetRoute,
   parseTravelTimes,
   readParams,
+  requestedFormatAndAction,
   ROUTING_PARAMETERS,
   type ActionName,
 } from './params.js';
 import { envelope, errorToXml, travelTimesToJson, travelTimesToXml, tripToJson, tripToXml } from './render.js';
 import { registerIncidentRoutes } from './incidents.js';
+import { registerLearnedSpeedRoutes } from './learned-speeds.js';
 import { clientProblemOf } from '../request-errors.js';
 
 type Format = 'xml' | 'json';
@@ -40,6 +42,28 @@ function sendError(
   reply.code(err.status.http);
   if (format === 'json') return reply.type('application/json; charset=utf-8').send(env);
   return reply.type('text/xml; charset=utf-8').send(errorToXml(env));
+}
+
+/**
+ * An Unroutable Waypoint error whose point lies outside the region while the same numbers swapped
+ * (lon,lat instead of lat,lon) lie inside: the detail says so, since that is the usual cause.
+ */
+function withSwapHint(
+  err: RoutingError,
+  waypoints: ReadonlyArray<{ lat: number; lon: number }> | undefined,
+  ctx: AppContext,
+): RoutingError {
+  if (err.code !== 'UNROUTABLE_WAYPOINT' || !waypoints || !err.parameter) return err;
+  const wp = waypoints[Number(/^WP_(\d+)$/.exec(err.parameter)?.[1] ?? 0) - 1];
+  if (!wp) return err;
+  const [minLat, minLon, maxLat, maxLon] = ctx.region.meta.bounds;
+  const inside = (lat: number, lon: number) => lat >= minLat && lat <= maxLat && lon >= minLon && lon <= maxLon;
+  if (inside(wp.lat, wp.lon) || !inside(wp.lon, wp.lat)) return err;
+  return new RoutingError(
+    err.code,
+    `${err.detail}; ${err.parameter}=${wp.lat},${wp.lon} is outside the region but ${wp.lon},${wp.lat} is inside: waypoints are latitude,longitude (were they swapped?)`,
+    err.parameter,
+  );
 }
 
 /** Tokens verified recently (one cache per registration): token → re-check deadline (ms of ctx.now()). */
@@ -85,8 +109,10 @@ async function handleTraffic(
   service: RoutingService,
   verified: VerifiedTokens,
 ): Promise<FastifyReply> {
-  let format: Format = 'xml';
-  let docType: string = 'FindRoute';
+  const hint = requestedFormatAndAction(req);
+  let format: Format = hint.json ? 'json' : 'xml';
+  let docType: string = hint.action ?? 'FindRoute';
+  let waypoints: ReadonlyArray<{ lat: number; lon: number }> | undefined;
   try {
     const p = readParams(req);
     const fmt = p.get('format');
@@ -117,14 +143,18 @@ async function handleTraffic(
         ? reply.type('application/json; charset=utf-8').send(travelTimesToJson(env, v))
         : reply.type('text/xml; charset=utf-8').send(travelTimesToXml(env, v));
     }
-    const trip =
-      action === 'FindRoute' ? await service.findRoute(parseFindRoute(p)) : await service.getRoute(parseGetRoute(p));
+    let trip: Awaited<ReturnType<RoutingService['findRoute']>>;
+    if (action === 'FindRoute') {
+      const find = parseFindRoute(p);
+      waypoints = find.waypoints;
+      trip = await service.findRoute(find);
+    } else trip = await service.getRoute(parseGetRoute(p));
     const env = envelope(docType, now, 0, 'OK');
     return format === 'json'
       ? reply.type('application/json; charset=utf-8').send(tripToJson(env, trip))
       : reply.type('text/xml; charset=utf-8').send(tripToXml(env, trip));
   } catch (err) {
-    if (err instanceof RoutingError) return sendError(reply, ctx, format, docType, err);
+    if (err instanceof RoutingError) return sendError(reply, ctx, format, docType, withSwapHint(err, waypoints, ctx));
     req.log.error({ err }, 'routing request failed');
     return sendError(reply, ctx, format, docType, new RoutingError('SERVICE_ERROR', 'internal error'));
   }
@@ -183,6 +213,7 @@ export async function registerRoutingRoutes(app: FastifyInstance, ctx: AppContex
     );
   }
   registerIncidentRoutes(app, ctx, service);
+  registerLearnedSpeedRoutes(app, ctx);
 }
 
 /**

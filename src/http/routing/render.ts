@@ -68,9 +68,10 @@ function attrs(obj: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function envelopeAttrs(env: Envelope, xmlOk: boolean): Record<string, unknown> {
-  // XML samples show statusText="" on success
-  return attrs({ ...env, statusText: xmlOk && env.statusId === 0 ? '' : env.statusText });
+function envelopeAttrs(env: Envelope): Record<string, unknown> {
+  // The contract (spec §1, rule 1) says statusText OK on success in every format; the reference's
+  // XML samples show "" but the contract wins.
+  return attrs({ ...env });
 }
 
 // ---- JSON -------------------------------------------------------------------------------------
@@ -234,14 +235,14 @@ export function tripToXml(env: Envelope, t: TripView): string {
     };
   }
   trip.Route = t.routes.map(routeXml);
-  return toXmlDocument({ [XML_ROOT]: { ...envelopeAttrs(env, true), Trip: trip } });
+  return toXmlDocument({ [XML_ROOT]: { ...envelopeAttrs(env), Trip: trip } });
 }
 
 /** XML document of a GetRouteTravelTimes answer (reference §8). */
 export function travelTimesToXml(env: Envelope, v: TravelTimesView): string {
   return toXmlDocument({
     [XML_ROOT]: {
-      ...envelopeAttrs(env, true),
+      ...envelopeAttrs(env),
       Trip: {
         ...attrs({ statusId: 0, id: v.tripId, voiceTag: '', description: '' }),
         Origin: attrs({ latitude: v.origin.lat, longitude: v.origin.lon }),
@@ -261,5 +262,5 @@ export function travelTimesToXml(env: Envelope, v: TravelTimesView): string {
 
 /** XML document of an error: the root element with the envelope attributes only. */
 export function errorToXml(env: Envelope): string {
-  return toXmlDocument({ [XML_ROOT]: envelopeAttrs(env, false) });
+  return toXmlDocument({ [XML_ROOT]: envelopeAttrs(env) });
 }

@@ -69,7 +69,7 @@ export class InventoryService {
       const v = await inventoryVersion(this.db);
       this.checkedAtMs = Date.now();
       if (!this.inventory || v !== this.version) {
-        const uploads = await readUploads(this.db);
+        const uploads = await readUploads(this.db, this.region.meta.name);
         this.inventory = buildInventory(this.region, uploads, this.currencyIso);
         this.version = v;
       }
@@ -181,8 +181,8 @@ export class InventoryService {
   /** Validates and stores uploaded lots and blocks (all or nothing), then rebuilds the index. */
   async upload(lots: unknown[], blocks: unknown[]): Promise<UploadResult> {
     let built: Inventory | null = null;
-    const res = await storeUploads(this.db, lots, blocks, async (tx) => {
-      built = buildInventory(this.region, await readUploads(tx), this.currencyIso);
+    const res = await storeUploads(this.db, this.region.meta.name, lots, blocks, async (tx) => {
+      built = buildInventory(this.region, await readUploads(tx, this.region.meta.name), this.currencyIso);
     });
     if (built) {
       this.inventory = built;

@@ -18,9 +18,13 @@ export interface UploadResult {
   version: number;
 }
 
-/** Validates every lot and block first (nothing is written when one is bad), then upserts them. */
+/**
+ * Validates every lot and block first (nothing is written when one is bad), then upserts them as
+ * uploads of `region` (a region's inventory reads only its own uploads).
+ */
 export async function storeUploads(
   db: Db,
+  region: string,
   lots: unknown[],
   blocks: unknown[],
   check?: (tx: Queryable) => Promise<void>,
@@ -34,18 +38,18 @@ export async function storeUploads(
   const version = await db.transaction(async (tx) => {
     for (const u of lotUps) {
       await tx.query(
-        `INSERT INTO parking_lot_upload (upload_key, lot_id, alias, osm_ref, data, updated_at) VALUES ($1, $2, $3, $4, $5::jsonb, now())
-         ON CONFLICT (upload_key) DO UPDATE SET data = parking_lot_upload.data || EXCLUDED.data,
+        `INSERT INTO parking_lot_upload (region, upload_key, lot_id, alias, osm_ref, data, updated_at) VALUES ($6, $1, $2, $3, $4, $5::jsonb, now())
+         ON CONFLICT (region, upload_key) DO UPDATE SET data = parking_lot_upload.data || EXCLUDED.data,
            lot_id = COALESCE(EXCLUDED.lot_id, parking_lot_upload.lot_id), alias = COALESCE(EXCLUDED.alias, parking_lot_upload.alias),
            osm_ref = COALESCE(EXCLUDED.osm_ref, parking_lot_upload.osm_ref), updated_at = now()`,
-        [u.key, u.id, u.alias, u.osmRef, JSON.stringify(u.data)],
+        [u.key, u.id, u.alias, u.osmRef, JSON.stringify(u.data), region],
       );
     }
     for (const u of blockUps) {
       await tx.query(
-        `INSERT INTO parking_block_upload (block_id, data, updated_at) VALUES ($1, $2::jsonb, now())
-         ON CONFLICT (block_id) DO UPDATE SET data = parking_block_upload.data || EXCLUDED.data, updated_at = now()`,
-        [u.blockID, JSON.stringify(u.data)],
+        `INSERT INTO parking_block_upload (region, block_id, data, updated_at) VALUES ($3, $1, $2::jsonb, now())
+         ON CONFLICT (region, block_id) DO UPDATE SET data = parking_block_upload.data || EXCLUDED.data, updated_at = now()`,
+        [u.blockID, JSON.stringify(u.data), region],
       );
     }
     // the stored uploads as a whole must still make an inventory (e.g. a new lot needs a location):
@@ -64,13 +68,17 @@ async function bumpVersion(tx: Queryable): Promise<number> {
   return Number(r.rows[0].version);
 }
 
-/** Deletes the upload of one lot (by id, "osm:<ref>" or "alias:<alias>" key); true when one existed. */
-export async function deleteLotUpload(db: Db, key: string): Promise<boolean> {
+/**
+ * Deletes the upload of one lot of `region` (by id, "osm:<ref>" or "alias:<alias>" key); true when
+ * one existed.
+ */
+export async function deleteLotUpload(db: Db, region: string, key: string): Promise<boolean> {
   return db
     .transaction(async (tx) => {
       const r = await tx.query(
-        "DELETE FROM parking_lot_upload WHERE upload_key = $1 OR ($1 ~ '^id:' AND lot_id::text = substring($1 from 4))",
-        [key],
+        `DELETE FROM parking_lot_upload WHERE region IN ($2, '')
+           AND (upload_key = $1 OR ($1 ~ '^id:' AND lot_id::text = substring($1 from 4)))`,
+        [key, region],
       );
       if (r.rowCount === 0) return false;
       await bumpVersion(tx);
@@ -102,17 +110,28 @@ export async function inventoryVersion(db: Queryable): Promise<number> {
   return r.rows.length ? Number(r.rows[0].version) : 0;
 }
 
-/** Every stored upload, re-validated, in insertion-independent key order. */
-export async function readUploads(db: Queryable): Promise<{ lots: LotUpload[]; blocks: BlockUpload[] }> {
+/**
+ * Every stored upload of `region` (and those stored before uploads had a region, which apply to
+ * every region and come first, so the region's own merge over them), in insertion-independent key
+ * order.
+ */
+export async function readUploads(
+  db: Queryable,
+  region: string,
+): Promise<{ lots: LotUpload[]; blocks: BlockUpload[] }> {
   const lots = await db.query<{
     upload_key: string;
     lot_id: string | number | null;
     alias: string | null;
     osm_ref: string | null;
     data: unknown;
-  }>('SELECT upload_key, lot_id, alias, osm_ref, data FROM parking_lot_upload ORDER BY upload_key');
+  }>(
+    "SELECT upload_key, lot_id, alias, osm_ref, data FROM parking_lot_upload WHERE region IN ($1, '') ORDER BY upload_key, region",
+    [region],
+  );
   const blocks = await db.query<{ block_id: string | number; data: unknown }>(
-    'SELECT block_id, data FROM parking_block_upload ORDER BY block_id',
+    "SELECT block_id, data FROM parking_block_upload WHERE region IN ($1, '') ORDER BY block_id, region",
+    [region],
   );
   const json = (d: unknown): Record<string, unknown> =>
     (typeof d === 'string' ? JSON.parse(d) : d) as Record<string, unknown>;

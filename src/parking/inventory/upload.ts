@@ -10,6 +10,7 @@ import { CURB_OFFSET_M, decodeLine, offsetLine, sliceLine } from './polyline.js'
 import { polylineLengthM, ringCentroid } from './geodesic.js';
 import { hrsToOpeningHours } from './hours.js';
 import type { BlockRecord, LotRecord, SegmentRecord } from './types.js';
+import { BLOCK_GAP_MERGE_M } from './from-osm.js';
 
 /** Allowed lotCategory values (contract). */
 export const LOT_CATEGORIES = [
@@ -404,6 +405,66 @@ export function validateBlockUpload(input: unknown, field: string): BlockUpload 
   return { key: `block:${id}`, blockID: id, data, ignored };
 }
 
+/** True for an uploaded segment where parking is never allowed (isOpen false, or only No Parking rates). */
+function isNoParking(s: Record<string, unknown>): boolean {
+  if (s.isOpen === false) return true;
+  const rates = s.structuredRates;
+  return Array.isArray(rates) && rates.length > 0 && rates.every((r) => (r as { rate?: unknown }).rate === -1);
+}
+
+/** Key equal for uploaded segments with the same parking rules and the same per-segment fields. */
+function segmentRulesKey(s: Record<string, unknown>): string {
+  return JSON.stringify([
+    isNoParking(s),
+    s.structuredRates ?? null,
+    s.rateCards ?? null,
+    s.isOpen ?? null,
+    s.paymentID ?? s.paymentIDs ?? null,
+    s.amenities ?? null,
+    s.note ?? null,
+  ]);
+}
+
+/**
+ * The contract's block rule on uploaded segments, as for imported curbs (`mergeCurb`): per side, a
+ * No Parking segment shorter than 25 m between two segments with the same rules is not returned,
+ * and same-rule neighbours less than 25 m apart are joined (the first's id, the spaces of both).
+ * Returns the segments kept with the index each had in the upload, by side then start.
+ */
+export function applyGapRule(
+  segments: Array<Record<string, unknown>>,
+): Array<{ s: Record<string, unknown>; i: number }> {
+  const out: Array<{ s: Record<string, unknown>; i: number }> = [];
+  for (const side of ['RIGHT', 'LEFT']) {
+    const items = segments
+      .map((s, i) => ({ s, i, key: segmentRulesKey(s) }))
+      .filter((it) => it.s.side === side)
+      .sort((a, b) => (a.s.start as number) - (b.s.start as number));
+    const length = (s: Record<string, unknown>) => (s.end as number) - (s.start as number);
+    const spaces = (s: Record<string, unknown>) =>
+      (s.spacesTotal as number | undefined) ?? Math.max(0, Math.floor(length(s) / 6));
+    const kept = items.filter((it, k) => {
+      if (!isNoParking(it.s) || length(it.s) >= BLOCK_GAP_MERGE_M) return true;
+      const prev = items[k - 1],
+        next = items[k + 1];
+      return !(prev && next && prev.key === next.key && !isNoParking(prev.s));
+    });
+    const merged: typeof items = [];
+    for (const it of kept) {
+      const prev = merged[merged.length - 1];
+      if (prev && prev.key === it.key && (it.s.start as number) - (prev.s.end as number) < BLOCK_GAP_MERGE_M) {
+        prev.s = {
+          ...prev.s,
+          end: Math.max(prev.s.end as number, it.s.end as number),
+          spacesTotal: isNoParking(prev.s) ? 0 : spaces(prev.s) + spaces(it.s),
+        };
+      } else merged.push({ ...it });
+    }
+    for (const m of merged) out.push({ s: m.s, i: m.i });
+  }
+  return out;
+}
+
 /** Applies a block upload on top of an imported block (or creates one; a new block needs geometry). */
 export function mergeBlock(
   base: BlockRecord | null,
@@ -437,7 +498,7 @@ export function mergeBlock(
   let segments = base?.segments ?? [];
   if (Array.isArray(d.segments)) {
     const lengthM = polylineLengthM(geometry);
-    segments = (d.segments as Array<Record<string, unknown>>).map((s, i) => {
+    segments = applyGapRule(d.segments as Array<Record<string, unknown>>).map(({ s, i }) => {
       const frames =
         s.structuredRates !== undefined
           ? buildFrames(parseRateRules(s.structuredRates, `${field}.segments[${i}].structuredRates`))

@@ -104,6 +104,10 @@ function quintile(value: number, all: number[]): number {
   return 1 + Math.round((4 * (below + (equal - 1) / 2)) / (all.length - 1));
 }
 
+function nonEmptyArray(v: unknown): unknown[] | undefined {
+  return Array.isArray(v) && v.length > 0 ? v : undefined;
+}
+
 /** Renders a page of lots (in order). */
 export function renderLots(hits: Hit<LotRecord>[], rc: RenderContext): Record<string, unknown>[] {
   const q = rc.query;
@@ -156,6 +160,11 @@ export function renderLots(hits: Hit<LotRecord>[], rc: RenderContext): Record<st
       occupancy,
     };
     for (const [k, v] of Object.entries(f)) if (!(k in out)) out[k] = v;
+    // The contract names the field paymentID; the reference's samples also show paymentIDs. Both
+    // carry the same ids, whichever of the two an upload used.
+    const paymentIds = nonEmptyArray(f.paymentID) ?? nonEmptyArray(f.paymentIDs) ?? [];
+    out.paymentID = paymentIds;
+    out.paymentIDs = paymentIds;
     const products = rc.lotReservations?.get(rec.id);
     if (products) out.reservations = products;
     else if (!Array.isArray(out.reservations)) out.reservations = [];

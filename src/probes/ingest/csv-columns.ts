@@ -192,6 +192,9 @@ const TIME_NAMES: ReadonlyArray<readonly [string, TimeUnit]> = [
     'timestamp_iso',
     'timestamp_iso_utc',
     'iso_timestamp',
+    'ts_iso',
+    'ts_iso_utc',
+    'ts_iso8601',
     'time_iso',
     'iso_time',
     'iso8601',
@@ -297,8 +300,8 @@ export function layoutFromHeader(header: readonly string[], mapping: ColumnMappi
     if (field === 'time') timeUnit = (src.unit as TimeUnit | undefined) ?? TIME_NAMES.find(([n]) => n === norm[i])?.[1];
     if (field === 'speed') {
       const u = (src.unit as SpeedUnit | undefined) ?? speedColumnUnit(norm[i]);
-      if (u === undefined || u === 'none') throw noSpeedUnit(names[i], true);
-      speedUnit = u;
+      // no unit given or in the name: km/h, the rule of every probe format (docs/probes.md)
+      speedUnit = u === undefined || u === 'none' ? 'kph' : u;
     }
   }
 
@@ -324,7 +327,7 @@ export function layoutFromHeader(header: readonly string[], mapping: ColumnMappi
   if (index.lon === undefined) claim('lon', find(LON_NAMES));
   if (index.heading === undefined) claim('heading', find(HEADING_NAMES));
   if (index.speed === undefined) {
-    // Prefer a speed column that names its unit; a bare `speed` is an error, never read as km/h.
+    // Prefer a speed column that names its unit; a bare `speed` is km/h, as in JSON pings.
     let unitless = -1;
     let found = -1;
     norm.forEach((n, i) => {
@@ -337,18 +340,22 @@ export function layoutFromHeader(header: readonly string[], mapping: ColumnMappi
         speedUnit = u;
       }
     });
-    if (found < 0 && unitless >= 0) throw noSpeedUnit(names[unitless], false);
+    if (found < 0 && unitless >= 0) {
+      found = unitless;
+      speedUnit = 'kph';
+    }
     claim('speed', found);
   }
 
-  for (const f of ['trace', 'time', 'lat', 'lon'] as const) {
-    if (index[f] === undefined || index[f]! < 0) {
-      throw new ProbeFormatError(
-        'PROBES_CSV_MISSING_COLUMN',
-        `CSV header has no ${f === 'trace' ? 'trace id' : f} column (looked for ${REQUIRED_HINT[f]}; header: ${names.join(', ')}); map one with columns=${f}=<name>`,
-        { column: f },
-      );
-    }
+  const missing = (['trace', 'time', 'lat', 'lon'] as const).filter((f) => index[f] === undefined || index[f]! < 0);
+  if (missing.length > 0) {
+    const what = missing.map((f) => `no ${f === 'trace' ? 'trace id' : f} column (looked for ${REQUIRED_HINT[f]})`);
+    const mappingText = missing.map((f) => `${f}=<name>`).join(',');
+    throw new ProbeFormatError(
+      'PROBES_CSV_MISSING_COLUMN',
+      `CSV header has ${what.join(', ')}; header: ${names.join(', ')}${delimiterHint(names)}; map ${missing.length > 1 ? 'them' : 'one'} with columns=${mappingText}`,
+      { column: missing.join(','), mapping: mappingText },
+    );
   }
   return finish(index, timeUnit ?? 'auto', speedUnit ?? 'kph', (i) => names[i]);
 }
@@ -378,10 +385,7 @@ export function layoutWithoutHeader(width: number, mapping: ColumnMapping = {}):
     index[field] = i;
     used.add(i);
     if (field === 'time' && src.unit !== undefined) timeUnit = src.unit as TimeUnit;
-    if (field === 'speed') {
-      if (src.unit === undefined) throw noSpeedUnit(String(src.column), true);
-      speedUnit = src.unit as SpeedUnit;
-    }
+    if (field === 'speed') speedUnit = (src.unit as SpeedUnit | undefined) ?? 'kph';
   }
   if (!mapped && width > 4) {
     throw new ProbeFormatError(
@@ -396,7 +400,7 @@ export function layoutWithoutHeader(width: number, mapping: ColumnMapping = {}):
     if (used.has(k) || k >= width) {
       throw new ProbeFormatError(
         'PROBES_CSV_MISSING_COLUMN',
-        `CSV without a header: no column for ${f} (map it with columns=${f}=<column number>)`,
+        `CSV without a header: no column for ${f} (map it with columns=${f}=<n>, n the 1-based column number)`,
         { column: f },
       );
     }
@@ -433,10 +437,11 @@ function unknownColumn(column: string, message: string): ProbeFormatError {
   return new ProbeFormatError('PROBES_CSV_UNKNOWN_COLUMN', message, { column, option: 'columns' });
 }
 
-function noSpeedUnit(column: string, mapped: boolean): ProbeFormatError {
-  return new ProbeFormatError(
-    'PROBES_CSV_UNKNOWN_UNIT',
-    `speed column "${column}" has no unit: ${mapped ? `give it one (columns=speed=${column}:kph` : `name it speed_kph, speed_mps, speed_mph or speed_knots, or give its unit (columns=speed=${column}:kph`}; units: ${SPEED_UNIT_HINT}), or skip it with columns=speed=-`,
-    { column },
-  );
+/** A hint when a one-column header holds another delimiter (the reader splits on commas only). */
+function delimiterHint(names: readonly string[]): string {
+  if (names.length !== 1) return '';
+  const found = [';', '\t', '|'].find((d) => names[0].includes(d));
+  if (found === undefined) return '';
+  const shown = found === '\t' ? 'tabs' : `"${found}"`;
+  return ` (the header is one column holding ${shown}: this reader splits columns on commas only, so convert the file to comma-separated values first)`;
 }

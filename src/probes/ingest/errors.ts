@@ -10,7 +10,7 @@
 export const PROBE_FORMAT_ERRORS = {
   /** a required field (trace id, time, lat, lon) has no column */
   PROBES_CSV_MISSING_COLUMN: 'a required column is missing',
-  /** a speed column has no unit, or a column mapping names an unknown unit */
+  /** a column mapping names an unknown unit */
   PROBES_CSV_UNKNOWN_UNIT: 'a column has no or an unknown unit',
   /** the column mapping names a column the header does not have (or a position beyond the row) */
   PROBES_CSV_UNKNOWN_COLUMN: 'a mapped column does not exist',
@@ -37,7 +37,12 @@ export class ProbeFormatError extends Error {
   constructor(
     readonly code: ProbeFormatErrorCode,
     message: string,
-    readonly details: { column?: string; option?: string } = {},
+    readonly details: {
+      column?: string;
+      option?: string;
+      /** the column mapping that would fix it (`time=<name>`), for the caller to show in its own syntax */
+      mapping?: string;
+    } = {},
   ) {
     super(message);
     this.name = 'ProbeFormatError';

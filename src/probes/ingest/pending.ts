@@ -64,6 +64,13 @@ export async function clearPending(tx: Queryable, region: string, marks: readonl
   if (marks.length === 0) return;
   const ids = marks.map((m) => m.traceId);
   const ns = `{${marks.map((m) => m.n).join(',')}}`;
+  // lock the marks in trace id order first, the order `insertPings` writes them in, so a batch
+  // being stored and a chunk being cleared never wait for each other in a cycle
+  await tx.query(
+    `SELECT 1 FROM probe_pending WHERE region = $1 AND trace_id = ANY($2::text[])
+     ORDER BY trace_id FOR UPDATE`,
+    [region, ids],
+  );
   await tx.query(
     `DELETE FROM probe_pending p USING unnest($2::text[], $3::int[]) AS m(trace_id, n)
      WHERE p.region = $1 AND p.trace_id = m.trace_id AND p.n = m.n`,

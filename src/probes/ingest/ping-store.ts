@@ -33,7 +33,10 @@ export async function insertPings(
 ): Promise<StoredBatch> {
   const out: StoredBatch = { inserted: 0, firstNewS: new Map(), marks: [] };
   if (records.length === 0) return out;
-  const n = records.length;
+  // rows are written in (trace id, time) order, so concurrent batches and the workers' clearing
+  // (`clearPending`) take their row locks in one order and cannot deadlock
+  const sorted = [...records].sort(byTraceThenTime);
+  const n = sorted.length;
   const ids: string[] = new Array(n);
   const ts: number[] = new Array(n);
   const lats: number[] = new Array(n);
@@ -42,7 +45,7 @@ export async function insertPings(
   const headings: Array<number | null> = new Array(n);
   const parts = new Map<string, number>();
   for (let i = 0; i < n; i++) {
-    const r = records[i];
+    const r = sorted[i];
     ids[i] = r.traceId;
     ts[i] = r.ping.tS;
     lats[i] = r.ping.lat;
@@ -64,6 +67,7 @@ export async function insertPings(
        INSERT INTO probe_pending AS p (region, trace_id, part, from_s)
        SELECT $7, news.trace_id, k.part, news.from_s
        FROM news JOIN unnest($8::text[], $9::smallint[]) AS k(trace_id, part) ON k.trace_id = news.trace_id
+       ORDER BY news.trace_id
        ON CONFLICT (region, trace_id) DO UPDATE
          SET from_s = least(p.from_s, EXCLUDED.from_s), n = p.n + 1, marked_at = now(), part = EXCLUDED.part
        RETURNING p.trace_id, p.born, p.n)
@@ -76,6 +80,11 @@ export async function insertPings(
     out.marks.push({ traceId: r.trace_id, born: Number(r.born), n: Number(r.n) });
   }
   return out;
+}
+
+/** Orders records by trace id, then time. */
+function byTraceThenTime(a: ProbeRecord, b: ProbeRecord): number {
+  return a.traceId < b.traceId ? -1 : a.traceId > b.traceId ? 1 : a.ping.tS - b.ping.tS;
 }
 
 /**

@@ -99,13 +99,11 @@ describe('CSV headers', () => {
     ]);
   });
 
-  it('refuses a speed column without a unit, naming it, before any row', async () => {
-    const err = await formatError('csv', `trace_id,timestamp,lat,lon,speed,heading\na,${T0},39.29,-76.61,30,90\n`);
-    expect(err.code).toBe('PROBES_CSV_UNKNOWN_UNIT');
-    expect(err.column).toBe('speed');
-    expect(err.message).toMatch(
-      /^speed column "speed" has no unit: name it speed_kph, speed_mps, speed_mph or speed_knots/,
-    );
+  it('reads a bare speed column as km/h, the rule of JSON pings too', async () => {
+    const { records } = await read('csv', `trace_id,timestamp,lat,lon,speed,heading\na,${T0},39.29,-76.61,30,90\n`);
+    expect(records[0].ping.speedKph).toBe(30);
+    const json = await read('ndjson', `{"id":"a","t":${T0},"lat":39.29,"lon":-76.61,"speed":30}\n`);
+    expect(json.records[0].ping.speedKph).toBe(30);
   });
 
   it('reads a bare speed column with the unit a mapping gives it, or skips it with "-"', async () => {
@@ -128,8 +126,28 @@ describe('CSV headers', () => {
     expect(err.code).toBe('PROBES_CSV_MISSING_COLUMN');
     expect(err.column).toBe('time');
     expect(err.message).toBe(
-      'CSV header has no time column (looked for timestamp, time, t, timestamp_iso_utc, epoch, epoch_ms, …; header: vehicle, lat, lon); map one with columns=time=<name>',
+      'CSV header has no time column (looked for timestamp, time, t, timestamp_iso_utc, epoch, epoch_ms, …); header: vehicle, lat, lon; map one with columns=time=<name>',
     );
+  });
+
+  it('names every missing required column at once', async () => {
+    const err = await formatError('csv', `vehicle,when,y_deg,x_deg\na,${T0},39.29,-76.61\n`);
+    expect(err.column).toBe('time,lat,lon');
+    expect(err.message).toMatch(/^CSV header has no time column \(.*\), no lat column \(.*\), no lon column \(.*\);/);
+    expect(err.message).toMatch(/map them with columns=time=<name>,lat=<name>,lon=<name>$/);
+    expect(err.details.mapping).toBe('time=<name>,lat=<name>,lon=<name>');
+  });
+
+  it('says a semicolon-separated file needs commas', async () => {
+    const err = await formatError('csv', `trace_id;timestamp;lat;lon\na;${T0};39.29;-76.61\n`);
+    expect(err.code).toBe('PROBES_CSV_MISSING_COLUMN');
+    expect(err.message).toMatch(/the header is one column holding ";": this reader splits columns on commas only/);
+  });
+
+  it('reads ts_iso as an ISO 8601 time column', async () => {
+    const { records, issues } = await read('csv', `vehicle_id,ts_iso,lat,lon\na,2026-01-05T08:00:00Z,39.29,-76.61\n`);
+    expect(issues).toEqual([]);
+    expect(records[0].ping.tS).toBe(Date.UTC(2026, 0, 5, 8) / 1000);
   });
 
   it('reports out-of-range speeds in the column unit and short rows by line', async () => {
@@ -185,10 +203,9 @@ describe('CSV column mapping', () => {
       'v',
       'columns: unknown speed unit "fps" for column v (use mps, kph, mph or knots)',
     ]);
-    const noUnit = await formatError('csv', `${header}\n${row}\n`, {
-      columns: 'trace=vehicle,time=ts,lat=y,lon=x,speed=v',
-    });
-    expect([noUnit.code, noUnit.column]).toEqual(['PROBES_CSV_UNKNOWN_UNIT', 'v']);
+    // a mapped speed column without a unit is km/h, as everywhere (docs/decisions/031)
+    const noUnit = await read('csv', `${header}\n${row}\n`, { columns: 'trace=vehicle,time=ts,lat=y,lon=x,speed=v' });
+    expect(noUnit.records[0].ping.speedKph).toBe(12.5);
     const col = await formatError('csv', `${header}\n${row}\n`, { columns: 'speed=velocity:mps' });
     expect([col.code, col.column]).toEqual(['PROBES_CSV_UNKNOWN_COLUMN', 'velocity']);
     expect(() => parseColumnMapping('colour=v')).toThrow(/unknown field "colour"/);

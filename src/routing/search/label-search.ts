@@ -29,6 +29,15 @@ import {
 } from './search-types.js';
 
 /** Labels, queue and the passes of one search at a time over one graph and traffic model. */
+
+/** What a process builds once per graph and its searches share (`routing/prep.ts`). */
+export interface SearchPrepared {
+  /** the search layout (its `edgeFlags` must be this search's own copy: targets are marked in it) */
+  layout: SearchLayout;
+  /** the CCH rank of every internal edge's head, or null: computed here */
+  headRank: Int32Array | null;
+}
+
 export class LabelSearch {
   protected readonly g: Graph;
   private readonly cost: Float64Array;
@@ -92,11 +101,13 @@ export class LabelSearch {
     private readonly usable: Uint8Array,
     activeLandmarks: number,
     cch: CchBounds | null,
+    /** the layout and head ranks built once for this graph, or null: built here */
+    prepared: SearchPrepared | null = null,
   ) {
     const g = (this.g = model.graph);
-    this.layout = new SearchLayout(model, restrictions, usable);
+    this.layout = prepared?.layout ?? new SearchLayout(model, restrictions, usable);
     this.costs = new EdgeCosts(model, this.layout);
-    this.bound = new LowerBound(g, this.layout, landmarks, activeLandmarks, cch);
+    this.bound = new LowerBound(g, this.layout, landmarks, activeLandmarks, cch, prepared?.headRank ?? null);
     this.cost = new Float64Array(g.edgeCount);
     this.time = new Float64Array(g.edgeCount);
     this.parent = new Int32Array(g.edgeCount);

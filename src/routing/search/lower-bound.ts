@@ -59,12 +59,15 @@ export class LowerBound {
     private readonly activeLandmarks: number,
     /** CCH lower bounds, or null */
     private readonly cch: CchBounds | null,
+    /** the CCH rank of every internal edge's head when computed once for the graph, or null */
+    headRank: Int32Array | null = null,
   ) {
     this.table = landmarks;
     this.hNode = new Float64Array(g.nodeCount);
     this.hGen = new Uint32Array(g.nodeCount);
     this.potential = cch === null ? null : new CchPotential(cch.topo);
     if (cch === null) this.headRank = null;
+    else if (headRank !== null) this.headRank = headRank;
     else {
       const { bound, rankOf } = cch.topo;
       this.headRank = new Int32Array(g.edgeCount);

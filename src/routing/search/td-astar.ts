@@ -10,7 +10,7 @@ import { SpeedMode, type TrafficModel } from '../../traffic/model.js';
 import { SECONDS_PER_WEEK, BIN_SECONDS } from '../../traffic/clock.js';
 import type { Landmarks } from './landmarks.js';
 import type { WindowBounds } from './window-bounds.js';
-import { LabelSearch } from './label-search.js';
+import { LabelSearch, type SearchPrepared } from './label-search.js';
 import type {
   BoundsUsed,
   CchBounds,
@@ -51,8 +51,13 @@ export class TdAstar extends LabelSearch implements RouteSearch {
     private readonly windows: WindowBounds | null = null,
     /** CCH lower bounds replacing the landmarks for current-traffic and free-flow searches, or null */
     cch: CchBounds | null = null,
+    /**
+     * a layout built once for this graph (its `edgeFlags` this search's own: targets are marked
+     * in them) and the head ranks of its edges, or null: built here
+     */
+    prepared: SearchPrepared | null = null,
   ) {
-    super(model, landmarks, restrictions, usable, activeLandmarks, cch);
+    super(model, landmarks, restrictions, usable, activeLandmarks, cch, prepared);
   }
 
   /**

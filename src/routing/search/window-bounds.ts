@@ -28,9 +28,10 @@ import { MinHeap } from './heap.js';
 import { dijkstra, type Landmarks } from './landmarks.js';
 import type { CchTopology } from './cch/topology.js';
 import { CchCustomization, type CchMetric } from './cch/customize.js';
-import { buildWarpedMetric, staticCeilings, type TimeWarp } from './time-warp.js';
+import { buildWarpedMetric, staticCeilings, TimeWarp } from './time-warp.js';
 import { tripUse, type TripUse } from './trip-use.js';
 import { boundSpeeds, stillBounds } from './window-speeds.js';
+import { sharedCopy } from './shared-arrays.js';
 
 /** One window table. */
 export interface WindowTable extends Landmarks {
@@ -46,6 +47,30 @@ export interface WindowTable extends Landmarks {
   cch: CchMetric | null;
   /** CCH mode with `warp`: the metric is in work units of this time warp (see time-warp.ts), or null (seconds) */
   warp: TimeWarp | null;
+}
+
+/**
+ * How the threads of a process build each window table once: a thread claims a table before it
+ * builds it, and hands the finished table (its arrays in shared memory) to every other thread.
+ * Each thread still checks a table against its own feeds before every use.
+ */
+export interface WindowExchange {
+  /** Claims the build of the table of departure bin `bin` and horizon class `horizonIndex`; false while another thread holds the claim. */
+  claim(bin: number, horizonIndex: number): boolean;
+  /** Releases a claim (its table published). */
+  release(bin: number, horizonIndex: number): void;
+  /** Hands a finished table, its typed arrays in shared memory, to every other thread. */
+  publish(key: string, table: WindowTable): void;
+  /** Registers the receiver of the tables other threads publish. */
+  onTable(fn: (key: string, table: WindowTable) => void): void;
+}
+
+/** What a window builder may be given instead of computing or keeping it alone. */
+export interface WindowBoundsShared {
+  /** trip use computed once for this graph (warped metrics), or null: computed here */
+  tripUse?: TripUse | null;
+  /** the process's other threads, or null: tables are this builder's own */
+  exchange?: WindowExchange | null;
 }
 
 /** A table usable for one query, with the unix second up to which its bounds hold. */
@@ -97,6 +122,8 @@ interface Pending {
   /** CCH mode: the running customization */
   customization: CchCustomization | null;
   warp: TimeWarp | null;
+  /** the build holds the exchange's claim on its table */
+  claimed: boolean;
 }
 
 /** Set-up steps of a build before its customization slices or Dijkstras. */
@@ -123,6 +150,9 @@ export class WindowBounds {
   built = 0;
   /** tables dropped because a feed value exceeded their bounds */
   invalidated = 0;
+  /** tables received from other threads */
+  adopted = 0;
+  private readonly exchange: WindowExchange | null;
 
   constructor(
     private readonly model: TrafficModel,
@@ -133,13 +163,37 @@ export class WindowBounds {
     cfg: Partial<WindowBoundsConfig> = {},
     /** CCH mode: tables are customized CCH metrics instead of landmark tables */
     private readonly cch: CchTopology | null = null,
+    shared: WindowBoundsShared = {},
   ) {
     this.cfg = { ...DEFAULT_WINDOW_BOUNDS_CONFIG, ...cfg };
     this.cfg.horizonsS = [...this.cfg.horizonsS].sort((a, b) => a - b);
     let maxTurn = 0;
     if (cch !== null) for (const t of cch.bound.arcTurnS) if (t > maxTurn) maxTurn = t;
     this.maxTurnS = maxTurn;
-    this.use = cch !== null && this.cfg.warp ? tripUse(model, usable, minTurnIn) : null;
+    this.use = cch !== null && this.cfg.warp ? (shared.tripUse ?? tripUse(model, usable, minTurnIn)) : null;
+    this.exchange = shared.exchange ?? null;
+    this.exchange?.onTable((key, t) => this.adopt(key, t));
+  }
+
+  /**
+   * Takes a table another thread built. Its bounds were checked against that thread's feeds, so
+   * its first use here checks them against every live and learned speed of this thread's.
+   */
+  private adopt(key: string, t: WindowTable): void {
+    if (t.warp !== null && !(t.warp instanceof TimeWarp)) Object.setPrototypeOf(t.warp, TimeWarp.prototype);
+    t.feedsVersion = -1;
+    this.tables.delete(key);
+    this.store(key, t);
+    this.adopted++;
+  }
+
+  /** Stores a table as the most recently used one, dropping the least recently used beyond `maxTables`. */
+  private store(key: string, t: WindowTable): void {
+    while (this.tables.size >= this.cfg.maxTables) {
+      const oldest = this.tables.keys().next().value as string;
+      this.tables.delete(oldest);
+    }
+    this.tables.set(key, t);
   }
 
   /** The horizon classes, seconds, ascending. */
@@ -220,7 +274,11 @@ export class WindowBounds {
   private schedule(key: string, bin: number, horizonS: number): void {
     // bounded: departures spread over many bins must not keep the builder busy for ever
     if (this.queue.length >= MAX_QUEUED || this.queue.some((p) => p.key === key)) return;
-    this.queue.push(this.start(key, bin, horizonS));
+    // another thread builds it: its table arrives through the exchange, free-flow bounds serve meanwhile
+    if (this.exchange !== null && !this.exchange.claim(bin, this.cfg.horizonsS.indexOf(horizonS))) return;
+    const p = this.start(key, bin, horizonS);
+    p.claimed = this.exchange !== null;
+    this.queue.push(p);
     if (!this.running) {
       this.running = true;
       setImmediate(() => this.pump());
@@ -255,6 +313,7 @@ export class WindowBounds {
       step: 0,
       customization: null,
       warp: null,
+      claimed: false,
     };
   }
 
@@ -309,7 +368,7 @@ export class WindowBounds {
       if (p.step < 2 * this.nodes.length) return false;
     }
     const binStartWeekS = p.bin * BIN_SECONDS;
-    const table: WindowTable = {
+    let table: WindowTable = {
       nodes: p.customization === null ? [...this.nodes] : [],
       fromL: p.fromL,
       toL: p.toL,
@@ -321,12 +380,30 @@ export class WindowBounds {
       // checked against the feeds as they were when the bounds were taken
       feedsVersion: p.versionAtStart,
     };
-    while (this.tables.size >= this.cfg.maxTables) {
-      const oldest = this.tables.keys().next().value as string;
-      this.tables.delete(oldest);
+    if (this.exchange !== null) {
+      // one copy for every thread: the arrays move to shared memory before the table is used here
+      table = sharedTable(table);
+      this.exchange.publish(p.key, table);
+      if (p.claimed) this.exchange.release(p.bin, this.cfg.horizonsS.indexOf(p.horizonS));
     }
-    this.tables.set(p.key, table);
+    this.tables.delete(p.key);
+    this.store(p.key, table);
     this.built++;
     return true;
   }
+}
+
+/** `t` with its typed arrays in shared memory (the warp's few cells are copied with each message). */
+function sharedTable(t: WindowTable): WindowTable {
+  const m = t.cch;
+  return {
+    ...t,
+    fromL: t.fromL.map(sharedCopy),
+    toL: t.toL.map(sharedCopy),
+    boundKph: sharedCopy(t.boundKph),
+    cch:
+      m === null
+        ? null
+        : { first: sharedCopy(m.first), head: sharedCopy(m.head), up: sharedCopy(m.up), down: sharedCopy(m.down) },
+  };
 }

@@ -1,0 +1,191 @@
+/**
+ * Junctions as a traffic engineer counts them (hand-built OSM-like layouts, `buildCorridor`): the
+ * nodes of one physical junction form one intersection with one stop line per approach, and a
+ * crossing is assigned to the intersection the vehicle crossed. Roads are 36 km/h (10 m/s), one
+ * lane each way unless stated; a crossing of a 6.5 m road puts the stop line 7.25 m before its node.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildFacts, catalogOf } from '../../src/analytics/index.js';
+import { buildCorridor } from './corridor.js';
+import { makeTrajectory, nyS } from './fixture.js';
+
+const t0 = nyS('2026-11-16T08:00:00');
+const SETBACK_M = 7.25;
+
+/**
+ *   N1     N2
+ *   |      ^
+ *   v      |          Boulevard: two one-way carriageways `medianM` apart; a signal on the
+ *   W --400-- J1 -m- J2 --300-- E    west one only (J1); J2 is a plain node
+ *   |      ^
+ *   v      |
+ *   S1     S2
+ */
+function dividedRoad(medianM: number, eastName = 'Boulevard') {
+  return buildCorridor(
+    {
+      W: { x: 0, y: 0 },
+      J1: { x: 400, y: 0, signals: true },
+      J2: { x: 400 + medianM, y: 0 },
+      E: { x: 700 + medianM, y: 0 },
+      N1: { x: 400, y: 300 },
+      S1: { x: 400, y: -300 },
+      S2: { x: 400 + medianM, y: -300 },
+      N2: { x: 400 + medianM, y: 300 },
+    },
+    [
+      { from: 'W', to: 'J1', name: 'Main St' },
+      { from: 'J1', to: 'J2', name: 'Main St' },
+      { from: 'J2', to: 'E', name: 'Main St' },
+      { from: 'N1', to: 'J1', name: 'Boulevard', oneway: true, lanes: 2 },
+      { from: 'J1', to: 'S1', name: 'Boulevard', oneway: true, lanes: 2 },
+      { from: 'S2', to: 'J2', name: eastName, oneway: true, lanes: 2 },
+      { from: 'J2', to: 'N2', name: eastName, oneway: true, lanes: 2 },
+    ],
+  );
+}
+
+describe('a divided road with a 38 m median and a signal on one carriageway', () => {
+  const fx = dividedRoad(38);
+  const { node: n } = fx;
+  const catalog = catalogOf(fx.region);
+
+  it('is one signalized intersection', () => {
+    const ci = catalog.byNode.get(n.J1)!;
+    expect(catalog.byNode.get(n.J2)).toBe(ci);
+    expect(ci.nodes).toEqual([n.J1, n.J2]);
+    expect(ci.intersection.signalized).toBe(true);
+  });
+
+  it('counts a vehicle crossing both carriageways once, from the first stop line to past the second', () => {
+    const traj = makeTrajectory(fx, 'a', [n.W, n.J1, n.J2, n.E], t0, [
+      { distanceM: 390, speedMps: 10 },
+      { stopS: 30 },
+      { distanceM: 348, speedMps: 10 },
+    ]);
+    const facts = buildFacts(fx.region, [traj]);
+    expect(facts).toHaveLength(1);
+    expect(facts[0].zoneLengthM).toBeCloseTo(150 + SETBACK_M + 38 + SETBACK_M + 50, 5);
+    expect(facts[0].controlDelayS).toBeCloseTo(30, 5);
+  });
+
+  it('keeps the two crossings apart when the median is wider than 45 m', () => {
+    const wide = dividedRoad(60);
+    const c = catalogOf(wide.region);
+    expect(c.byNode.get(wide.node.J2)).not.toBe(c.byNode.get(wide.node.J1));
+  });
+
+  it('keeps two one-way streets of different names apart', () => {
+    const two = dividedRoad(38, 'Park Ave');
+    const c = catalogOf(two.region);
+    expect(c.byNode.get(two.node.J2)).not.toBe(c.byNode.get(two.node.J1));
+  });
+});
+
+/**
+ *              SN
+ *              |
+ *   W --400--- S --gap-- P --300-- E     S: signal; 1st St leaves north at S and south at P
+ *                        |
+ *                        PS
+ */
+function offsetLegs(gapM: number, southAtP = true) {
+  return buildCorridor(
+    {
+      W: { x: 0, y: 0 },
+      S: { x: 400, y: 0, signals: true },
+      P: { x: 400 + gapM, y: 0 },
+      E: { x: 700 + gapM, y: 0 },
+      SN: { x: 400, y: 200 },
+      PS: { x: 400 + gapM, y: southAtP ? -200 : 200 },
+    },
+    [
+      { from: 'W', to: 'S', name: 'Main St' },
+      { from: 'S', to: 'P', name: 'Main St' },
+      { from: 'P', to: 'E', name: 'Main St' },
+      { from: 'SN', to: 'S', name: '1st St' },
+      { from: 'P', to: 'PS', name: '1st St' },
+    ],
+  );
+}
+
+describe('offset legs 29 m apart with the signal on one of them', () => {
+  const fx = offsetLegs(29);
+  const { node: n } = fx;
+  const catalog = catalogOf(fx.region);
+  const ci = catalog.byNode.get(n.S)!;
+
+  it('is one signalized intersection', () => {
+    expect(catalog.byNode.get(n.P)).toBe(ci);
+    expect(ci.nodes).toEqual([n.S, n.P]);
+    expect(ci.intersection.signalized).toBe(true);
+  });
+
+  it('assigns the crossing from one leg to the other, and the main road through both, to it once', () => {
+    const across = makeTrajectory(fx, 'x', [n.SN, n.S, n.P, n.PS], t0, [{ distanceM: 429, speedMps: 10 }]);
+    const through = makeTrajectory(fx, 't', [n.W, n.S, n.P, n.E], t0, [
+      { distanceM: 390, speedMps: 10 },
+      { stopS: 20 },
+      { distanceM: 339, speedMps: 10 },
+    ]);
+    const facts = buildFacts(fx.region, [across, through]);
+    expect(facts.map((f) => [f.traceId, f.intersectionKey])).toEqual([
+      ['x', ci.key],
+      ['t', ci.key],
+    ]);
+    // Main St: from 7.25 m before S (1st St crosses there) to 7.25 m past P, plus 150 m and 50 m
+    expect(facts[1].zoneLengthM).toBeCloseTo(150 + SETBACK_M + 29 + SETBACK_M + 50, 5);
+    expect(facts[1].controlDelayS).toBeCloseTo(20, 5);
+  });
+
+  it('keeps legs 60 m apart, or on the same side, apart', () => {
+    const far = offsetLegs(60);
+    expect(catalogOf(far.region).byNode.get(far.node.P)).not.toBe(catalogOf(far.region).byNode.get(far.node.S));
+    const sameSide = offsetLegs(29, false);
+    expect(catalogOf(sameSide.region).byNode.get(sameSide.node.P)).not.toBe(
+      catalogOf(sameSide.region).byNode.get(sameSide.node.S),
+    );
+  });
+});
+
+/**
+ *                      BN
+ *                      |
+ *   W ---400--- A -7- B -5- C ---300--- E    signals on A, B and C: Oak St arrives from the
+ *               |           ^                north at B and splits into a one-way pair, out
+ *               v           |                south at A and in from the south at C
+ *               AS          CS
+ */
+describe('three signal nodes 7–12 m apart', () => {
+  const fx = buildCorridor(
+    {
+      W: { x: 0, y: 0 },
+      A: { x: 400, y: 0, signals: true },
+      B: { x: 407, y: 0, signals: true },
+      C: { x: 412, y: 0, signals: true },
+      E: { x: 712, y: 0 },
+      AS: { x: 400, y: -100 },
+      BN: { x: 407, y: 100 },
+      CS: { x: 412, y: -100 },
+    },
+    [
+      { from: 'W', to: 'A', name: 'Main St' },
+      { from: 'A', to: 'B', name: 'Main St' },
+      { from: 'B', to: 'C', name: 'Main St' },
+      { from: 'C', to: 'E', name: 'Main St' },
+      { from: 'A', to: 'AS', name: 'Oak St', oneway: true },
+      { from: 'BN', to: 'B', name: 'Oak St' },
+      { from: 'CS', to: 'C', name: 'Oak St', oneway: true },
+    ],
+  );
+  const { node: n } = fx;
+
+  it('is one intersection, crossed once', () => {
+    const catalog = catalogOf(fx.region);
+    const ci = catalog.byNode.get(n.A)!;
+    expect(ci.nodes).toEqual([n.A, n.B, n.C]);
+    const traj = makeTrajectory(fx, 'm', [n.W, n.A, n.B, n.C, n.E], t0, [{ distanceM: 712, speedMps: 10 }]);
+    const facts = buildFacts(fx.region, [traj]);
+    expect(facts.map((f) => f.intersectionKey)).toEqual([ci.key]);
+  });
+});
