@@ -261,7 +261,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     await page.locator('#parking-products tr', { hasText: 'Reserved Parking' }).locator('button[data-product]').click();
     await expect
       .poll(() => page.textContent('[data-testid="quote"]'), { timeout: 10_000 })
-      .toMatch(/^\$\d+\.\d\d incl\./);
+      .toMatch(/^\$\d+\.\d\d incl\..* valid until \d\d:\d\d E[SD]T$/);
+    // occupancy is marked as a prediction; a closed lot says so instead of a red percentage
+    expect(await page.textContent('#parking-lots thead')).toContain('Occupied (predicted)');
+    expect(await row.locator('td').nth(2).textContent()).toMatch(/^(~\d+ %|closed|–)$/);
+    // no product price reads "$null"
+    expect(await page.textContent('#parking-products')).not.toContain('null');
     await shot('parking');
   });
 
@@ -323,6 +328,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
       .toContain('Your app token has expired. Sign in again to get a new one.');
     expect(await p2.isVisible('#sign-in')).toBe(true);
     await p2.close();
+  });
+
+  it('stacks the map above the panels on a narrow (phone) screen', async () => {
+    const p4 = await browser.newPage({ viewport: { width: 400, height: 760 } });
+    await p4.goto(`${server.url}/`);
+    await p4.waitForSelector('#map');
+    const map = (await p4.locator('#map').boundingBox())!;
+    const side = (await p4.locator('#sidebar').boundingBox())!;
+    expect(map.width).toBeGreaterThan(390);
+    expect(side.width).toBeGreaterThan(390);
+    expect(map.y + map.height).toBeLessThanOrEqual(side.y + 1);
+    await p4.close();
   });
 
   it('draws the first route after sign-in and two clicks on a freshly loaded page (time logged)', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { createDemoRegion } from '../../src/demo/create-demo-region.js';
+import { loadRegion } from '../../src/network/index.js';
 import { loadConfig } from '../../src/config/load.js';
 import { registerIngest } from '../../src/cli/ingest.js';
 import { registerSimulate } from '../../src/cli/simulate.js';
@@ -73,6 +74,9 @@ describe('streetwise simulate / ingest probes (CLI)', () => {
     expect(first).toContain(`pings: ${rows.length - 1} read, ${rows.length - 1} new, 0 already stored, 1 malformed`);
     expect(first).toContain(`line ${rows.length + 1}: expected at least 4 columns`);
     expect(first).toMatch(/speeds: these traces cover [1-9]\d* edges/);
+    // distinct edges, never a sum over batches: at most the region's edge count
+    const covered = Number(/these traces cover (\d+) edges/.exec(first)![1]);
+    expect(covered).toBeLessThanOrEqual(loadRegion(join(dir, 'regions', 'demo')).graph.edgeCount);
     expect(first).toMatch(/intersection facts: [1-9]\d* from [1-9]\d* trajectories/);
     const again = await run('ingest', 'probes', csv);
     expect(again).toContain(`0 new, ${rows.length - 1} already stored`);
