@@ -1,7 +1,7 @@
 /** The routing service: time-dependent, traffic-aware routes over the loaded graph. */
 export { RoutingService, DEFAULT_ROUTING_CONFIG, horizonS } from './service.js';
+export type { RoutingServiceConfig } from './service.js';
 export type {
-  RoutingServiceConfig,
   FindRouteRequest,
   GetRouteRequest,
   TravelTimesRequest,
@@ -9,7 +9,7 @@ export type {
   TravelTimesView,
   TravelTimeEntry,
   IncidentInput,
-} from './service.js';
+} from './service-types.js';
 export { RoutingEngine, DEFAULT_ENGINE_CONFIG, NO_CRITERIA } from './engine.js';
 export type { Criteria, EngineConfig, PlanRequest, PlannedRoute, WaypointInput } from './engine.js';
 export { RoutingError, RoutingStatus } from './errors.js';

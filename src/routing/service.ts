@@ -6,13 +6,21 @@
 import type { Db } from '../store/db.js';
 import { IncidentCache, IncidentStore, type Incident, type NewIncident } from '../traffic/incidents.js';
 import type { SpeedModeId } from '../traffic/model.js';
-import { RoutingEngine, type Criteria, type EngineConfig, type PlannedRoute } from './engine.js';
+import { RoutingEngine, type EngineConfig, type PlannedRoute } from './engine.js';
 import { RoutingError } from './errors.js';
 import { RouteStore, newId, type StoredRoute, type TripWaypoint } from './route-store.js';
-import { assembleRoute, isoUtc, routeTimes, type OutputOptions, type RouteView } from './assemble/route-view.js';
+import { assembleRoute, isoUtc, routeTimes, type OutputOptions } from './assemble/route-view.js';
 import type { Leg } from './path-cost.js';
 import type { Graph } from '../network/graph.js';
 import type { SpeedFeeds } from '../traffic/feeds.js';
+import type {
+  FindRouteRequest,
+  GetRouteRequest,
+  IncidentInput,
+  TravelTimesRequest,
+  TravelTimesView,
+  TripView,
+} from './service-types.js';
 
 /** Service settings (config slice `routing`). */
 export interface RoutingServiceConfig {
@@ -38,84 +46,6 @@ export const DEFAULT_ROUTING_CONFIG: RoutingServiceConfig = {
   routeWriteDelayMs: 20,
   engine: {},
 };
-
-/** A FindRoute request after parameter parsing. */
-export interface FindRouteRequest {
-  waypoints: Array<{ lat: number; lon: number; headingDeg?: number; description?: string }>;
-  departS?: number;
-  arriveS?: number;
-  maxAlternates: number;
-  useTraffic: boolean;
-  shortest: boolean;
-  criteria: Criteria;
-  ambiguousOrigin: boolean;
-  output: OutputOptions;
-}
-
-/** GetRoute after parsing. */
-export interface GetRouteRequest {
-  routeId: string;
-  departS?: number;
-  arriveS?: number;
-  useTraffic?: boolean;
-  shortest?: boolean;
-  output: OutputOptions;
-}
-
-/** GetRouteTravelTimes after parsing. */
-export interface TravelTimesRequest {
-  routeId: string;
-  departS?: number;
-  arriveS?: number;
-  count: number;
-  intervalMinutes: number;
-  units: 0 | 1;
-}
-
-/** A trip answer (format neutral). */
-export interface TripView {
-  tripId: string;
-  /** present when W (Waypoints) is among the output fields */
-  wayPoints?: Array<{ id: number; lat: number; lon: number; description?: string }>;
-  routes: RouteView[];
-}
-
-/** One entry of a travel-time series. */
-export interface TravelTimeEntry {
-  departureTime: string;
-  /** absent when closures affect the route at that time (contract: no travel time with closures) */
-  travelTimeMinutes?: number;
-  /** absent with closures, as travelTimeMinutes */
-  abnormalityMinutes?: number;
-  averageSpeed: number;
-  routeHasClosures: boolean;
-  routeRestricted: boolean;
-}
-
-/** GetRouteTravelTimes answer. */
-export interface TravelTimesView {
-  tripId: string;
-  origin: { lat: number; lon: number };
-  destination: { lat: number; lon: number };
-  route: { id: string; routeInstanceId: string; uncongestedTravelTimeMinutes: number; travelTimes: TravelTimeEntry[] };
-}
-
-/** What the admin API sends to create an incident. */
-export interface IncidentInput {
-  type: number;
-  severity: number;
-  eventCode?: number;
-  lat?: number;
-  lon?: number;
-  headingDeg?: number;
-  edges?: number[];
-  startS: number;
-  endS: number | null;
-  delayImpactMinutes: number;
-  closure: boolean;
-  shortDescription: string;
-  fullDescription: string;
-}
 
 /** Nine calendar months after `nowS`, unix seconds. */
 export function horizonS(nowS: number): number {

@@ -41,9 +41,9 @@ function fileNames(text: string): string[] {
 const files = [...CODE_DIRS.flatMap(walk), ...walk('docs'), 'README.md', ...readdirSync('.')];
 const fileSet = new Set(files);
 
-/** True when a rooted path exists (a glob: when some file matches it). */
+/** True when a rooted path exists (a glob: when some file matches it; `docs/decisions/031`: a numbered file). */
 function rootedExists(p: string): boolean {
-  if (!p.includes('*')) return existsSync(p);
+  if (!p.includes('*')) return existsSync(p) || files.some((f) => f.startsWith(`${p}-`));
   const re = new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
   return files.some((f) => re.test(f));
 }
@@ -87,6 +87,8 @@ describe('files named in code comments and docs', () => {
   it('reports a name no file has', () => {
     expect(rootedExists('src/routing/engine.ts')).toBe(true);
     expect(rootedExists('docs/decisions/*.md')).toBe(true);
+    expect(rootedExists('docs/decisions/040')).toBe(true);
+    expect(rootedExists('docs/decisions/999')).toBe(false);
     expect(rootedExists('src/routing/no-such-file.ts')).toBe(false);
     expect(nameExists('search/layout.ts')).toBe(true);
     expect(nameExists('./layout.js')).toBe(true);

@@ -2,10 +2,8 @@
  * One pass of the time-dependent A* on an edge-based state (a label per directed edge = arrival
  * at its end), so turn restrictions and turn costs are exact. FIFO evaluation: each edge is
  * costed at the instant the vehicle enters it (after the turn delay). Two seams: edge costs come
- * from the traffic model (`EdgeCosts`: the model's travel times by the search's edge ids), turn
- * costs from the model's turn table folded into the search layout; lower bounds come from one
- * potential (`LowerBound`), which `TdAstar` (td-astar.ts) sets before each pass.
- *
+ * from the traffic model (`EdgeCosts`: its travel times by the search's edge ids; turn costs are
+ * its turn table in the layout); lower bounds from one potential (`LowerBound`, set by `TdAstar`).
  * State is typed arrays reused across queries with a generation counter (not reentrant: one
  * search at a time). The label queue is a bucket queue (pops within 1/32 s of the minimum; labels
  * reopen, so answers stay exact). Labels live in the search's own edge order (`SearchLayout`);
@@ -24,20 +22,12 @@ import {
   type CchBounds,
   type SearchOptions,
   type SearchPath,
+  type SearchPrepared,
   type SearchSource,
   type SearchTarget,
 } from './search-types.js';
 
 /** Labels, queue and the passes of one search at a time over one graph and traffic model. */
-
-/** What a process builds once per graph and its searches share (`routing/prep.ts`). */
-export interface SearchPrepared {
-  /** the search layout (its `edgeFlags` must be this search's own copy: targets are marked in it) */
-  layout: SearchLayout;
-  /** the CCH rank of every internal edge's head, or null: computed here */
-  headRank: Int32Array | null;
-}
-
 export class LabelSearch {
   protected readonly g: Graph;
   private readonly cost: Float64Array;

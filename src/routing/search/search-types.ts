@@ -6,6 +6,7 @@
 import type { CostQuery } from '../../traffic/model.js';
 import type { CchTopology } from './cch/topology.js';
 import type { CchMetric } from './cch/customize.js';
+import type { SearchLayout } from './layout.js';
 
 /** Where a search may start: a position on a directed edge, with an initial delay. */
 export interface SearchSource {
@@ -61,6 +62,14 @@ export interface SearchPath {
 export interface CchBounds {
   topo: CchTopology;
   freeFlow: CchMetric;
+}
+
+/** What a process builds once per graph and its searches share (`routing/prep.ts`). */
+export interface SearchPrepared {
+  /** the search layout (its `edgeFlags` must be this search's own copy: targets are marked in it) */
+  layout: SearchLayout;
+  /** the CCH rank of every internal edge's head, or null: computed by the search */
+  headRank: Int32Array | null;
 }
 
 /** Which lower bounds answered a search: a time-window table, the free-flow table, or none (shortest mode). */

@@ -10,13 +10,14 @@ import { SpeedMode, type TrafficModel } from '../../traffic/model.js';
 import { SECONDS_PER_WEEK, BIN_SECONDS } from '../../traffic/clock.js';
 import type { Landmarks } from './landmarks.js';
 import type { WindowBounds } from './window-bounds.js';
-import { LabelSearch, type SearchPrepared } from './label-search.js';
+import { LabelSearch } from './label-search.js';
 import type {
   BoundsUsed,
   CchBounds,
   RouteSearch,
   SearchOptions,
   SearchPath,
+  SearchPrepared,
   SearchSource,
   SearchTarget,
 } from './search-types.js';
@@ -26,6 +27,7 @@ export type {
   RouteSearch,
   SearchOptions,
   SearchPath,
+  SearchPrepared,
   SearchSource,
   SearchTarget,
 } from './search-types.js';

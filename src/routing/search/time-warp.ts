@@ -159,7 +159,52 @@ export function buildWarpedMetric(
   const g = model.graph;
   const nEntry = Math.floor((win.coverEndWeekS - win.startWeekS) / cellS) + 1;
   const n = nEntry + Math.ceil(PAD_S / cellS);
-  // gmax[gr][k] = max factor of group gr on cell k (linear inside a cell: the larger end), a hair up for rounding
+  const { gmax, gminEntry } = groupCeilings(model, win, cellS, n, nEntry);
+  const { predicted, weightOf } = predictedEdges(model, staticKph, use, gminEntry);
+  const { rate, reference } = referenceRate(model, win, cellS, n, nEntry, gmax, weightOf, use.turns);
+  const mins = new SlidingMin(rate, nEntry);
+  const levels = mins.levels;
+  const kappa = groupKappa(mins, gmax, nEntry);
+  const m = g.edgeCount;
+  const edgeWork = new Float32Array(m);
+  const boundKph = new Float64Array(m);
+  const lengthM = g.edgeLengthM,
+    ffKph = model.freeFlowKph,
+    upKph = model.upperKph,
+    group = model.profileGroup;
+  for (let e = 0; e < m; e++) {
+    const len36 = lengthM[e] * 3.6;
+    if (predicted[e]) {
+      const gr = group[e];
+      const ffT = len36 / ffKph[e];
+      const c = levelOf(ffT / gminEntry[gr], cellS, levels);
+      // Float32 rounding is absorbed by the search's 0.9999 shave
+      edgeWork[e] = ffT * kappa[gr * levels + c];
+      const up = upKph[e];
+      const v = ffKph[e] * gminEntry[gr];
+      boundKph[e] = v > up ? up : v;
+    } else {
+      const b = staticKph[e] === staticKph[e] ? staticKph[e] : upKph[e];
+      const d = len36 / b;
+      edgeWork[e] = d * mins.minOver(levelOf(d, cellS, levels));
+      boundKph[e] = b;
+    }
+  }
+  const turnScale = mins.minOver(levelOf(maxTurnS, cellS, mins.levels));
+  return { warp: new TimeWarp(win.startWeekS, cellS, rate), edgeWork, turnScale, boundKph, reference };
+}
+
+/**
+ * Per profile group: gmax[gr][k] = max factor on cell k (linear inside a cell: the larger end), a
+ * hair up for rounding, and the lowest of those over the entry cells.
+ */
+function groupCeilings(
+  model: TrafficModel,
+  win: WarpWindow,
+  cellS: number,
+  n: number,
+  nEntry: number,
+): { gmax: Float64Array[]; gminEntry: Float64Array } {
   const gmax: Float64Array[] = [];
   const gminEntry = new Float64Array(PROFILE_GROUPS);
   for (let gr = 0; gr < PROFILE_GROUPS; gr++) {
@@ -175,8 +220,17 @@ export function buildWarpedMetric(
     gmax.push(a);
     gminEntry[gr] = mn;
   }
-  // predicted edges per group and their share of trip time
-  const m = g.edgeCount;
+  return { gmax, gminEntry };
+}
+
+/** The edges bounded by their group's factor (predicted), and each group's share of trip time. */
+function predictedEdges(
+  model: TrafficModel,
+  staticKph: Float64Array,
+  use: TripUse,
+  gminEntry: Float64Array,
+): { predicted: Uint8Array; weightOf: Float64Array } {
+  const m = model.graph.edgeCount;
   const weightOf = new Float64Array(PROFILE_GROUPS);
   const minKph = model.cfg.minSpeedKph;
   const predicted = new Uint8Array(m);
@@ -189,8 +243,23 @@ export function buildWarpedMetric(
       weightOf[gr] += useOf[e];
     }
   }
-  // reference rate: the curve that bounds the trip-weighted mix of groups and turns most tightly
-  // (a group's factor curve, or a blend of it with a constant, or a constant)
+  return { predicted, weightOf };
+}
+
+/**
+ * The reference rate: the curve that bounds the trip-weighted mix of groups and turns most
+ * tightly (a group's factor curve, or a blend of it with a constant, or a constant).
+ */
+function referenceRate(
+  model: TrafficModel,
+  win: WarpWindow,
+  cellS: number,
+  n: number,
+  nEntry: number,
+  gmax: Float64Array[],
+  weightOf: Float64Array,
+  turns: number,
+): { rate: Float64Array; reference: string } {
   let bestScore = -Infinity;
   let rate: Float64Array = new Float64Array(n).fill(1);
   let reference = 'constant';
@@ -206,57 +275,32 @@ export function buildWarpedMetric(
   }
   for (const [name, r] of candidates) {
     if (!r.every((x) => x > 0)) continue;
-    const score = tightness(r, gmax, weightOf, use.turns, nEntry);
+    const score = tightness(r, gmax, weightOf, turns, nEntry);
     if (score > bestScore) {
       bestScore = score;
       rate = r;
       reference = name;
     }
   }
-  const mins = new SlidingMin(rate, nEntry);
-  const kappa: Float64Array[] = [];
+  return { rate, reference };
+}
+
+/** κ per group and traversal level, flat (group × levels): min over entry cells of min rate / group ceiling. */
+function groupKappa(mins: SlidingMin, gmax: Float64Array[], nEntry: number): Float64Array {
+  const levels = mins.levels;
+  const kappa = new Float64Array(PROFILE_GROUPS * levels);
   for (let gr = 0; gr < PROFILE_GROUPS; gr++) {
-    const kg = new Float64Array(mins.levels);
-    for (let c = 0; c < mins.levels; c++) {
+    for (let c = 0; c < levels; c++) {
       let mn = Infinity;
       const lc = mins.level(c);
       for (let k = 0; k < nEntry; k++) {
         const v = lc[k] / gmax[gr][k];
         if (v < mn) mn = v;
       }
-      kg[c] = mn;
-    }
-    kappa.push(kg);
-  }
-  const edgeWork = new Float32Array(m);
-  const boundKph = new Float64Array(m);
-  const lengthM = g.edgeLengthM,
-    ffKph = model.freeFlowKph,
-    upKph = model.upperKph,
-    group = model.profileGroup;
-  const levels = mins.levels;
-  const kappaFlat = new Float64Array(PROFILE_GROUPS * levels);
-  for (let gr = 0; gr < PROFILE_GROUPS; gr++) kappaFlat.set(kappa[gr], gr * levels);
-  for (let e = 0; e < m; e++) {
-    const len36 = lengthM[e] * 3.6;
-    if (predicted[e]) {
-      const gr = group[e];
-      const ffT = len36 / ffKph[e];
-      const c = levelOf(ffT / gminEntry[gr], cellS, levels);
-      // Float32 rounding is absorbed by the search's 0.9999 shave
-      edgeWork[e] = ffT * kappaFlat[gr * levels + c];
-      const up = upKph[e];
-      const v = ffKph[e] * gminEntry[gr];
-      boundKph[e] = v > up ? up : v;
-    } else {
-      const b = staticKph[e] === staticKph[e] ? staticKph[e] : upKph[e];
-      const d = len36 / b;
-      edgeWork[e] = d * mins.minOver(levelOf(d, cellS, levels));
-      boundKph[e] = b;
+      kappa[gr * levels + c] = mn;
     }
   }
-  const turnScale = mins.minOver(levelOf(maxTurnS, cellS, mins.levels));
-  return { warp: new TimeWarp(win.startWeekS, cellS, rate), edgeWork, turnScale, boundKph, reference };
+  return kappa;
 }
 
 /**
