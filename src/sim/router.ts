@@ -4,15 +4,18 @@
  * respecting one-ways and turn restrictions. Not reentrant; reuses its arrays.
  *
  * Goal direction: with `topSpeedKph` (no edge time `timeOf` returns is below its length at that
- * speed), a label's key adds the straight-line distance from its edge's head to the target edge's
- * tail at the top speed. Any way on is at least that long (triangle inequality; edge lengths are
- * scaled by the graph's smallest length-to-chord ratio, so even an edge drawn shorter than its
- * chord keeps the bound), and node delays are never negative, so the bound is admissible and
+ * speed), a label's key adds the straight line (a chord through the sphere: three subtractions
+ * and a square root per label) from its edge's head to the target edge's tail at the top speed.
+ * Any way on is at least that long (triangle inequality; edge lengths are scaled by the graph's
+ * smallest length-to-chord ratio, so even an edge drawn shorter than its chord keeps the bound), and node delays are never negative, so the bound is admissible and
  * consistent: the first time the target edge is popped its cost is the least, as with Dijkstra.
  */
 import FlatQueue from 'flatqueue';
-import { haversineM } from '../geo/index.js';
 import { EdgeFlag, RoadClass, TurnRestrictions, type Graph } from '../network/graph.js';
+
+const RAD = Math.PI / 180;
+/** mean Earth radius, metres (any radius works: edge lengths are compared with chords of the same sphere) */
+const EARTH_RADIUS_M = 6_371_008.8;
 
 /** Returns the current travel time of an edge, seconds. */
 export type EdgeTimeFn = (edge: number) => number;
@@ -30,6 +33,10 @@ export class SimRouter {
   private readonly drivable: Uint8Array;
   /** seconds per metre of straight line (0: plain Dijkstra) */
   private readonly secondsPerM: number;
+  /** node positions on a sphere of the Earth's radius, metres (straight lines through it) */
+  private readonly px: Float64Array;
+  private readonly py: Float64Array;
+  private readonly pz: Float64Array;
   /** edges popped by the last search */
   lastPopped = 0;
 
@@ -47,6 +54,17 @@ export class SimRouter {
     this.seen = new Uint32Array(graph.edgeCount);
     this.turns = new TurnRestrictions(graph);
     this.drivable = new Uint8Array(graph.edgeCount);
+    const n = graph.nodeCount;
+    this.px = new Float64Array(n);
+    this.py = new Float64Array(n);
+    this.pz = new Float64Array(n);
+    for (let v = 0; v < n; v++) {
+      const lat = (graph.nodeLatE7[v] / 1e7) * RAD,
+        lon = (graph.nodeLonE7[v] / 1e7) * RAD;
+      this.px[v] = EARTH_RADIUS_M * Math.cos(lat) * Math.cos(lon);
+      this.py[v] = EARTH_RADIUS_M * Math.cos(lat) * Math.sin(lon);
+      this.pz[v] = EARTH_RADIUS_M * Math.sin(lat);
+    }
     // the smallest share of its chord an edge's length is (≤ 1): scales every straight line
     let lengthPerChord = 1;
     for (let e = 0; e < graph.edgeCount; e++) {
@@ -62,9 +80,12 @@ export class SimRouter {
     this.secondsPerM = topSpeedKph > 0 ? (3.6 / topSpeedKph) * Math.max(0, lengthPerChord) * (1 - 1e-9) : 0;
   }
 
+  /** Straight line between two nodes through the sphere, metres (never longer than the great circle). */
   private chordM(u: number, v: number): number {
-    const g = this.graph;
-    return haversineM(g.nodeLatE7[u] / 1e7, g.nodeLonE7[u] / 1e7, g.nodeLatE7[v] / 1e7, g.nodeLonE7[v] / 1e7);
+    const dx = this.px[u] - this.px[v],
+      dy = this.py[u] - this.py[v],
+      dz = this.pz[u] - this.pz[v];
+    return Math.sqrt(dx * dx + dy * dy + dz * dz);
   }
 
   /**
