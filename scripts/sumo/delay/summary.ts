@@ -110,9 +110,15 @@ const rows: Array<[string, (f: Figures) => string]> = [
         : '–',
   ],
   [
-    'POG from controller logs, pooled per intersection vs arrivals on green: MAE / worst, points',
+    'POG from logs pooled per intersection (≥ 30 probes) vs all vehicles: MAE / worst; sampling floor, points',
     (f) =>
-      f.logPog ? `${f.logPog.pooledMaePct} / ${f.logPog.pooledMaxAbsPct} (${f.logPog.pooledIntersections})` : '–',
+      f.logPog
+        ? `${f.logPog.pooledMaePct} / ${f.logPog.pooledMaxAbsPct}; ${f.logPog.pooledSamplingFloorMaePct} (${f.logPog.pooledIntersections})`
+        : '–',
+  ],
+  [
+    'POG from logs pooled per intersection vs the same probe vehicles: MAE / worst, points',
+    (f) => (f.logPog ? `${f.logPog.pooledSameProbesMaePct} / ${f.logPog.pooledSameProbesMaxAbsPct}` : '–'),
   ],
   [
     'POG from logs per bin vs all vehicles / sampling floor / vs the same probes, points',
