@@ -360,6 +360,8 @@ let stopAgree = 0;
 const approachErr: number[] = [];
 let greenJudged = 0;
 let greenAgree = 0;
+let pairStoppedEst = 0;
+let pairStoppedTruth = 0;
 for (const f of facts) {
   const g = groupOfKey.get(f.key);
   if (!g) continue;
@@ -371,6 +373,8 @@ for (const f of facts) {
   if (best) {
     pairErr.push(f.delayS - best.delayS);
     if (best.stopped === f.stopped) stopAgree++;
+    if (f.stopped) pairStoppedEst++;
+    if (best.stopped) pairStoppedTruth++;
     if (f.approachKph !== null) approachErr.push(f.approachKph - best.approachKph);
     if (best.onGreen !== null && f.onGreen !== null && f.onGreen !== undefined) {
       greenJudged++;
@@ -414,6 +418,8 @@ const figures = {
     maeS: r2(abs(pairErr)),
     biasS: r2(mean(pairErr)),
     stopAgreementPct: r2((100 * stopAgree) / pairErr.length),
+    stoppedSharePct: r2((100 * pairStoppedEst) / pairErr.length),
+    truthStoppedSharePct: r2((100 * pairStoppedTruth) / pairErr.length),
     approachSpeedMaeKph: r2(abs(approachErr)),
     ...(greenJudged > 0 ? { onGreenAgreementPct: r2((100 * greenAgree) / greenJudged) } : {}),
   },

@@ -32,6 +32,8 @@ interface Figures {
     maeS: number;
     biasS: number;
     stopAgreementPct: number;
+    stoppedSharePct?: number;
+    truthStoppedSharePct?: number;
     onGreenAgreementPct?: number;
     approachSpeedMaeKph: number;
   };
@@ -126,7 +128,11 @@ const rows: Array<[string, (f: Figures) => string]> = [
       f.logPog ? `${f.logPog.binMaePct} / ${f.logPog.binSamplingFloorMaePct} / ${f.logPog.binSameProbesMaePct}` : '–',
   ],
   [
-    'share stopped: estimate / truth of the same probe vehicles',
+    'share stopped, same-vehicle pairs: estimate / truth',
+    (f) => `${f.crossings.stoppedSharePct ?? '–'} % / ${f.crossings.truthStoppedSharePct ?? '–'} %`,
+  ],
+  [
+    'share stopped, all facts / all truth crossings of the probe vehicles',
     (f) => (f.stopShare ? `${f.stopShare.estPct} % / ${f.stopShare.truthSameProbesPct} %` : '–'),
   ],
 ];
