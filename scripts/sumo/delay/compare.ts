@@ -290,16 +290,24 @@ const pog = {
 const hrows = [...hours.values()].filter((c) => c.est.length >= MIN_PROBES && c.truthProbe.length > 0);
 const herrSame = hrows.map((c) => mean(c.est) - mean(c.truthProbe));
 const hlosSame = hrows.filter((c) => los(mean(c.est)) === los(mean(c.truthProbe))).length / hrows.length;
-// ---- POG from the controller logs: pooled per intersection against the truth of all vehicles,
-// and per bin against all vehicles beside the sampling floor (the probes' own truth against all)
-const prows = [...pooled.values()].filter((c) => c.estOnGreen.length >= MIN_PROBES && c.onGreen.length > 0);
+// ---- POG from the controller logs: pooled per intersection (≥ --min-movement probe arrivals)
+// and per bin, against the truth of all vehicles beside the sampling floor (the probes' own truth
+// against all), and against the truth of the same probe vehicles
+const prows = [...pooled.values()].filter(
+  (c) => c.estOnGreen.length >= MIN_MOVEMENT && c.onGreen.length > 0 && c.onGreenProbe.length > 0,
+);
 const pogPooled = prows.map((c) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreen));
+const pogPooledSame = prows.map((c) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreenProbe));
+const pogPooledFloor = prows.map((c) => 100 * mean(c.onGreenProbe) - 100 * mean(c.onGreen));
 const pogBins = pogRows.filter(([, c]) => c.estOnGreen.length > 0 && c.onGreenProbe.length > 0);
 const logPog = {
   pooledIntersections: prows.length,
   pooledMaePct: abs(pogPooled),
   pooledBiasPct: mean(pogPooled),
   pooledMaxAbsPct: Math.max(0, ...pogPooled.map(Math.abs)),
+  pooledSamplingFloorMaePct: abs(pogPooledFloor),
+  pooledSameProbesMaePct: abs(pogPooledSame),
+  pooledSameProbesMaxAbsPct: Math.max(0, ...pogPooledSame.map(Math.abs)),
   binMaePct: abs(pogBins.map(([, c]) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreen))),
   binSamplingFloorMaePct: abs(pogBins.map(([, c]) => 100 * mean(c.onGreenProbe) - 100 * mean(c.onGreen))),
   binSameProbesMaePct: abs(pogBins.map(([, c]) => 100 * mean(c.estOnGreen) - 100 * mean(c.onGreenProbe))),
@@ -352,6 +360,8 @@ let stopAgree = 0;
 const approachErr: number[] = [];
 let greenJudged = 0;
 let greenAgree = 0;
+let pairStoppedEst = 0;
+let pairStoppedTruth = 0;
 for (const f of facts) {
   const g = groupOfKey.get(f.key);
   if (!g) continue;
@@ -363,6 +373,8 @@ for (const f of facts) {
   if (best) {
     pairErr.push(f.delayS - best.delayS);
     if (best.stopped === f.stopped) stopAgree++;
+    if (f.stopped) pairStoppedEst++;
+    if (best.stopped) pairStoppedTruth++;
     if (f.approachKph !== null) approachErr.push(f.approachKph - best.approachKph);
     if (best.onGreen !== null && f.onGreen !== null && f.onGreen !== undefined) {
       greenJudged++;
@@ -406,6 +418,8 @@ const figures = {
     maeS: r2(abs(pairErr)),
     biasS: r2(mean(pairErr)),
     stopAgreementPct: r2((100 * stopAgree) / pairErr.length),
+    stoppedSharePct: r2((100 * pairStoppedEst) / pairErr.length),
+    truthStoppedSharePct: r2((100 * pairStoppedTruth) / pairErr.length),
     approachSpeedMaeKph: r2(abs(approachErr)),
     ...(greenJudged > 0 ? { onGreenAgreementPct: r2((100 * greenAgree) / greenJudged) } : {}),
   },

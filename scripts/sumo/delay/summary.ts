@@ -32,6 +32,8 @@ interface Figures {
     maeS: number;
     biasS: number;
     stopAgreementPct: number;
+    stoppedSharePct?: number;
+    truthStoppedSharePct?: number;
     onGreenAgreementPct?: number;
     approachSpeedMaeKph: number;
   };
@@ -110,9 +112,15 @@ const rows: Array<[string, (f: Figures) => string]> = [
         : '–',
   ],
   [
-    'POG from controller logs, pooled per intersection vs arrivals on green: MAE / worst, points',
+    'POG from logs pooled per intersection (≥ 30 probes) vs all vehicles: MAE / worst; sampling floor, points',
     (f) =>
-      f.logPog ? `${f.logPog.pooledMaePct} / ${f.logPog.pooledMaxAbsPct} (${f.logPog.pooledIntersections})` : '–',
+      f.logPog
+        ? `${f.logPog.pooledMaePct} / ${f.logPog.pooledMaxAbsPct}; ${f.logPog.pooledSamplingFloorMaePct} (${f.logPog.pooledIntersections})`
+        : '–',
+  ],
+  [
+    'POG from logs pooled per intersection vs the same probe vehicles: MAE / worst, points',
+    (f) => (f.logPog ? `${f.logPog.pooledSameProbesMaePct} / ${f.logPog.pooledSameProbesMaxAbsPct}` : '–'),
   ],
   [
     'POG from logs per bin vs all vehicles / sampling floor / vs the same probes, points',
@@ -120,7 +128,11 @@ const rows: Array<[string, (f: Figures) => string]> = [
       f.logPog ? `${f.logPog.binMaePct} / ${f.logPog.binSamplingFloorMaePct} / ${f.logPog.binSameProbesMaePct}` : '–',
   ],
   [
-    'share stopped: estimate / truth of the same probe vehicles',
+    'share stopped, same-vehicle pairs: estimate / truth',
+    (f) => `${f.crossings.stoppedSharePct ?? '–'} % / ${f.crossings.truthStoppedSharePct ?? '–'} %`,
+  ],
+  [
+    'share stopped, all facts / all truth crossings of the probe vehicles',
     (f) => (f.stopShare ? `${f.stopShare.estPct} % / ${f.stopShare.truthSameProbesPct} %` : '–'),
   ],
 ];
