@@ -8,7 +8,7 @@ import { announceChange } from '../../store/changes.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { RoutingError, type RoutingService } from '../../routing/index.js';
 import { INCIDENT_TYPE_NAMES, type Incident } from '../../traffic/incidents.js';
-import { parseDateTime } from './params.js';
+import { parseDateTime } from './param-values.js';
 import { clientProblemOf } from '../request-errors.js';
 
 const TYPE_NAME: Record<number, string> = { 1: 'construction', 2: 'event', 3: 'congestion', 4: 'crash' };
