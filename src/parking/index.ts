@@ -27,13 +27,8 @@ export {
   parseUploadDocument,
   type UploadResult,
 } from './inventory/store.js';
-export {
-  validateLotUpload,
-  validateBlockUpload,
-  idFromAlias,
-  type LotUpload,
-  type BlockUpload,
-} from './inventory/upload.js';
+export { validateLotUpload, idFromAlias, type LotUpload } from './inventory/lot-upload.js';
+export { validateBlockUpload, type BlockUpload } from './inventory/block-upload.js';
 export { geodesicDistanceM } from './inventory/geodesic.js';
 export type { LotRecord, BlockRecord, SegmentRecord } from './inventory/types.js';
 export { calculateRates, isOpenAt, type CalculatedRate } from './rates/calculated-rates.js';
