@@ -11,13 +11,15 @@ export {
   inventoryParameters,
   type InventoryQuery,
   type InventoryOperation,
-  type LocationQuery,
+} from './inventory/params.js';
+export type { LocationQuery } from './inventory/location-params.js';
+export {
   DEFAULT_LIMIT,
   MAX_LIMIT,
   MAX_RADIUS_M,
   DEFAULT_RADIUS_M,
   CORRIDOR_HALF_WIDTH_M,
-} from './inventory/params.js';
+} from './inventory/inventory-limits.js';
 export { selectLots, selectBlocks, type Hit, type Page } from './inventory/select.js';
 export {
   storeUploads,
