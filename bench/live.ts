@@ -198,13 +198,14 @@ async function runBackend(
         }),
       ),
     );
+    let perProcess: TimedLoadResult[] = [];
     const load = {
       start: () => {
         for (const l of loads) l.start();
       },
       stop: async (): Promise<TimedLoadResult> => {
-        const runs = await Promise.all(loads.map((l) => l.stop()));
-        return { requests: runs.flatMap((r) => r.requests), health: runs.flatMap((r) => r.health) };
+        perProcess = await Promise.all(loads.map((l) => l.stop()));
+        return { requests: perProcess.flatMap((r) => r.requests), health: perProcess.flatMap((r) => r.health) };
       },
     };
     const propagation = pg ? sampleSpeedPropagation(databaseUrl!, serving) : undefined;
@@ -256,6 +257,14 @@ async function runBackend(
       `  feed warm-up (first ${WINDOW_MS / 1000} s of feed after start-up, not counted above) p50 ${f(warm.p50)} ms  p99 ${f(warm.p99)} ms  /healthz max ${f(warm.healthMaxMs)} ms  errors ${warm.errors}`,
     );
     console.log(`  p99 during / quiet ${(during.p99 / quiet.p99).toFixed(2)}  (target ≤ 2)`);
+    if (perProcess.length > 1)
+      perProcess.forEach((r, i) => {
+        const q = inWindows(r, quietWindows);
+        const d = inWindows(r, feedWindows);
+        console.log(
+          `  serving process ${i + 1}${i === 0 ? ' (receives the feed posts)' : ''}: p99 quiet ${f(q.p99)} ms, during feed ${f(d.p99)} ms (× ${(d.p99 / q.p99).toFixed(2)})`,
+        );
+      });
     console.log(
       `  feed: ${fed.posts} posts of ${PINGS_PER_POST} pings, ${FEED_CONCURRENCY} in flight: ${Math.round(fed.pings / fed.seconds)} pings/s ingested end to end (stored, matched, speeds, facts) over ${fed.seconds.toFixed(1)} s of posting`,
     );

@@ -17,13 +17,13 @@ const OWNERS: Array<[RegExp, 'routing' | 'inventory' | 'reservations' | 'uss' | 
   [/^\/v1\/admin\/(apps|signing-keys|probes|analytics)(\/|$)/, 'admin'],
   [/^\/v1\/admin\/parking\/load$/, 'admin'],
   [/^\/traffic\//i, 'routing'],
-  [/^\/v1\/incidents(\/|$)/, 'routing'],
+  [/^\/v1\/(incidents|speeds)(\/|$)/, 'routing'],
   [/^\/(lots|blocks)(\/|$)/, 'inventory'],
   [/^\/v1\/admin\/parking\/(lots|blocks|occupancy)(\/|$)/, 'inventory'],
   [/^\/USS(\/|$)/, 'uss'],
   [/^\/(product|reservation|user)(\/|$)/, 'reservations'],
   [/^\/v1\/admin\/parking\//, 'reservations'],
-  [/^\/v1\/(metrics|metadata|namespace)\//, 'analytics'],
+  [/^\/v1\/(metrics|metadata|namespace|signals)\//, 'analytics'],
   [/^\/v1\/probes(\/|$)/, 'probes'],
 ];
 

@@ -117,11 +117,14 @@ export function registerLearnedSpeedRoutes(app: FastifyInstance, ctx: AppContext
         if (err instanceof AuthError) return fail(reply, 401, err.code, 'invalid or expired token');
         throw err;
       }
-      const q = (req.query ?? {}) as Record<string, string | undefined>;
+      const raw = (req.query ?? {}) as Record<string, string | string[] | undefined>;
+      const q = raw as Record<string, string | undefined>;
       try {
-        for (const k of Object.keys(q))
+        for (const [k, v] of Object.entries(raw)) {
           if (!(k in QUERY_DOCS))
             throw new ParamError(k, `unknown parameter (this operation takes ${Object.keys(QUERY_DOCS).join(', ')})`);
+          if (Array.isArray(v)) throw new ParamError(k, 'given more than once');
+        }
         const format = (q.format ?? 'json').toLowerCase();
         if (!['json', 'csv', 'osrm'].includes(format)) throw new ParamError('format', 'json, csv or osrm');
         const g = ctx.region.graph;
