@@ -11,13 +11,15 @@ export {
   inventoryParameters,
   type InventoryQuery,
   type InventoryOperation,
-  type LocationQuery,
+} from './inventory/params.js';
+export type { LocationQuery } from './inventory/location-params.js';
+export {
   DEFAULT_LIMIT,
   MAX_LIMIT,
   MAX_RADIUS_M,
   DEFAULT_RADIUS_M,
   CORRIDOR_HALF_WIDTH_M,
-} from './inventory/params.js';
+} from './inventory/inventory-limits.js';
 export { selectLots, selectBlocks, type Hit, type Page } from './inventory/select.js';
 export {
   storeUploads,
@@ -27,13 +29,8 @@ export {
   parseUploadDocument,
   type UploadResult,
 } from './inventory/store.js';
-export {
-  validateLotUpload,
-  validateBlockUpload,
-  idFromAlias,
-  type LotUpload,
-  type BlockUpload,
-} from './inventory/upload.js';
+export { validateLotUpload, idFromAlias, type LotUpload } from './inventory/lot-upload.js';
+export { validateBlockUpload, type BlockUpload } from './inventory/block-upload.js';
 export { geodesicDistanceM } from './inventory/geodesic.js';
 export type { LotRecord, BlockRecord, SegmentRecord } from './inventory/types.js';
 export { calculateRates, isOpenAt, type CalculatedRate } from './rates/calculated-rates.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import { generateDemoCity } from '../../src/demo/city.js';
-import { mergeLot, validateLotUpload } from '../../src/parking/inventory/upload.js';
+import { mergeLot, validateLotUpload } from '../../src/parking/inventory/lot-upload.js';
 import { quoteStay } from '../../src/parking/rates/quote.js';
 import { productFromInput, type LotRef } from '../../src/parking/reservations/products/product.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
-import { ROUTING_PARAMETERS } from '../../src/http/routing/params.js';
+import { ROUTING_PARAMETERS } from '../../src/http/routing/parameters.js';
 
 interface Param {
   in: string;

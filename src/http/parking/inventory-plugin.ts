@@ -6,21 +6,14 @@
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
-import { announceChange } from '../../store/changes.js';
-import {
-  ParkingError,
-  deleteLotUpload,
-  inventoryParameters,
-  type InventoryOperation,
-  type ObservationInput,
-} from '../../parking/index.js';
+import { ParkingError, inventoryParameters, type InventoryOperation } from '../../parking/index.js';
 import { DOCUMENTATION_ONLY, documentedStrings } from '../openapi.js';
 import { bearerToken, hasMalformedAuthorization, queryParam } from '../tokens.js';
 import { parkingEnvelope } from './inventory-envelope.js';
 import { sendParkingError } from './inventory-errors.js';
 import { servedService } from '../services.js';
+import { registerInventoryAdminRoutes } from './inventory-admin-routes.js';
 
-const str = { type: 'string' } as const;
 const LOCATION_DOC =
   'Exactly one location parameter. radius only with point (default 1000 m, max 10 000 m). Parameter names are case-insensitive; names no operation knows are ignored.';
 /** Descriptions of the query parameters of /lots, /blocks and /blocks/v3 (the parser's lists pick per operation). */
@@ -60,6 +53,30 @@ function lowerParams(req: FastifyRequest): Record<string, string> {
   return out;
 }
 
+/** Checks the app token: header (preferred) or `accesstoken` query unless `headerOnly`. */
+async function authorize(ctx: AppContext, req: FastifyRequest, headerOnly: boolean): Promise<{ admin: boolean }> {
+  if (req.headers.authorization && hasMalformedAuthorization(req))
+    throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
+  const header = bearerToken(req);
+  const query = queryParam(req, 'accesstoken');
+  if (headerOnly && !header && query)
+    throw new ParkingError(
+      'PARKING_TOKEN_INVALID',
+      '/blocks/v3 accepts the token only in the Authorization: Bearer header',
+      'accesstoken',
+    );
+  const token = header ?? (headerOnly ? undefined : query);
+  if (!token)
+    throw new ParkingError(
+      'PARKING_TOKEN_INVALID',
+      headerOnly
+        ? 'missing token: send Authorization: Bearer <token>'
+        : 'missing token: send Authorization: Bearer <token> or accesstoken',
+      'accesstoken',
+    );
+  return ctx.auth.verifyAppToken(token);
+}
+
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
   const service = servedService(app.services, 'parkingInventory');
   // build the index before the first request (the database is migrated before the app is built)
@@ -78,50 +95,8 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
   ctx.changes?.on('parking', async () => {
     await service.refresh();
   });
-  const announce = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (reply.statusCode < 300)
-      await announceChange(ctx.db, 'parking', '').catch((err: unknown) =>
-        req.log.warn({ err }, 'parking change not announced'),
-      );
-  };
-
-  /** Checks the app token: header (preferred) or `accesstoken` query unless `headerOnly`. */
-  async function authorize(req: FastifyRequest, headerOnly: boolean): Promise<{ admin: boolean }> {
-    if (req.headers.authorization && hasMalformedAuthorization(req))
-      throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
-    const header = bearerToken(req);
-    const query = queryParam(req, 'accesstoken');
-    if (headerOnly && !header && query)
-      throw new ParkingError(
-        'PARKING_TOKEN_INVALID',
-        '/blocks/v3 accepts the token only in the Authorization: Bearer header',
-        'accesstoken',
-      );
-    const token = header ?? (headerOnly ? undefined : query);
-    if (!token)
-      throw new ParkingError(
-        'PARKING_TOKEN_INVALID',
-        headerOnly
-          ? 'missing token: send Authorization: Bearer <token>'
-          : 'missing token: send Authorization: Bearer <token> or accesstoken',
-        'accesstoken',
-      );
-    return ctx.auth.verifyAppToken(token);
-  }
-
-  /** Admin routes authenticate first (onRequest): no body is read or validated for an unauthorized caller. */
-  async function requireAdmin(req: FastifyRequest): Promise<void> {
-    if (req.headers.authorization && hasMalformedAuthorization(req))
-      throw new ParkingError('PARKING_TOKEN_INVALID', 'Authorization header must be "Bearer <token>"');
-    const token = bearerToken(req);
-    if (!token)
-      throw new ParkingError('PARKING_TOKEN_INVALID', 'missing token: send Authorization: Bearer <admin app token>');
-    const claims = await ctx.auth.verifyAppToken(token);
-    if (!claims.admin) throw new ParkingError('PARKING_FORBIDDEN', 'this operation needs an admin application token');
-  }
-
   const query = (op: InventoryOperation, headerOnly: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
-    await authorize(req, headerOnly);
+    await authorize(ctx, req, headerOnly);
     const nowMs = ctx.now();
     const result = await service.query(op, lowerParams(req), Math.floor(nowMs / 1000));
     return reply.send({ ...parkingEnvelope(nowMs), result });
@@ -173,144 +148,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
     },
     query('blocks-v3', true),
   );
-
-  const uploadBody = (what: string) => ({
-    description: `array of ${what} in the contract's field shape (or { "${what}": [...] }); partial objects update the stored upload`,
-    anyOf: [
-      { type: 'array', items: { type: 'object', additionalProperties: true } },
-      { type: 'object', additionalProperties: true },
-    ],
-  });
-  const items = (body: unknown, key: string): unknown[] => {
-    if (Array.isArray(body)) return body;
-    const v = (body as Record<string, unknown> | null)?.[key];
-    if (!Array.isArray(v))
-      throw new ParkingError(
-        'PARKING_UPLOAD_INVALID',
-        `body: an array of ${key} (or { "${key}": [...] }) expected`,
-        key,
-      );
-    return v;
-  };
-
-  app.put(
-    '/v1/admin/parking/lots',
-    {
-      onRequest: requireAdmin,
-      onResponse: announce,
-      bodyLimit: 64 * 1024 * 1024,
-      schema: {
-        tags: ['parking admin'],
-        summary:
-          'Add or update lots (uploaded fields win over OSM ones). Identify each lot by id, alias or osm_id (+ osm_type).',
-        body: uploadBody('lots'),
-        security: [{ bearer: [] }],
-      },
-    },
-    async (req, reply) => {
-      const res = await service.upload(items(req.body, 'lots'), []);
-      return reply.send({ ...parkingEnvelope(ctx.now()), result: res });
-    },
-  );
-
-  app.put(
-    '/v1/admin/parking/blocks',
-    {
-      onRequest: requireAdmin,
-      onResponse: announce,
-      bodyLimit: 64 * 1024 * 1024,
-      schema: {
-        tags: ['parking admin'],
-        summary: 'Add or update blocks by blockID; given segments replace the imported ones.',
-        body: uploadBody('blocks'),
-        security: [{ bearer: [] }],
-      },
-    },
-    async (req, reply) => {
-      const res = await service.upload([], items(req.body, 'blocks'));
-      return reply.send({ ...parkingEnvelope(ctx.now()), result: res });
-    },
-  );
-
-  app.delete(
-    '/v1/admin/parking/lots/:key',
-    {
-      onRequest: requireAdmin,
-      onResponse: announce,
-      schema: {
-        tags: ['parking admin'],
-        summary: 'Remove the upload of a lot (key: lot id, "osm:w123" or "alias:<source>|<id>"); OSM data shows again',
-        params: { type: 'object', properties: { key: str }, required: ['key'] },
-        security: [{ bearer: [] }],
-      },
-    },
-    async (req, reply) => {
-      const { key } = req.params as { key: string };
-      const full = /^\d+$/.test(key) ? `id:${key}` : key;
-      if (!(await deleteLotUpload(ctx.db, ctx.region.meta.name, full)))
-        throw new ParkingError('PARKING_NOT_FOUND', `no uploaded lot ${key}`, 'key');
-      await service.refresh();
-      return reply.send({ ...parkingEnvelope(ctx.now()), result: { deleted: full } });
-    },
-  );
-
-  app.post(
-    '/v1/admin/parking/occupancy',
-    {
-      onRequest: requireAdmin,
-      schema: {
-        tags: ['parking admin'],
-        summary: 'Record occupancy counts of lots or block segments',
-        body: {
-          type: 'array',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              lotId: { type: 'integer' },
-              segmentId: str,
-              occupied: { type: 'integer', minimum: 0 },
-              capacity: { type: 'integer', minimum: 0 },
-              observedAt: { ...str, description: 'ISO 8601 date-time; default now' },
-              source: { type: 'string', enum: ['operator', 'feed'] },
-            },
-            required: ['occupied'],
-          },
-        },
-        security: [{ bearer: [] }],
-      },
-    },
-    async (req, reply) => {
-      const nowS = Math.floor(ctx.now() / 1000);
-      const obs: ObservationInput[] = (req.body as Array<Record<string, unknown>>).map((o, i) => {
-        const hasLot = o.lotId !== undefined,
-          hasSeg = o.segmentId !== undefined;
-        if (hasLot === hasSeg)
-          throw new ParkingError('PARKING_UPLOAD_INVALID', `[${i}]: exactly one of lotId or segmentId`, `[${i}].lotId`);
-        let at = nowS;
-        if (o.observedAt !== undefined) {
-          const ms = Date.parse(String(o.observedAt));
-          if (!Number.isFinite(ms) || !/(Z|[+-]\d{2}:?\d{2})$/.test(String(o.observedAt)))
-            throw new ParkingError(
-              'PARKING_UPLOAD_INVALID',
-              `[${i}].observedAt: ISO 8601 with Z or offset expected`,
-              `[${i}].observedAt`,
-            );
-          at = Math.floor(ms / 1000);
-        }
-        return {
-          kind: hasLot ? 'lot' : 'segment',
-          targetId: String(hasLot ? o.lotId : o.segmentId),
-          observedAtS: at,
-          occupied: o.occupied as number,
-          capacity: (o.capacity as number | undefined) ?? null,
-          source: (o.source as 'operator' | 'feed' | undefined) ?? 'operator',
-        };
-      });
-      const n = await service.observe(obs);
-      return reply.send({ ...parkingEnvelope(ctx.now()), result: { recorded: n } });
-    },
-  );
+  registerInventoryAdminRoutes(app, ctx, service);
 };
 
 export default plugin;

@@ -93,8 +93,32 @@ function regionLots(ctx: AppContext): LotRef[] {
   }));
 }
 
-/** Registers the product routes on the reservations plugin. */
-export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): void {
+/** The lot, entry time and durations of a `GET /product/` query (`lower`: lower-cased names). */
+function productRequestOf(lower: Record<string, string>) {
+  const fId = lower.f_id;
+  const lot = lower.lot;
+  if (fId === undefined && lot === undefined) throw missingParam('f_id');
+  if (fId !== undefined && lot !== undefined) throw invalidParam('lot', 'give f_id or lot, not both');
+  if (fId !== undefined && !/^-?\d{1,18}$/.test(fId)) throw invalidParam('f_id', 'must be an integer lot id');
+  if (lot !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(lot))
+    throw invalidParam('lot', 'must be a lot UUID (pk_lot)');
+  if (lower.entry_dt !== undefined && lower.entry !== undefined)
+    throw invalidParam('entry', 'give entry_dt or entry, not both');
+  let entryAt: ((tz: string) => number) | undefined;
+  if (lower.entry_dt !== undefined) {
+    const text = lower.entry_dt;
+    parseEntryLocal(text, 'UTC', 'entry_dt'); // validate once even when the lot has no products
+    entryAt = (tz) => parseEntryLocal(text, tz, 'entry_dt');
+  } else if (lower.entry !== undefined) {
+    const ms = parseEntryIso(lower.entry, 'entry');
+    entryAt = () => ms;
+  }
+  const durationsMin = lower.duration !== undefined ? parseDurations(lower.duration) : undefined;
+  return { lotId: fId !== undefined ? Number(fId) : undefined, lotUuid: lot, entryAt, durationsMin };
+}
+
+/** `GET /product/`: the products of a lot, for an app token or a hashed publisher request. */
+function registerProductQueryRoute(app: FastifyInstance, ctx: AppContext): void {
   const productQuery = documentedStrings('GET /product/', PRODUCT_PARAMS, {
     f_id: 'lot id (this or lot)',
     lot: 'lot UUID, pk_lot (this or f_id)',
@@ -108,7 +132,6 @@ export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): vo
     accesstoken: 'app token (or Authorization: Bearer)',
     _: 'cache buster (ignored)',
   });
-  const ADMIN = [{ bearer: [] as string[] }];
   app.get(
     '/product/',
     {
@@ -131,37 +154,17 @@ export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): vo
       if (lower.pub_id !== undefined) await verifyChk(ctx.db, lower, ctx.now());
       else if (lower.chk !== undefined || lower.pt !== undefined) throw missingParam('pub_id');
       else await appCaller(ctx, req, true);
-      const fId = lower.f_id;
-      const lot = lower.lot;
-      if (fId === undefined && lot === undefined) throw missingParam('f_id');
-      if (fId !== undefined && lot !== undefined) throw invalidParam('lot', 'give f_id or lot, not both');
-      if (fId !== undefined && !/^-?\d{1,18}$/.test(fId)) throw invalidParam('f_id', 'must be an integer lot id');
-      if (lot !== undefined && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(lot))
-        throw invalidParam('lot', 'must be a lot UUID (pk_lot)');
-      if (lower.entry_dt !== undefined && lower.entry !== undefined)
-        throw invalidParam('entry', 'give entry_dt or entry, not both');
-      let entryAt: ((tz: string) => number) | undefined;
-      if (lower.entry_dt !== undefined) {
-        const text = lower.entry_dt;
-        parseEntryLocal(text, 'UTC', 'entry_dt'); // validate once even when the lot has no products
-        entryAt = (tz) => parseEntryLocal(text, tz, 'entry_dt');
-      } else if (lower.entry !== undefined) {
-        const ms = parseEntryIso(lower.entry, 'entry');
-        entryAt = () => ms;
-      }
-      const durationsMin = lower.duration !== undefined ? parseDurations(lower.duration) : undefined;
-      const body = await queryProducts(ctx.db, {
-        lotId: fId !== undefined ? Number(fId) : undefined,
-        lotUuid: lot,
-        entryAt,
-        durationsMin,
-        nowMs: ctx.now(),
-      });
+      const body = await queryProducts(ctx.db, { ...productRequestOf(lower), nowMs: ctx.now() });
       if (callback !== undefined) return sendJsonp(reply, callback, body);
       return sendJsonOrXml(req, reply, 'ProductResponse', body as unknown as Record<string, unknown>, productXml);
     },
   );
+}
 
+const ADMIN = [{ bearer: [] as string[] }];
+
+/** `PUT`, `GET /v1/admin/parking/products`, `DELETE /v1/admin/parking/products/:productId`. */
+function registerProductAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.put(
     '/v1/admin/parking/products',
     {
@@ -225,7 +228,10 @@ export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): vo
       return reply.send({ pk_reservation_product: productId, active: false });
     },
   );
+}
 
+/** `PUT /v1/admin/parking/publishers`. */
+function registerPublisherRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.put(
     '/v1/admin/parking/publishers',
     {
@@ -245,4 +251,11 @@ export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): vo
       return reply.send({ PublisherCount: count });
     },
   );
+}
+
+/** Registers the product routes on the reservations plugin. */
+export function registerProductRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerProductQueryRoute(app, ctx);
+  registerProductAdminRoutes(app, ctx);
+  registerPublisherRoutes(app, ctx);
 }

@@ -15,6 +15,7 @@ import {
   parseCardExpiry,
   parseEntryLocal,
   reservationView,
+  type CreateReservationRequest,
   type PaymentInput,
   type Reservation,
 } from '../../parking/reservations/index.js';
@@ -141,8 +142,49 @@ const PUT_DOCS: Record<string, string> = { action: 'Cancel, Scan, Redeem or Rese
 /** Security of the reservation routes: an app token, or the user's Basic credentials. */
 const CALLER: Array<Record<string, string[]>> = [{ bearer: [] }, { basic: [] }];
 
-/** Registers the reservation routes on the reservations plugin. */
-export function registerReservationRoutes(app: FastifyInstance, ctx: AppContext): void {
+/** The create request of a `POST /reservation/` (a new reservation or a quote). */
+function createRequestOf(
+  req: FastifyRequest,
+  fields: Record<string, unknown>,
+  quoteOnly: boolean,
+  payment: PaymentInput | undefined,
+): CreateReservationRequest {
+  const headerKey = req.headers[IDEMPOTENCY_HEADER];
+  const bodyKey = stringField(fields, 'idempotency_key');
+  if (Array.isArray(headerKey)) throw invalidParam('Idempotency-Key', 'given more than once');
+  if (headerKey !== undefined && bodyKey !== undefined && headerKey !== bodyKey)
+    throw invalidParam('idempotency_key', 'differs from the Idempotency-Key header');
+  const productId = stringField(fields, 'pk_reservation_product');
+  if (!productId) throw missingParam('pk_reservation_product');
+  const idText = stringField(fields, 'f_id') ?? stringField(fields, 'id');
+  if (idText !== undefined && !/^-?\d{1,18}$/.test(idText)) throw invalidParam('f_id', 'must be an integer lot id');
+  const entryText = stringField(fields, 'entry_time');
+  if (!entryText) throw missingParam('entry_time');
+  parseEntryLocal(entryText, 'UTC', 'entry_time');
+  const durationText = stringField(fields, 'duration');
+  if (!durationText) throw missingParam('duration');
+  const durations = parseDurations(durationText);
+  if (durations.length !== 1) throw invalidParam('duration', 'a reservation has one duration');
+  return {
+    productId,
+    lotId: idText === undefined ? undefined : Number(idText),
+    entryAt: (tz) => parseEntryLocal(entryText, tz, 'entry_time'),
+    durationMin: durations[0],
+    quoteOnly,
+    payment,
+    idempotencyKey: headerKey ?? bodyKey,
+    contact: {
+      firstName: stringField(fields, 'first_name'),
+      lastName: stringField(fields, 'last_name'),
+      phone: stringField(fields, 'phone'),
+      licensePlate: stringField(fields, 'str_license_plate'),
+      cpf: stringField(fields, 'cpf'),
+    },
+  };
+}
+
+/** `POST /reservation/`: reserve, quote, or act on an existing reservation. */
+function registerCreateRoute(app: FastifyInstance, ctx: AppContext): void {
   app.post(
     '/reservation/',
     {
@@ -178,47 +220,19 @@ export function registerReservationRoutes(app: FastifyInstance, ctx: AppContext)
         );
         return send(req, reply, ctx, token, [r]);
       }
-      const headerKey = req.headers[IDEMPOTENCY_HEADER];
-      const bodyKey = stringField(fields, 'idempotency_key');
-      if (Array.isArray(headerKey)) throw invalidParam('Idempotency-Key', 'given more than once');
-      if (headerKey !== undefined && bodyKey !== undefined && headerKey !== bodyKey)
-        throw invalidParam('idempotency_key', 'differs from the Idempotency-Key header');
-      const productId = stringField(fields, 'pk_reservation_product');
-      if (!productId) throw missingParam('pk_reservation_product');
-      const idText = stringField(fields, 'f_id') ?? stringField(fields, 'id');
-      if (idText !== undefined && !/^-?\d{1,18}$/.test(idText)) throw invalidParam('f_id', 'must be an integer lot id');
-      const entryText = stringField(fields, 'entry_time');
-      if (!entryText) throw missingParam('entry_time');
-      parseEntryLocal(entryText, 'UTC', 'entry_time');
-      const durationText = stringField(fields, 'duration');
-      if (!durationText) throw missingParam('duration');
-      const durations = parseDurations(durationText);
-      if (durations.length !== 1) throw invalidParam('duration', 'a reservation has one duration');
-      const result = await createReservation(
-        ctx.db,
-        caller,
-        {
-          productId,
-          lotId: idText === undefined ? undefined : Number(idText),
-          entryAt: (tz) => parseEntryLocal(entryText, tz, 'entry_time'),
-          durationMin: durations[0],
-          quoteOnly,
-          payment,
-          idempotencyKey: headerKey ?? bodyKey,
-          contact: {
-            firstName: stringField(fields, 'first_name'),
-            lastName: stringField(fields, 'last_name'),
-            phone: stringField(fields, 'phone'),
-            licensePlate: stringField(fields, 'str_license_plate'),
-            cpf: stringField(fields, 'cpf'),
-          },
-        },
-        { processor: paymentProcessor, nowMs: ctx.now() },
-      );
+      const result = await createReservation(ctx.db, caller, createRequestOf(req, fields, quoteOnly, payment), {
+        processor: paymentProcessor,
+        nowMs: ctx.now(),
+      });
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return send(req, reply, ctx, token, [result.reservation]);
     },
   );
+}
+
+/** Registers the reservation routes on the reservations plugin. */
+export function registerReservationRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerCreateRoute(app, ctx);
 
   app.get(
     '/reservation/',

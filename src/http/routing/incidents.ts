@@ -8,7 +8,7 @@ import { announceChange } from '../../store/changes.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { RoutingError, type RoutingService } from '../../routing/index.js';
 import { INCIDENT_TYPE_NAMES, type Incident } from '../../traffic/incidents.js';
-import { parseDateTime } from './params.js';
+import { parseDateTime } from './param-values.js';
 import { clientProblemOf } from '../request-errors.js';
 
 const TYPE_NAME: Record<number, string> = { 1: 'construction', 2: 'event', 3: 'congestion', 4: 'crash' };
@@ -143,20 +143,17 @@ interface CreateBody {
   fullDescription?: string;
 }
 
-/** Registers the incident admin routes. */
-export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, service: RoutingService): void {
-  // Other processes use an incident created or deleted here at once, and this one theirs.
-  ctx.changes?.on('incidents', () => service.reloadIncidents());
-  // Announced before the answer leaves (onSend), so a client that got its 201/204 knows the other
-  // threads and processes have been notified.
-  const announce = async (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
-    if (reply.statusCode < 300)
-      await announceChange(ctx.db, 'incidents', ctx.region.meta.mapVersion).catch((err: unknown) =>
-        req.log.warn({ err }, 'incident change not announced'),
-      );
-    return payload;
-  };
-  const security = [{ bearer: [] }];
+const security = [{ bearer: [] }];
+const idParams = { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{1,15}$' } } } as const;
+type SendHook = (req: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown>;
+
+/** `POST /v1/incidents`. */
+function registerCreateIncidentRoute(
+  app: FastifyInstance,
+  ctx: AppContext,
+  service: RoutingService,
+  announce: SendHook,
+): void {
   app.post(
     '/v1/incidents',
     {
@@ -222,7 +219,10 @@ export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, se
       }
     },
   );
+}
 
+/** `GET /v1/incidents`, `GET /v1/incidents/:id`. */
+function registerIncidentReadRoutes(app: FastifyInstance, ctx: AppContext, service: RoutingService): void {
   app.get(
     '/v1/incidents',
     {
@@ -256,7 +256,6 @@ export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, se
     },
   );
 
-  const idParams = { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]{1,15}$' } } } as const;
   app.get(
     '/v1/incidents/:id',
     {
@@ -283,7 +282,15 @@ export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, se
       return reply.send({ incident: incidentJson(inc) });
     },
   );
+}
 
+/** `DELETE /v1/incidents/:id`. */
+function registerDeleteIncidentRoute(
+  app: FastifyInstance,
+  ctx: AppContext,
+  service: RoutingService,
+  announce: SendHook,
+): void {
   app.delete(
     '/v1/incidents/:id',
     {
@@ -305,4 +312,22 @@ export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, se
       return reply.code(204).send();
     },
   );
+}
+
+/** Registers the incident admin routes. */
+export function registerIncidentRoutes(app: FastifyInstance, ctx: AppContext, service: RoutingService): void {
+  // Other processes use an incident created or deleted here at once, and this one theirs.
+  ctx.changes?.on('incidents', () => service.reloadIncidents());
+  // Announced before the answer leaves (onSend), so a client that got its 201/204 knows the other
+  // threads and processes have been notified.
+  const announce = async (req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> => {
+    if (reply.statusCode < 300)
+      await announceChange(ctx.db, 'incidents', ctx.region.meta.mapVersion).catch((err: unknown) =>
+        req.log.warn({ err }, 'incident change not announced'),
+      );
+    return payload;
+  };
+  registerCreateIncidentRoute(app, ctx, service, announce);
+  registerIncidentReadRoutes(app, ctx, service);
+  registerDeleteIncidentRoute(app, ctx, service, announce);
 }

@@ -13,17 +13,8 @@ import type { AppContext } from '../../app/context.js';
 import { AuthError } from '../../auth/auth-service.js';
 import { RoutingError, type RoutingService } from '../../routing/index.js';
 import { servedService } from '../services.js';
-import {
-  ACTIONS,
-  checkKnown,
-  parseFindRoute,
-  parseGetRoute,
-  parseTravelTimes,
-  readParams,
-  requestedFormatAndAction,
-  ROUTING_PARAMETERS,
-  type ActionName,
-} from './params.js';
+import { ACTIONS, type ActionName, checkKnown, ROUTING_PARAMETERS } from './parameters.js';
+import { parseFindRoute, parseGetRoute, parseTravelTimes, readParams, requestedFormatAndAction } from './params.js';
 import { envelope, errorToXml, travelTimesToJson, travelTimesToXml, tripToJson, tripToXml } from './render.js';
 import { registerIncidentRoutes } from './incidents.js';
 import { registerLearnedSpeedRoutes } from './learned-speeds.js';

@@ -6,8 +6,8 @@
 import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
 import type { Intersection, Region } from '../../network/region.js';
-import type { BlockUpload, LotUpload } from './upload.js';
-import { mergeBlock, mergeLot } from './upload.js';
+import { type BlockUpload, mergeBlock } from './block-upload.js';
+import { type LotUpload, mergeLot } from './lot-upload.js';
 import { blockFromRegion, lotFromOsm } from './from-osm.js';
 import type { BlockRecord, LotRecord, SegmentRecord } from './types.js';
 

@@ -6,7 +6,8 @@
 import { ParkingError } from '../errors.js';
 import { degreeSpan, distanceToPolylineM, geodesicDistanceM, pointInRing, ringCentroid } from './geodesic.js';
 import type { Inventory } from './inventory.js';
-import type { InventoryQuery, LocationQuery } from './params.js';
+import type { LocationQuery } from './location-params.js';
+import type { InventoryQuery } from './params.js';
 import type { BlockRecord, LotRecord } from './types.js';
 
 /** A selected record with its distance in metres from the query point or area centre (null for id/alias). */

@@ -6,7 +6,8 @@
 import type { Db, Queryable } from '../../store/db.js';
 import { ParkingError } from '../errors.js';
 import { encodeLine } from './polyline.js';
-import { validateBlockUpload, validateLotUpload, type BlockUpload, type LotUpload } from './upload.js';
+import { type BlockUpload, validateBlockUpload } from './block-upload.js';
+import { type LotUpload, validateLotUpload } from './lot-upload.js';
 
 /** Result of storing uploads. */
 export interface UploadResult {

@@ -13,6 +13,8 @@ export { parseEntryIso, parseEntryLocal, isoUtc } from './products/clock.js';
 export * from './payments/processor.js';
 export * from './payments/test-processor.js';
 export * from './reservations/state-machine.js';
+export * from './reservations/reservation-model.js';
+export * from './reservations/create-reservation.js';
 export * from './reservations/reservation-service.js';
 export * from './reservations/held-spaces.js';
 export * from './users/user-service.js';
