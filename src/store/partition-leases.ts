@@ -173,25 +173,23 @@ export async function postgresLeases(url: string, pool: string, count: number): 
 }
 
 /** Live holders of pool `pool` on the PostgreSQL database of `db` (from any connection of it). */
-export async function countHolders(db: Queryable, pool: string): Promise<number> {
-  const schema = (await db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
-  const r = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM pg_locks
-     WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND classid = $1::bigint::oid
-       AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    [key31(`${schema}\u0000${pool}\u0000member`)],
-  );
-  return Number(r.rows[0].n);
+export function countHolders(db: Queryable, pool: string): Promise<number> {
+  return countLocks(db, pool, 'member');
 }
 
 /** Partitions of pool `pool` held by a live holder now (from any connection of the database). */
-export async function countHeld(db: Queryable, pool: string): Promise<number> {
+export function countHeld(db: Queryable, pool: string): Promise<number> {
+  return countLocks(db, pool, 'partition');
+}
+
+/** Granted advisory locks of pool `pool` of one kind, in this schema's database. */
+async function countLocks(db: Queryable, pool: string, kind: 'member' | 'partition'): Promise<number> {
   const schema = (await db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
   const r = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM pg_locks
      WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND classid = $1::bigint::oid
        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    [key31(`${schema}\u0000${pool}\u0000partition`)],
+    [key31(`${schema}\u0000${pool}\u0000${kind}`)],
   );
   return Number(r.rows[0].n);
 }
