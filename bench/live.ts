@@ -32,6 +32,8 @@ import { probeBody } from '../test/helpers/probe-bodies.js';
 import { FEED_CONCURRENCY, PINGS_PER_POST, feedBodies, startFeeder } from './lib/feeder.js';
 import { quantile, runLoad, type LoadRequest } from './lib/http-load.js';
 import { nowMs, startTimedLoad, type TimedLoadResult } from './lib/timed-load.js';
+import { reniceBackends, type Renicer } from './lib/renice-backends.js';
+import { INGESTION_NICE } from '../src/app/ingestion/worker.js';
 
 /** FindRoute requests per second, quiet and during the feed. */
 const RATE = 100;
@@ -170,6 +172,11 @@ async function runBackend(
       others.push(await startServer({ ...processEnv, ROLES: 'ingestion' }, 600_000, [], true));
   }
   const serving = pg ? [server, others[0]] : [server];
+  // the ingestion processes' database sessions at the priority of the ingestion thread, as on a machine
+  // where PostgreSQL shares the cores with them (BENCH_LIVE_DB_NICE=0 leaves them at normal priority)
+  const dbNice = Number(process.env.BENCH_LIVE_DB_NICE ?? INGESTION_NICE);
+  let renicer: Renicer | undefined;
+  if (pg && dbNice !== 0) renicer = await reniceBackends(databaseUrl!, 'streetwise ingestion', dbNice);
   try {
     if (process.env.BENCH_LIVE_FEED === '0') {
       console.log(`${label}: serving during a feed skipped (BENCH_LIVE_FEED=0); large bodies on a fresh server`);
@@ -275,6 +282,9 @@ async function runBackend(
     }
     if (process.env.BENCH_LIVE_BULK !== '0') await bulk(server, token, region, regionDir);
   } finally {
+    if (renicer)
+      console.log(`  (${renicer.reniced()} database sessions of the ingestion processes ran at nice ${dbNice})`);
+    await renicer?.stop();
     await server.stop();
     for (const o of others) await o.stop();
   }

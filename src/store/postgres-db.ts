@@ -5,14 +5,19 @@ import type { Db, QueryResult, Queryable } from './db.js';
 // BIGINT (int8) as JS numbers, like PGlite: every id we store is below 2^53.
 pg.types.setTypeParser(20, (v: string) => Number(v));
 
-/** Opens a pool on `url` (postgres://…) and checks the connection. */
-export async function openPostgres(url: string, opts: { max?: number } = {}): Promise<Db> {
+/**
+ * Opens a pool on `url` (postgres://…) and checks the connection. `applicationName` names the
+ * sessions in `pg_stat_activity` (e.g. `streetwise ingestion`), so an operator can tell which
+ * role a backend works for.
+ */
+export async function openPostgres(url: string, opts: { max?: number; applicationName?: string } = {}): Promise<Db> {
   // No JIT compilation: our statements are short, and when the planner overestimates one (the
   // rows of a trace before the table's statistics catch up) compiling it took 100–350 ms of a
   // statement that runs in 2 ms. Set on each new connection before the pool hands it out.
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
+    application_name: opts.applicationName ?? 'streetwise',
     onConnect: async (client) => {
       await client.query('SET jit = off');
     },

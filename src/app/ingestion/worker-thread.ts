@@ -15,10 +15,7 @@ import { remoteDb } from '../../store/remote-db.js';
 import { ingestRecords } from '../../probes/ingest/ingest.js';
 import { consumeNatsProbes, type NatsFeedOptions } from '../../probes/feeds/nats-feed.js';
 import { leasesOf } from './intake.js';
-import { IngestionWorker } from './worker.js';
-
-/** Niceness of the ingestion thread (0 = normal, 19 = lowest): requests keep the cores. */
-export const INGESTION_NICE = 10;
+import { INGESTION_NICE, IngestionWorker } from './worker.js';
 
 /** What the ingestion thread is given. */
 export interface IngestionThreadData {
@@ -47,7 +44,9 @@ try {
   /* not permitted here: normal priority */
 }
 const region = loadRegion(data.regionDir, { graphBytes: data.graphBytes });
-const db: Db = data.dbPort ? remoteDb(data.dbPort) : await openPostgres(data.databaseUrl!, { max: 4 });
+const db: Db = data.dbPort
+  ? remoteDb(data.dbPort)
+  : await openPostgres(data.databaseUrl!, { max: 4, applicationName: 'streetwise ingestion' });
 const name = region.meta.name;
 const worker = new IngestionWorker({
   db,

@@ -18,6 +18,12 @@ import { MatchCache } from '../../probes/process/match-cache.js';
 import { adoptUnassignedFacts } from '../../analytics/index.js';
 import { processChunk, type ChunkReport } from './process-chunk.js';
 
+/**
+ * Niceness of ingestion (0 = normal, 19 = lowest): the ingestion thread runs at it, so requests
+ * keep the cores.
+ */
+export const INGESTION_NICE = 10;
+
 /** Traces listed per round, and per chunk (one transaction). */
 const ROUND_TRACES = 1000;
 const CHUNK_TRACES = 200;

@@ -54,7 +54,9 @@ const { config } = data;
 
 const region = loadRegion(data.regionDir, { graphBytes: data.graphBytes });
 if (data.routing) useSharedRouting(region.graph, data.routing, port, data.index);
-const db: Db = data.dbPort ? remoteDb(data.dbPort) : await openPostgres(data.databaseUrl!);
+const db: Db = data.dbPort
+  ? remoteDb(data.dbPort)
+  : await openPostgres(data.databaseUrl!, { applicationName: 'streetwise serving' });
 const speeds = new SpeedFeeds();
 // the embedded database's one process runs the ingestion role; on PostgreSQL the workers are counted
 const ingestion = {
