@@ -3,148 +3,40 @@
  * field names of the parking contract, keyed to the OSM lots, plus reservation products in the
  * `/product/` field names. The format is documented in docs/demo.md.
  */
-import { createHash } from 'node:crypto';
 import type { Prng } from './prng.js';
-import type { DemoLot, OpeningRule } from './parking-lots.js';
+import type { DemoLot } from './parking-lots.js';
 import { CITY_NAME, CITY_POSTCODE, CITY_STATE, CITY_TIME_ZONE } from './layout.js';
 import { bearingDeg } from '../geo/index.js';
+import {
+  type ParkingUpload,
+  type UploadAddress,
+  type UploadEvCharger,
+  type UploadLot,
+  type UploadProduct,
+  type UploadStructuredRate,
+  DOW_EN,
+  clock12,
+  clock12Lower,
+  hrsLines,
+  maxOpenMinutes,
+  minutesBetween,
+  money0,
+  quarter,
+  round7,
+  stableUuid,
+} from './upload-format.js';
+
+export type {
+  ParkingUpload,
+  UploadAddress,
+  UploadEvCharger,
+  UploadLot,
+  UploadProduct,
+  UploadStructuredRate,
+} from './upload-format.js';
 
 /** Data source key of the demo operator: lot aliases are `demo|<lot key>`. */
 export const DEMO_DATA_SOURCE = 'demo';
-
-/** One structured rate of a lot (contract `structured_rates` item; amounts in dollars). */
-export interface UploadStructuredRate {
-  dow_start: number;
-  dow_end: number;
-  /** "HH:MM" local; start of the clock window the rate applies to */
-  time_in: string;
-  /** "HH:MM" local; end of the window ("24:00" = midnight; earlier than time_in = next day) */
-  time_out: string;
-  /** price per increment, dollars; 0 free, -1 no parking */
-  rate: number;
-  /** minutes */
-  increment: number;
-  /** true: charged again for every started increment; false: flat once per stay */
-  repeats: boolean;
-  /** cap per stay inside this window, dollars (0 = no cap) */
-  max: number;
-  /** 1 = applies on holidays only; -1 = replaced by the holiday rate on holidays; 0 = ignores holidays */
-  holidays: number;
-  rate_line: string;
-}
-
-/** An address in the contract's navigationAddress / buildingAddress shape. */
-export interface UploadAddress {
-  street: string;
-  city: string;
-  state: string;
-  postal: string;
-  country: string;
-  type: 'NAVIGATION' | 'LEGAL';
-}
-
-/** One lot of the upload (contract `/lots` field names; keyed by alias and OSM reference). */
-export interface UploadLot {
-  /** the lot id the importer gives the OSM lot (node id; way id × 10 + 1), see `lotIdOf` */
-  id: number;
-  /** `<data_source_key>|<lot id>` — the operator's own id */
-  alias: string;
-  /** OSM element the lot was imported from */
-  osm_type: 'node' | 'way';
-  osm_id: number;
-  name: string;
-  operator: string;
-  lotCategory: string;
-  format: 'Surface' | 'Structure' | 'Subterranean';
-  type: string;
-  spacesTotal: number;
-  handicapSpacesTotal: number;
-  url: string;
-  hrs: string[];
-  tz: string;
-  costIndex: number;
-  currency: string;
-  currencyIso: string;
-  pmtTypes: string[];
-  rateCard: string[];
-  structured_rates: UploadStructuredRate[];
-  note: string;
-  amenities: Array<{ id: number; name: string; value?: number; metric?: string }>;
-  ev_chargers: UploadEvCharger[];
-  point: { type: 'Point'; coordinates: [number, number] };
-  peps: Array<{ pepPt: [number, number]; pepAz: number; pepPrimary: boolean; pepType: 'IN' | 'OUT' | 'IN/OUT' }>;
-  navigationAddress: UploadAddress;
-  buildingAddress: UploadAddress;
-  phone: string;
-  phones: Array<{ type: string; number: string }>;
-  paymentIDs: Array<{ company: string; id: string }>;
-  reviewCount: number;
-  reviewScore: number;
-  reviews: Array<{ author: string; score: number; date: string; text: string }>;
-  pois: Array<{ name: string; category: string; distance: number }>;
-  photoThumbs: string[];
-  photos: Array<{ thumbnail: string; medium: string; full: string; assetTypes: string[] }>;
-}
-
-/** An EV charging site of a lot (contract `ev_chargers` item). */
-export interface UploadEvCharger {
-  site_code: string;
-  names: Array<{ name: string; locale: string }>;
-  display_point: { coordinates: { latitude: number; longitude: number } };
-  ports: Array<{
-    connector_type: string;
-    id: string;
-    voltage_volt: number;
-    current_amps: number;
-    level: number;
-    power_kw: number;
-  }>;
-  manufacturer: string;
-  network: string;
-  reservable: boolean;
-}
-
-/** A reservation product of a lot (contract `/product/` field names plus its price table). */
-export interface UploadProduct {
-  /** UUID, stable across runs and seeds */
-  pk_reservation_product: string;
-  /** lot id (the upload lot's `id`) */
-  f_id: number;
-  /** alias of the lot (`demo|<lot key>`) */
-  lot_alias: string;
-  name: string;
-  promo_text: string | null;
-  type: 'PREPAY';
-  /** price table: a stay of up to `duration` minutes costs `rate` dollars; ascending */
-  rates: Array<{ duration: number; rate: number }>;
-  /** longest bookable stay, minutes */
-  max_duration: number;
-  /** earliest entry time of day ("6:00am") */
-  start_time: string;
-  /** latest exit time of day ("11:59pm") */
-  end_time: string;
-  /** ISO weekdays (1 Monday … 7 Sunday) on which a stay may start */
-  days_available: number[];
-  /** spaces sold per entry day */
-  capacity: number;
-  /** dollars, added to every reservation */
-  service_fee: number;
-  phone_required: boolean;
-  license_required: boolean;
-  cpf_required: boolean;
-  printed_pass_required: boolean;
-  currency: string;
-  currencyIso: string;
-  processing_engine: string;
-}
-
-/** The whole upload file. */
-export interface ParkingUpload {
-  lots: UploadLot[];
-  products: UploadProduct[];
-}
-
-const DOW_EN = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 const AMENITY = {
   covered: { id: 1, name: 'Covered' },
@@ -189,29 +81,8 @@ function uploadLot(lot: DemoLot, costIndex: number, rng: Prng): UploadLot {
     type,
   });
   const structured = structuredRates(lot);
-  const amenities: UploadLot['amenities'] = [{ ...AMENITY.accessible }, { ...AMENITY.lit }];
-  if (lot.parking !== 'surface') amenities.push({ ...AMENITY.covered }, { ...AMENITY.cameras });
-  if (lot.parking === 'multi-storey' || lot.category === 'Hotel') amenities.push({ ...AMENITY.attendant });
-  if (lot.capacityCharging > 0) amenities.push({ ...AMENITY.ev });
-  if (lot.key === 'southport-ferry-lot' || lot.parkRide) amenities.push({ ...AMENITY.shuttle });
-  if (lot.key === 'harborplace-garage') amenities.push({ ...AMENITY.restrooms });
-  if (lot.maxHeightM) amenities.push({ ...AMENITY.height, value: lot.maxHeightM, metric: 'm' });
-  amenities.sort((a, b) => a.id - b.id);
   const reviewCount = rng.int(3, 140);
-  const reviews = [
-    {
-      author: 'J. M.',
-      score: rng.int(3, 5),
-      date: `2026-0${rng.int(1, 9)}-1${rng.int(0, 9)}`,
-      text: 'Easy to find and close to the harbor.',
-    },
-    {
-      author: 'R. T.',
-      score: rng.int(2, 5),
-      date: `2026-0${rng.int(1, 9)}-2${rng.int(0, 8)}`,
-      text: 'Entrance is a little tight, staff were helpful.',
-    },
-  ];
+  const reviews = sampleReviews(rng);
   return {
     id: lotIdOf(lot),
     alias,
@@ -234,7 +105,7 @@ function uploadLot(lot: DemoLot, costIndex: number, rng: Prng): UploadLot {
     rateCard: structured.map((r) => r.rate_line),
     structured_rates: structured,
     note: noteOf(lot),
-    amenities,
+    amenities: amenitiesOf(lot),
     ev_chargers: evChargers(lot),
     point: { type: 'Point', coordinates: [lot.lon, lot.lat] },
     peps: lot.entrances.map((e) => ({
@@ -259,6 +130,36 @@ function uploadLot(lot: DemoLot, costIndex: number, rng: Prng): UploadLot {
     photoThumbs: [],
     photos: [],
   };
+}
+
+/** The lot's amenities in the contract's ids, ascending. */
+function amenitiesOf(lot: DemoLot): UploadLot['amenities'] {
+  const amenities: UploadLot['amenities'] = [{ ...AMENITY.accessible }, { ...AMENITY.lit }];
+  if (lot.parking !== 'surface') amenities.push({ ...AMENITY.covered }, { ...AMENITY.cameras });
+  if (lot.parking === 'multi-storey' || lot.category === 'Hotel') amenities.push({ ...AMENITY.attendant });
+  if (lot.capacityCharging > 0) amenities.push({ ...AMENITY.ev });
+  if (lot.key === 'southport-ferry-lot' || lot.parkRide) amenities.push({ ...AMENITY.shuttle });
+  if (lot.key === 'harborplace-garage') amenities.push({ ...AMENITY.restrooms });
+  if (lot.maxHeightM) amenities.push({ ...AMENITY.height, value: lot.maxHeightM, metric: 'm' });
+  return amenities.sort((a, b) => a.id - b.id);
+}
+
+/** Two sample reviews with random scores and dates. */
+function sampleReviews(rng: Prng): UploadLot['reviews'] {
+  return [
+    {
+      author: 'J. M.',
+      score: rng.int(3, 5),
+      date: `2026-0${rng.int(1, 9)}-1${rng.int(0, 9)}`,
+      text: 'Easy to find and close to the harbor.',
+    },
+    {
+      author: 'R. T.',
+      score: rng.int(2, 5),
+      date: `2026-0${rng.int(1, 9)}-2${rng.int(0, 8)}`,
+      text: 'Entrance is a little tight, staff were helpful.',
+    },
+  ];
 }
 
 /** Machine-readable rates of a lot, consistent with its opening hours and rate plan. */
@@ -462,77 +363,8 @@ function noteOf(lot: DemoLot): string {
   return parts.join(' ');
 }
 
-/** Contract `hrs` lines ("Mon-Fri: 6:00 AM - 10:00 PM", "Sun: Closed"). */
-function hrsLines(hours: OpeningRule[]): string[] {
-  if (
-    hours.length === 1 &&
-    hours[0].dowStart === 1 &&
-    hours[0].dowEnd === 7 &&
-    hours[0].open === '00:00' &&
-    hours[0].close === '24:00'
-  ) {
-    return ['Mon-Sun: 24 Hours'];
-  }
-  const lines = hours.map((h) => {
-    const days = h.dowStart === h.dowEnd ? DOW_EN[h.dowStart] : `${DOW_EN[h.dowStart]}-${DOW_EN[h.dowEnd]}`;
-    return `${days}: ${clock12(h.open)} - ${clock12(h.close)}`;
-  });
-  const closed: number[] = [];
-  for (let d = 1; d <= 7; d++) if (!hours.some((h) => d >= h.dowStart && d <= h.dowEnd)) closed.push(d);
-  if (closed.length > 0) {
-    const days = closed.length === 1 ? DOW_EN[closed[0]] : `${DOW_EN[closed[0]]}-${DOW_EN[closed[closed.length - 1]]}`;
-    lines.push(`${days}: Closed`);
-  }
-  return lines;
-}
-
-/** "18:00" → "6:00 PM"; "24:00" → "12:00 AM". */
-function clock12(hhmm: string): string {
-  const [h, m] = hhmm.split(':').map(Number);
-  const h24 = h % 24;
-  const suffix = h24 < 12 ? 'AM' : 'PM';
-  const h12 = h24 % 12 === 0 ? 12 : h24 % 12;
-  return `${h12}:${String(m).padStart(2, '0')} ${suffix}`;
-}
-
-/** "18:00" → "6:00pm" (the product sample's style). */
-function clock12Lower(hhmm: string): string {
-  return clock12(hhmm).replace(' ', '').toLowerCase();
-}
-
-function minutesBetween(from: string, to: string): number {
-  const m = (s: string): number => Number(s.slice(0, 2)) * 60 + Number(s.slice(3, 5));
-  const d = m(to) - m(from);
-  return d > 0 ? d : d + 1440;
-}
-
-/** Longest opening window of a lot, minutes ("24:00" closes at midnight). */
-function maxOpenMinutes(hours: OpeningRule[]): number {
-  const m = (s: string): number => Number(s.slice(0, 2)) * 60 + Number(s.slice(3, 5));
-  return Math.max(...hours.map((h) => m(h.close) - m(h.open)));
-}
-
 function costIndexOf(hourly: number, sortedDistinct: number[]): number {
   if (sortedDistinct.length <= 1) return 1;
   const rank = sortedDistinct.indexOf(hourly) / (sortedDistinct.length - 1);
   return 1 + Math.round(rank * 4);
-}
-
-function quarter(x: number): number {
-  return Math.round(x * 4) / 4;
-}
-
-function money0(x: number): string {
-  return `$${x.toFixed(2)}`;
-}
-
-function round7(deg: number): number {
-  return Math.round(deg * 1e7) / 1e7;
-}
-
-/** A UUID (version 4 layout) derived from a string with SHA-1, so it is the same on every run. */
-export function stableUuid(name: string): string {
-  const h = createHash('sha1').update(name).digest('hex');
-  const variant = ((parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

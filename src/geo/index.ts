@@ -2,3 +2,4 @@
 export * from './spherical.js';
 export * from './planar.js';
 export * from './polyline.js';
+export * from './ellipsoidal.js';

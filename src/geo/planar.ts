@@ -1,6 +1,6 @@
 /**
  * Small-area geometry in a local equirectangular projection (metres): projection of a point on a
- * segment, Douglas-Peucker simplification, point-in-polygon. Accurate to well under a metre over
+ * segment, Douglas-Peucker simplification, point-in-polygon, ring centroid and area. Accurate to well under a metre over
  * the few kilometres these are used for.
  */
 import { EARTH_RADIUS_M, M_PER_DEG } from './spherical.js';
@@ -102,4 +102,48 @@ export function pointInPolygon(lat: number, lon: number, ring: ReadonlyArray<rea
     if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
+}
+
+/**
+ * Area-weighted centroid [lat, lon] of a ring in the lat/lon plane (fine at lot scale), taken
+ * relative to the first vertex for precision; the vertex mean for a degenerate ring.
+ */
+export function ringCentroid(ring: ReadonlyArray<readonly [number, number]>): [number, number] {
+  const lat0 = ring[0][0],
+    lon0 = ring[0][1];
+  let a = 0,
+    cx = 0,
+    cy = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const xi = ring[i][1] - lon0,
+      yi = ring[i][0] - lat0,
+      xj = ring[j][1] - lon0,
+      yj = ring[j][0] - lat0;
+    const f = xj * yi - xi * yj;
+    a += f;
+    cx += (xj + xi) * f;
+    cy += (yj + yi) * f;
+  }
+  if (Math.abs(a) < 1e-14) {
+    let sLat = 0,
+      sLon = 0;
+    for (const p of ring) {
+      sLat += p[0];
+      sLon += p[1];
+    }
+    return [sLat / ring.length, sLon / ring.length];
+  }
+  return [lat0 + cy / (3 * a), lon0 + cx / (3 * a)];
+}
+
+/** Area of a small [lat, lon] ring, square metres (projection at its first vertex's latitude). */
+export function ringAreaM2(ring: ReadonlyArray<readonly [number, number]>): number {
+  if (ring.length < 3) return 0;
+  const kx = M_PER_DEG * Math.cos(ring[0][0] * RAD);
+  const ky = M_PER_DEG;
+  let a = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    a += ring[j][1] * kx * (ring[i][0] * ky) - ring[i][1] * kx * (ring[j][0] * ky);
+  }
+  return Math.abs(a) / 2;
 }

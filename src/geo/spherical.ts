@@ -55,11 +55,17 @@ export function destinationPoint(lat: number, lon: number, bearing: number, dist
   return [la2 / RAD, ((lo2 / RAD + 540) % 360) - 180];
 }
 
-/** Length of a polyline of [lat, lon] points, metres. */
-export function polylineLengthM(points: ReadonlyArray<readonly [number, number]>): number {
+/**
+ * Length of a polyline of [lat, lon] points, metres: the sum of `distanceM` over its segments
+ * (the haversine by default; `geodesicDistanceM` for the WGS 84 ellipsoid).
+ */
+export function polylineLengthM(
+  points: ReadonlyArray<readonly [number, number]>,
+  distanceM: (lat1: number, lon1: number, lat2: number, lon2: number) => number = haversineM,
+): number {
   let len = 0;
   for (let i = 1; i < points.length; i++)
-    len += haversineM(points[i - 1][0], points[i - 1][1], points[i][0], points[i][1]);
+    len += distanceM(points[i - 1][0], points[i - 1][1], points[i][0], points[i][1]);
   return len;
 }
 

@@ -68,163 +68,207 @@ export function buildBlocks(input: BlockInput): Block[] {
 
 /** The blocks of `buildBlocks`, one at a time (the import writes them as they come). */
 export function* blocksOf(input: BlockInput): Generator<Block> {
+  const w = new BlockWalker(input);
   const g = input.graph;
-  const eligible = (e: EdgeId): boolean =>
-    BLOCK_CLASSES.has(g.edgeRoadClass[e]) && (g.edgeFlags[e] & (EdgeFlag.link | EdgeFlag.ferry)) === 0;
-  const visited = new Uint8Array(g.edgeCount);
-  const curbCache = new Map<number, ReturnType<typeof interpretCurb> | null>();
-  const curbOf = (wayId: number): ReturnType<typeof interpretCurb> | null => {
-    let c = curbCache.get(wayId);
+  for (let e = 0; e < g.edgeCount; e++) {
+    if (w.startsBlock(e) && w.boundary[g.edgeSource[e]]) yield w.walk(e);
+  }
+  // chains with no boundary at their start (loops, or one-way pieces entered from the middle)
+  for (let e = 0; e < g.edgeCount; e++) {
+    if (w.startsBlock(e)) yield w.walk(e);
+  }
+}
+
+type Curb = ReturnType<typeof interpretCurb>;
+type Side = 'left' | 'right';
+
+/** A curb segment being built, with its rules key and tagged capacity share (null when estimated from length). */
+interface OpenSegment {
+  seg: CurbSegment;
+  key: string;
+  tagged: number | null;
+}
+
+/** Walks a graph's eligible edges into blocks: boundaries first, then one chain per unvisited edge. */
+class BlockWalker {
+  private readonly g: Graph;
+  /** 1 on nodes that end a block */
+  readonly boundary: Uint8Array;
+  private readonly visited: Uint8Array;
+  private readonly curbCache = new Map<number, Curb | null>();
+  private readonly streetKeyCache = new Map<EdgeId, string>();
+  /** summed length of each way's edges (one direction), metres */
+  private readonly wayLengthM = new Map<number, number>();
+  private readonly usedIds = new Set<number>();
+
+  constructor(private readonly input: BlockInput) {
+    const g = input.graph;
+    this.g = g;
+    this.visited = new Uint8Array(g.edgeCount);
+    this.boundary = new Uint8Array(g.nodeCount);
+    for (let n = 0; n < g.nodeCount; n++) this.boundary[n] = this.endsBlock(n) ? 1 : 0;
+    for (let e = 0; e < g.edgeCount; e++) {
+      if (input.edgeAlongWay[e] === 1 || g.edgeTwin[e] < 0)
+        this.wayLengthM.set(g.edgeWayId[e], (this.wayLengthM.get(g.edgeWayId[e]) ?? 0) + g.edgeLengthM[e]);
+    }
+  }
+
+  /** True when edge `e` may start a block: eligible and not yet in one. */
+  startsBlock(e: EdgeId): boolean {
+    return !this.visited[e] && this.eligible(e);
+  }
+
+  /** The block starting with edge `first`: its chain followed to the next boundary. */
+  walk(first: EdgeId): Block {
+    const g = this.g;
+    const chain: EdgeId[] = [first];
+    this.mark(first);
+    let cur = first;
+    while (!this.boundary[g.edgeTarget[cur]]) {
+      const v = g.edgeTarget[cur];
+      let next = -1;
+      for (let e = g.firstOut[v]; e < g.firstOut[v + 1]; e++) {
+        if (this.visited[e] || !this.eligible(e) || g.edgeTarget[e] === g.edgeSource[cur]) continue;
+        if (next < 0 || (g.edgeWayId[e] === g.edgeWayId[cur] && g.edgeWayId[next] !== g.edgeWayId[cur])) next = e;
+      }
+      if (next < 0) break;
+      chain.push(next);
+      this.mark(next);
+      cur = next;
+    }
+    return this.makeBlock(chain);
+  }
+
+  private eligible(e: EdgeId): boolean {
+    const g = this.g;
+    return BLOCK_CLASSES.has(g.edgeRoadClass[e]) && (g.edgeFlags[e] & (EdgeFlag.link | EdgeFlag.ferry)) === 0;
+  }
+
+  private mark(e: EdgeId): void {
+    this.visited[e] = 1;
+    if (this.g.edgeTwin[e] >= 0) this.visited[this.g.edgeTwin[e]] = 1;
+  }
+
+  /**
+   * True at an intersection, a node without exactly two neighbours, or a street change: some way
+   * through n (arrive on a, leave on b) changes name or curb rules.
+   */
+  private endsBlock(n: number): boolean {
+    const g = this.g;
+    if ((g.nodeFlags[n] & NodeFlag.intersection) !== 0 || distinctNeighbourCount(g, n) !== 2) return true;
+    for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) {
+      const a = g.inEdges[k];
+      if (!this.eligible(a) || g.edgeSource[a] === n) continue;
+      for (let b = g.firstOut[n]; b < g.firstOut[n + 1]; b++) {
+        if (!this.eligible(b) || g.edgeTarget[b] === n || g.edgeTarget[b] === g.edgeSource[a]) continue;
+        if (this.streetKey(a) !== this.streetKey(b)) return true;
+      }
+    }
+    return false;
+  }
+
+  private curbOf(wayId: number): Curb | null {
+    let c = this.curbCache.get(wayId);
     if (c === undefined) {
-      const t = input.wayTags.get(wayId);
+      const t = this.input.wayTags.get(wayId);
       const parsed = t ? interpretCurb(t) : null;
       c = parsed && (parsed.left || parsed.right) ? parsed : null;
-      curbCache.set(wayId, c);
+      this.curbCache.set(wayId, c);
     }
     return c;
-  };
+  }
+
   /** Curb of edge `e` per side in its direction of travel. */
-  const travelSides = (e: EdgeId): [CurbSideTags | null, CurbSideTags | null] => {
-    const c = curbOf(g.edgeWayId[e]);
+  private travelSides(e: EdgeId): [CurbSideTags | null, CurbSideTags | null] {
+    const c = this.curbOf(this.g.edgeWayId[e]);
     if (!c) return [null, null];
-    return input.edgeAlongWay[e] === 1 ? [c.left, c.right] : [c.right, c.left];
-  };
-  const streetKeyCache = new Map<EdgeId, string>();
+    return this.input.edgeAlongWay[e] === 1 ? [c.left, c.right] : [c.right, c.left];
+  }
+
   /** Name and curb rules of an edge in its direction of travel: equal keys continue a block. */
-  const streetKey = (e: EdgeId): string => {
-    let k = streetKeyCache.get(e);
+  private streetKey(e: EdgeId): string {
+    let k = this.streetKeyCache.get(e);
     if (k === undefined) {
-      const [left, right] = travelSides(e);
+      const g = this.g;
+      const [left, right] = this.travelSides(e);
       k = JSON.stringify([
         g.names[g.edgeNameId[e]],
         left ? curbRulesKey(left) : null,
         right ? curbRulesKey(right) : null,
       ]);
-      streetKeyCache.set(e, k);
+      this.streetKeyCache.set(e, k);
     }
     return k;
-  };
-  const boundary = new Uint8Array(g.nodeCount);
-  for (let n = 0; n < g.nodeCount; n++) {
-    if ((g.nodeFlags[n] & NodeFlag.intersection) !== 0 || distinctNeighbourCount(g, n) !== 2) {
-      boundary[n] = 1;
-      continue;
-    }
-    // a street change: some way through n (arrive on a, leave on b) changes name or curb rules
-    for (let k = g.firstIn[n]; k < g.firstIn[n + 1] && !boundary[n]; k++) {
-      const a = g.inEdges[k];
-      if (!eligible(a) || g.edgeSource[a] === n) continue;
-      for (let b = g.firstOut[n]; b < g.firstOut[n + 1]; b++) {
-        if (!eligible(b) || g.edgeTarget[b] === n || g.edgeTarget[b] === g.edgeSource[a]) continue;
-        if (streetKey(a) !== streetKey(b)) {
-          boundary[n] = 1;
-          break;
-        }
-      }
-    }
   }
-  const wayLengthM = new Map<number, number>();
-  for (let e = 0; e < g.edgeCount; e++) {
-    if (input.edgeAlongWay[e] === 1 || g.edgeTwin[e] < 0)
-      wayLengthM.set(g.edgeWayId[e], (wayLengthM.get(g.edgeWayId[e]) ?? 0) + g.edgeLengthM[e]);
-  }
-  const usedIds = new Set<number>();
 
-  const walk = (first: EdgeId): Block => {
-    const chain: EdgeId[] = [first];
-    const mark = (e: EdgeId): void => {
-      visited[e] = 1;
-      if (g.edgeTwin[e] >= 0) visited[g.edgeTwin[e]] = 1;
-    };
-    mark(first);
-    let cur = first;
-    while (!boundary[g.edgeTarget[cur]]) {
-      const v = g.edgeTarget[cur];
-      let next = -1;
-      for (let e = g.firstOut[v]; e < g.firstOut[v + 1]; e++) {
-        if (visited[e] || !eligible(e) || g.edgeTarget[e] === g.edgeSource[cur]) continue;
-        if (next < 0 || (g.edgeWayId[e] === g.edgeWayId[cur] && g.edgeWayId[next] !== g.edgeWayId[cur])) next = e;
-      }
-      if (next < 0) break;
-      chain.push(next);
-      mark(next);
-      cur = next;
-    }
-    return makeBlock(chain);
-  };
-
-  const makeBlock = (chain: EdgeId[]): Block => {
+  /** The block of a chain of edges: geometry, length, curb segments with their spaces, stable id. */
+  private makeBlock(chain: EdgeId[]): Block {
+    const g = this.g;
     const geometry: Array<[number, number]> = [];
     let lengthM = 0;
-    const curb: CurbSegment[] = [];
-    /** per segment: rules key, and tagged capacity share (null when estimated from length) */
-    const info = new Map<CurbSegment, { key: string; tagged: number | null }>();
-    const last: Record<'left' | 'right', CurbSegment | undefined> = { left: undefined, right: undefined };
+    const open: OpenSegment[] = [];
+    const last: Record<Side, OpenSegment | undefined> = { left: undefined, right: undefined };
     let name = '';
     for (const e of chain) {
       if (!name) name = g.names[g.edgeNameId[e]];
       const start = geometry.length === 0 ? g.edgeGeomStart[e] : g.edgeGeomStart[e] + 1;
       for (let i = start; i < g.edgeGeomStart[e + 1]; i++) geometry.push([g.geomLatE7[i] / 1e7, g.geomLonE7[i] / 1e7]);
-      const len = g.edgeLengthM[e];
-      const [leftTags, rightTags] = travelSides(e);
-      const sides: Array<['left' | 'right', CurbSideTags | null]> = [
-        ['left', leftTags],
-        ['right', rightTags],
-      ];
-      for (const [side, t] of sides) {
-        if (!t) continue;
-        const wayLen = wayLengthM.get(g.edgeWayId[e]) ?? len;
-        const tagged = t.capacity === null ? null : t.capacity * (wayLen > 0 ? len / wayLen : 1);
-        const key = curbRulesKey(t);
-        const prev = last[side];
-        const prevInfo = prev ? info.get(prev)! : undefined;
-        // same rules continuing without a gap: extend (tagged shares add up, estimates are redone)
-        if (
-          prev &&
-          prevInfo &&
-          prev.endM === round2(lengthM) &&
-          prevInfo.key === key &&
-          (prevInfo.tagged === null) === (tagged === null)
-        ) {
-          prev.endM = round2(lengthM + len);
-          if (tagged !== null) prevInfo.tagged = (prevInfo.tagged ?? 0) + tagged;
-          continue;
-        }
-        const seg: CurbSegment = {
-          side,
-          startM: round2(lengthM),
-          endM: round2(lengthM + len),
-          kind: t.kind,
-          condition: t.condition,
-          maxStay: t.maxStay,
-          spaces: -1,
-          tags: t.tags,
-        };
-        curb.push(seg);
-        info.set(seg, { key, tagged });
-        last[side] = seg;
-      }
-      lengthM += len;
+      const [leftTags, rightTags] = this.travelSides(e);
+      this.addCurb(open, last, 'left', leftTags, e, lengthM);
+      this.addCurb(open, last, 'right', rightTags, e, lengthM);
+      lengthM += g.edgeLengthM[e];
     }
-    for (const s of curb) {
-      const tagged = info.get(s)!.tagged;
-      s.spaces = tagged === null ? estimateSpaces(s.kind, s.endM - s.startM) : Math.round(tagged);
+    for (const o of open) {
+      const s = o.seg;
+      s.spaces = o.tagged === null ? estimateSpaces(s.kind, s.endM - s.startM) : Math.round(o.tagged);
     }
+    const curb = open.map((o) => o.seg);
     curb.sort((a, b) => (a.side === b.side ? a.startM - b.startM : a.side === 'left' ? -1 : 1));
     const fromNode = g.edgeSource[chain[0]],
       toNode = g.edgeTarget[chain[chain.length - 1]];
     let id = stableId(`${g.edgeWayId[chain[0]]}:${g.nodeOsmId[fromNode]}:${g.nodeOsmId[toNode]}`);
-    while (usedIds.has(id)) id = (id + 1) % Number.MAX_SAFE_INTEGER;
-    usedIds.add(id);
+    while (this.usedIds.has(id)) id = (id + 1) % Number.MAX_SAFE_INTEGER;
+    this.usedIds.add(id);
     return { id, name, fromNode, toNode, edges: chain, geometry, lengthM: round2(lengthM), curb };
-  };
-
-  for (let e = 0; e < g.edgeCount; e++) {
-    if (!visited[e] && eligible(e) && boundary[g.edgeSource[e]]) yield walk(e);
   }
-  // chains with no boundary at their start (loops, or one-way pieces entered from the middle)
-  for (let e = 0; e < g.edgeCount; e++) {
-    if (!visited[e] && eligible(e)) yield walk(e);
+
+  /**
+   * Adds the curb of one side of edge `e` (starting `atM` metres into the block): extends that
+   * side's last segment when the same rules continue without a gap (tagged shares add up,
+   * estimates are redone), else opens a new segment.
+   */
+  private addCurb(
+    open: OpenSegment[],
+    last: Record<Side, OpenSegment | undefined>,
+    side: Side,
+    t: CurbSideTags | null,
+    e: EdgeId,
+    atM: number,
+  ): void {
+    if (!t) return;
+    const len = this.g.edgeLengthM[e];
+    const wayLen = this.wayLengthM.get(this.g.edgeWayId[e]) ?? len;
+    const tagged = t.capacity === null ? null : t.capacity * (wayLen > 0 ? len / wayLen : 1);
+    const key = curbRulesKey(t);
+    const prev = last[side];
+    if (prev && prev.seg.endM === round2(atM) && prev.key === key && (prev.tagged === null) === (tagged === null)) {
+      prev.seg.endM = round2(atM + len);
+      if (tagged !== null) prev.tagged = (prev.tagged ?? 0) + tagged;
+      return;
+    }
+    const seg: CurbSegment = {
+      side,
+      startM: round2(atM),
+      endM: round2(atM + len),
+      kind: t.kind,
+      condition: t.condition,
+      maxStay: t.maxStay,
+      spaces: -1,
+      tags: t.tags,
+    };
+    const o: OpenSegment = { seg, key, tagged };
+    open.push(o);
+    last[side] = o;
   }
 }
 

@@ -4,14 +4,13 @@
  * node becomes edge geometry. Node ids follow ascending OSM node id and edges follow ascending
  * OSM way id, so the same file always gives the same ids.
  */
-import { bearingDeg, haversineM, turnAngleDeg } from '../geo/index.js';
-import { countryAt, interpretWay, parseDurationS, parseRestriction } from '../osm/index.js';
+import { haversineM } from '../geo/index.js';
+import { countryAt, interpretWay, parseDurationS } from '../osm/index.js';
 import type { OsmExtract, WayProfile } from '../osm/index.js';
-import { buildGraph, EdgeFlag, NodeFlag, RestrictionKind, RoadClass } from './graph.js';
-import type { EdgeInput, Graph, NodeInput, RestrictionInput } from './graph.js';
+import { buildGraph, EdgeFlag, NodeFlag, RoadClass } from './graph.js';
+import type { EdgeInput, Graph, NodeInput } from './graph.js';
 import { markLargestScc } from './scc.js';
-import { turnTypeOf } from './intersections.js';
-import type { TurnType } from './region.js';
+import { mapRestrictions } from './way-restrictions.js';
 
 /** Options of `buildNetwork`. */
 export interface BuildNetworkOptions {
@@ -71,6 +70,29 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
   const clip = opts.clipBounds === undefined ? ex.header.bounds : opts.clipBounds;
   const bounds = ex.header.bounds ?? ex.dataBounds;
   const country = countryAt((bounds[0] + bounds[2]) / 2, (bounds[1] + bounds[3]) / 2);
+  const { runs, wayCount } = roadRuns(ex, country, clip);
+  const isGraphNode = graphNodesOf(ex, runs);
+  const { nodeInputs, nodeIdOf } = nodeInputsOf(ex, isGraphNode);
+  const { edges, along, edgesOfWay } = edgesOf(ex, runs, isGraphNode, nodeIdOf);
+  const { restrictions, mapped, skipped } = mapRestrictions(ex.restrictions, nodeInputs, edges, edgesOfWay, nodeIdOf);
+  const { graph, edgeIdOf } = buildGraph({ nodes: nodeInputs, edges, restrictions });
+  const edgeAlongWay = new Uint8Array(graph.edgeCount);
+  for (let i = 0; i < edges.length; i++) edgeAlongWay[edgeIdOf[i]] = along[i];
+  markLargestScc(graph);
+  markIntersections(graph);
+  propagateControlFlags(graph);
+  return { graph, edgeAlongWay, bounds, country, wayCount, restrictionsMapped: mapped, restrictionsSkipped: skipped };
+}
+
+/**
+ * Step 1: drivable ways, in ascending way id, as runs of known nodes inside `clip` (a way leaving
+ * the extract is cut there).
+ */
+function roadRuns(
+  ex: OsmExtract,
+  country: string,
+  clip: [number, number, number, number] | null | undefined,
+): { runs: RoadRun[]; wayCount: number } {
   const nodes = ex.nodes;
   const inside = (i: number): boolean => {
     if (!clip) return true;
@@ -78,11 +100,8 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
       lon = nodes.lonE7At(i) / 1e7;
     return lat >= clip[0] && lat <= clip[2] && lon >= clip[1] && lon <= clip[3];
   };
-
-  // 1. drivable ways → runs of known, inside nodes (a way leaving the extract is cut there)
   const ways = ex.roadWays.slice().sort((a, b) => a.id - b.id);
   const runs: RoadRun[] = [];
-  const wayLengthM = new Map<number, number>();
   let wayCount = 0;
   for (const w of ways) {
     const profile = interpretWay(w.tags, country);
@@ -107,13 +126,15 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
     }
     flush();
   }
-  for (const r of runs) {
-    let len = 0;
-    for (let k = 1; k < r.idx.length; k++) len += segLen(ex, r.idx[k - 1], r.idx[k]);
-    wayLengthM.set(r.wayId, (wayLengthM.get(r.wayId) ?? 0) + len);
-  }
+  return { runs, wayCount };
+}
 
-  // 2. which nodes are graph nodes: run ends, nodes used twice or more, signal/stop/give-way nodes
+/**
+ * Step 2: the OSM ids of the graph's nodes: run ends, nodes used twice or more, signal / stop /
+ * give-way / barrier nodes, and the middle node of a segment that would start and end at the same
+ * node (closed way).
+ */
+function graphNodesOf(ex: OsmExtract, runs: readonly RoadRun[]): Set<number> {
   const uses = new Map<number, number>();
   for (const r of runs) {
     for (let k = 0; k < r.ids.length; k++) {
@@ -131,7 +152,6 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
       else if (t?.barrier !== undefined && t.barrier !== 'no') isGraphNode.add(id); // keeps the barrier flag on the graph
     }
   }
-  // a segment that would start and end at the same node (closed way) gets its middle node too
   for (const r of runs) {
     let start = 0;
     for (let k = 1; k < r.ids.length; k++) {
@@ -140,8 +160,15 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
       start = k;
     }
   }
+  return isGraphNode;
+}
 
-  // 3. dense node ids in ascending OSM id order
+/** Step 3: dense node ids in ascending OSM id order, with their control flags. */
+function nodeInputsOf(
+  ex: OsmExtract,
+  isGraphNode: ReadonlySet<number>,
+): { nodeInputs: NodeInput[]; nodeIdOf: Map<number, number> } {
+  const nodes = ex.nodes;
   const graphOsmIds = Array.from(isGraphNode).sort((a, b) => a - b);
   const nodeIdOf = new Map<number, number>();
   const nodeInputs: NodeInput[] = graphOsmIds.map((osmId, n) => {
@@ -157,23 +184,60 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
     }
     return { lat: nodes.latE7At(i) / 1e7, lon: nodes.lonE7At(i) / 1e7, flags, osmId };
   });
+  return { nodeInputs, nodeIdOf };
+}
 
-  // 4. edges: each run split at graph nodes, one edge per allowed direction, twins paired
+/** Summed length of every way's runs, metres. */
+function wayLengthsM(ex: OsmExtract, runs: readonly RoadRun[]): Map<number, number> {
+  const wayLengthM = new Map<number, number>();
+  for (const r of runs) {
+    let len = 0;
+    for (let k = 1; k < r.idx.length; k++) len += segLen(ex, r.idx[k - 1], r.idx[k]);
+    wayLengthM.set(r.wayId, (wayLengthM.get(r.wayId) ?? 0) + len);
+  }
+  return wayLengthM;
+}
+
+/** Forward and backward speeds of a run, km/h (a ferry's from its way's length and `duration`). */
+function runSpeedsKph(r: RoadRun, wayLengthM: ReadonlyMap<number, number>): [number, number] {
+  const p = r.profile;
+  let speedF = p.speedForwardKph,
+    speedB = p.speedBackwardKph;
+  if (p.ferry) {
+    const durS = parseDurationS(r.durationTag);
+    const len = wayLengthM.get(r.wayId) ?? 0;
+    if (durS && len > 0)
+      speedF = speedB = Math.min(FERRY_MAX_SPEED_KPH, Math.max(FERRY_MIN_SPEED_KPH, (len / durS) * 3.6));
+  }
+  return [speedF, speedB];
+}
+
+/**
+ * Step 4: edges: each run split at graph nodes, one edge per allowed direction, twins paired.
+ * `along[i]` is 1 when edge input i runs in its way's node order; `edgesOfWay` lists each way's edges.
+ */
+function edgesOf(
+  ex: OsmExtract,
+  runs: readonly RoadRun[],
+  isGraphNode: ReadonlySet<number>,
+  nodeIdOf: ReadonlyMap<number, number>,
+): { edges: EdgeInput[]; along: number[]; edgesOfWay: Map<number, number[]> } {
+  const nodes = ex.nodes;
+  const wayLengthM = wayLengthsM(ex, runs);
   const edges: EdgeInput[] = [];
   const along: number[] = [];
   const edgesOfWay = new Map<number, number[]>();
   for (const r of runs) {
     const p = r.profile;
-    const flags = edgeFlagsOf(p);
-    const rc = RoadClass[p.roadClass];
-    let speedF = p.speedForwardKph,
-      speedB = p.speedBackwardKph;
-    if (p.ferry) {
-      const durS = parseDurationS(r.durationTag);
-      const len = wayLengthM.get(r.wayId) ?? 0;
-      if (durS && len > 0)
-        speedF = speedB = Math.min(FERRY_MAX_SPEED_KPH, Math.max(FERRY_MIN_SPEED_KPH, (len / durS) * 3.6));
-    }
+    const [speedF, speedB] = runSpeedsKph(r, wayLengthM);
+    const rest = {
+      roadClass: RoadClass[p.roadClass],
+      flags: edgeFlagsOf(p),
+      name: p.name,
+      ref: p.ref,
+      wayId: r.wayId,
+      speedTagged: p.speedTagged,
+    };
     let list = edgesOfWay.get(r.wayId);
     if (!list) edgesOfWay.set(r.wayId, (list = []));
     let start = 0;
@@ -186,39 +250,14 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
       let fi = -1;
       if (p.forward) {
         fi = edges.length;
-        edges.push({
-          source: a,
-          target: b,
-          speedKph: speedF,
-          lanes: p.lanesForward,
-          shape,
-          twin: -1,
-          roadClass: rc,
-          flags,
-          name: p.name,
-          ref: p.ref,
-          wayId: r.wayId,
-          speedTagged: p.speedTagged,
-        });
+        edges.push({ source: a, target: b, speedKph: speedF, lanes: p.lanesForward, shape, twin: -1, ...rest });
         along.push(1);
         list.push(fi);
       }
       if (p.backward) {
         const bi = edges.length;
-        edges.push({
-          source: b,
-          target: a,
-          speedKph: speedB,
-          lanes: p.lanesBackward,
-          shape: shape.slice().reverse(),
-          twin: fi,
-          roadClass: rc,
-          flags,
-          name: p.name,
-          ref: p.ref,
-          wayId: r.wayId,
-          speedTagged: p.speedTagged,
-        });
+        const back = shape.slice().reverse();
+        edges.push({ source: b, target: a, speedKph: speedB, lanes: p.lanesBackward, shape: back, twin: fi, ...rest });
         along.push(0);
         list.push(bi);
         if (fi >= 0) edges[fi].twin = bi;
@@ -226,85 +265,7 @@ export function buildNetwork(ex: OsmExtract, opts: BuildNetworkOptions = {}): Bu
       start = k;
     }
   }
-
-  // 5. turn restrictions (via node) → edge pairs
-  const restrictions: RestrictionInput[] = [];
-  let mapped = 0,
-    skipped = 0;
-  const rels = ex.restrictions.slice().sort((a, b) => a.id - b.id);
-  for (const rel of rels) {
-    const r = parseRestriction(rel);
-    if (!r) continue;
-    const via = r.viaNode === null ? undefined : nodeIdOf.get(r.viaNode);
-    if (via === undefined) {
-      skipped++;
-      continue;
-    }
-    const before = restrictions.length;
-    const pairs: Array<[number, number]> = [];
-    for (const fw of r.fromWays) {
-      for (const fe of edgesOfWay.get(fw) ?? []) {
-        if (edges[fe].target !== via) continue;
-        for (const tw of r.toWays) {
-          for (const te of edgesOfWay.get(tw) ?? []) if (edges[te].source === via) pairs.push([fe, te]);
-        }
-      }
-    }
-    // A from/to way passing through the via node yields several edge pairs; keep those whose
-    // geometry matches the restriction's turn (e.g. the pair that really is a left turn).
-    const want = expectedTurn(r.restriction);
-    let chosen = pairs;
-    if (want && pairs.length > 1) {
-      const matching = pairs.filter(
-        ([fe, te]) =>
-          turnTypeOf(
-            turnAngleDeg(arrivalBearing(nodeInputs, edges[fe]), departureBearing(nodeInputs, edges[te])),
-            edges[fe].twin === te,
-          ) === want,
-      );
-      if (matching.length > 0) chosen = matching;
-    }
-    for (const [fe, te] of chosen)
-      restrictions.push({
-        fromEdge: fe,
-        via,
-        toEdge: te,
-        kind: r.kind === 'no' ? RestrictionKind.no : RestrictionKind.only,
-      });
-    if (restrictions.length > before) mapped++;
-    else skipped++;
-  }
-
-  const { graph, edgeIdOf } = buildGraph({ nodes: nodeInputs, edges, restrictions });
-  const edgeAlongWay = new Uint8Array(graph.edgeCount);
-  for (let i = 0; i < edges.length; i++) edgeAlongWay[edgeIdOf[i]] = along[i];
-  markLargestScc(graph);
-  markIntersections(graph);
-  propagateControlFlags(graph);
-  return { graph, edgeAlongWay, bounds, country, wayCount, restrictionsMapped: mapped, restrictionsSkipped: skipped };
-}
-
-/** Turn type named by a restriction value (no_left_turn → left), or undefined (no_entry, no_exit…). */
-function expectedTurn(restriction: string): TurnType | undefined {
-  if (restriction.endsWith('left_turn')) return 'left';
-  if (restriction.endsWith('right_turn')) return 'right';
-  if (restriction.endsWith('straight_on')) return 'through';
-  if (restriction.endsWith('u_turn')) return 'uturn';
-  return undefined;
-}
-
-/** Bearing of an input edge arriving at its target, degrees. */
-function arrivalBearing(nodes: readonly NodeInput[], e: EdgeInput): number {
-  const t = nodes[e.target];
-  const prev = e.shape && e.shape.length > 0 ? e.shape[e.shape.length - 1] : [nodes[e.source].lat, nodes[e.source].lon];
-  return bearingDeg(prev[0], prev[1], t.lat, t.lon);
-}
-
-/** Bearing of an input edge leaving its source, degrees. */
-function departureBearing(nodes: readonly NodeInput[], e: EdgeInput): number {
-  const s = nodes[e.source];
-  const next = e.shape && e.shape.length > 0 ? e.shape[0] : [nodes[e.target].lat, nodes[e.target].lon];
-  return bearingDeg(s.lat, s.lon, next[0], next[1]);
+  return { edges, along, edgesOfWay };
 }
 
 function segLen(ex: OsmExtract, i: number, j: number): number {

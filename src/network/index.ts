@@ -7,11 +7,13 @@ export { stronglyConnectedComponents, markLargestScc } from './scc.js';
 export { buildIntersections, turnTypeOf, THROUGH_MAX_DEG, UTURN_MIN_DEG } from './intersections.js';
 export { buildBlocks, estimateSpaces, stableId, SPACING_M } from './blocks.js';
 export type { BlockInput } from './blocks.js';
-export { buildLots, ringCentroid } from './lots.js';
+export { buildLots } from './lots.js';
 export { buildWater, isWaterArea, isWaterLine } from './water.js';
 export type { RegionWater, WaterArea, WaterLine, WaterRing } from './water.js';
-export { EdgeLocator, locate, locateCandidates, locatorOf, shareLocator } from './locate.js';
-export type { Snap, LocateOptions, LocatorParts } from './locate.js';
+export { locate, locateCandidates, locatorOf, shareLocator } from './locate.js';
+export { SegmentIndex } from './segment-index.js';
+export type { Candidate, Snap, LocateOptions, LocatorParts } from './segment-index.js';
+export { EdgeOffsets } from './edge-offsets.js';
 export {
   encodeGraph,
   decodeGraph,

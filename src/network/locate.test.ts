@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { haversineM } from '../geo/index.js';
 import { buildGraph, EdgeFlag, RoadClass } from './graph.js';
-import { EdgeLocator, locate, locateCandidates } from './locate.js';
+import { locate, locateCandidates } from './locate.js';
+import { SegmentIndex } from './segment-index.js';
 
 // 0 ———— 1 ———— 2        two-way along lat 39.29 (edges 0→1, 1→0, 1→2, 2→1), routable
 //        |
@@ -51,7 +52,7 @@ describe('locate', () => {
   });
 
   it('lists one candidate per edge within the radius, nearest first', () => {
-    const c = new EdgeLocator(graph).candidates(39.29005, -76.599, 30, { routableOnly: false });
+    const c = new SegmentIndex(graph).candidates(39.29005, -76.599, 30, { routableOnly: false });
     expect(c.map((s) => s.edge).sort()).toEqual([0, 1, 2, 3, 4]);
     expect(c[0].distanceM).toBeCloseTo(5.56, 1);
     expect(locateCandidates(graph, 39.29005, -76.599, 30, { maxResults: 2 })).toHaveLength(2);

@@ -1,6 +1,7 @@
 /**
  * Parking lots from `amenity=parking` nodes, ways and multipolygon relations.
  */
+import { ringCentroid } from '../geo/index.js';
 import type { OsmExtract, Tags } from '../osm/index.js';
 import type { OsmLot } from './region.js';
 
@@ -10,35 +11,6 @@ function intOrNull(v: string | undefined): number | null {
   if (v === undefined) return null;
   const n = parseInt(v, 10);
   return Number.isFinite(n) && n >= 0 ? n : null;
-}
-
-/** Area-weighted centroid of a ring in the lat/lon plane (fine at lot scale), mean of points when degenerate. */
-export function ringCentroid(ring: Ring): [number, number] {
-  let a = 0,
-    cx = 0,
-    cy = 0;
-  const lat0 = ring[0][0],
-    lon0 = ring[0][1];
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const yi = ring[i][0] - lat0,
-      xi = ring[i][1] - lon0,
-      yj = ring[j][0] - lat0,
-      xj = ring[j][1] - lon0;
-    const f = xj * yi - xi * yj;
-    a += f;
-    cx += (xj + xi) * f;
-    cy += (yj + yi) * f;
-  }
-  if (Math.abs(a) < 1e-14) {
-    let sy = 0,
-      sx = 0;
-    for (const p of ring) {
-      sy += p[0];
-      sx += p[1];
-    }
-    return [sy / ring.length, sx / ring.length];
-  }
-  return [lat0 + cy / (3 * a), lon0 + cx / (3 * a)];
 }
 
 function ringArea(ring: Ring): number {

@@ -31,7 +31,7 @@ export {
 } from './inventory/store.js';
 export { validateLotUpload, idFromAlias, type LotUpload } from './inventory/lot-upload.js';
 export { validateBlockUpload, type BlockUpload } from './inventory/block-upload.js';
-export { geodesicDistanceM } from './inventory/geodesic.js';
+export { geodesicDistanceM } from '../geo/index.js';
 export type { LotRecord, BlockRecord, SegmentRecord } from './inventory/types.js';
 export { calculateRates, isOpenAt, type CalculatedRate } from './rates/calculated-rates.js';
 export { quoteStay, type StayQuote, type QuoteOptions } from './rates/quote.js';

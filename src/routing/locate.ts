@@ -5,7 +5,8 @@
  */
 import { bearingDiffDeg, haversineM } from '../geo/index.js';
 import { EdgeFlag, type Graph } from '../network/graph.js';
-import { locatorOf, type EdgeLocator as NetworkLocator } from '../network/locate.js';
+import { locatorOf } from '../network/locate.js';
+import type { SegmentIndex } from '../network/segment-index.js';
 
 export { bearingDiffDeg };
 
@@ -25,7 +26,7 @@ export interface Snap {
 
 /** Waypoint snapping over a graph's shared spatial index. Build once per graph. */
 export class EdgeLocator {
-  private readonly net: NetworkLocator;
+  private readonly net: SegmentIndex;
   /** true when the graph marks routable edges (then only those are snapped to) */
   private readonly routableOnly: boolean;
 

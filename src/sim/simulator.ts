@@ -14,7 +14,7 @@ import { localParts } from '../time/index.js';
 import type { ProbeRecord } from '../probes/ingest/records.js';
 import { OdSampler, WEEKDAY_HOURLY_SHARE, WEEKEND_HOURLY_SHARE, isTripEndEdge } from './demand.js';
 import { M_PER_DEG } from '../geo/index.js';
-import { EdgeGeometry } from './edge-geometry.js';
+import { EdgeOffsets } from '../network/edge-offsets.js';
 import { createRng, type Rng } from './prng.js';
 import { SimRouter } from './router.js';
 import { SignalPlans } from './signals.js';
@@ -113,7 +113,7 @@ export async function* simulate(
   const tripsPerDay = opts.tripsPerDay ?? Math.max(500, 2 * tripEnds);
   const signals = new SignalPlans(g, rng);
   stats.signalizedNodes = signals.size;
-  const geometry = new EdgeGeometry(g);
+  const geometry = new EdgeOffsets(g);
 
   // Link state: free-flow speed, capacity and the decaying inflow estimate.
   const freeKph = new Float32Array(g.edgeCount);

@@ -5,7 +5,7 @@
 import { EdgeFlag, RoadClass, TurnRestrictions, type EdgeId, type Graph } from '../network/graph.js';
 import type { Ping } from '../probes/trajectory.js';
 import { M_PER_DEG } from '../geo/index.js';
-import { EdgeGeometry } from './edge-geometry.js';
+import { EdgeOffsets } from '../network/edge-offsets.js';
 import type { Rng } from './prng.js';
 
 /** Metres per degree of latitude. */
@@ -73,7 +73,7 @@ export function samplePings(
   route: readonly EdgeId[],
   rng: Rng,
   opts: SampleOptions,
-  geometry = new EdgeGeometry(g),
+  geometry = new EdgeOffsets(g),
 ): SyntheticTrace {
   const pings: Ping[] = [];
   const trueEdges: EdgeId[] = [];

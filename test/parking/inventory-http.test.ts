@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import polyline from '@mapbox/polyline';
+import { M_PER_DEG } from '../../src/geo/index.js';
 import { makeTestContext, type TestContext } from '../helpers/context.js';
 import { parkingRegion, P, chordDistanceM } from './inventory-fixture.js';
 
@@ -210,9 +211,9 @@ describe('GET /lots, /blocks, /blocks/v3 on the hand-built fixture', () => {
       ]);
       // segment lines follow their curb, 4 m right (south) / left (north) of the eastbound street
       const [r0, r1] = polyline.decode(main.segments[0].polyline6, 6);
-      expect(r0[0]).toBeCloseTo(39.29 - 4 / 110_574, 6);
-      expect(r1[1]).toBeCloseTo(-76.61 + 150 / (111_320 * Math.cos((39.29 * Math.PI) / 180)), 5);
-      expect(polyline.decode(main.segments[1].polyline6, 6)[0][0]).toBeCloseTo(39.29 + 4 / 110_574, 6);
+      expect(r0[0]).toBeCloseTo(39.29 - 4 / M_PER_DEG, 6);
+      expect(r1[1]).toBeCloseTo(-76.61 + 150 / (M_PER_DEG * Math.cos((39.29 * Math.PI) / 180)), 5);
+      expect(polyline.decode(main.segments[1].polyline6, 6)[0][0]).toBeCloseTo(39.29 + 4 / M_PER_DEG, 6);
       expect(main.segments[1].calculatedRates).toEqual([{ rate_cost: 2, quoted_duration: '01:00:00', rate_type: 'B' }]);
       expect(main.segments[2].calculatedRates).toEqual([]);
       expect(main.probability).toBeGreaterThan(90);

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { M_PER_DEG } from '../../src/geo/index.js';
 import { buildRegion } from '../../src/network/index.js';
 import type { Block, Region } from '../../src/network/region.js';
 import { readOsmExtract } from '../../src/osm/index.js';
@@ -29,8 +30,8 @@ const NOW_MS = Date.UTC(2026, 10, 23, 15, 0);
 
 /** Distance (m) from a point to a block's polyline, and the signed side (+1 left, −1 right), by brute force. */
 function distanceToBlock(b: Block, lat: number, lon: number): { d: number; side: number } {
-  const kx = 111_320 * Math.cos((lat * Math.PI) / 180);
-  const ky = 110_574;
+  const kx = M_PER_DEG * Math.cos((lat * Math.PI) / 180);
+  const ky = M_PER_DEG;
   let best = { d: Infinity, side: 0 };
   for (let v = 0; v + 1 < b.geometry.length; v++) {
     const ax = (b.geometry[v][1] - lon) * kx;

@@ -92,7 +92,7 @@ describe('open spots', () => {
     expect(body.result.OpenParkingSpot).toHaveLength(1);
     const spot = body.result.OpenParkingSpot[0];
     expect(spot.OpenAt).toBe('2026-11-23T11:58:00Z');
-    // 3 m north of the centre line: 3 / 110574 ≈ 0.000027°
+    // 3 m north of the centre line: 3 / M_PER_DEG ≈ 0.000027°
     expect(spot.Location).toEqual({ longitude: '-76.60900', latitude: '39.29003' });
   });
 

@@ -14,6 +14,7 @@
  * Same seed and size → byte-identical file. The size is reached by growing the plan a cell per
  * side at a time until the largest connected road network has at least the requested edges.
  */
+import { M_PER_DEG } from '../../geo/index.js';
 import type { OsmHeader } from '../../osm/index.js';
 import { openOsmFile } from '../../osm/index.js';
 import { createPrng } from '../prng.js';
@@ -35,8 +36,7 @@ export const MAX_METRO_EDGES = 20_000_000;
 /** Centre of the plan, degrees (a fictional metro in the US east: mph, America/New_York). */
 const CENTRE_LAT = 40.05;
 const CENTRE_LON = -76.95;
-const M_PER_DEG_LAT = 111_050;
-const M_PER_DEG_LON = 111_320 * Math.cos((CENTRE_LAT * Math.PI) / 180);
+const M_PER_DEG_LON = M_PER_DEG * Math.cos((CENTRE_LAT * Math.PI) / 180);
 /** Directed edges per lattice cell, on average (used for the first guess of the plan's size). */
 const EDGES_PER_CELL = 300;
 /** Fixed replication timestamp written to the file (2026-01-05T00:00:00Z), so files are identical. */
@@ -66,7 +66,7 @@ export interface MetroSummary extends Omit<PlanCounts, 'features' | 'extent'>, P
 /** Plan position → [lat, lon] degrees. */
 function toLatLon(cells: number): (p: Xy) => [number, number] {
   const half = (cells * CELL_M) / 2;
-  return (p) => [CENTRE_LAT + (p.y - half) / M_PER_DEG_LAT, CENTRE_LON + (p.x - half) / M_PER_DEG_LON];
+  return (p) => [CENTRE_LAT + (p.y - half) / M_PER_DEG, CENTRE_LON + (p.x - half) / M_PER_DEG_LON];
 }
 
 /** Checks the options and fills in the defaults. */

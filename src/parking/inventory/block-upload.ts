@@ -5,7 +5,7 @@
 import { buildFrames, parseRateRules } from '../rates/rate-rule.js';
 import { currencySymbol } from './currency.js';
 import { BLOCK_GAP_MERGE_M } from './from-osm.js';
-import { polylineLengthM } from './geodesic.js';
+import { geodesicDistanceM, polylineLengthM } from '../../geo/index.js';
 import { CURB_OFFSET_M, decodeLine, offsetLine, sliceLine } from './polyline.js';
 import type { BlockRecord, SegmentRecord } from './types.js';
 import { bad, checkCoord } from './upload-checks.js';
@@ -198,7 +198,7 @@ export function mergeBlock(
   if (d.currency === undefined) fields.currency = currencySymbol(currencyIso);
   let segments = base?.segments ?? [];
   if (Array.isArray(d.segments)) {
-    const lengthM = polylineLengthM(geometry);
+    const lengthM = polylineLengthM(geometry, geodesicDistanceM);
     segments = applyGapRule(d.segments as Array<Record<string, unknown>>).map(({ s, i }) => {
       const frames =
         s.structuredRates !== undefined

@@ -7,7 +7,7 @@ import type { Block, CurbSegment, Intersection, OsmLot } from '../../network/reg
 import { buildFrames, parseRateRules, type StructuredRateInput } from '../rates/rate-rule.js';
 import { currencySymbol } from './currency.js';
 import { curbRates, parseCharge } from './curb-rates.js';
-import { ringAreaM2, ringCentroid } from './geodesic.js';
+import { ringAreaM2, ringCentroid } from '../../geo/index.js';
 import { CURB_OFFSET_M, encodeLine, offsetLine, sliceLine } from './polyline.js';
 import type { BlockRecord, LotRecord, SegmentRecord } from './types.js';
 

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { geodesicDistanceM, pointInRing } from './geodesic.js';
+import { M_PER_DEG, geodesicDistanceM, pointInPolygon } from '../../geo/index.js';
 import { chargeToRates, hoursText, mergeCurb } from './from-osm.js';
 import { parseEntryTime, parseInventoryQuery } from './params.js';
 import { validateBlockUpload } from './block-upload.js';
@@ -41,8 +41,8 @@ describe('geodesic distance (Vincenty)', () => {
       [1, 1],
       [1, 0],
     ];
-    expect(pointInRing(0.5, 0.5, ring)).toBe(true);
-    expect(pointInRing(1.5, 0.5, ring)).toBe(false);
+    expect(pointInPolygon(0.5, 0.5, ring)).toBe(true);
+    expect(pointInPolygon(1.5, 0.5, ring)).toBe(false);
   });
 });
 
@@ -195,7 +195,7 @@ describe('curb offset', () => {
       ],
       4,
     );
-    expect(right[0][0]).toBeCloseTo(-4 / 110_574, 9);
+    expect(right[0][0]).toBeCloseTo(-4 / M_PER_DEG, 9);
     expect(right[1][1]).toBeCloseTo(0.001, 9);
     const left = offsetLine(
       [
@@ -204,7 +204,7 @@ describe('curb offset', () => {
       ],
       -4,
     );
-    expect(left[0][0]).toBeCloseTo(4 / 110_574, 9);
+    expect(left[0][0]).toBeCloseTo(4 / M_PER_DEG, 9);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
+import { degreeSpan, projectOnSegment } from '../../geo/index.js';
 import type { Intersection, Region } from '../../network/region.js';
 import { type BlockUpload, mergeBlock } from './block-upload.js';
 import { type LotUpload, mergeLot } from './lot-upload.js';
@@ -57,23 +58,14 @@ export class Inventory {
     lon: number,
     maxM: number,
   ): { block: BlockRecord; segment: SegmentRecord; distanceM: number } | null {
-    const kx = 111_320 * Math.cos((lat * Math.PI) / 180);
-    const ky = 110_574;
-    const dLat = maxM / ky,
-      dLon = maxM / Math.max(1, kx);
+    const { dLat, dLon } = degreeSpan(lat, maxM);
     let best: { block: BlockRecord; segment: SegmentRecord; distanceM: number } | null = null;
     for (const i of this.blocksInBox(lat - dLat, lon - dLon, lat + dLat, lon + dLon)) {
       const block = this.blocks[i];
       for (const segment of block.segments) {
         const g = segment.geometry;
         for (let v = 0; v + 1 < g.length; v++) {
-          const ax = (g[v][1] - lon) * kx,
-            ay = (g[v][0] - lat) * ky;
-          const ex = (g[v + 1][1] - lon) * kx - ax,
-            ey = (g[v + 1][0] - lat) * ky - ay;
-          const len2 = ex * ex + ey * ey;
-          const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, -(ax * ex + ay * ey) / len2));
-          const d = Math.hypot(ax + t * ex, ay + t * ey);
+          const d = projectOnSegment(lat, lon, g[v][0], g[v][1], g[v + 1][0], g[v + 1][1]).distanceM;
           if (d <= maxM && (!best || d < best.distanceM)) best = { block, segment, distanceM: d };
         }
       }

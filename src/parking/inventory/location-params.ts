@@ -4,7 +4,7 @@
  * parameter; radius only with point; radius never with box or geoId.
  */
 import { ParkingError, invalidParam } from '../errors.js';
-import { geodesicDistanceM, polylineLengthM } from './geodesic.js';
+import { geodesicDistanceM, polylineLengthM } from '../../geo/index.js';
 import {
   CORRIDOR_HALF_WIDTH_M,
   DEFAULT_RADIUS_M,
@@ -154,7 +154,7 @@ function polylineLocation(v: string): LocationQuery {
     }
     if (line.length < 2) throw invalidParam('polyline', 'at least 2 points expected');
   }
-  const len = polylineLengthM(line);
+  const len = polylineLengthM(line, geodesicDistanceM);
   if (len > MAX_POLYLINE_M)
     throw new ParkingError(
       'PARKING_AREA_TOO_LARGE',

@@ -5,7 +5,7 @@
  */
 import { buildFrames, parseRateRules } from '../rates/rate-rule.js';
 import { currencySymbol } from './currency.js';
-import { ringCentroid } from './geodesic.js';
+import { ringCentroid } from '../../geo/index.js';
 import { hrsToOpeningHours } from './hours.js';
 import { decodeLine } from './polyline.js';
 import type { LotRecord } from './types.js';

@@ -1,6 +1,6 @@
 /** Encoded polylines (precision 5 and 6) and slicing a [lat, lon] line by distance along it. */
 import polyline from '@mapbox/polyline';
-import { haversineM } from './geodesic.js';
+import { M_PER_DEG, haversineM } from '../../geo/index.js';
 
 /** Encodes [lat, lon] points as a Google encoded polyline at `precision` decimals. */
 export function encodeLine(points: ReadonlyArray<readonly [number, number]>, precision = 5): string {
@@ -58,8 +58,8 @@ export const CURB_OFFSET_M = 4;
  */
 export function offsetLine(line: ReadonlyArray<readonly [number, number]>, offsetM: number): Array<[number, number]> {
   if (line.length < 2) return line.map((p) => [p[0], p[1]]);
-  const kLat = 110_574,
-    kLon = 111_320 * Math.cos((line[0][0] * Math.PI) / 180);
+  const kLat = M_PER_DEG,
+    kLon = M_PER_DEG * Math.cos((line[0][0] * Math.PI) / 180);
   const normals: Array<[number, number]> = [];
   for (let i = 1; i < line.length; i++) {
     const dx = (line[i][1] - line[i - 1][1]) * kLon,

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { Inventory } from './inventory.js';
 import { parseInventoryQuery } from './params.js';
 import { selectBlocks, selectLots } from './select.js';
-import { distanceToPolylineM, geodesicDistanceM, pointInRing } from './geodesic.js';
+import { distanceToPolylineM, geodesicDistanceM, pointInPolygon } from '../../geo/index.js';
 import type { BlockRecord, LotRecord } from './types.js';
 
 /** Mulberry32: seeded, printed on failure. */
@@ -117,7 +117,7 @@ describe('spatial selection agrees with a brute-force scan', () => {
       expect(
         poly.hits.map((h) => h.rec.id),
         `seed ${seed} polygon ${k}`,
-      ).toEqual(lots.filter((l) => pointInRing(l.lat, l.lon, ring)).map((l) => l.id));
+      ).toEqual(lots.filter((l) => pointInPolygon(l.lat, l.lon, ring)).map((l) => l.id));
 
       const route: Array<[number, number]> = [
         [lat, lon],

@@ -4,7 +4,7 @@
  * the offset/limit hard stop. Only the returned page is rendered afterwards.
  */
 import { ParkingError } from '../errors.js';
-import { degreeSpan, distanceToPolylineM, geodesicDistanceM, pointInRing, ringCentroid } from './geodesic.js';
+import { degreeSpan, distanceToPolylineM, geodesicDistanceM, pointInPolygon, ringCentroid } from '../../geo/index.js';
 import type { Inventory } from './inventory.js';
 import type { LocationQuery } from './location-params.js';
 import type { InventoryQuery } from './params.js';
@@ -91,7 +91,7 @@ export function selectLots(inv: Inventory, q: InventoryQuery): Page<LotRecord> {
     const [a, b, c, d] = bboxOfLine(loc.ring, 0);
     for (const i of inv.lotsInBox(a, b, c, d)) {
       const l = inv.lots[i];
-      if (keep(l) && pointInRing(l.lat, l.lon, loc.ring)) hits.push({ rec: l, distanceM: dist(l) });
+      if (keep(l) && pointInPolygon(l.lat, l.lon, loc.ring)) hits.push({ rec: l, distanceM: dist(l) });
     }
   } else {
     // corridor: candidates per route segment, deduplicated, then exact distance to the route

@@ -11,7 +11,7 @@ import { RoadClass, type Graph } from '../../network/graph.js';
 import { haversineM } from '../../geo/index.js';
 import type { Ping, Trajectory } from '../trajectory.js';
 import { RouteSearch } from './route-search.js';
-import { SegmentIndex, type Candidate } from './segment-index.js';
+import { type Candidate, SegmentIndex } from '../../network/segment-index.js';
 import { buildTrajectory, type MatchStep } from './trajectory-builder.js';
 import { DEFAULT_MATCH_OPTIONS, type MatchOptions, type MatchStats } from './match-options.js';
 

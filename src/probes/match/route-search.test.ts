@@ -5,7 +5,7 @@ import { readOsmExtract } from '../../osm/index.js';
 import { buildRegion } from '../../network/index.js';
 import { createRng } from '../../sim/prng.js';
 import { RouteSearch, type EdgePosition } from './route-search.js';
-import { SegmentIndex } from './segment-index.js';
+import { SegmentIndex } from '../../network/segment-index.js';
 
 describe('RouteSearch', () => {
   it('finds a target through an edge much shorter than the straight line between its ends', () => {

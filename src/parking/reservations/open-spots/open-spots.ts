@@ -23,7 +23,7 @@ export const BASE_RADIUS_M = 500;
 /** Look-ahead horizon: the radius grows by the distance driven in this time at Velocity, seconds. */
 export const AHEAD_HORIZON_S = 120;
 /** Largest search radius, metres. */
-import { haversineM as distanceM, bearingDeg } from '../../../geo/index.js';
+import { M_PER_DEG, haversineM as distanceM, bearingDeg } from '../../../geo/index.js';
 
 export const MAX_RADIUS_M = 3000;
 /** Most spots returned. */
@@ -79,10 +79,10 @@ export function snapToCurb(
   lon: number,
 ): { lat: number; lon: number; blockId: number | null } {
   if (!idx.index) return { lat, lon, blockId: null };
-  const dLat = SNAP_MAX_M / 111_320;
-  const dLon = SNAP_MAX_M / (111_320 * Math.max(0.01, Math.cos(lat * RAD)));
-  const kx = 111_320 * Math.cos(lat * RAD);
-  const ky = 110_574;
+  const dLat = SNAP_MAX_M / M_PER_DEG;
+  const dLon = SNAP_MAX_M / (M_PER_DEG * Math.max(0.01, Math.cos(lat * RAD)));
+  const kx = M_PER_DEG * Math.cos(lat * RAD);
+  const ky = M_PER_DEG;
   let best: { d: number; x: number; y: number; side: number; blockId: number } | undefined;
   for (const item of idx.index.search(lon - dLon, lat - dLat, lon + dLon, lat + dLat)) {
     const b = idx.blocks[idx.blockOf[item]];
@@ -146,11 +146,11 @@ export function aheadRadiusM(velocityKph: number): number {
 export async function findOpenSpots(q: Queryable, blocks: Block[], query: OpenSpotQuery): Promise<OpenSpot[]> {
   const radiusM = aheadRadiusM(query.velocityKph);
   const pad = Math.max(radiusM, DESTINATION_RADIUS_M) + SAME_SPOT_M;
-  const minLat = Math.min(query.lat, query.destLat) - pad / 110_574;
-  const maxLat = Math.max(query.lat, query.destLat) + pad / 110_574;
+  const minLat = Math.min(query.lat, query.destLat) - pad / M_PER_DEG;
+  const maxLat = Math.max(query.lat, query.destLat) + pad / M_PER_DEG;
   const cosLat = Math.max(0.01, Math.cos(((query.lat + query.destLat) / 2) * RAD));
-  const minLon = Math.min(query.lon, query.destLon) - pad / (111_320 * cosLat);
-  const maxLon = Math.max(query.lon, query.destLon) + pad / (111_320 * cosLat);
+  const minLon = Math.min(query.lon, query.destLon) - pad / (M_PER_DEG * cosLat);
+  const maxLon = Math.max(query.lon, query.destLon) + pad / (M_PER_DEG * cosLat);
   const res = await q.query<{ lat: number; lon: number; parked_out: boolean; t: string | number }>(
     `SELECT lat, lon, parked_out, (extract(epoch FROM observed_at) * 1000)::bigint AS t FROM pk_park_event
       WHERE observed_at > $1 AND observed_at <= $2 AND lat BETWEEN $3 AND $4 AND lon BETWEEN $5 AND $6
