@@ -30,16 +30,15 @@ export { storeTrajectoryFacts, rebuildFacts, adoptUnassignedFacts } from './fact
 export { rebuildRollups, rebuildRollupSlices, type RollupSlice } from './facts/rollup.js';
 export {
   parseMetricRequest,
-  queryMetrics,
   METRIC_REQUEST_FIELDS,
-  metricSourceFor,
   METRIC_PAGE_SIZE_DEFAULT,
   METRIC_PAGE_SIZE_MAX,
-  type MetricData,
   type MetricRequest,
-  type QueryMetricsOptions,
-} from './metrics/metric-query.js';
-export { DIMENSION_NAMES, METRIC_NAMES, type MetricSource } from './metrics/definitions.js';
+} from './metrics/metric-request.js';
+export { queryMetrics, type MetricData, type QueryMetricsOptions } from './metrics/metric-query.js';
+export { metricSourceFor } from './metrics/metric-source.js';
+export { METRIC_NAMES, type MetricSource } from './metrics/definitions.js';
+export { DIMENSION_NAMES } from './metrics/dimensions.js';
 export {
   applyDelta,
   checkNamespaceName,
