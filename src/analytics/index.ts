@@ -12,12 +12,11 @@ export {
   buildFacts,
   ZONE_UPSTREAM_M,
   ZONE_DOWNSTREAM_M,
-  STOP_SPEED_KPH,
-  STOP_MIN_DURATION_S,
   type Fact,
   type FactOptions,
   type SignalTiming,
 } from './facts/build-facts.js';
+export { STOP_SPEED_KPH, STOP_MIN_DURATION_S } from './facts/stops.js';
 export {
   storeFacts,
   storeFactsIn,
