@@ -15,8 +15,10 @@ import { BALTIMORE_PBF, baltimoreDataDir, startBaltimoreServer } from './lib/bal
 import { ensureBuilt } from './lib/built.js';
 import { odPairs } from './routing.js';
 import { runLoad } from './lib/http-load.js';
+import { socketSharing } from '../src/app/serving/socket-sharing.js';
 
-const THREADS = [1, 2, 3];
+// more than one serving thread needs reusePort (Node 22.12+ on Linux; src/app/serving/socket-sharing.ts)
+const THREADS = socketSharing() === 'reusePort' ? [1, 2, 3] : [1];
 
 function peakMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

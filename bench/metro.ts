@@ -42,6 +42,7 @@ import { benchLiveUpdates, benchTiles } from './metro-live.js';
 import { benchAnalyticsMonth, benchPipeline } from './metro-pipeline.js';
 import { SERVER_START_MS, compareRouting } from './metro-routing.js';
 import { BALTIMORE_PBF } from './lib/baltimore-server.js';
+import { socketSharing } from '../src/app/serving/socket-sharing.js';
 import { gridSearchP50 } from './routing.js';
 
 const TZ = 'America/New_York';
@@ -110,7 +111,8 @@ async function stepServe(b: MetroBench): Promise<void> {
   const pairs = odPairs(metroGraph(b.dataDir), 50, b.seed);
   const depS = nextMonday(TZ, 8);
   const rows: Record<string, number> = {};
-  for (const n of [1, 2, 3]) {
+  // more than one serving thread needs reusePort (Node 22.12+ on Linux; src/app/serving/socket-sharing.ts)
+  for (const n of socketSharing() === 'reusePort' ? [1, 2, 3] : [1]) {
     const t0 = Date.now();
     const { server, token } = await startBaltimoreServer(b.dataDir, {
       env: { REGION: 'metro', SERVING_THREADS: String(n) },

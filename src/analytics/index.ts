@@ -12,12 +12,11 @@ export {
   buildFacts,
   ZONE_UPSTREAM_M,
   ZONE_DOWNSTREAM_M,
-  STOP_SPEED_KPH,
-  STOP_MIN_DURATION_S,
   type Fact,
   type FactOptions,
   type SignalTiming,
 } from './facts/build-facts.js';
+export { STOP_SPEED_KPH, STOP_MIN_DURATION_S } from './facts/stops.js';
 export {
   storeFacts,
   storeFactsIn,
@@ -30,16 +29,15 @@ export { storeTrajectoryFacts, rebuildFacts, adoptUnassignedFacts } from './fact
 export { rebuildRollups, rebuildRollupSlices, type RollupSlice } from './facts/rollup.js';
 export {
   parseMetricRequest,
-  queryMetrics,
   METRIC_REQUEST_FIELDS,
-  metricSourceFor,
   METRIC_PAGE_SIZE_DEFAULT,
   METRIC_PAGE_SIZE_MAX,
-  type MetricData,
   type MetricRequest,
-  type QueryMetricsOptions,
-} from './metrics/metric-query.js';
-export { DIMENSION_NAMES, METRIC_NAMES, type MetricSource } from './metrics/definitions.js';
+} from './metrics/metric-request.js';
+export { queryMetrics, type MetricData, type QueryMetricsOptions } from './metrics/metric-query.js';
+export { metricSourceFor } from './metrics/metric-source.js';
+export { METRIC_NAMES, type MetricSource } from './metrics/definitions.js';
+export { DIMENSION_NAMES } from './metrics/dimensions.js';
 export {
   applyDelta,
   checkNamespaceName,

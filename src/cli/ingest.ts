@@ -11,7 +11,7 @@ import { createGunzip } from 'node:zlib';
 import { Transform, type Readable } from 'node:stream';
 import type { Command } from 'commander';
 import { formatFromFileName, readProbes, type ReadProbesOptions } from '../probes/ingest/ingest.js';
-import { parseColumnMapping } from '../probes/ingest/csv-columns.js';
+import { parseColumnMapping } from '../probes/ingest/csv-mapping.js';
 import { ProbeFormatError } from '../probes/ingest/errors.js';
 import { parseTimestampS, probeFormatFromName, type ParseIssue } from '../probes/ingest/records.js';
 import type { CliDeps } from './deps.js';

@@ -11,7 +11,7 @@ import {
   type IntersectionCatalog,
   type MetricSource,
 } from '../../src/analytics/index.js';
-import { splitByMonths, wholeMonths } from '../../src/analytics/metrics/metric-query.js';
+import { splitByMonths, wholeMonths } from '../../src/analytics/metrics/metric-source.js';
 import { openPglite, runMigrations, type Db } from '../../src/store/index.js';
 import { openTestPostgres, testDatabaseUrl } from '../helpers/context.js';
 import { createRng } from '../../src/sim/prng.js';

@@ -108,13 +108,17 @@ function direction(g: Graph, edge: number, name: string, headingDeg: number): Ca
   };
 }
 
-/** Builds (or returns the cached) catalog of `region`. */
-export function catalogOf(region: Region): IntersectionCatalog {
-  const cached = cache.get(region);
-  if (cached) return cached;
+/** An intersection as the API shows it, with its nodes and the junction nodes among them. */
+interface CatalogEntry {
+  ix: Intersection;
+  nodes: NodeId[];
+  junctionNodes: NodeId[];
+}
+
+/** Intersections as the API shows them: the signal clusters, then every region intersection outside one. */
+function catalogEntries(region: Region): CatalogEntry[] {
   const g = region.graph;
-  // Intersections as the API shows them: the clusters, then every region intersection outside one.
-  const entries: Array<{ ix: Intersection; nodes: NodeId[]; junctionNodes: NodeId[] }> = [];
+  const entries: CatalogEntry[] = [];
   const byNodeIx = new Map<NodeId, Intersection>();
   for (const ix of region.intersections) byNodeIx.set(ix.node, ix);
   const clustered = new Set<NodeId>();
@@ -131,56 +135,83 @@ export function catalogOf(region: Region): IntersectionCatalog {
   }
   for (const ix of region.intersections)
     if (!clustered.has(ix.node)) entries.push({ ix, nodes: [ix.node], junctionNodes: [ix.node] });
+  return entries;
+}
 
+/**
+ * The public key of each entry, in order: its position to 5 decimals, to 7 where two entries
+ * share one, and suffixed with the intersection id where they still do.
+ */
+function entryKeys(entries: readonly CatalogEntry[]): string[] {
   const counts = new Map<string, number>();
   for (const { ix } of entries) {
     const k = intersectionKeyOf(ix.lat, ix.lon);
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   const seen = new Set<string>();
-  const list: CatalogIntersection[] = [];
-  const movementById = new Map<number, CatalogMovement>();
-  for (const { ix, nodes, junctionNodes } of entries) {
+  return entries.map(({ ix }) => {
     let key = intersectionKeyOf(ix.lat, ix.lon);
     if ((counts.get(key) ?? 0) > 1) key = intersectionKeyOf(ix.lat, ix.lon, 7);
     if (seen.has(key)) key = `${key}_${ix.id}`;
     seen.add(key);
-    const movements: CatalogMovement[] = [];
-    const byApproach = new Map<number, Movement[]>();
-    for (const m of ix.movements) {
-      const arr = byApproach.get(m.inEdge) ?? [];
-      arr.push(m);
-      byApproach.set(m.inEdge, arr);
-    }
-    const rankOf = new Map<number, number>();
-    for (const arr of byApproach.values()) {
-      const sorted = [...arr].sort((a, b) => Math.abs(a.turnAngleDeg) - Math.abs(b.turnAngleDeg) || a.id - b.id);
-      sorted.forEach((m, i) => {
-        rankOf.set(m.id, i + 1);
-      });
-    }
-    for (const m of ix.movements) {
-      const inbound = direction(g, m.inEdge, m.inName, m.inHeadingDeg);
-      const outbound = direction(g, m.outEdge, m.outName, m.outHeadingDeg);
-      const slip = ((g.edgeFlags[m.inEdge] | g.edgeFlags[m.outEdge]) & EdgeFlag.link) !== 0 && m.turnType !== 'through';
-      const cm: CatalogMovement = {
-        id: String(m.id),
-        movement: m,
-        intersectionKey: key,
-        name: `${inbound.direction}B ${m.inName || '(unnamed)'} ${TURN_WORD[m.turnType]} ${m.outName || '(unnamed)'}`,
-        rank: rankOf.get(m.id) ?? 1,
-        movementType: slip ? 1 : 0,
-        turnManeuvers: TURN_CODE[m.turnType],
-        turnGroupId: `${key}:${m.inEdge}`,
-        inbound,
-        outbound,
-      };
-      movements.push(cm);
-      movementById.set(m.id, cm);
-    }
+    return key;
+  });
+}
+
+/** Rank of each movement in its approach: 1 for the straightest, ties by id. */
+function movementRanks(ix: Intersection): Map<number, number> {
+  const byApproach = new Map<number, Movement[]>();
+  for (const m of ix.movements) {
+    const arr = byApproach.get(m.inEdge) ?? [];
+    arr.push(m);
+    byApproach.set(m.inEdge, arr);
+  }
+  const rankOf = new Map<number, number>();
+  for (const arr of byApproach.values()) {
+    const sorted = [...arr].sort((a, b) => Math.abs(a.turnAngleDeg) - Math.abs(b.turnAngleDeg) || a.id - b.id);
+    sorted.forEach((m, i) => {
+      rankOf.set(m.id, i + 1);
+    });
+  }
+  return rankOf;
+}
+
+/** A movement of the intersection `key` as the API shows it. */
+function catalogMovement(g: Graph, m: Movement, key: string, rank: number): CatalogMovement {
+  const inbound = direction(g, m.inEdge, m.inName, m.inHeadingDeg);
+  const outbound = direction(g, m.outEdge, m.outName, m.outHeadingDeg);
+  const slip = ((g.edgeFlags[m.inEdge] | g.edgeFlags[m.outEdge]) & EdgeFlag.link) !== 0 && m.turnType !== 'through';
+  return {
+    id: String(m.id),
+    movement: m,
+    intersectionKey: key,
+    name: `${inbound.direction}B ${m.inName || '(unnamed)'} ${TURN_WORD[m.turnType]} ${m.outName || '(unnamed)'}`,
+    rank,
+    movementType: slip ? 1 : 0,
+    turnManeuvers: TURN_CODE[m.turnType],
+    turnGroupId: `${key}:${m.inEdge}`,
+    inbound,
+    outbound,
+  };
+}
+
+/** Builds (or returns the cached) catalog of `region`. */
+export function catalogOf(region: Region): IntersectionCatalog {
+  const cached = cache.get(region);
+  if (cached) return cached;
+  const g = region.graph;
+  const entries = catalogEntries(region);
+  const keys = entryKeys(entries);
+  const list: CatalogIntersection[] = [];
+  const movementById = new Map<number, CatalogMovement>();
+  entries.forEach(({ ix, nodes, junctionNodes }, e) => {
+    const key = keys[e];
+    const rankOf = movementRanks(ix);
+    const movements = ix.movements.map((m) => catalogMovement(g, m, key, rankOf.get(m.id) ?? 1));
+    for (const cm of movements) movementById.set(cm.movement.id, cm);
     const name = ix.name || ix.streetNames.filter(Boolean).join(' & ') || key;
     list.push({ key, intersection: ix, nodes, junctionNodes, name, movements });
-  }
+  });
   list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const byNode = new Map<NodeId, CatalogIntersection>();
   for (const c of list) for (const n of c.nodes) byNode.set(n, c);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildFacts, slowBetweenPings, ZONE_DOWNSTREAM_M, ZONE_UPSTREAM_M } from './build-facts.js';
+import { buildFacts, ZONE_DOWNSTREAM_M, ZONE_UPSTREAM_M } from './build-facts.js';
+import { slowBetweenPings } from './stops.js';
 import { buildFixture, makeTrajectory, N, nyS } from '../../../test/analytics/fixture.js';
 
 // Fixture: W --400-- C --120-- E --20-- D ; C (1001) signalized, D (1002) 140 m east of C.

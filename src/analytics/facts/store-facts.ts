@@ -159,6 +159,18 @@ export async function storeFactsIn(
   // what is left of the replaced parts' stored facts is gone from their new content
   const gone = [...stored.values()].filter((r) => replacedSet.has(`${Number(r.part)}\u0000${r.trace_id}`));
   for (const r of gone) slices.add(r.intersection_key, r.d, Number(r.local_minute));
+  await deleteFacts(tx, region, gone);
+  // slices that lost or changed a fact are recomputed from the facts (new ones included);
+  // new facts in other slices are added to the rollups
+  const added = write.filter((f) => !slices.has(f.intersectionKey, f.localDay, f.localMinute));
+  const written = await upsertFacts(tx, write, mapVersion, region);
+  await addToRollups(tx, added, mapVersion); // before the rebuild, which recomputes whole hours and months
+  await rebuildRollupSlices(tx, slices.values());
+  return written;
+}
+
+/** Deletes the stored facts `gone` of `region`, in batches. */
+async function deleteFacts(tx: Queryable, region: string, gone: readonly StoredFactRow[]): Promise<void> {
   for (let i = 0; i < gone.length; i += BATCH_ROWS) {
     const c = gone.slice(i, i + BATCH_ROWS);
     await tx.query(
@@ -173,15 +185,9 @@ export async function storeFactsIn(
       ],
     );
   }
-  // slices that lost or changed a fact are recomputed from the facts (new ones included);
-  // new facts in other slices are added to the rollups
-  const added = write.filter((f) => !slices.has(f.intersectionKey, f.localDay, f.localMinute));
-  let written = 0;
-  for (let i = 0; i < write.length; i += BATCH_ROWS) {
-    const c = write.slice(i, i + BATCH_ROWS);
-    const col = <T>(f: (x: Fact) => T): T[] => c.map(f);
-    const res = await tx.query(
-      `INSERT INTO analytics_fact (trace_id, part, intersection_key, occurrence, intersection_id, movement_id,
+}
+
+const UPSERT_FACTS = `INSERT INTO analytics_fact (trace_id, part, intersection_key, occurrence, intersection_id, movement_id,
          in_edge, out_edge, entry_s, exit_s, local_day, local_minute, local_dow, zone_length_m, travel_time_s,
          free_flow_s, control_delay_s, stopped, stop_duration_s, approach_speed_kph, arrived_on_green, map_version, region)
        SELECT *, $20::text, $22::text FROM unnest($1::text[], $2::int[], $3::text[], $4::smallint[], $5::bigint[], $6::int[],
@@ -195,37 +201,41 @@ export async function storeFactsIn(
          travel_time_s = EXCLUDED.travel_time_s, free_flow_s = EXCLUDED.free_flow_s,
          control_delay_s = EXCLUDED.control_delay_s, stopped = EXCLUDED.stopped,
          stop_duration_s = EXCLUDED.stop_duration_s, approach_speed_kph = EXCLUDED.approach_speed_kph,
-         arrived_on_green = EXCLUDED.arrived_on_green, map_version = EXCLUDED.map_version`,
-      [
-        col((f) => f.traceId),
-        col((f) => f.part),
-        col((f) => f.intersectionKey),
-        col((f) => f.occurrence),
-        col((f) => f.intersectionId),
-        col((f) => f.movementId),
-        col((f) => f.inEdge),
-        col((f) => f.outEdge),
-        col((f) => f.entryS),
-        col((f) => f.exitS),
-        col((f) => f.localDay),
-        col((f) => f.localMinute),
-        col((f) => f.localDow),
-        col((f) => f.zoneLengthM),
-        col((f) => f.travelTimeS),
-        col((f) => f.freeFlowS),
-        col((f) => f.controlDelayS),
-        col((f) => f.stopped),
-        col((f) => f.stopDurationS),
-        mapVersion,
-        col((f) => f.approachSpeedKph),
-        region,
-        col((f) => f.arrivedOnGreen ?? null),
-      ],
-    );
+         arrived_on_green = EXCLUDED.arrived_on_green, map_version = EXCLUDED.map_version`;
+
+/** Inserts or updates `write` in batches; returns the rows written. */
+async function upsertFacts(tx: Queryable, write: readonly Fact[], mapVersion: string, region: string): Promise<number> {
+  let written = 0;
+  for (let i = 0; i < write.length; i += BATCH_ROWS) {
+    const c = write.slice(i, i + BATCH_ROWS);
+    const col = <T>(f: (x: Fact) => T): T[] => c.map(f);
+    const res = await tx.query(UPSERT_FACTS, [
+      col((f) => f.traceId),
+      col((f) => f.part),
+      col((f) => f.intersectionKey),
+      col((f) => f.occurrence),
+      col((f) => f.intersectionId),
+      col((f) => f.movementId),
+      col((f) => f.inEdge),
+      col((f) => f.outEdge),
+      col((f) => f.entryS),
+      col((f) => f.exitS),
+      col((f) => f.localDay),
+      col((f) => f.localMinute),
+      col((f) => f.localDow),
+      col((f) => f.zoneLengthM),
+      col((f) => f.travelTimeS),
+      col((f) => f.freeFlowS),
+      col((f) => f.controlDelayS),
+      col((f) => f.stopped),
+      col((f) => f.stopDurationS),
+      mapVersion,
+      col((f) => f.approachSpeedKph),
+      region,
+      col((f) => f.arrivedOnGreen ?? null),
+    ]);
     written += res.rowCount || c.length;
   }
-  await addToRollups(tx, added, mapVersion); // before the rebuild, which recomputes whole hours and months
-  await rebuildRollupSlices(tx, slices.values());
   return written;
 }
 

@@ -94,106 +94,127 @@ export const METADATA_REQUEST_FIELDS = [
   'maxRank',
 ] as const;
 
+/** Reads `fields`: names of METADATA_FIELDS; undefined when absent (every field). */
+function readFields(v: unknown): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v)) throw invalid('fields', 'must be an array of { name }');
+  return v.map((f, i) => {
+    if (!isObj(f) || typeof f.name !== 'string' || !METADATA_FIELDS.includes(f.name))
+      throw invalid(`fields[${i}].name`, `must be one of ${METADATA_FIELDS.join(', ')}`);
+    checkKeys(f, ['name'], `fields[${i}]`);
+    return f.name;
+  });
+}
+
+/** Reads `fieldFilters`: filterable fields, their operators, integers where the field is one. */
+function readFieldFilters(v: unknown): Filter[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  const filters = readFilters(v, 'fieldFilters');
+  for (const f of filters) {
+    const ops = FILTERABLE[f.name];
+    if (!ops) throw invalid(`${f.param}.name`, `must be one of ${Object.keys(FILTERABLE).join(', ')}`);
+    if (!ops.includes(f.operator)) throw invalid(`${f.param}.operator`, `${f.operator} is not allowed on ${f.name}`);
+    if (f.name === 'movements.rank' || f.name === 'movements.movementType') {
+      f.expressions.forEach((e, i) => {
+        if (!/^\d+$/.test(e)) throw invalid(`${f.param}.expressions[${i}]`, `'${e}' must be an integer`);
+      });
+    }
+  }
+  return filters;
+}
+
+/** Reads `locations`: areas, each a geometry and an optional radius (whole metres 0–1000000). */
+function readAreas(v: unknown): AreaTest[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw invalid('locations', 'must be an array of { geometry, radiusInMeters }');
+  return v.map((l, i) => {
+    const p = `locations[${i}]`;
+    if (!isObj(l)) throw invalid(p, 'must be { geometry, radiusInMeters }');
+    checkKeys(l, ['geometry', 'radiusInMeters'], p);
+    let r: number | undefined;
+    if (l.radiusInMeters !== undefined && l.radiusInMeters !== null) {
+      if (
+        typeof l.radiusInMeters !== 'number' ||
+        !Number.isInteger(l.radiusInMeters) ||
+        l.radiusInMeters < 0 ||
+        l.radiusInMeters > 1_000_000
+      )
+        throw invalid(`${p}.radiusInMeters`, 'must be an integer 0–1000000');
+      r = l.radiusInMeters;
+    }
+    return parseArea(l.geometry, `${p}.geometry`, r);
+  });
+}
+
+/** Reads the `locations` values of `metadata`: `{ country, state, mapVersion }`, the map version the one served. */
+function readLocationValues(values: unknown[], mapVersion: string): NonNullable<MetadataRequest['locations']> {
+  return values.map((v, i) => {
+    const p = `metadata.value[${i}]`;
+    if (!isObj(v)) throw invalid(p, 'must be { country, state, mapVersion }');
+    checkKeys(v, ['country', 'state', 'mapVersion'], p);
+    for (const k of ['country', 'state', 'mapVersion'] as const)
+      if (v[k] !== undefined && typeof v[k] !== 'string') throw invalid(`${p}.${k}`, 'must be a string');
+    if (v.mapVersion !== undefined && v.mapVersion !== mapVersion)
+      throw invalid(
+        `${p}.mapVersion`,
+        `map version ${String(v.mapVersion)} is not served (this region is ${mapVersion})`,
+      );
+    return {
+      country: v.country as string | undefined,
+      state: v.state as string | undefined,
+      mapVersion: v.mapVersion as string | undefined,
+    };
+  });
+}
+
+/** Reads `metadata`: one item, `namespace` (names) or `locations` (`readLocationValues`). */
+function readMetadataItem(
+  m: unknown,
+  mapVersion: string,
+): { namespaces: string[]; locations: MetadataRequest['locations'] } {
+  const namespaces: string[] = [];
+  if (m === undefined || m === null) return { namespaces, locations: undefined };
+  if (!isObj(m)) throw invalid('metadata', 'must be one object { key, value, valueList }');
+  checkKeys(m, ['key', 'value', 'valueList'], 'metadata');
+  if (m.valueList !== undefined && typeof m.valueList !== 'boolean')
+    throw invalid('metadata.valueList', 'must be a boolean');
+  const values = m.valueList === true ? (Array.isArray(m.value) ? m.value : undefined) : [m.value];
+  if (!values) throw invalid('metadata.value', 'must be an array when valueList is true');
+  if (m.key === 'namespace') {
+    values.forEach((v, i) => {
+      if (typeof v !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(v))
+        throw invalid(`metadata.value[${i}]`, 'must be a namespace name');
+      namespaces.push(v);
+    });
+    return { namespaces, locations: undefined };
+  }
+  if (m.key === 'locations') return { namespaces, locations: readLocationValues(values, mapVersion) };
+  throw invalid('metadata.key', `unknown key '${String(m.key)}' (allowed: locations, namespace)`);
+}
+
+/** Reads `maxRank`: an integer ≥ 1, or undefined. */
+function readMaxRank(v: unknown): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw invalid('maxRank', 'must be an integer ≥ 1');
+  return v;
+}
+
 /** Validates a metadata request body against the catalog's map version. */
 export function parseMetadataRequest(body: unknown, mapVersion: string): MetadataRequest {
   if (!isObj(body)) throw invalid('body', 'a JSON object IntersectionMetadataRequest is required');
   checkKeys(body, METADATA_REQUEST_FIELDS, '');
-  let fields: string[] | undefined;
-  if (body.fields !== undefined && body.fields !== null) {
-    if (!Array.isArray(body.fields)) throw invalid('fields', 'must be an array of { name }');
-    fields = body.fields.map((f, i) => {
-      if (!isObj(f) || typeof f.name !== 'string' || !METADATA_FIELDS.includes(f.name))
-        throw invalid(`fields[${i}].name`, `must be one of ${METADATA_FIELDS.join(', ')}`);
-      checkKeys(f, ['name'], `fields[${i}]`);
-      return f.name;
-    });
-  }
-  let filters: Filter[] | undefined;
-  if (body.fieldFilters !== undefined && body.fieldFilters !== null) {
-    filters = readFilters(body.fieldFilters, 'fieldFilters');
-    for (const f of filters) {
-      const ops = FILTERABLE[f.name];
-      if (!ops) throw invalid(`${f.param}.name`, `must be one of ${Object.keys(FILTERABLE).join(', ')}`);
-      if (!ops.includes(f.operator)) throw invalid(`${f.param}.operator`, `${f.operator} is not allowed on ${f.name}`);
-      if (f.name === 'movements.rank' || f.name === 'movements.movementType') {
-        f.expressions.forEach((e, i) => {
-          if (!/^\d+$/.test(e)) throw invalid(`${f.param}.expressions[${i}]`, `'${e}' must be an integer`);
-        });
-      }
-    }
-  }
-  const areas: AreaTest[] = [];
-  if (body.locations !== undefined && body.locations !== null) {
-    if (!Array.isArray(body.locations)) throw invalid('locations', 'must be an array of { geometry, radiusInMeters }');
-    body.locations.forEach((l, i) => {
-      const p = `locations[${i}]`;
-      if (!isObj(l)) throw invalid(p, 'must be { geometry, radiusInMeters }');
-      checkKeys(l, ['geometry', 'radiusInMeters'], p);
-      let r: number | undefined;
-      if (l.radiusInMeters !== undefined && l.radiusInMeters !== null) {
-        if (
-          typeof l.radiusInMeters !== 'number' ||
-          !Number.isInteger(l.radiusInMeters) ||
-          l.radiusInMeters < 0 ||
-          l.radiusInMeters > 1_000_000
-        )
-          throw invalid(`${p}.radiusInMeters`, 'must be an integer 0–1000000');
-        r = l.radiusInMeters;
-      }
-      areas.push(parseArea(l.geometry, `${p}.geometry`, r));
-    });
-  }
+  const fields = readFields(body.fields);
+  const filters = readFieldFilters(body.fieldFilters);
+  const areas = readAreas(body.locations);
   const geometry =
     body.geometry !== undefined && body.geometry !== null ? parseArea(body.geometry, 'geometry') : undefined;
-  const namespaces: string[] = [];
-  let locations: MetadataRequest['locations'];
-  if (body.metadata !== undefined && body.metadata !== null) {
-    const m = body.metadata;
-    if (!isObj(m)) throw invalid('metadata', 'must be one object { key, value, valueList }');
-    checkKeys(m, ['key', 'value', 'valueList'], 'metadata');
-    if (m.valueList !== undefined && typeof m.valueList !== 'boolean')
-      throw invalid('metadata.valueList', 'must be a boolean');
-    const values = m.valueList === true ? (Array.isArray(m.value) ? m.value : undefined) : [m.value];
-    if (!values) throw invalid('metadata.value', 'must be an array when valueList is true');
-    if (m.key === 'namespace') {
-      values.forEach((v, i) => {
-        if (typeof v !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(v))
-          throw invalid(`metadata.value[${i}]`, 'must be a namespace name');
-        namespaces.push(v);
-      });
-    } else if (m.key === 'locations') {
-      locations = values.map((v, i) => {
-        const p = `metadata.value[${i}]`;
-        if (!isObj(v)) throw invalid(p, 'must be { country, state, mapVersion }');
-        checkKeys(v, ['country', 'state', 'mapVersion'], p);
-        for (const k of ['country', 'state', 'mapVersion'] as const)
-          if (v[k] !== undefined && typeof v[k] !== 'string') throw invalid(`${p}.${k}`, 'must be a string');
-        if (v.mapVersion !== undefined && v.mapVersion !== mapVersion)
-          throw invalid(
-            `${p}.mapVersion`,
-            `map version ${String(v.mapVersion)} is not served (this region is ${mapVersion})`,
-          );
-        return {
-          country: v.country as string | undefined,
-          state: v.state as string | undefined,
-          mapVersion: v.mapVersion as string | undefined,
-        };
-      });
-    } else {
-      throw invalid('metadata.key', `unknown key '${String(m.key)}' (allowed: locations, namespace)`);
-    }
-  }
+  const { namespaces, locations } = readMetadataItem(body.metadata, mapVersion);
   const bool = (k: string, d: boolean): boolean => {
     if (body[k] === undefined || body[k] === null) return d;
     if (typeof body[k] !== 'boolean') throw invalid(k, 'must be a boolean');
     return body[k] as boolean;
   };
-  let maxRank: number | undefined;
-  if (body.maxRank !== undefined && body.maxRank !== null) {
-    if (typeof body.maxRank !== 'number' || !Number.isInteger(body.maxRank) || body.maxRank < 1)
-      throw invalid('maxRank', 'must be an integer ≥ 1');
-    maxRank = body.maxRank;
-  }
+  const maxRank = readMaxRank(body.maxRank);
   const paging = readPaging(body, {
     pageSize: METADATA_PAGE_SIZE_DEFAULT,
     maxPageSize: METADATA_MAX_ROWS,

@@ -1,12 +1,11 @@
 /**
  * The serving threads of a server (`serving-worker.ts`): started by the main thread with the
  * region's graph and the routing engine's read-only structures in shared memory (one copy however
- * many threads; `shared-routing.ts`) and a database port or URL each. The first thread opens the
- * listening socket; the others listen on the same port (`socket-sharing.ts`): with `reusePort`
- * (Node 22.12+ on Linux) the kernel spreads connections evenly over the threads' sockets; on a
- * shared descriptor (Node 20) every thread is woken for a new connection and the first to run
- * accepts it, so connections spread, though not evenly (several opened at once often land on one
- * thread; docs/operation.md).
+ * many threads; `shared-routing.ts`) and a database port or URL each. The first thread binds the
+ * configured port; the others bind the same port, each on its own socket with `reusePort` (Node
+ * 22.12+ on Linux or FreeBSD), and the kernel spreads connections evenly over them. Where Node
+ * lacks `reusePort` (Node 20) one serving thread runs, whatever was asked, and a one-line notice
+ * says so (`socket-sharing.ts`).
  */
 import { availableParallelism } from 'node:os';
 import type { MessagePort, Worker } from 'node:worker_threads';
@@ -16,6 +15,7 @@ import { siblingModule, startThread } from '../../store/thread.js';
 import { nextMessage } from '../../store/rpc.js';
 import type { ServingWorkerData } from './serving-worker.js';
 import { prepareSharedRouting } from './shared-routing.js';
+import { servingThreadPlan } from './socket-sharing.js';
 
 /** The running serving threads. */
 export interface ServingThreads {
@@ -33,7 +33,7 @@ export function servingThreadCount(config: Config): number {
   return config.server.threads > 0 ? config.server.threads : availableParallelism();
 }
 
-type FromWorker = { t: 'ready' } | { t: 'listening'; fd?: number; port?: number } | { t: 'closed' } | { t: 'window' };
+type FromWorker = { t: 'ready' } | { t: 'listening'; port: number } | { t: 'closed' } | { t: 'window' };
 
 /** Starts the threads and resolves once all of them listen. */
 export async function startServingThreads(opts: {
@@ -44,7 +44,9 @@ export async function startServingThreads(opts: {
   embedded?: EmbeddedDb;
   databaseUrl?: string;
 }): Promise<ServingThreads> {
-  const count = servingThreadCount(opts.config);
+  const plan = servingThreadPlan(servingThreadCount(opts.config), process.version, process.platform);
+  if (plan.notice) console.warn(plan.notice);
+  const count = plan.count;
   const graphBytes = opts.graphBytes;
   // the routing engine's read-only structures and the snapping index: built once, shared by every thread
   const routing = prepareSharedRouting(opts.config, graphBytes);
@@ -86,13 +88,11 @@ export async function startServingThreads(opts: {
   const first = next(workers[0], 'listening');
   workers[0].postMessage({ t: 'listen' });
   const opened = await first;
-  if (opened.port === undefined) throw new Error('the first serving thread did not report its port');
-  // the others listen on the first thread's descriptor, or their own socket on its port (socket-sharing.ts)
-  const on = opened.fd !== undefined ? { fd: opened.fd } : { port: opened.port };
+  // the others bind the port the first one bound, each on its own `reusePort` socket (socket-sharing.ts)
   await Promise.all(
     workers.slice(1).map((w) => {
       const p = next(w, 'listening');
-      w.postMessage({ t: 'listen', ...on });
+      w.postMessage({ t: 'listen', port: opened.port });
       return p;
     }),
   );

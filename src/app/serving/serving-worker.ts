@@ -1,6 +1,6 @@
 /**
  * A serving thread: answers HTTP requests on the port it shares with the other serving threads
- * (its own socket with `reusePort` where Node offers it, else the first thread's descriptor;
+ * (each on its own socket with `reusePort`; where Node lacks it, one serving thread runs;
  * `socket-sharing.ts`). The graph's typed arrays live in
  * shared memory, loaded once by the main thread, and so are the routing engine's read-only
  * structures (search hierarchy, landmarks, layout, snapping index) and its window tables
@@ -10,12 +10,11 @@
  * processed by the region's ingestion workers; the change log keeps this thread's speeds,
  * incidents and parking inventory current.
  *
- * Ports: main → thread `{ t: 'listen', port?, fd? }` (the first thread listens itself and reports
- * `{ t: 'listening', port, fd? }`), `{ t: 'close' }`; thread → main `{ t: 'ready' }`,
+ * Ports: main → thread `{ t: 'listen', port? }` (the first thread listens on the configured port
+ * and reports `{ t: 'listening', port }`), `{ t: 'close' }`; thread → main `{ t: 'ready' }`,
  * `{ t: 'listening' }`, `{ t: 'closed' }`; both ways `{ t: 'window', key, table }` (a window table
  * built by one thread, relayed by the main thread to the others).
- * A serving thread that dies takes the process down with it (the shared socket cannot be handed
- * back safely); the process supervisor restarts it.
+ * A serving thread that dies takes the process down with it; the process supervisor restarts it.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { Server } from 'node:net';
@@ -33,7 +32,7 @@ import type { AppContext } from '../context.js';
 import { followChanges } from '../follow-changes.js';
 import { workersOf } from '../ingestion/intake.js';
 import { useSharedRouting, type SharedRouting } from './shared-routing.js';
-import { listenOptions, listeningFd, socketSharing } from './socket-sharing.js';
+import { listenOptions, socketSharing } from './socket-sharing.js';
 
 /** What a serving thread is given. */
 export interface ServingWorkerData {
@@ -81,40 +80,31 @@ port.on('message', (m: ({ t: 'listen' } & ListenOn) | { t: 'close' } | { t: 'win
 });
 port.postMessage({ t: 'ready' });
 
-/** Where a later thread listens: the first thread's port (`reusePort`) or its descriptor (`fd`). */
+/** Where a later thread listens: the port the first thread bound (each thread with its own `reusePort` socket). */
 interface ListenOn {
   port?: number;
-  fd?: number;
 }
 
 /**
- * Listens on the configured port (first thread, which reports the port and, when the descriptor
- * is shared, the descriptor) or where the first thread listens (`socket-sharing.ts`). The
- * server is started directly (not with `app.listen`): the process prints one banner for all
- * threads, not a log line per thread.
+ * Listens on the configured port (first thread, which reports the port it bound: the configured
+ * one may be 0) or on the first thread's port (`socket-sharing.ts`). The server is started
+ * directly (not with `app.listen`): the process prints one banner for all threads, not a log
+ * line per thread.
  */
 async function listen(on: ListenOn): Promise<void> {
   const server = app.server as unknown as Server;
-  const sharing = socketSharing();
-  const first = on.port === undefined && on.fd === undefined;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    if (on.fd !== undefined) server.listen({ fd: on.fd }, () => resolve());
-    else server.listen(listenOptions(on.port ?? config.server.port, config.server.host, sharing), () => resolve());
+    server.listen(listenOptions(on.port ?? config.server.port, config.server.host, socketSharing()), () => resolve());
   });
-  if (first) {
-    const listening = { t: 'listening', port: (server.address() as { port: number }).port };
-    port.postMessage(sharing === 'fd' ? { ...listening, fd: listeningFd(server) } : listening);
-  } else {
-    port.postMessage({ t: 'listening' });
-  }
+  port.postMessage({ t: 'listening', port: (server.address() as { port: number }).port });
 }
 
 /**
  * Leaves the thread ready for the process to end: routes still queued for their INSERT are
- * written, the change log and the ports are let go. The listening socket is not closed here: when
- * the threads share one descriptor, a close by one would leave the others on a number the process
- * may reuse; it closes when the process exits, after the database.
+ * written, the change log and the ports are let go. The listening socket is left open: the process
+ * exits once every thread has closed (`cli/serve.ts`), and the socket closes with it, after the
+ * database.
  */
 async function close(): Promise<void> {
   clearInterval(expiry);

@@ -1,6 +1,6 @@
 /**
  * CSV probe reader. The first row is a header when fewer than two of its cells are numbers (or
- * when `header` says so); header names map columns in any order (`csv-columns.ts`: trace_id /
+ * when `header` says so); header names map columns in any order (`csv-header-names.ts`: trace_id /
  * vehicle_id / device_id / …, timestamp / timestamp_iso_utc / epoch / epoch_ms / …, lat / latitude,
  * lon / lng / longitude, speed_mps / speed_kph / speed_mph / speed_knots, heading / bearing /
  * course), and a column mapping overrides them. A headerless file is
@@ -10,14 +10,8 @@
  */
 import { parse } from 'csv-parse';
 import type { Readable } from 'node:stream';
-import {
-  layoutFromHeader,
-  layoutWithoutHeader,
-  mappingUsesNames,
-  parseColumnMapping,
-  type ColumnMapping,
-  type CsvLayout,
-} from './csv-columns.js';
+import { layoutFromHeader, layoutWithoutHeader, type CsvLayout } from './csv-columns.js';
+import { mappingUsesNames, parseColumnMapping, type ColumnMapping } from './csv-mapping.js';
 import { makeRecord, type FieldUnits, type ParseIssue, type ProbeRecord } from './records.js';
 
 /** Options of the CSV reader. */

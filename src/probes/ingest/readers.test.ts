@@ -2,7 +2,8 @@ import { describe, it, expect } from 'vitest';
 import { Readable } from 'node:stream';
 import { readProbes, formatFromFileName, type ReadProbesOptions } from './ingest.js';
 import { ProbeFormatError } from './errors.js';
-import { parseColumnMapping, normalizeHeader } from './csv-columns.js';
+import { normalizeHeader } from './csv-header-names.js';
+import { parseColumnMapping } from './csv-mapping.js';
 import type { ParseIssue, ProbeFormatName, ProbeRecord } from './records.js';
 
 const T0 = 1_767_600_000; // 2026-01-05T08:00:00Z

@@ -4,7 +4,7 @@
  * format (`columns` and `header` for CSV, `fcdStart` and `tracePrefix` for SUMO FCD). Pure: the
  * HTTP layer turns an error into its own error shape.
  */
-import { parseColumnMapping } from './csv-columns.js';
+import { parseColumnMapping } from './csv-mapping.js';
 import { ProbeFormatError } from './errors.js';
 import type { ReadProbesOptions } from './ingest.js';
 import { parseTimestampS, type ProbeFormat } from './records.js';
