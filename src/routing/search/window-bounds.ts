@@ -99,6 +99,8 @@ export class WindowBounds {
   invalidated = 0;
   /** tables received from other threads */
   adopted = 0;
+  /** searches served by an earlier departure bin's table (their own bin's was missing) */
+  borrowed = 0;
   private readonly exchange: WindowExchange | null;
 
   constructor(
@@ -166,31 +168,56 @@ export class WindowBounds {
 
   /**
    * The table for a departure at local second of the week `depWeekS` (unix `depUnixS`) and
-   * horizon `horizonS`, when built and still valid; otherwise null (and, with `schedule`, a
-   * background build is queued).
+   * horizon `horizonS`, when built and still valid; otherwise (with `schedule`, a background
+   * build is queued) an earlier bin's table whose coverage reaches as far, or null.
    */
   tableFor(depUnixS: number, depWeekS: number, horizonS: number, schedule = true): UsableTable | null {
     if ((this.nodes.length === 0 && this.cch === null) || horizonS < 0) return null;
     const bin = Math.floor(depWeekS / BIN_SECONDS) % BINS_PER_WEEK;
-    const key = `${bin}:${horizonS}`;
-    const t = this.tables.get(key);
-    if (t === undefined) {
+    let t = this.valid(`${bin}:${horizonS}`);
+    if (t === null) {
       if (schedule) this.scheduleFor(bin, horizonS);
-      return null;
+      t = this.earlierTable(bin, bin * BIN_SECONDS + BIN_SECONDS + horizonS);
+      if (t === null) return null;
+      this.borrowed++;
     }
+    return { table: t, validUntilS: depUnixS + (t.coverEndWeekS - depWeekS) };
+  }
+
+  /** The table stored under `key` when its bounds still hold the feeds (LRU-touched), else null (an outgrown table is dropped). */
+  private valid(key: string): WindowTable | null {
+    const t = this.tables.get(key);
+    if (t === undefined) return null;
     if (t.feedsVersion !== this.feeds.version) {
       if (!stillBounds(this.model, t)) {
         this.tables.delete(key);
         this.invalidated++;
-        if (schedule) this.scheduleFor(bin, horizonS);
         return null;
       }
       t.feedsVersion = this.feeds.version;
     }
-    // LRU touch
     this.tables.delete(key);
     this.tables.set(key, t);
-    return { table: t, validUntilS: depUnixS + (t.coverEndWeekS - depWeekS) };
+    return t;
+  }
+
+  /**
+   * A table of an earlier departure bin of the same week whose coverage reaches `coverEndWeekS`:
+   * it bounds every edge entered from its own bin's start to its coverage end, so it holds for a
+   * later departure up to there too (decision 025). The latest such bin first (its coverage
+   * starts nearest the departure), then its shortest horizon; null when none is stored.
+   */
+  private earlierTable(bin: number, coverEndWeekS: number): WindowTable | null {
+    const hs = this.cfg.horizonsS;
+    const back = Math.ceil(hs[hs.length - 1] / BIN_SECONDS);
+    for (let b = bin - 1; b >= 0 && b >= bin - back; b--) {
+      for (const h of hs) {
+        if (b * BIN_SECONDS + BIN_SECONDS + h < coverEndWeekS || !this.tables.has(`${b}:${h}`)) continue;
+        const t = this.valid(`${b}:${h}`);
+        if (t !== null) return t;
+      }
+    }
+    return null;
   }
 
   /** Builds the table for that departure and horizon now (synchronously), if missing. */
