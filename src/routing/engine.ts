@@ -2,8 +2,8 @@
  * The routing engine over one loaded graph: traffic model, snapping, landmarks and the reusable
  * time-dependent A*. `plan` turns waypoints + options into one or more legs-paths (best first):
  * criteria as exclusions (falling back to penalties when no route avoids them), legs chained
- * through the waypoints in order, alternatives by the penalty method with sharing, stretch and
- * local-optimality filters, and the closure fallback.
+ * through the waypoints in order, alternatives by the penalty method (`alternatives.ts`), and the
+ * closure fallback.
  */
 import { EdgeFlag, TurnRestrictions, type Graph } from '../network/graph.js';
 import type { SpeedFeeds } from '../traffic/feeds.js';
@@ -29,6 +29,9 @@ import {
 import { buildEnginePrep, prepKey, registeredEnginePrep, type EnginePrep } from './prep.js';
 import { costLegs, legsTimeS, type Leg, type PathCost } from './path-cost.js';
 import { RoutingError } from './errors.js';
+import { alternatives } from './alternatives.js';
+
+export { sharedShare } from './alternatives.js';
 
 /** Engine settings (slice of the routing config). */
 export interface EngineConfig {
@@ -156,7 +159,8 @@ export class RoutingEngine {
   readonly cch: CchBounds | null;
   /** the route search (a test may put a reference search in its place) */
   protected astar: RouteSearch;
-  private readonly altFactor: Float32Array;
+  /** per-edge cost factors of the alternatives' rounds (0 = none) */
+  readonly altFactor: Float32Array;
   /** labels settled by the searches of the last `plan` */
   lastSettled = 0;
 
@@ -285,8 +289,8 @@ export class RoutingEngine {
     };
   }
 
-  /** Runs the legs through all waypoints with one option set; null when some leg has no path. */
-  private searchLegs(
+  /** Runs the legs through all waypoints with one option set; null when some leg has no path (alternatives re-run it). */
+  searchLegs(
     waypointSnaps: Snap[][],
     departS: number,
     o: SearchOptions,
@@ -367,7 +371,7 @@ export class RoutingEngine {
       },
     ];
     if (req.maxAlternates > 0 && req.waypoints.length === 2) {
-      for (const alt of this.alternatives(snaps, req, opts, found.legs[0], req.maxAlternates)) {
+      for (const alt of alternatives(this, snaps, req, opts, found.legs[0], req.maxAlternates)) {
         routes.push({
           legs: [alt.leg],
           snaps: found.snaps,
@@ -381,95 +385,4 @@ export class RoutingEngine {
     this.lastSettled = routes.reduce((s, r) => s + r.settled, 0);
     return routes;
   }
-
-  /**
-   * Penalty-method alternatives: re-search with the edges of found routes made more expensive;
-   * keep a candidate when it shares ≤ altMaxSharing of its length with every accepted route, takes
-   * ≤ altMaxStretch × the best travel time, and is locally sensible (no repeated node, no U-turn).
-   */
-  private alternatives(
-    snaps: Snap[][],
-    req: PlanRequest,
-    base: SearchOptions,
-    best: Leg,
-    count: number,
-  ): Array<{ leg: Leg; arrivalS: number }> {
-    const g = this.graph;
-    const af = this.altFactor;
-    af.fill(0);
-    const o: SearchOptions = { ...base, edgeFactor: af };
-    const mode = this.speedMode(req.shortest, req.useTraffic, req.typicalOnly);
-    const bestCost = this.costPath([best], req.departS, req.nowS, mode);
-    const accepted: Leg[] = [best];
-    const arrivals: number[] = [req.departS + bestCost.totalS];
-    const acceptedSets: Array<Set<number>> = [new Set(best.edges)];
-    const penalize = (leg: Leg) => {
-      for (const e of leg.edges) {
-        af[e] = (af[e] || 1) * this.cfg.altPenaltyFactor;
-        const tw = g.edgeTwin[e];
-        if (tw >= 0) af[tw] = (af[tw] || 1) * Math.sqrt(this.cfg.altPenaltyFactor);
-      }
-    };
-    penalize(best);
-    const seen = new Set<string>([best.edges.join(',')]);
-    for (let round = 0; round < 8 && accepted.length <= count; round++) {
-      let r: ReturnType<RoutingEngine['searchLegs']>;
-      try {
-        r = this.searchLegs([snaps[0], snaps[1]], req.departS, o);
-      } catch (err) {
-        if (err instanceof RoutingError && err.code === 'TIMEOUT') break; // keep what was found
-        throw err;
-      }
-      if (!r) break;
-      const cand = r.legs[0];
-      penalize(cand);
-      const key = cand.edges.join(',');
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const cost = this.costPath([cand], req.departS, req.nowS, mode);
-      const metric = req.shortest
-        ? cost.distanceM / Math.max(1e-9, bestCost.distanceM)
-        : cost.totalS / Math.max(1e-9, bestCost.totalS);
-      if (metric > this.cfg.altMaxStretch) continue;
-      if (!this.locallySensible(cand)) continue;
-      let ok = true;
-      for (let i = 0; i < accepted.length && ok; i++) {
-        if (sharedShare(g, cand, accepted[i], acceptedSets[i]) > this.cfg.altMaxSharing) ok = false;
-      }
-      if (!ok) continue;
-      accepted.push(cand);
-      arrivals.push(req.departS + cost.totalS);
-      acceptedSets.push(new Set(cand.edges));
-    }
-    return accepted.slice(1, count + 1).map((leg, i) => ({ leg, arrivalS: arrivals[i + 1] }));
-  }
-
-  /** No node visited twice and no U-turn inside the path. */
-  private locallySensible(leg: Leg): boolean {
-    const g = this.graph;
-    const nodes = new Set<number>();
-    for (let i = 0; i < leg.edges.length; i++) {
-      const e = leg.edges[i];
-      if (i > 0 && g.edgeTwin[leg.edges[i - 1]] === e) return false;
-      const v = g.edgeTarget[e];
-      if (nodes.has(v)) return false;
-      nodes.add(v);
-    }
-    return true;
-  }
-}
-
-/** Length shared by two legs (same street segment, either direction) over the shorter one's length. */
-export function sharedShare(g: Graph, a: Leg, b: Leg, bSet?: Set<number>): number {
-  const set = bSet ?? new Set(b.edges);
-  let shared = 0,
-    lenA = 0,
-    lenB = 0;
-  for (const e of a.edges) {
-    lenA += g.edgeLengthM[e];
-    const tw = g.edgeTwin[e];
-    if (set.has(e) || (tw >= 0 && set.has(tw))) shared += g.edgeLengthM[e];
-  }
-  for (const e of b.edges) lenB += g.edgeLengthM[e];
-  return shared / Math.max(1e-9, Math.min(lenA, lenB));
 }

@@ -475,3 +475,38 @@ describe('the bucket queue (pops within 1/32 s of the minimum, labels reopen) an
     expect(resumed).toBeGreaterThan(20);
   });
 });
+
+describe('a departure bin without its own window table', () => {
+  const graph = smallGrid;
+  const tz = 'America/New_York';
+  const heap = referenceEngine(graph, new SpeedFeeds(), tz);
+  const point = gridPoints(23, 0.6);
+
+  it("is searched on an earlier bin's table whose coverage reaches as far, and equals exact Dijkstra", () => {
+    const eng = new RoutingEngine(graph, new SpeedFeeds(), null, tz);
+    eng.prepareWindows(AM); // the 08:00 bin only
+    const built = eng.windows!.built;
+    const dep = AM + 20 * 60; // the 08:15 bin: no table of its own
+    let onWindow = 0;
+    for (let i = 0; i < 40; i++) {
+      const base: PlanRequest = {
+        waypoints: [point(), point()],
+        departS: dep,
+        nowS: dep,
+        shortest: false,
+        useTraffic: true,
+        criteria: NO_CRITERIA,
+        maxAlternates: 0,
+        ambiguousOrigin: false,
+      };
+      const [a] = eng.plan(base);
+      if (eng.lastBounds === 'window') onWindow++;
+      const [b] = heap.plan(base);
+      expect(a.searchArrivalS, `pair ${i}`).toBeCloseTo(b.searchArrivalS, 6);
+    }
+    // the 08:15 tables are only queued (built in later event-loop turns): every search borrowed
+    expect(eng.windows!.built).toBe(built);
+    expect(onWindow).toBe(40);
+    expect(eng.windows!.borrowed).toBeGreaterThanOrEqual(40);
+  });
+});

@@ -25,83 +25,30 @@ import { BINS_PER_WEEK, type SpeedFeeds } from '../../traffic/feeds.js';
 import { BIN_SECONDS } from '../../traffic/clock.js';
 import type { TrafficModel } from '../../traffic/model.js';
 import { MinHeap } from './heap.js';
-import { dijkstra, type Landmarks } from './landmarks.js';
+import { dijkstra } from './landmarks.js';
 import type { CchTopology } from './cch/topology.js';
-import { CchCustomization, type CchMetric } from './cch/customize.js';
+import { CchCustomization } from './cch/customize.js';
 import { buildWarpedMetric, staticCeilings, TimeWarp } from './time-warp.js';
 import { tripUse, type TripUse } from './trip-use.js';
 import { boundSpeeds, stillBounds } from './window-speeds.js';
-import { sharedCopy } from './shared-arrays.js';
+import {
+  DEFAULT_WINDOW_BOUNDS_CONFIG,
+  sharedTable,
+  type UsableTable,
+  type WindowBoundsConfig,
+  type WindowBoundsShared,
+  type WindowExchange,
+  type WindowTable,
+} from './window-table.js';
 
-/** One window table. */
-export interface WindowTable extends Landmarks {
-  /** local second of the week where the departure bin starts */
-  binStartWeekS: number;
-  /** edges entered until this local second of the week (may exceed one week) are covered */
-  coverEndWeekS: number;
-  /** upper bound on the speed of each edge inside the coverage, km/h */
-  boundKph: Float64Array;
-  /** SpeedFeeds.version the bounds were last checked against */
-  feedsVersion: number;
-  /** the same bounds as a customized CCH metric (CCH mode; the landmark tables are then empty), or null */
-  cch: CchMetric | null;
-  /** CCH mode with `warp`: the metric is in work units of this time warp (see time-warp.ts), or null (seconds) */
-  warp: TimeWarp | null;
-}
-
-/**
- * How the threads of a process build each window table once: a thread claims a table before it
- * builds it, and hands the finished table (its arrays in shared memory) to every other thread.
- * Each thread still checks a table against its own feeds before every use.
- */
-export interface WindowExchange {
-  /** Claims the build of the table of departure bin `bin` and horizon class `horizonIndex`; false while another thread holds the claim. */
-  claim(bin: number, horizonIndex: number): boolean;
-  /** Releases a claim (its table published). */
-  release(bin: number, horizonIndex: number): void;
-  /** Hands a finished table, its typed arrays in shared memory, to every other thread. */
-  publish(key: string, table: WindowTable): void;
-  /** Registers the receiver of the tables other threads publish. */
-  onTable(fn: (key: string, table: WindowTable) => void): void;
-}
-
-/** What a window builder may be given instead of computing or keeping it alone. */
-export interface WindowBoundsShared {
-  /** trip use computed once for this graph (warped metrics), or null: computed here */
-  tripUse?: TripUse | null;
-  /** the process's other threads, or null: tables are this builder's own */
-  exchange?: WindowExchange | null;
-}
-
-/** A table usable for one query, with the unix second up to which its bounds hold. */
-export interface UsableTable {
-  table: WindowTable;
-  validUntilS: number;
-}
-
-/** Settings of the window tables. */
-export interface WindowBoundsConfig {
-  /** horizons (seconds after the departure bin) tables are built for; the smallest that fits the trip is used */
-  horizonsS: number[];
-  /** tables kept in memory (least recently used dropped) */
-  maxTables: number;
-  /** CCH mode: time-warped metrics (bounds follow the speeds over the window) instead of static ones */
-  warp: boolean;
-  /**
-   * a table a feed value made unusable is built again at the earliest this long after its last
-   * build started, ms: under a probe feed tables would otherwise be rebuilt back to back on the
-   * serving thread (seconds of CPU each on a large graph); free-flow bounds serve meanwhile
-   */
-  minRebuildMs: number;
-}
-
-/** Default settings: 5 min … 160 min horizons, 12 tables (two departure bins), a rebuild at most every 30 s. */
-export const DEFAULT_WINDOW_BOUNDS_CONFIG: WindowBoundsConfig = {
-  horizonsS: [300, 600, 1200, 2400, 4800, 9600],
-  maxTables: 12,
-  warp: true,
-  minRebuildMs: 30_000,
-};
+export {
+  DEFAULT_WINDOW_BOUNDS_CONFIG,
+  type UsableTable,
+  type WindowBoundsConfig,
+  type WindowBoundsShared,
+  type WindowExchange,
+  type WindowTable,
+} from './window-table.js';
 
 /** Builds waiting at most (more requests for missing tables are not queued). */
 const MAX_QUEUED = 3;
@@ -152,6 +99,8 @@ export class WindowBounds {
   invalidated = 0;
   /** tables received from other threads */
   adopted = 0;
+  /** searches served by an earlier departure bin's table (their own bin's was missing) */
+  borrowed = 0;
   private readonly exchange: WindowExchange | null;
 
   constructor(
@@ -219,31 +168,56 @@ export class WindowBounds {
 
   /**
    * The table for a departure at local second of the week `depWeekS` (unix `depUnixS`) and
-   * horizon `horizonS`, when built and still valid; otherwise null (and, with `schedule`, a
-   * background build is queued).
+   * horizon `horizonS`, when built and still valid; otherwise (with `schedule`, a background
+   * build is queued) an earlier bin's table whose coverage reaches as far, or null.
    */
   tableFor(depUnixS: number, depWeekS: number, horizonS: number, schedule = true): UsableTable | null {
     if ((this.nodes.length === 0 && this.cch === null) || horizonS < 0) return null;
     const bin = Math.floor(depWeekS / BIN_SECONDS) % BINS_PER_WEEK;
-    const key = `${bin}:${horizonS}`;
-    const t = this.tables.get(key);
-    if (t === undefined) {
-      if (schedule && this.mayBuild(key)) this.schedule(key, bin, horizonS);
-      return null;
+    let t = this.valid(`${bin}:${horizonS}`);
+    if (t === null) {
+      if (schedule) this.scheduleFor(bin, horizonS);
+      t = this.earlierTable(bin, bin * BIN_SECONDS + BIN_SECONDS + horizonS);
+      if (t === null) return null;
+      this.borrowed++;
     }
+    return { table: t, validUntilS: depUnixS + (t.coverEndWeekS - depWeekS) };
+  }
+
+  /** The table stored under `key` when its bounds still hold the feeds (LRU-touched), else null (an outgrown table is dropped). */
+  private valid(key: string): WindowTable | null {
+    const t = this.tables.get(key);
+    if (t === undefined) return null;
     if (t.feedsVersion !== this.feeds.version) {
       if (!stillBounds(this.model, t)) {
         this.tables.delete(key);
         this.invalidated++;
-        if (schedule && this.mayBuild(key)) this.schedule(key, bin, horizonS);
         return null;
       }
       t.feedsVersion = this.feeds.version;
     }
-    // LRU touch
     this.tables.delete(key);
     this.tables.set(key, t);
-    return { table: t, validUntilS: depUnixS + (t.coverEndWeekS - depWeekS) };
+    return t;
+  }
+
+  /**
+   * A table of an earlier departure bin of the same week whose coverage reaches `coverEndWeekS`:
+   * it bounds every edge entered from its own bin's start to its coverage end, so it holds for a
+   * later departure up to there too (decision 025). The latest such bin first (its coverage
+   * starts nearest the departure), then its shortest horizon; null when none is stored.
+   */
+  private earlierTable(bin: number, coverEndWeekS: number): WindowTable | null {
+    const hs = this.cfg.horizonsS;
+    const back = Math.ceil(hs[hs.length - 1] / BIN_SECONDS);
+    for (let b = bin - 1; b >= 0 && b >= bin - back; b--) {
+      for (const h of hs) {
+        if (b * BIN_SECONDS + BIN_SECONDS + h < coverEndWeekS || !this.tables.has(`${b}:${h}`)) continue;
+        const t = this.valid(`${b}:${h}`);
+        if (t !== null) return t;
+      }
+    }
+    return null;
   }
 
   /** Builds the table for that departure and horizon now (synchronously), if missing. */
@@ -269,6 +243,21 @@ export class WindowBounds {
   private mayBuild(key: string): boolean {
     const at = this.buildStartedMs.get(key);
     return at === undefined || performance.now() - at >= this.cfg.minRebuildMs;
+  }
+
+  /**
+   * Queues the build of a missing table. While the bin has no table of the longest horizon, that
+   * one is queued first: it serves every trip of the bin (a shorter horizon's search resumes on
+   * it), so a bin's first searches leave free-flow bounds after one build instead of one per
+   * horizon; the tighter short horizons follow as trips ask for them (decision 025).
+   */
+  private scheduleFor(bin: number, horizonS: number): void {
+    const hs = this.cfg.horizonsS;
+    const top = hs[hs.length - 1];
+    const topKey = `${bin}:${top}`;
+    if (horizonS !== top && !this.tables.has(topKey) && this.mayBuild(topKey)) this.schedule(topKey, bin, top);
+    const key = `${bin}:${horizonS}`;
+    if (this.mayBuild(key)) this.schedule(key, bin, horizonS);
   }
 
   private schedule(key: string, bin: number, horizonS: number): void {
@@ -391,19 +380,4 @@ export class WindowBounds {
     this.built++;
     return true;
   }
-}
-
-/** `t` with its typed arrays in shared memory (the warp's few cells are copied with each message). */
-function sharedTable(t: WindowTable): WindowTable {
-  const m = t.cch;
-  return {
-    ...t,
-    fromL: t.fromL.map(sharedCopy),
-    toL: t.toL.map(sharedCopy),
-    boundKph: sharedCopy(t.boundKph),
-    cch:
-      m === null
-        ? null
-        : { first: sharedCopy(m.first), head: sharedCopy(m.head), up: sharedCopy(m.up), down: sharedCopy(m.down) },
-  };
 }
