@@ -97,15 +97,82 @@ export function intersectionKeyOf(lat: number, lon: number, decimals = 5): strin
 const TURN_CODE = { through: 'T', left: 'L', right: 'R', uturn: 'U' } as const;
 const TURN_WORD = { through: 'through to', left: 'left onto', right: 'right onto', uturn: 'U-turn onto' } as const;
 
-function direction(g: Graph, edge: number, name: string, headingDeg: number): CatalogDirection {
-  const ref = g.names[g.edgeRefId[edge]];
-  return {
-    name,
-    direction: compassOf(headingDeg),
-    altName: ref && ref !== name ? [ref] : [],
-    heading: Math.round(headingDeg) % 360,
-    coordinates: edgeGeometry(g, edge).map(([lat, lon]) => [lon, lat] as [number, number]),
-  };
+/**
+ * A movement's side, its edge's coordinates drawn when first asked for: a metro's catalog holds
+ * millions of sides, and only metadata with geometry reads them.
+ */
+class EdgeDirection implements CatalogDirection {
+  readonly direction: string;
+  readonly altName: string[];
+  readonly heading: number;
+  private drawn: Array<[number, number]> | undefined;
+
+  constructor(
+    private readonly g: Graph,
+    readonly edge: number,
+    readonly name: string,
+    readonly headingDeg: number,
+  ) {
+    const ref = g.names[g.edgeRefId[edge]];
+    this.direction = compassOf(headingDeg);
+    this.altName = ref && ref !== name ? [ref] : NO_ALT_NAME;
+    this.heading = Math.round(headingDeg) % 360;
+  }
+
+  get coordinates(): Array<[number, number]> {
+    this.drawn ??= edgeGeometry(this.g, this.edge).map(([lat, lon]) => [lon, lat] as [number, number]);
+    return this.drawn;
+  }
+}
+
+/**
+ * A catalogued movement, its strings composed when asked for: a metro has millions of movements,
+ * and facts read only their numbers.
+ */
+class ListedMovement implements CatalogMovement {
+  constructor(
+    readonly movement: Movement,
+    readonly intersectionKey: string,
+    readonly rank: number,
+    readonly movementType: number,
+    readonly inbound: CatalogDirection,
+    readonly outbound: CatalogDirection,
+  ) {}
+
+  get id(): string {
+    return String(this.movement.id);
+  }
+
+  get name(): string {
+    const m = this.movement;
+    return `${this.inbound.direction}B ${m.inName || '(unnamed)'} ${TURN_WORD[m.turnType]} ${m.outName || '(unnamed)'}`;
+  }
+
+  get turnManeuvers(): string {
+    return TURN_CODE[this.movement.turnType];
+  }
+
+  get turnGroupId(): string {
+    return `${this.intersectionKey}:${this.movement.inEdge}`;
+  }
+}
+
+/** The `altName` of every side without one (shared, never written). */
+const NO_ALT_NAME: string[] = [];
+
+/** The side of `edge` named `name` at `headingDeg`, one object per distinct side in `sides`. */
+function direction(
+  g: Graph,
+  sides: Map<number, EdgeDirection>,
+  edge: number,
+  name: string,
+  headingDeg: number,
+): EdgeDirection {
+  const known = sides.get(edge);
+  if (known !== undefined && known.name === name && known.headingDeg === headingDeg) return known;
+  const d = new EdgeDirection(g, edge, name, headingDeg);
+  sides.set(edge, d);
+  return d;
 }
 
 /** Builds (or returns the cached) catalog of `region`. */
@@ -159,22 +226,14 @@ export function catalogOf(region: Region): IntersectionCatalog {
         rankOf.set(m.id, i + 1);
       });
     }
+    // an approach's movements share their inbound side, an exit's their outbound side
+    const ins = new Map<number, EdgeDirection>();
+    const outs = new Map<number, EdgeDirection>();
     for (const m of ix.movements) {
-      const inbound = direction(g, m.inEdge, m.inName, m.inHeadingDeg);
-      const outbound = direction(g, m.outEdge, m.outName, m.outHeadingDeg);
+      const inbound = direction(g, ins, m.inEdge, m.inName, m.inHeadingDeg);
+      const outbound = direction(g, outs, m.outEdge, m.outName, m.outHeadingDeg);
       const slip = ((g.edgeFlags[m.inEdge] | g.edgeFlags[m.outEdge]) & EdgeFlag.link) !== 0 && m.turnType !== 'through';
-      const cm: CatalogMovement = {
-        id: String(m.id),
-        movement: m,
-        intersectionKey: key,
-        name: `${inbound.direction}B ${m.inName || '(unnamed)'} ${TURN_WORD[m.turnType]} ${m.outName || '(unnamed)'}`,
-        rank: rankOf.get(m.id) ?? 1,
-        movementType: slip ? 1 : 0,
-        turnManeuvers: TURN_CODE[m.turnType],
-        turnGroupId: `${key}:${m.inEdge}`,
-        inbound,
-        outbound,
-      };
+      const cm = new ListedMovement(m, key, rankOf.get(m.id) ?? 1, slip ? 1 : 0, inbound, outbound);
       movements.push(cm);
       movementById.set(m.id, cm);
     }

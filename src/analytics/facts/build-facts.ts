@@ -90,17 +90,32 @@ export interface Fact {
   zoneEnd: [number, number];
 }
 
-const movementIndexes = new WeakMap<IntersectionCatalog, Map<number, CatalogMovement>>();
+const movementIndexes = new WeakMap<IntersectionCatalog, Map<number, CatalogMovement[]>>();
 
-/** Catalog movements by `inEdge * edgeCount + outEdge` (built once per catalog). */
-function movementIndex(catalog: IntersectionCatalog, edgeCount: number): Map<number, CatalogMovement> {
+/**
+ * Catalog movements by inbound edge (built once per catalog). Keyed by the edge alone: a metro's
+ * millions of movements keyed by (inbound, outbound) pairs above 2³¹ outgrew the heap.
+ */
+function movementIndex(catalog: IntersectionCatalog): Map<number, CatalogMovement[]> {
   let idx = movementIndexes.get(catalog);
   if (idx) return idx;
   idx = new Map();
   for (const c of catalog.list)
-    for (const m of c.movements) idx.set(m.movement.inEdge * edgeCount + m.movement.outEdge, m);
+    for (const m of c.movements) {
+      const list = idx.get(m.movement.inEdge);
+      if (list === undefined) idx.set(m.movement.inEdge, [m]);
+      else list.push(m);
+    }
   movementIndexes.set(catalog, idx);
   return idx;
+}
+
+/** The catalog movement from `inEdge` to `outEdge` (the last catalogued, as a map would keep). */
+function movementOf(idx: Map<number, CatalogMovement[]>, inEdge: EdgeId, outEdge: EdgeId): CatalogMovement | undefined {
+  const list = idx.get(inEdge);
+  if (list === undefined) return undefined;
+  for (let i = list.length - 1; i >= 0; i--) if (list[i].movement.outEdge === outEdge) return list[i];
+  return undefined;
 }
 
 /** [lat, lon] at `offsetM` along edge `e` (offsets scaled to the edge's stored length). */
@@ -249,7 +264,7 @@ function stopDuration(pts: ProfilePoint[], tEntry: number, tExit: number): numbe
 export function buildFacts(region: Region, trajectories: readonly Trajectory[], opts: FactOptions = {}): Fact[] {
   const g = region.graph;
   const catalog = catalogOf(region);
-  const movements = movementIndex(catalog, g.edgeCount);
+  const movements = movementIndex(catalog);
   const tz = region.meta.timeZone || 'UTC';
   const setbacks = new Map<number, number>();
   const setbackOf = (node: NodeId, edge: EdgeId, inbound: boolean): number => {
@@ -312,7 +327,7 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
         k = last + 1;
         const inEdge = trs[from + first].edge;
         const outEdge = trs[from + last + 1].edge;
-        const movement = movements.get(inEdge * g.edgeCount + outEdge);
+        const movement = movementOf(movements, inEdge, outEdge);
         if (!movement) continue;
         // stop line: the first node of the intersection on the path; far side: the last junction node
         let far = last;
