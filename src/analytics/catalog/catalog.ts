@@ -5,7 +5,7 @@
  * one intersection whose movements run from the edge entering the cluster to the edge leaving it
  * (`clusterIntersection`). Built once per region (cached) and shared by facts, metrics and metadata.
  */
-import type { Graph, NodeId } from '../../network/graph.js';
+import type { EdgeId, Graph, NodeId } from '../../network/graph.js';
 import { EdgeFlag, edgeGeometry } from '../../network/graph.js';
 import { signalClusters } from '../../network/intersections.js';
 import type { Intersection, Movement, Region } from '../../network/region.js';
@@ -252,4 +252,36 @@ export function catalogOf(region: Region): IntersectionCatalog {
   };
   cache.set(region, catalog);
   return catalog;
+}
+
+const movementIndexes = new WeakMap<IntersectionCatalog, Map<number, CatalogMovement[]>>();
+
+/**
+ * Catalog movements by inbound edge (built once per catalog). Keyed by the edge alone: a metro's
+ * millions of movements keyed by (inbound, outbound) pairs above 2³¹ outgrew the heap.
+ */
+export function movementsByInEdge(catalog: IntersectionCatalog): Map<number, CatalogMovement[]> {
+  let idx = movementIndexes.get(catalog);
+  if (idx) return idx;
+  idx = new Map();
+  for (const c of catalog.list)
+    for (const m of c.movements) {
+      const list = idx.get(m.movement.inEdge);
+      if (list === undefined) idx.set(m.movement.inEdge, [m]);
+      else list.push(m);
+    }
+  movementIndexes.set(catalog, idx);
+  return idx;
+}
+
+/** The catalog movement from `inEdge` to `outEdge` (the last catalogued, as a map would keep). */
+export function movementOf(
+  idx: Map<number, CatalogMovement[]>,
+  inEdge: EdgeId,
+  outEdge: EdgeId,
+): CatalogMovement | undefined {
+  const list = idx.get(inEdge);
+  if (list === undefined) return undefined;
+  for (let i = list.length - 1; i >= 0; i--) if (list[i].movement.outEdge === outEdge) return list[i];
+  return undefined;
 }

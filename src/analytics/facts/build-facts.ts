@@ -16,7 +16,7 @@ import { junctionSetbackM } from '../../network/intersections.js';
 import type { Region } from '../../network/region.js';
 import type { Trajectory } from '../../probes/trajectory.js';
 import { localParts } from '../../time/index.js';
-import { catalogOf, type CatalogMovement, type IntersectionCatalog } from '../catalog/catalog.js';
+import { catalogOf, type CatalogMovement, movementOf, movementsByInEdge } from '../catalog/catalog.js';
 import { freeFlowKphOf, type FreeFlowSource, type FreeFlowSpeeds } from './free-flow.js';
 
 /** Zone length before the stop line, metres (default of `FactOptions.upstreamM`). */
@@ -88,34 +88,6 @@ export interface Fact {
   /** [lat, lon] of the zone entry and exit on the vehicle's path (not stored; for validation) */
   zoneStart: [number, number];
   zoneEnd: [number, number];
-}
-
-const movementIndexes = new WeakMap<IntersectionCatalog, Map<number, CatalogMovement[]>>();
-
-/**
- * Catalog movements by inbound edge (built once per catalog). Keyed by the edge alone: a metro's
- * millions of movements keyed by (inbound, outbound) pairs above 2³¹ outgrew the heap.
- */
-function movementIndex(catalog: IntersectionCatalog): Map<number, CatalogMovement[]> {
-  let idx = movementIndexes.get(catalog);
-  if (idx) return idx;
-  idx = new Map();
-  for (const c of catalog.list)
-    for (const m of c.movements) {
-      const list = idx.get(m.movement.inEdge);
-      if (list === undefined) idx.set(m.movement.inEdge, [m]);
-      else list.push(m);
-    }
-  movementIndexes.set(catalog, idx);
-  return idx;
-}
-
-/** The catalog movement from `inEdge` to `outEdge` (the last catalogued, as a map would keep). */
-function movementOf(idx: Map<number, CatalogMovement[]>, inEdge: EdgeId, outEdge: EdgeId): CatalogMovement | undefined {
-  const list = idx.get(inEdge);
-  if (list === undefined) return undefined;
-  for (let i = list.length - 1; i >= 0; i--) if (list[i].movement.outEdge === outEdge) return list[i];
-  return undefined;
 }
 
 /** [lat, lon] at `offsetM` along edge `e` (offsets scaled to the edge's stored length). */
@@ -264,7 +236,7 @@ function stopDuration(pts: ProfilePoint[], tEntry: number, tExit: number): numbe
 export function buildFacts(region: Region, trajectories: readonly Trajectory[], opts: FactOptions = {}): Fact[] {
   const g = region.graph;
   const catalog = catalogOf(region);
-  const movements = movementIndex(catalog);
+  const movements = movementsByInEdge(catalog);
   const tz = region.meta.timeZone || 'UTC';
   const setbacks = new Map<number, number>();
   const setbackOf = (node: NodeId, edge: EdgeId, inbound: boolean): number => {
