@@ -34,11 +34,11 @@ export async function loadFacts(db: Db, n: number, intersections = INTERSECTIONS
     await db.query(`
       INSERT INTO analytics_fact (trace_id, part, intersection_key, occurrence, intersection_id, movement_id, in_edge, out_edge,
         entry_s, exit_s, local_day, local_minute, local_dow, zone_length_m, travel_time_s, free_flow_s, control_delay_s,
-        stopped, stop_duration_s, approach_speed_kph, map_version)
+        stopped, stop_duration_s, approach_speed_kph, map_version, region)
       SELECT 't' || g, 0, '39.' || lpad(ix::text, 5, '0') || '_-76.61000', 0, ix, ix * ${MOVEMENTS_PER_INTERSECTION} + mv, ix * 4 + mv % 4, ix * 4 + (mv + 1) % 4,
         1793509200 + d * 86400 + m * 60, 1793509200 + d * 86400 + m * 60 + 20 + delay, DATE '2026-11-01' + d::int, m,
         extract(isodow FROM DATE '2026-11-01' + d::int)::int, 200, 20 + delay, 20, delay, delay > 15, CASE WHEN delay > 15 THEN delay - 10 ELSE 0 END,
-        25 + (g % 30), '20261101'
+        25 + (g % 30), '20261101', 'bench'
       FROM (SELECT g, ix, (h % ${MOVEMENTS_PER_INTERSECTION})::int AS mv, (r % 30)::int AS d, ((r / 30) % 1440)::int AS m,
               ((r / 43200) % 1200) / 10.0 AS delay
             FROM (SELECT g, g % ${intersections} AS ix, g / ${intersections} AS h, ((g / ${intersections}) * 2654435761 + g % ${intersections} * 40503) % 4294967296 AS r

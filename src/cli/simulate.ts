@@ -7,6 +7,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { Command } from 'commander';
 import { parseTimestampS, type ProbeRecord } from '../probes/ingest/records.js';
+import { NodeDistance } from '../routing/search/cch/node-distance.js';
 import { defaultTripsPerDay } from '../sim/demo-simulation.js';
 import { newStats, simulate } from '../sim/simulator.js';
 import { localParts, parseIsoToUnixS } from '../time/index.js';
@@ -111,7 +112,19 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
         // Batches of 1000 pings: progress moves at least that often.
         for await (const batch of simulate(
           region,
-          { startS, durationS, penetration, intervalS, noiseM, seed, tripsPerDay, batchSize: 1000 },
+          {
+            startS,
+            durationS,
+            penetration,
+            intervalS,
+            noiseM,
+            seed,
+            tripsPerDay,
+            batchSize: 1000,
+            // trips' routes directed by a CCH of the region (seconds to build on a metro, then a
+            // few milliseconds a trip where straight lines took hundreds)
+            nodeDistance: (g, usable, weightS) => NodeDistance.build(g, usable, weightS),
+          },
           stats,
         )) {
           if (out) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signalizedGrid } from '../../test/routing/fixtures.js';
 import { createRng } from './prng.js';
+import { NodeDistance } from '../routing/search/cch/node-distance.js';
 import { SimRouter } from './router.js';
 
 // 30 × 30 grid of 100 m blocks: 60 km/h arterials every 5th line, 30 km/h streets, signals where arterials cross
@@ -36,5 +37,36 @@ describe('the simulator router with a straight-line bound (A*)', () => {
       poppedD += dijkstra.lastPopped;
     }
     expect(poppedA).toBeLessThan(poppedD * 0.7);
+  });
+
+  it('finds the same trip times with exact distances as the bound, popping fewer labels than straight lines', () => {
+    // least costs: free-flow time (share ≤ 1) and the delay after each edge
+    const minTimeS = Float64Array.from({ length: g.edgeCount }, (_, e) => (g.edgeLengthM[e] * 3.6) / g.edgeSpeedKph[e]);
+    const minDelayS = Float64Array.from({ length: g.edgeCount }, (_, e) => delayS(e));
+    const exact = new SimRouter(g, 0, {
+      minTimeS,
+      minDelayS,
+      build: (usable, weightS) => NodeDistance.build(g, usable, weightS),
+    });
+    const astar = new SimRouter(g, top);
+    const dijkstra = new SimRouter(g);
+    const pick = createRng(3);
+    let poppedX = 0,
+      poppedA = 0;
+    for (let i = 0; i < 200; i++) {
+      const from = Math.floor(pick.next() * g.edgeCount);
+      const to = Math.floor(pick.next() * g.edgeCount);
+      const x = exact.route(from, to, timeOf, delayS);
+      const d = dijkstra.route(from, to, timeOf, delayS);
+      expect(x === undefined, `pair ${i}`).toBe(d === undefined);
+      astar.route(from, to, timeOf, delayS);
+      if (x === undefined || d === undefined) continue;
+      expect(x[0]).toBe(from);
+      expect(x[x.length - 1]).toBe(to);
+      expect(pathS(x), `pair ${i}`).toBeCloseTo(pathS(d), 9);
+      poppedX += exact.lastPopped;
+      poppedA += astar.lastPopped;
+    }
+    expect(poppedX).toBeLessThan(poppedA * 0.7);
   });
 });

@@ -9,6 +9,14 @@
  * Any way on is at least that long (triangle inequality; edge lengths are scaled by the graph's
  * smallest length-to-chord ratio, so even an edge drawn shorter than its chord keeps the bound), and node delays are never negative, so the bound is admissible and
  * consistent: the first time the target edge is popped its cost is the least, as with Dijkstra.
+ *
+ * With an `ExactBound` (distances in a metric whose edge weights are each edge's least time plus
+ * the least delay after it, `src/routing/search/cch/node-distance.ts`), a label's key adds instead
+ * the delay at its edge's head, the distance from that head to the target edge's tail and the
+ * target edge's least time: every way on costs at least that (each weight is at most what the
+ * search charges), and the triangle inequality of the distance keeps it consistent. On a metro the
+ * straight line at the top speed (a motorway's) lets the search settle a wide disc around the
+ * origin; the exact bound keeps it near the route.
  */
 import FlatQueue from 'flatqueue';
 import { EdgeFlag, RoadClass, TurnRestrictions, type Graph } from '../network/graph.js';
@@ -19,6 +27,27 @@ const EARTH_RADIUS_M = 6_371_008.8;
 
 /** Returns the current travel time of an edge, seconds. */
 export type EdgeTimeFn = (edge: number) => number;
+
+/** Lower bounds to one node at a time, e.g. exact distances in a lower-bound metric. */
+export interface NodeBound {
+  /** Starts bounds towards graph node `target`. */
+  reset(target: number): void;
+  /** Lower bound from graph node `v` to the target (Infinity when the target is unreachable). */
+  at(v: number): number;
+}
+
+/** The exact goal direction of a `SimRouter`: per-edge least costs and a distance over them. */
+export interface ExactBound {
+  /** least travel time of each edge, seconds (never above what `timeOf` returns) */
+  minTimeS: Float64Array;
+  /** least delay after each edge (never above what `nodeDelayS` returns for it), seconds */
+  minDelayS: Float64Array;
+  /**
+   * Distances over the drivable edges (`usable[e]` = 1) with weights minTimeS[e] + minDelayS[e],
+   * seconds; built once by the router's constructor
+   */
+  build: (usable: Uint8Array, weightS: Float64Array) => NodeBound;
+}
 
 /** Reusable time-dependent shortest-path search for simulated trips. */
 export class SimRouter {
@@ -37,16 +66,20 @@ export class SimRouter {
   private readonly px: Float64Array;
   private readonly py: Float64Array;
   private readonly pz: Float64Array;
+  /** distances to the running search's target edge's tail, or null (straight lines) */
+  private readonly exact: { distance: NodeBound; minTimeS: Float64Array; minDelayS: Float64Array } | null;
   /** edges popped by the last search */
   lastPopped = 0;
 
   /**
    * `topSpeedKph`: a speed no edge time of any search exceeds (every `timeOf(e)` ≥ length × 3.6 /
-   * topSpeedKph), which turns the search goal-directed; 0 or absent: Dijkstra.
+   * topSpeedKph), which turns the search goal-directed; 0 or absent: Dijkstra. `exact`: goal
+   * direction by exact distances in a lower-bound metric instead (then `topSpeedKph` is unused).
    */
   constructor(
     private readonly graph: Graph,
     topSpeedKph = 0,
+    exact?: ExactBound,
   ) {
     this.cost = new Float64Array(graph.edgeCount);
     this.bound = new Float64Array(graph.edgeCount);
@@ -78,6 +111,23 @@ export class SimRouter {
     }
     // a hair under, so rounding never overestimates
     this.secondsPerM = topSpeedKph > 0 ? (3.6 / topSpeedKph) * Math.max(0, lengthPerChord) * (1 - 1e-9) : 0;
+    if (exact === undefined) this.exact = null;
+    else {
+      const weightS = new Float64Array(graph.edgeCount);
+      for (let e = 0; e < graph.edgeCount; e++) weightS[e] = exact.minTimeS[e] + exact.minDelayS[e];
+      this.exact = {
+        distance: exact.build(this.drivable, weightS),
+        minTimeS: exact.minTimeS,
+        minDelayS: exact.minDelayS,
+      };
+    }
+  }
+
+  /** Lower bound on the cost after edge `e` (not the target) up to the end of the target edge `to`. */
+  private boundAfter(e: number, to: number, goal: number): number {
+    const x = this.exact;
+    if (x !== null) return x.minDelayS[e] + x.distance.at(this.graph.edgeTarget[e]) + x.minTimeS[to];
+    return this.secondsPerM > 0 ? this.chordM(this.graph.edgeTarget[e], goal) * this.secondsPerM : 0;
   }
 
   /** Straight line between two nodes through the sphere, metres (never longer than the great circle). */
@@ -98,7 +148,7 @@ export class SimRouter {
     const q = this.queue;
     q.clear();
     const goal = g.edgeSource[to];
-    const spm = this.secondsPerM;
+    this.exact?.distance.reset(goal);
     const cost = this.cost,
       bound = this.bound,
       pred = this.pred,
@@ -107,7 +157,11 @@ export class SimRouter {
     cost[from] = timeOf(from);
     pred[from] = -1;
     // from the head of an edge to the target edge's tail; the target itself is reached at its end
-    bound[from] = spm > 0 && from !== to ? this.chordM(g.edgeTarget[from], goal) * spm : 0;
+    bound[from] = from !== to ? this.boundAfter(from, to, goal) : 0;
+    if (bound[from] === Number.POSITIVE_INFINITY) {
+      this.lastPopped = 0;
+      return undefined;
+    }
     q.push(from, cost[from] + bound[from]);
     const checkTurns = this.turns.size > 0;
     let popped = 0;
@@ -133,8 +187,11 @@ export class SimRouter {
         if (checkTurns && !this.turns.isTurnAllowed(e, f)) continue;
         const nc = base + timeOf(f);
         if (seen[f] !== gen) {
+          const b = f !== to ? this.boundAfter(f, to, goal) : 0;
+          // the target cannot be reached through f
+          if (b === Number.POSITIVE_INFINITY) continue;
           seen[f] = gen;
-          bound[f] = spm > 0 && f !== to ? this.chordM(g.edgeTarget[f], goal) * spm : 0;
+          bound[f] = b;
         } else if (nc >= cost[f]) continue;
         cost[f] = nc;
         pred[f] = e;

@@ -5,7 +5,7 @@
  * one intersection whose movements run from the edge entering the cluster to the edge leaving it
  * (`clusterIntersection`). Built once per region (cached) and shared by facts, metrics and metadata.
  */
-import type { Graph, NodeId } from '../../network/graph.js';
+import type { EdgeId, Graph, NodeId } from '../../network/graph.js';
 import { EdgeFlag, edgeGeometry } from '../../network/graph.js';
 import { signalClusters } from '../../network/intersections.js';
 import type { Intersection, Movement, Region } from '../../network/region.js';
@@ -97,15 +97,82 @@ export function intersectionKeyOf(lat: number, lon: number, decimals = 5): strin
 const TURN_CODE = { through: 'T', left: 'L', right: 'R', uturn: 'U' } as const;
 const TURN_WORD = { through: 'through to', left: 'left onto', right: 'right onto', uturn: 'U-turn onto' } as const;
 
-function direction(g: Graph, edge: number, name: string, headingDeg: number): CatalogDirection {
-  const ref = g.names[g.edgeRefId[edge]];
-  return {
-    name,
-    direction: compassOf(headingDeg),
-    altName: ref && ref !== name ? [ref] : [],
-    heading: Math.round(headingDeg) % 360,
-    coordinates: edgeGeometry(g, edge).map(([lat, lon]) => [lon, lat] as [number, number]),
-  };
+/**
+ * A movement's side, its edge's coordinates drawn when first asked for: a metro's catalog holds
+ * millions of sides, and only metadata with geometry reads them.
+ */
+class EdgeDirection implements CatalogDirection {
+  readonly direction: string;
+  readonly altName: string[];
+  readonly heading: number;
+  private drawn: Array<[number, number]> | undefined;
+
+  constructor(
+    private readonly g: Graph,
+    readonly edge: number,
+    readonly name: string,
+    readonly headingDeg: number,
+  ) {
+    const ref = g.names[g.edgeRefId[edge]];
+    this.direction = compassOf(headingDeg);
+    this.altName = ref && ref !== name ? [ref] : NO_ALT_NAME;
+    this.heading = Math.round(headingDeg) % 360;
+  }
+
+  get coordinates(): Array<[number, number]> {
+    this.drawn ??= edgeGeometry(this.g, this.edge).map(([lat, lon]) => [lon, lat] as [number, number]);
+    return this.drawn;
+  }
+}
+
+/**
+ * A catalogued movement, its strings composed when asked for: a metro has millions of movements,
+ * and facts read only their numbers.
+ */
+class ListedMovement implements CatalogMovement {
+  constructor(
+    readonly movement: Movement,
+    readonly intersectionKey: string,
+    readonly rank: number,
+    readonly movementType: number,
+    readonly inbound: CatalogDirection,
+    readonly outbound: CatalogDirection,
+  ) {}
+
+  get id(): string {
+    return String(this.movement.id);
+  }
+
+  get name(): string {
+    const m = this.movement;
+    return `${this.inbound.direction}B ${m.inName || '(unnamed)'} ${TURN_WORD[m.turnType]} ${m.outName || '(unnamed)'}`;
+  }
+
+  get turnManeuvers(): string {
+    return TURN_CODE[this.movement.turnType];
+  }
+
+  get turnGroupId(): string {
+    return `${this.intersectionKey}:${this.movement.inEdge}`;
+  }
+}
+
+/** The `altName` of every side without one (shared, never written). */
+const NO_ALT_NAME: string[] = [];
+
+/** The side of `edge` named `name` at `headingDeg`, one object per distinct side in `sides`. */
+function direction(
+  g: Graph,
+  sides: Map<number, EdgeDirection>,
+  edge: number,
+  name: string,
+  headingDeg: number,
+): EdgeDirection {
+  const known = sides.get(edge);
+  if (known !== undefined && known.name === name && known.headingDeg === headingDeg) return known;
+  const d = new EdgeDirection(g, edge, name, headingDeg);
+  sides.set(edge, d);
+  return d;
 }
 
 /** An intersection as the API shows it, with its nodes and the junction nodes among them. */
@@ -176,23 +243,18 @@ function movementRanks(ix: Intersection): Map<number, number> {
   return rankOf;
 }
 
+/** The sides of one intersection's movements: an approach's movements share their inbound side, an exit's their outbound side. */
+interface Sides {
+  ins: Map<number, EdgeDirection>;
+  outs: Map<number, EdgeDirection>;
+}
+
 /** A movement of the intersection `key` as the API shows it. */
-function catalogMovement(g: Graph, m: Movement, key: string, rank: number): CatalogMovement {
-  const inbound = direction(g, m.inEdge, m.inName, m.inHeadingDeg);
-  const outbound = direction(g, m.outEdge, m.outName, m.outHeadingDeg);
+function catalogMovement(g: Graph, sides: Sides, m: Movement, key: string, rank: number): CatalogMovement {
+  const inbound = direction(g, sides.ins, m.inEdge, m.inName, m.inHeadingDeg);
+  const outbound = direction(g, sides.outs, m.outEdge, m.outName, m.outHeadingDeg);
   const slip = ((g.edgeFlags[m.inEdge] | g.edgeFlags[m.outEdge]) & EdgeFlag.link) !== 0 && m.turnType !== 'through';
-  return {
-    id: String(m.id),
-    movement: m,
-    intersectionKey: key,
-    name: `${inbound.direction}B ${m.inName || '(unnamed)'} ${TURN_WORD[m.turnType]} ${m.outName || '(unnamed)'}`,
-    rank,
-    movementType: slip ? 1 : 0,
-    turnManeuvers: TURN_CODE[m.turnType],
-    turnGroupId: `${key}:${m.inEdge}`,
-    inbound,
-    outbound,
-  };
+  return new ListedMovement(m, key, rank, slip ? 1 : 0, inbound, outbound);
 }
 
 /** Builds (or returns the cached) catalog of `region`. */
@@ -207,7 +269,8 @@ export function catalogOf(region: Region): IntersectionCatalog {
   entries.forEach(({ ix, nodes, junctionNodes }, e) => {
     const key = keys[e];
     const rankOf = movementRanks(ix);
-    const movements = ix.movements.map((m) => catalogMovement(g, m, key, rankOf.get(m.id) ?? 1));
+    const sides: Sides = { ins: new Map(), outs: new Map() };
+    const movements = ix.movements.map((m) => catalogMovement(g, sides, m, key, rankOf.get(m.id) ?? 1));
     for (const cm of movements) movementById.set(cm.movement.id, cm);
     const name = ix.name || ix.streetNames.filter(Boolean).join(' & ') || key;
     list.push({ key, intersection: ix, nodes, junctionNodes, name, movements });
@@ -224,4 +287,36 @@ export function catalogOf(region: Region): IntersectionCatalog {
   };
   cache.set(region, catalog);
   return catalog;
+}
+
+const movementIndexes = new WeakMap<IntersectionCatalog, Map<number, CatalogMovement[]>>();
+
+/**
+ * Catalog movements by inbound edge (built once per catalog). Keyed by the edge alone: a metro's
+ * millions of movements keyed by (inbound, outbound) pairs above 2³¹ outgrew the heap.
+ */
+export function movementsByInEdge(catalog: IntersectionCatalog): Map<number, CatalogMovement[]> {
+  let idx = movementIndexes.get(catalog);
+  if (idx) return idx;
+  idx = new Map();
+  for (const c of catalog.list)
+    for (const m of c.movements) {
+      const list = idx.get(m.movement.inEdge);
+      if (list === undefined) idx.set(m.movement.inEdge, [m]);
+      else list.push(m);
+    }
+  movementIndexes.set(catalog, idx);
+  return idx;
+}
+
+/** The catalog movement from `inEdge` to `outEdge` (the last catalogued, as a map would keep). */
+export function movementOf(
+  idx: Map<number, CatalogMovement[]>,
+  inEdge: EdgeId,
+  outEdge: EdgeId,
+): CatalogMovement | undefined {
+  const list = idx.get(inEdge);
+  if (list === undefined) return undefined;
+  for (let i = list.length - 1; i >= 0; i--) if (list[i].movement.outEdge === outEdge) return list[i];
+  return undefined;
 }

@@ -21,6 +21,8 @@ import {
   type CatalogIntersection,
   type CatalogMovement,
   type IntersectionCatalog,
+  movementOf,
+  movementsByInEdge,
 } from '../catalog/catalog.js';
 import { freeFlowKphOf, type FreeFlowSource, type FreeFlowSpeeds } from './free-flow.js';
 import { profileOf, timeAt, type ProfilePoint } from './profile.js';
@@ -92,19 +94,6 @@ export interface Fact {
   zoneEnd: [number, number];
 }
 
-const movementIndexes = new WeakMap<IntersectionCatalog, Map<number, CatalogMovement>>();
-
-/** Catalog movements by `inEdge * edgeCount + outEdge` (built once per catalog). */
-function movementIndex(catalog: IntersectionCatalog, edgeCount: number): Map<number, CatalogMovement> {
-  let idx = movementIndexes.get(catalog);
-  if (idx) return idx;
-  idx = new Map();
-  for (const c of catalog.list)
-    for (const m of c.movements) idx.set(m.movement.inEdge * edgeCount + m.movement.outEdge, m);
-  movementIndexes.set(catalog, idx);
-  return idx;
-}
-
 /** [lat, lon] at `offsetM` along edge `e` (offsets scaled to the edge's stored length). */
 function pointAlong(g: Graph, e: EdgeId, offsetM: number): [number, number] {
   const a = g.edgeGeomStart[e];
@@ -137,7 +126,7 @@ function pointAlong(g: Graph, e: EdgeId, offsetM: number): [number, number] {
 interface FactContext {
   g: Graph;
   catalog: IntersectionCatalog;
-  movements: Map<number, CatalogMovement>;
+  movements: Map<number, CatalogMovement[]>;
   tz: string;
   upstreamM: number;
   downstreamM: number;
@@ -253,7 +242,7 @@ function factOf(ctx: FactContext, run: Run, crossing: Crossing): Fact | undefine
   const trs = run.traj.traversals;
   const inEdge = trs[run.from + first].edge;
   const outEdge = trs[run.from + last + 1].edge;
-  const movement = ctx.movements.get(inEdge * g.edgeCount + outEdge);
+  const movement = movementOf(ctx.movements, inEdge, outEdge);
   if (!movement) return undefined;
   const { sStop, sEntry, sExit } = zoneOf(ctx, run, crossing);
   const tEntry = timeAt(run.pts, sEntry);
@@ -333,7 +322,7 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
   const ctx: FactContext = {
     g,
     catalog,
-    movements: movementIndex(catalog, g.edgeCount),
+    movements: movementsByInEdge(catalog),
     tz: region.meta.timeZone || 'UTC',
     upstreamM: opts.upstreamM ?? ZONE_UPSTREAM_M,
     downstreamM: opts.downstreamM ?? ZONE_DOWNSTREAM_M,
