@@ -1,6 +1,6 @@
 /**
- * The demo's first-start traffic: the simulator's demo windows (the last weekday morning peak and
- * the minutes before now) are stored like any probe feed and processed by the same worker code as
+ * The demo's first-start traffic: the simulator's demo windows (the morning and evening peaks of
+ * the last weekday whose evening peak has ended, and the minutes before now) are stored like any probe feed and processed by the same worker code as
  * every other door (map matching, traversals, learned and live speeds, intersection facts), so
  * that routing shows learned traffic and analytics shows metrics out of the box.
  */

@@ -89,6 +89,26 @@ export function lastWeekdayPeakStartS(nowS: number, tz: string, hours: number, s
   throw new Error('no weekday found in the last 10 days');
 }
 
+/**
+ * Unix seconds of both peaks of one weekday, the most recent whose evening window (`eveningHours`
+ * from 16:30) ended before `nowS`: its morning (06:30) and evening (16:30) starts, so the morning
+ * and evening a user sees are always of the same day, whatever the hour of the start.
+ */
+export function lastWeekdayPeaksS(
+  nowS: number,
+  tz: string,
+  eveningHours: number,
+): { morningS: number; eveningS: number } {
+  const eveningS = lastWeekdayPeakStartS(nowS, tz, eveningHours, '16:30:00');
+  const p = localParts(eveningS, tz);
+  const morningS = parseIsoToUnixS(
+    `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}T06:30:00`,
+    tz,
+  );
+  if (morningS === undefined) throw new Error('no 06:30 on the evening peak day');
+  return { morningS, eveningS };
+}
+
 /** Runs one simulated window into `deps.store`. */
 export async function simulateWindow(deps: DemoSimulationDeps, opts: SimulationOptions): Promise<DemoWindowReport> {
   const stats = newStats();
@@ -100,7 +120,8 @@ export async function simulateWindow(deps: DemoSimulationDeps, opts: SimulationO
 }
 
 /**
- * Simulates the last weekday morning peak and the minutes before now on the region and stores
+ * Simulates the morning and evening peaks of the last weekday whose evening peak has ended, and the
+ * minutes before now, on the region and stores
  * the pings. Idempotent: a rerun with the same clock and seed stores nothing new.
  * @example
  * await runDemoSimulation({ region, store: (r) => ingestRecords(db, r, { region: 'demo' }), nowS: Date.now() / 1000 });
@@ -124,6 +145,8 @@ export async function runDemoSimulation(
     tracePrefix: 'demo',
   };
   const peak = { tripsPerDay: peakTrips, penetration: options.peakPenetration ?? PEAK_PENETRATION };
+  // both peaks of one weekday (the evening's 2 h by default fix the day, also when there is no evening window)
+  const day = lastWeekdayPeaksS(deps.nowS, tz, eveningHours > 0 ? eveningHours : 2);
   const windows: Array<{
     startS: number;
     durationS: number;
@@ -133,7 +156,7 @@ export async function runDemoSimulation(
     penetration?: number;
   }> = [
     {
-      startS: lastWeekdayPeakStartS(deps.nowS, tz, peakHours),
+      startS: day.morningS,
       durationS: peakHours * 3600,
       seed: common.seed,
       ...peak,
@@ -150,7 +173,7 @@ export async function runDemoSimulation(
     });
   if (eveningHours > 0)
     windows.push({
-      startS: lastWeekdayPeakStartS(deps.nowS, tz, eveningHours, '16:30:00'),
+      startS: day.eveningS,
       durationS: eveningHours * 3600,
       seed: common.seed + 2,
       ...peak,
