@@ -87,6 +87,48 @@ export function generateDemoCity(options: DemoCityOptions = {}): DemoCity {
 }
 
 function summarize(doc: OsmDocument, seed: number, upload: ParkingUpload, network: RoadNetwork): DemoCitySummary {
+  const n = nodeCounts(doc);
+  const w = wayCounts(doc);
+  const restrictions: Record<string, number> = {};
+  for (const r of doc.relations) {
+    if (r.tags.type === 'restriction') restrictions[r.tags.restriction] = (restrictions[r.tags.restriction] ?? 0) + 1;
+  }
+  return {
+    name: CITY_NAME,
+    seed,
+    timeZone: CITY_TIME_ZONE,
+    bounds: n.bounds,
+    nodes: doc.nodes.length,
+    ways: doc.ways.length,
+    relations: doc.relations.length,
+    roadWays: w.roadWays,
+    streetNames: w.streetNames,
+    trafficSignals: n.trafficSignals,
+    stopSigns: n.stopSigns,
+    giveWaySigns: n.giveWaySigns,
+    onewayWays: w.onewayWays,
+    motorwayWays: w.motorwayWays,
+    motorwayLinkWays: w.motorwayLinkWays,
+    tollWays: w.tollWays,
+    ferryWays: w.ferryWays,
+    bridgeWays: w.bridgeWays,
+    restrictions,
+    ids: {
+      ferryWay: network.ferryWay,
+      ferryTerminals: network.ferryTerminals,
+      tollWays: network.tollWays,
+      restrictions: network.restrictions,
+    },
+    lotWays: w.lotWays,
+    lotNodes: n.lotNodes,
+    curbParkingWays: w.curbParkingWays,
+    uploadLots: upload.lots.length,
+    uploadProducts: upload.products.length,
+  };
+}
+
+/** Bounds of the document's nodes and counts of its traffic-control and lot nodes. */
+function nodeCounts(doc: OsmDocument) {
   let minLat = Infinity,
     minLon = Infinity,
     maxLat = -Infinity,
@@ -105,65 +147,38 @@ function summarize(doc: OsmDocument, seed: number, upload: ParkingUpload, networ
     if (n.tags.highway === 'give_way') giveWaySigns++;
     if (n.tags.amenity === 'parking') lotNodes++;
   }
+  const bounds: [number, number, number, number] = [minLat, minLon, maxLat, maxLon];
+  return { bounds, trafficSignals, stopSigns, giveWaySigns, lotNodes };
+}
+
+/** Counts of the document's ways by kind, and of distinct street names. */
+function wayCounts(doc: OsmDocument) {
   const names = new Set<string>();
-  let roadWays = 0,
-    onewayWays = 0,
-    motorwayWays = 0,
-    motorwayLinkWays = 0,
-    tollWays = 0,
-    ferryWays = 0;
-  let bridgeWays = 0,
-    lotWays = 0,
-    curbParkingWays = 0;
+  const c = {
+    roadWays: 0,
+    onewayWays: 0,
+    motorwayWays: 0,
+    motorwayLinkWays: 0,
+    tollWays: 0,
+    ferryWays: 0,
+    bridgeWays: 0,
+    lotWays: 0,
+    curbParkingWays: 0,
+  };
   for (const w of doc.ways) {
     const t = w.tags;
     if (t.highway) {
-      roadWays++;
+      c.roadWays++;
       names.add(t.name);
-      if (Object.keys(t).some((k) => k.startsWith('parking:'))) curbParkingWays++;
+      if (Object.keys(t).some((k) => k.startsWith('parking:'))) c.curbParkingWays++;
     }
-    if (t.oneway === 'yes') onewayWays++;
-    if (t.highway === 'motorway') motorwayWays++;
-    if (t.highway === 'motorway_link') motorwayLinkWays++;
-    if (t.toll === 'yes') tollWays++;
-    if (t.route === 'ferry') ferryWays++;
-    if (t.bridge === 'yes') bridgeWays++;
-    if (t.amenity === 'parking') lotWays++;
+    if (t.oneway === 'yes') c.onewayWays++;
+    if (t.highway === 'motorway') c.motorwayWays++;
+    if (t.highway === 'motorway_link') c.motorwayLinkWays++;
+    if (t.toll === 'yes') c.tollWays++;
+    if (t.route === 'ferry') c.ferryWays++;
+    if (t.bridge === 'yes') c.bridgeWays++;
+    if (t.amenity === 'parking') c.lotWays++;
   }
-  const restrictions: Record<string, number> = {};
-  for (const r of doc.relations) {
-    if (r.tags.type === 'restriction') restrictions[r.tags.restriction] = (restrictions[r.tags.restriction] ?? 0) + 1;
-  }
-  return {
-    name: CITY_NAME,
-    seed,
-    timeZone: CITY_TIME_ZONE,
-    bounds: [minLat, minLon, maxLat, maxLon],
-    nodes: doc.nodes.length,
-    ways: doc.ways.length,
-    relations: doc.relations.length,
-    roadWays,
-    streetNames: names.size,
-    trafficSignals,
-    stopSigns,
-    giveWaySigns,
-    onewayWays,
-    motorwayWays,
-    motorwayLinkWays,
-    tollWays,
-    ferryWays,
-    bridgeWays,
-    restrictions,
-    ids: {
-      ferryWay: network.ferryWay,
-      ferryTerminals: network.ferryTerminals,
-      tollWays: network.tollWays,
-      restrictions: network.restrictions,
-    },
-    lotWays,
-    lotNodes,
-    curbParkingWays,
-    uploadLots: upload.lots.length,
-    uploadProducts: upload.products.length,
-  };
+  return { ...c, streetNames: names.size };
 }

@@ -12,6 +12,11 @@ import {
   decodePolyline,
   bboxOf,
   polylineLengthM,
+  ringAreaM2,
+  ringCentroid,
+  geodesicDistanceM,
+  distanceToPolylineM,
+  degreeSpan,
 } from './index.js';
 
 describe('geo kernel', () => {
@@ -97,5 +102,57 @@ describe('M_PER_DEG', () => {
     expect(M_PER_DEG).toBeCloseTo(haversineM(10, 20, 11, 20), 6);
     expect(M_PER_DEG).toBeCloseTo(haversineM(0, 20, 0, 21), 6);
     expect(M_PER_DEG).toBeCloseTo(111_195.08, 2);
+  });
+});
+
+describe('rings', () => {
+  // a 0.001° square on the equator (sides ≈ 111.2 m), listed anticlockwise and open
+  const sq: Array<[number, number]> = [
+    [0, 0],
+    [0, 0.001],
+    [0.001, 0.001],
+    [0.001, 0],
+  ];
+  it('finds the centroid and the area of a small ring', () => {
+    const [lat, lon] = ringCentroid(sq);
+    expect(lat).toBeCloseTo(0.0005, 12);
+    expect(lon).toBeCloseTo(0.0005, 12);
+    expect(ringAreaM2(sq)).toBeCloseTo((0.001 * M_PER_DEG) ** 2, 6);
+    expect(ringAreaM2(sq.slice(0, 2))).toBe(0);
+  });
+  it('takes the vertex mean of a degenerate ring', () => {
+    expect(
+      ringCentroid([
+        [0, 0],
+        [0, 0.002],
+        [0, 0.001],
+      ]),
+    ).toEqual([0, 0.001]);
+  });
+});
+
+describe('WGS 84 ellipsoid', () => {
+  it('measures 0.001° of meridian on the equator as 110.574 m, shorter than on the sphere', () => {
+    expect(geodesicDistanceM(0, 0, 0.001, 0)).toBeCloseTo(110.574, 3);
+    expect(haversineM(0, 0, 0.001, 0)).toBeCloseTo(111.195, 3);
+  });
+  it('measures a point to a polyline at its nearest point, and a polyline along the ellipsoid', () => {
+    const line: Array<[number, number]> = [
+      [0, 0],
+      [0, 0.002],
+      [0.002, 0.002],
+    ];
+    expect(distanceToPolylineM(0.0005, 0.0005, line)).toBeCloseTo(geodesicDistanceM(0.0005, 0.0005, 0, 0.0005), 9);
+    expect(distanceToPolylineM(0.003, 0.002, line)).toBeCloseTo(geodesicDistanceM(0.003, 0.002, 0.002, 0.002), 9);
+    expect(polylineLengthM(line, geodesicDistanceM)).toBeCloseTo(
+      geodesicDistanceM(0, 0, 0, 0.002) + geodesicDistanceM(0, 0.002, 0.002, 0.002),
+      9,
+    );
+  });
+  it('spans a radius in degrees with a margin that covers the ellipsoid', () => {
+    const { dLat, dLon } = degreeSpan(0, 1000);
+    expect(dLat).toBeCloseTo(1010 / M_PER_DEG, 12);
+    expect(geodesicDistanceM(0, 0, dLat, 0)).toBeGreaterThan(1000);
+    expect(geodesicDistanceM(0, 0, 0, dLon)).toBeGreaterThan(1000);
   });
 });

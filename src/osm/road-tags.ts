@@ -179,10 +179,41 @@ export function interpretWay(tags: Tags, country: string): WayProfile | null {
   // "motorcar=no" style denials on a ferry also mean foot/bicycle-only ferries are skipped.
   const roadClass: RoadClassName = isFerry ? 'ferry' : CLASS_OF[hw];
   const highway = isFerry ? 'ferry' : hw;
-  const link = highway.endsWith('_link');
   const roundabout = tags.junction === 'roundabout' || tags.junction === 'circular';
+  const dir = directionsOf(tags, highway, roundabout);
+  if (!dir.forward && !dir.backward) return null;
+  const speeds = speedsOf(tags, country, highway, isFerry);
+  return {
+    roadClass,
+    highway,
+    forward: dir.forward,
+    backward: dir.backward,
+    ...speeds,
+    ...lanesByDirection(tags, dir.forward, dir.backward),
+    name: tags.name ?? '',
+    ref: tags.ref ?? '',
+    link: highway.endsWith('_link'),
+    toll: isYes(tags.toll) || isYes(tags['toll:motorcar']),
+    highwayFlag: roadClass === 'motorway' || roadClass === 'trunk',
+    ferry: isFerry,
+    tunnel: tags.tunnel !== undefined && tags.tunnel !== 'no',
+    bridge: tags.bridge !== undefined && tags.bridge !== 'no',
+    hov: hovOnly || hovLane(tags),
+    express:
+      isYes(tags.express) || tags['toll:hov'] !== undefined || tags.hot === 'yes' || tags['hov:toll'] !== undefined,
+    vignette: isYes(tags.vignette) || tags.toll === 'vignette' || isYes(tags['toll:vignette']),
+    roundabout,
+    reversible: dir.reversible,
+    destinationOnly: access === 'destination',
+  };
+}
 
-  // ---- direction
+/** Directions cars may drive along the way (a reversible way counts as forward only). */
+function directionsOf(
+  tags: Tags,
+  highway: string,
+  roundabout: boolean,
+): { forward: boolean; backward: boolean; reversible: boolean } {
   let oneway = parseOneway(tags['oneway:motorcar'] ?? tags['oneway:motor_vehicle'] ?? tags.oneway);
   if (oneway === undefined) oneway = highway === 'motorway' || highway === 'motorway_link' || roundabout ? 1 : 0;
   let forward = oneway !== -1;
@@ -194,9 +225,16 @@ export function interpretWay(tags: Tags, country: string): WayProfile | null {
   }
   if (carAccess(tags, ':forward') === 'no') forward = false;
   if (carAccess(tags, ':backward') === 'no') backward = false;
-  if (!forward && !backward) return null;
+  return { forward, backward, reversible };
+}
 
-  // ---- speed
+/** Speeds per direction, km/h: tagged maxspeeds, else the country's default (a ferry's placeholder). */
+function speedsOf(
+  tags: Tags,
+  country: string,
+  highway: string,
+  isFerry: boolean,
+): { speedForwardKph: number; speedBackwardKph: number; speedTagged: boolean } {
   let tagged = true;
   let fwd = parseMaxspeedKph(tags['maxspeed:forward'] ?? tags.maxspeed, country);
   let bwd = parseMaxspeedKph(tags['maxspeed:backward'] ?? tags.maxspeed, country);
@@ -211,8 +249,15 @@ export function interpretWay(tags: Tags, country: string): WayProfile | null {
     fwd ??= bwd ?? def;
     bwd ??= fwd;
   }
+  return { speedForwardKph: fwd, speedBackwardKph: bwd, speedTagged: tagged };
+}
 
-  // ---- lanes
+/** Lanes per direction (0 = untagged); a total `lanes` is split between the two directions. */
+function lanesByDirection(
+  tags: Tags,
+  forward: boolean,
+  backward: boolean,
+): { lanesForward: number; lanesBackward: number } {
   const total = lanesOf(tags.lanes);
   let lanesForward = lanesOf(tags['lanes:forward']);
   let lanesBackward = lanesOf(tags['lanes:backward']);
@@ -223,38 +268,13 @@ export function interpretWay(tags: Tags, country: string): WayProfile | null {
     else if (!lanesForward) lanesForward = Math.max(1, total - lanesBackward);
     else if (!lanesBackward) lanesBackward = Math.max(1, total - lanesForward);
   }
+  return { lanesForward, lanesBackward };
+}
 
+/** True when the way is or has an HOV lane (`hov=designated|lane`, a designated `hov:lanes` entry). */
+function hovLane(tags: Tags): boolean {
   const hovLanes = tags['hov:lanes'] ?? tags['hov:lanes:forward'] ?? tags['hov:lanes:backward'];
-  const hov =
-    hovOnly ||
-    tags.hov === 'designated' ||
-    tags.hov === 'lane' ||
-    (hovLanes !== undefined && hovLanes.includes('designated'));
-  const express =
-    isYes(tags.express) || tags['toll:hov'] !== undefined || tags.hot === 'yes' || tags['hov:toll'] !== undefined;
-  return {
-    roadClass,
-    highway,
-    forward,
-    backward,
-    speedForwardKph: fwd,
-    speedBackwardKph: bwd,
-    speedTagged: tagged,
-    lanesForward,
-    lanesBackward,
-    name: tags.name ?? '',
-    ref: tags.ref ?? '',
-    link,
-    toll: isYes(tags.toll) || isYes(tags['toll:motorcar']),
-    highwayFlag: roadClass === 'motorway' || roadClass === 'trunk',
-    ferry: isFerry,
-    tunnel: tags.tunnel !== undefined && tags.tunnel !== 'no',
-    bridge: tags.bridge !== undefined && tags.bridge !== 'no',
-    hov,
-    express,
-    vignette: isYes(tags.vignette) || tags.toll === 'vignette' || isYes(tags['toll:vignette']),
-    roundabout,
-    reversible,
-    destinationOnly: access === 'destination',
-  };
+  return (
+    tags.hov === 'designated' || tags.hov === 'lane' || (hovLanes !== undefined && hovLanes.includes('designated'))
+  );
 }

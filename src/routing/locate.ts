@@ -3,8 +3,8 @@
  * both travel directions of a two-way street, filtered by heading when one is given. Reversible
  * one-ways are never snapped to; when the graph marks routable edges, only those are.
  */
-import { bearingDiffDeg, haversineM } from '../geo/index.js';
-import { EdgeFlag, type Graph } from '../network/graph.js';
+import { bearingDiffDeg, polylineLengthM } from '../geo/index.js';
+import { EdgeFlag, type Graph, edgeGeometry } from '../network/graph.js';
 import { locatorOf } from '../network/locate.js';
 import type { SegmentIndex } from '../network/segment-index.js';
 
@@ -92,11 +92,6 @@ export class EdgeLocator {
 
   /** Length of edge e's drawn geometry, metres (the unit of the shared locator's offsets). */
   private geometryLengthM(e: number): number {
-    const g = this.g;
-    let len = 0;
-    for (let i = g.edgeGeomStart[e]; i < g.edgeGeomStart[e + 1] - 1; i++) {
-      len += haversineM(g.geomLatE7[i] / 1e7, g.geomLonE7[i] / 1e7, g.geomLatE7[i + 1] / 1e7, g.geomLonE7[i + 1] / 1e7);
-    }
-    return len;
+    return polylineLengthM(edgeGeometry(this.g, e));
   }
 }

@@ -19,11 +19,10 @@
  * origin; the exact bound keeps it near the route.
  */
 import FlatQueue from 'flatqueue';
+import { EARTH_RADIUS_M } from '../geo/index.js';
 import { EdgeFlag, RoadClass, TurnRestrictions, type Graph } from '../network/graph.js';
 
 const RAD = Math.PI / 180;
-/** mean Earth radius, metres (any radius works: edge lengths are compared with chords of the same sphere) */
-const EARTH_RADIUS_M = 6_371_008.8;
 
 /** Returns the current travel time of an edge, seconds. */
 export type EdgeTimeFn = (edge: number) => number;
@@ -62,7 +61,10 @@ export class SimRouter {
   private readonly drivable: Uint8Array;
   /** seconds per metre of straight line (0: plain Dijkstra) */
   private readonly secondsPerM: number;
-  /** node positions on a sphere of the Earth's radius, metres (straight lines through it) */
+  /**
+   * node positions on the kernel's sphere (`EARTH_RADIUS_M`), metres (straight lines through it; any
+   * radius works: edge lengths are compared with chords of the same sphere)
+   */
   private readonly px: Float64Array;
   private readonly py: Float64Array;
   private readonly pz: Float64Array;

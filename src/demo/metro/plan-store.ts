@@ -141,6 +141,46 @@ export class PlanStore {
 
   /** Keeps the largest connected road network and returns the counts of what `write` writes. */
   finish(): PlanCounts {
+    const { uses, find } = this.roadComponents();
+    const refs = this.refs.data;
+    const isGraphNode = (i: number): boolean =>
+      uses[i] >= 2 || GRAPH_NODE_HIGHWAY.has(this.nodeTags.get(i)?.highway ?? '');
+    const { bestRoot, bestEdges } = this.largestComponent(find, isGraphNode);
+    this.keptWay = new Uint8Array(this.wayTags.length);
+    const graphNode = new Uint8Array(this.xs.length);
+    let roadWays = 0;
+    for (let w = 0; w < this.wayTags.length; w++) {
+      const road = this.wayTags[w].highway !== undefined;
+      if (road && find(refs[this.wayStart[w]]) !== bestRoot) continue;
+      this.keptWay[w] = 1;
+      if (!road) continue;
+      roadWays++;
+      for (let k = this.wayStart[w]; k < this.wayStart[w + 1]; k++) {
+        const last = k === this.wayStart[w] || k === this.wayStart[w + 1] - 1;
+        if (last || isGraphNode(refs[k])) graphNode[refs[k]] = 1;
+      }
+    }
+    const written = this.referencedNodes();
+    let graphNodes = 0;
+    for (let i = 0; i < graphNode.length; i++) graphNodes += graphNode[i];
+    const { nodes, extent } = this.writtenExtent(written);
+    return {
+      nodes,
+      ways: this.keptWay.reduce((a, b) => a + b, 0),
+      roadWays,
+      relations: this.relations.filter((r) => this.relationKept(r.members)).length,
+      directedEdges: bestEdges < 0 ? 0 : bestEdges,
+      graphNodes,
+      extent,
+      features: this.features(written),
+    };
+  }
+
+  /**
+   * Connected road networks (union-find over consecutive nodes of road ways; a set's root is its
+   * smallest node) and how many road-way node slots use each node (capped at 255).
+   */
+  private roadComponents(): { uses: Uint8Array; find: (a: number) => number } {
     const n = this.xs.length;
     const uses = new Uint8Array(n);
     const parent = new Int32Array(n).map((_, i) => i);
@@ -163,45 +203,37 @@ export class PlanStore {
         }
       }
     }
-    const isGraphNode = (i: number): boolean =>
-      uses[i] >= 2 || GRAPH_NODE_HIGHWAY.has(this.nodeTags.get(i)?.highway ?? '');
-    // directed edges per component root
+    return { uses, find };
+  }
+
+  /** The road network with the most directed edges (ties: the smaller root), and that count. */
+  private largestComponent(
+    find: (a: number) => number,
+    isGraphNode: (i: number) => boolean,
+  ): { bestRoot: number; bestEdges: number } {
+    const refs = this.refs.data;
     const edgesOf = new Map<number, number>();
-    const wayEdges = new Float64Array(this.wayTags.length);
     for (let w = 0; w < this.wayTags.length; w++) {
       const t = this.wayTags[w];
       if (t.highway === undefined) continue;
       let pieces = 1;
       for (let k = this.wayStart[w] + 1; k < this.wayStart[w + 1] - 1; k++) if (isGraphNode(refs[k])) pieces++;
       const oneway = t.oneway === 'yes' || t.highway === 'motorway' || t.highway === 'motorway_link';
-      wayEdges[w] = oneway ? pieces : 2 * pieces;
       const root = find(refs[this.wayStart[w]]);
-      edgesOf.set(root, (edgesOf.get(root) ?? 0) + wayEdges[w]);
+      edgesOf.set(root, (edgesOf.get(root) ?? 0) + (oneway ? pieces : 2 * pieces));
     }
     let bestRoot = -1;
     let bestEdges = -1;
     for (const [root, e] of edgesOf)
       if (e > bestEdges || (e === bestEdges && root < bestRoot)) [bestRoot, bestEdges] = [root, e];
-    this.keptWay = new Uint8Array(this.wayTags.length);
-    const graphNode = new Uint8Array(n);
-    let roadWays = 0;
-    for (let w = 0; w < this.wayTags.length; w++) {
-      const road = this.wayTags[w].highway !== undefined;
-      if (road && find(refs[this.wayStart[w]]) !== bestRoot) continue;
-      this.keptWay[w] = 1;
-      if (!road) continue;
-      roadWays++;
-      for (let k = this.wayStart[w]; k < this.wayStart[w + 1]; k++) {
-        const last = k === this.wayStart[w] || k === this.wayStart[w + 1] - 1;
-        if (last || isGraphNode(refs[k])) graphNode[refs[k]] = 1;
-      }
-    }
-    const written = this.referencedNodes();
+    return { bestRoot, bestEdges };
+  }
+
+  /** Number of written nodes and their extent in plan metres [minX, minY, maxX, maxY]. */
+  private writtenExtent(written: Uint8Array): { nodes: number; extent: [number, number, number, number] } {
     let nodes = 0;
-    let graphNodes = 0;
     const extent: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < n; i++) {
-      graphNodes += graphNode[i];
+    for (let i = 0; i < this.xs.length; i++) {
       if (!written[i]) continue;
       nodes++;
       const x = this.xs.data[i];
@@ -211,16 +243,7 @@ export class PlanStore {
       if (x > extent[2]) extent[2] = x;
       if (y > extent[3]) extent[3] = y;
     }
-    return {
-      nodes,
-      ways: this.keptWay.reduce((a, b) => a + b, 0),
-      roadWays,
-      relations: this.relations.filter((r) => this.relationKept(r.members)).length,
-      directedEdges: bestEdges < 0 ? 0 : bestEdges,
-      graphNodes,
-      extent,
-      features: this.features(written),
-    };
+    return { nodes, extent };
   }
 
   private features(written: Uint8Array): PlanFeatures {

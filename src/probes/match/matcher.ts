@@ -11,7 +11,8 @@ import { RoadClass, type Graph } from '../../network/graph.js';
 import { haversineM } from '../../geo/index.js';
 import type { Ping, Trajectory } from '../trajectory.js';
 import { RouteSearch } from './route-search.js';
-import { type Candidate, SegmentIndex } from '../../network/segment-index.js';
+import { locatorOf } from '../../network/locate.js';
+import type { Candidate, SegmentIndex } from '../../network/segment-index.js';
 import { buildTrajectory, type MatchStep } from './trajectory-builder.js';
 import { DEFAULT_MATCH_OPTIONS, type MatchOptions, type MatchStats } from './match-options.js';
 
@@ -44,7 +45,7 @@ export class MapMatcher {
     private readonly exhaustive = false,
   ) {
     this.options = { ...DEFAULT_MATCH_OPTIONS, ...options };
-    this.index = index ?? new SegmentIndex(graph);
+    this.index = index ?? locatorOf(graph);
     this.search = new RouteSearch(graph, this.options.uTurnPenaltyM);
   }
 

@@ -201,163 +201,16 @@ export function maneuvers(
   legCount: number,
   keepNames: ReadonlySet<string> = new Set(),
 ): Maneuver[] {
-  const toUnits = (m: number) => Math.round((units === 0 ? m / 1609.344 : m / 1000) * 100) / 100;
-  type Step = {
-    type: string;
-    name: string;
-    generic: boolean;
-    at: number;
-    lengthM: number;
-    leg: number;
-    keep: boolean;
-    exit?: number;
-  };
-  const steps: Step[] = [];
   if (timings.length === 0) return [];
-  const first = timings[0].edge;
-  steps.push({
-    type: 'depart',
-    name: maneuverRoadName(g, first),
-    generic: unnamed(g, first),
-    at: 0,
-    lengthM: 0,
-    leg: 0,
-    keep: true,
-  });
-  /** length of the tunnel starting at timing i, metres */
-  const tunnelLengthFrom = (i: number) => {
-    let m = 0;
-    for (let k = i; k < timings.length && g.edgeFlags[timings[k].edge] & EdgeFlag.tunnel; k++) m += timings[k].lengthM;
-    return m;
-  };
-  for (let i = 0; i < timings.length; i++) {
-    const t = timings[i];
-    if (i > 0) {
-      const prev = timings[i - 1].edge;
-      const e = t.edge;
-      const name = displayName(g, e);
-      const cur = steps[steps.length - 1];
-      const node = g.edgeSource[e];
-      const degree = g.firstOut[node + 1] - g.firstOut[node] + (g.firstIn[node + 1] - g.firstIn[node]);
-      const angle = signedTurnDeg(g.edgeBearingIn[prev], g.edgeBearingOut[e]);
-      const turn = turnTypeOf(angle);
-      const junction = degree > 2 || g.edgeTwin[prev] === e;
-      const threshold = collapse ? 45 : 20;
-      const ef = g.edgeFlags[e];
-      const pf = g.edgeFlags[prev];
-      const label = maneuverRoadName(g, e);
-      let type: string | null = null;
-      let keep = false;
-      if (pf & EdgeFlag.roundabout && ef & EdgeFlag.roundabout) {
-        // still on the roundabout: count the exits passed at this node
-        if (cur.type === 'roundabout') {
-          for (let k = g.firstOut[node]; k < g.firstOut[node + 1]; k++) {
-            const f = g.edgeFlags[k];
-            if (f & EdgeFlag.routable && !(f & EdgeFlag.roundabout)) cur.exit = (cur.exit ?? 0) + 1;
-          }
-        }
-      } else if (pf & EdgeFlag.roundabout && cur.type === 'roundabout') {
-        // leaving it: the roundabout maneuver names the exit taken and the road beyond
-        cur.exit = (cur.exit ?? 0) + 1;
-        cur.name = label;
-        cur.generic = unnamed(g, e);
-      } else if (t.leg !== timings[i - 1].leg) type = turn === 'uturn' || g.edgeTwin[prev] === e ? 'uturn' : turn;
-      else if (g.edgeTwin[prev] === e) type = 'uturn';
-      else if (ef & EdgeFlag.roundabout) {
-        type = 'roundabout';
-        keep = true;
-      } else if (ef & EdgeFlag.ferry && !(pf & EdgeFlag.ferry)) {
-        type = 'ferry';
-        keep = true;
-      } else if (pf & EdgeFlag.ferry && !(ef & EdgeFlag.ferry)) {
-        type = 'leave ferry';
-        keep = true;
-      } else if (ef & EdgeFlag.link && !(pf & EdgeFlag.link)) type = 'ramp';
-      else if (junction && Math.abs(angle) >= threshold) type = turn;
-      else if (ef & EdgeFlag.tunnel && !(pf & EdgeFlag.tunnel) && tunnelLengthFrom(i) >= TUNNEL_MANEUVER_MIN_M) {
-        type = 'tunnel';
-        keep = true;
-      } else if (name !== (cur.generic ? '' : cur.name)) type = 'straight';
-      if (type !== null) {
-        if (keepNames.has(name)) keep = true;
-        steps.push({
-          type,
-          name: label,
-          generic: unnamed(g, e),
-          at: edgeStart[i],
-          lengthM: 0,
-          leg: t.leg,
-          keep,
-          ...(type === 'roundabout' ? { exit: 0 } : {}),
-        });
-      }
-    }
-    steps[steps.length - 1].lengthM += t.lengthM;
-    const lastOfLeg = i === timings.length - 1 || timings[i + 1].leg !== t.leg;
-    if (lastOfLeg && t.leg < legCount - 1) {
-      // arrival at an intermediate waypoint
-      steps.push({
-        type: 'waypoint',
-        name: maneuverRoadName(g, t.edge),
-        generic: unnamed(g, t.edge),
-        at: edgeStart[i + 1] ?? geometryPoints.length - 1,
-        lengthM: 0,
-        leg: t.leg,
-        keep: true,
-      });
-    }
-  }
-  let list = steps;
-  if (collapse) {
-    const out: Step[] = [];
-    for (const s of list) {
-      const prev = out[out.length - 1];
-      if (
-        prev &&
-        prev.type !== 'waypoint' &&
-        !s.keep &&
-        s.type !== 'uturn' &&
-        (s.type === 'straight' || s.lengthM < 30)
-      ) {
-        prev.lengthM += s.lengthM;
-        continue;
-      }
-      out.push(s);
-    }
-    list = out;
-  }
-  const result: Maneuver[] = list.map((s) => {
-    const road = s.generic ? `the ${s.name}` : s.name;
-    const dist = formatDistance(s.lengthM, units);
-    let text: string;
-    if (s.type === 'depart') {
-      const a = geometryPoints[0];
-      const b = geometryPoints[Math.min(geometryPoints.length - 1, 1)];
-      const dir = ['north', 'east', 'south', 'west'][Math.round(bearingDeg(a[0], a[1], b[0], b[1]) / 90) % 4];
-      text = `Start on ${road} heading ${dir} and go ${dist}`;
-    } else if (s.type === 'waypoint') {
-      text = `Arrive at waypoint ${s.leg + 2}, then continue on ${road} and go ${dist}`;
-    } else if (s.type === 'roundabout') {
-      text = `At the roundabout take the ${ordinal(Math.max(1, s.exit ?? 1))} exit onto ${road} and go ${dist}`;
-    } else if (s.type === 'ferry') {
-      text = s.generic
-        ? `Take the ferry and go ${dist}`
-        : /ferry/i.test(s.name)
-          ? `Take the ${s.name} and go ${dist}`
-          : `Take the ${s.name} ferry and go ${dist}`;
-    } else if (s.type === 'leave ferry') {
-      text = `Leave the ferry onto ${road} and go ${dist}`;
-    } else if (s.type === 'tunnel') {
-      text = `Continue into the tunnel on ${road} and go ${dist}`;
-    } else text = `${VERB[s.type]} ${road} and go ${dist}`;
-    return {
-      text,
-      turnType: s.type,
-      distance: toUnits(s.lengthM),
-      roadName: s.name,
-      point: geometryPoints[Math.min(s.at, geometryPoints.length - 1)],
-    };
-  });
+  const steps = stepsOf(g, timings, geometryPoints, edgeStart, collapse, legCount, keepNames);
+  const toUnits = (m: number) => Math.round((units === 0 ? m / 1609.344 : m / 1000) * 100) / 100;
+  const result: Maneuver[] = (collapse ? collapseSteps(steps) : steps).map((s) => ({
+    text: stepText(s, geometryPoints, units),
+    turnType: s.type,
+    distance: toUnits(s.lengthM),
+    roadName: s.name,
+    point: geometryPoints[Math.min(s.at, geometryPoints.length - 1)],
+  }));
   const end = geometryPoints[geometryPoints.length - 1];
   result.push({
     text: 'Arrive at destination',
@@ -367,4 +220,163 @@ export function maneuvers(
     point: end,
   });
   return result;
+}
+
+/** One maneuver before collapsing and rendering. */
+interface Step {
+  type: string;
+  name: string;
+  /** the name is a class label ("service road") */
+  generic: boolean;
+  /** index of its first geometry point */
+  at: number;
+  lengthM: number;
+  leg: number;
+  /** never merged into a neighbour */
+  keep: boolean;
+  /** roundabouts: exit number */
+  exit?: number;
+}
+
+/** A step onto edge e starting at geometry point `at`. */
+function stepOnto(g: Graph, e: number, type: string, at: number, leg: number, keep: boolean): Step {
+  return { type, name: maneuverRoadName(g, e), generic: unnamed(g, e), at, lengthM: 0, leg, keep };
+}
+
+/** The steps of a route: a depart, one per maneuver along the edges, an arrival at each intermediate waypoint. */
+function stepsOf(
+  g: Graph,
+  timings: EdgeTiming[],
+  geometryPoints: Array<[number, number]>,
+  edgeStart: number[],
+  collapse: boolean,
+  legCount: number,
+  keepNames: ReadonlySet<string>,
+): Step[] {
+  const steps: Step[] = [stepOnto(g, timings[0].edge, 'depart', 0, 0, true)];
+  for (let i = 0; i < timings.length; i++) {
+    const t = timings[i];
+    if (i > 0) {
+      const next = stepAt(g, timings, i, steps[steps.length - 1], collapse);
+      if (next !== null) {
+        const keep = next.keep || keepNames.has(displayName(g, t.edge));
+        steps.push({
+          ...stepOnto(g, t.edge, next.type, edgeStart[i], t.leg, keep),
+          ...(next.type === 'roundabout' ? { exit: 0 } : {}),
+        });
+      }
+    }
+    steps[steps.length - 1].lengthM += t.lengthM;
+    const lastOfLeg = i === timings.length - 1 || timings[i + 1].leg !== t.leg;
+    if (lastOfLeg && t.leg < legCount - 1) {
+      // arrival at an intermediate waypoint
+      steps.push(stepOnto(g, t.edge, 'waypoint', edgeStart[i + 1] ?? geometryPoints.length - 1, t.leg, true));
+    }
+  }
+  return steps;
+}
+
+/**
+ * The maneuver starting at timing i (> 0), or null when the route goes on within step `cur`. On a
+ * roundabout, counts the exits passed into `cur`, and on leaving it names the exit and road taken.
+ */
+function stepAt(
+  g: Graph,
+  timings: EdgeTiming[],
+  i: number,
+  cur: Step,
+  collapse: boolean,
+): { type: string; keep: boolean } | null {
+  const prev = timings[i - 1].edge;
+  const e = timings[i].edge;
+  const node = g.edgeSource[e];
+  const ef = g.edgeFlags[e];
+  const pf = g.edgeFlags[prev];
+  if (pf & EdgeFlag.roundabout && ef & EdgeFlag.roundabout) {
+    // still on the roundabout: count the exits passed at this node
+    if (cur.type === 'roundabout') {
+      for (let k = g.firstOut[node]; k < g.firstOut[node + 1]; k++) {
+        const f = g.edgeFlags[k];
+        if (f & EdgeFlag.routable && !(f & EdgeFlag.roundabout)) cur.exit = (cur.exit ?? 0) + 1;
+      }
+    }
+    return null;
+  }
+  if (pf & EdgeFlag.roundabout && cur.type === 'roundabout') {
+    // leaving it: the roundabout maneuver names the exit taken and the road beyond
+    cur.exit = (cur.exit ?? 0) + 1;
+    cur.name = maneuverRoadName(g, e);
+    cur.generic = unnamed(g, e);
+    return null;
+  }
+  const angle = signedTurnDeg(g.edgeBearingIn[prev], g.edgeBearingOut[e]);
+  const turn = turnTypeOf(angle);
+  if (timings[i].leg !== timings[i - 1].leg)
+    return { type: turn === 'uturn' || g.edgeTwin[prev] === e ? 'uturn' : turn, keep: false };
+  if (g.edgeTwin[prev] === e) return { type: 'uturn', keep: false };
+  if (ef & EdgeFlag.roundabout) return { type: 'roundabout', keep: true };
+  if (ef & EdgeFlag.ferry && !(pf & EdgeFlag.ferry)) return { type: 'ferry', keep: true };
+  if (pf & EdgeFlag.ferry && !(ef & EdgeFlag.ferry)) return { type: 'leave ferry', keep: true };
+  if (ef & EdgeFlag.link && !(pf & EdgeFlag.link)) return { type: 'ramp', keep: false };
+  const degree = g.firstOut[node + 1] - g.firstOut[node] + (g.firstIn[node + 1] - g.firstIn[node]);
+  const junction = degree > 2 || g.edgeTwin[prev] === e;
+  if (junction && Math.abs(angle) >= (collapse ? 45 : 20)) return { type: turn, keep: false };
+  if (ef & EdgeFlag.tunnel && !(pf & EdgeFlag.tunnel) && tunnelLengthFrom(g, timings, i) >= TUNNEL_MANEUVER_MIN_M)
+    return { type: 'tunnel', keep: true };
+  if (displayName(g, e) !== (cur.generic ? '' : cur.name)) return { type: 'straight', keep: false };
+  return null;
+}
+
+/** Length of the tunnel starting at timing i, metres. */
+function tunnelLengthFrom(g: Graph, timings: EdgeTiming[], i: number): number {
+  let m = 0;
+  for (let k = i; k < timings.length && g.edgeFlags[timings[k].edge] & EdgeFlag.tunnel; k++) m += timings[k].lengthM;
+  return m;
+}
+
+/** Merges minor steps (name changes that go straight on, steps under 30 m) into the step before, unless kept. */
+function collapseSteps(steps: Step[]): Step[] {
+  const out: Step[] = [];
+  for (const s of steps) {
+    const prev = out[out.length - 1];
+    if (
+      prev &&
+      prev.type !== 'waypoint' &&
+      !s.keep &&
+      s.type !== 'uturn' &&
+      (s.type === 'straight' || s.lengthM < 30)
+    ) {
+      prev.lengthM += s.lengthM;
+      continue;
+    }
+    out.push(s);
+  }
+  return out;
+}
+
+/** The instruction text of a step. */
+function stepText(s: Step, geometryPoints: Array<[number, number]>, units: Units): string {
+  const road = s.generic ? `the ${s.name}` : s.name;
+  const dist = formatDistance(s.lengthM, units);
+  switch (s.type) {
+    case 'depart': {
+      const a = geometryPoints[0];
+      const b = geometryPoints[Math.min(geometryPoints.length - 1, 1)];
+      const dir = ['north', 'east', 'south', 'west'][Math.round(bearingDeg(a[0], a[1], b[0], b[1]) / 90) % 4];
+      return `Start on ${road} heading ${dir} and go ${dist}`;
+    }
+    case 'waypoint':
+      return `Arrive at waypoint ${s.leg + 2}, then continue on ${road} and go ${dist}`;
+    case 'roundabout':
+      return `At the roundabout take the ${ordinal(Math.max(1, s.exit ?? 1))} exit onto ${road} and go ${dist}`;
+    case 'ferry':
+      if (s.generic) return `Take the ferry and go ${dist}`;
+      return /ferry/i.test(s.name) ? `Take the ${s.name} and go ${dist}` : `Take the ${s.name} ferry and go ${dist}`;
+    case 'leave ferry':
+      return `Leave the ferry onto ${road} and go ${dist}`;
+    case 'tunnel':
+      return `Continue into the tunnel on ${road} and go ${dist}`;
+    default:
+      return `${VERB[s.type]} ${road} and go ${dist}`;
+  }
 }

@@ -210,32 +210,8 @@ export function assembleRoute(
 ): RouteView {
   const g: Graph = engine.graph;
   const times = routeTimes(engine, legs, departS, nowS, mode);
-  const trafficConsidered = times.trafficConsidered;
   const cur = times.current;
-  const distanceM = cur.distanceM;
-  const units = opt.units;
-  const totalDistance = Math.round((units === 0 ? distanceM / 1609.344 : distanceM / 1000) * 100) / 100;
-  const hours = cur.totalS / 3600;
-  const speed = hours > 0 ? (units === 0 ? distanceM / 1609.344 : distanceM / 1000) / hours : 0;
-  const view: RouteView = {
-    id,
-    uncongestedTravelTimeMinutes: minutes(times.freeFlowS),
-    routeQuality: routeQuality(times.freeFlowS, cur.totalS),
-    hasClosures: times.hasClosures,
-    hasRestrictions: times.hasRestrictions,
-    averageSpeed: times.hasClosures ? 0 : Math.round(speed),
-    trafficConsidered,
-    statusId: 0,
-    totalDistance,
-    routeTransportStatus: 0,
-    travelTimeS: cur.totalS,
-    typicalTimeS: times.typicalS,
-    freeFlowTimeS: times.freeFlowS,
-    distanceM,
-  };
-  if (!times.hasClosures && !times.hasRestrictions) view.travelTimeMinutes = minutes(cur.totalS);
-  if (!times.hasClosures)
-    view.abnormalityMinutes = trafficConsidered ? Math.round((cur.totalS - times.typicalS) / 60) : 0;
+  const view = timesView(id, times, opt.units);
   const fields = opt.fields;
   const geom = routeGeometry(
     g,
@@ -254,7 +230,7 @@ export function assembleRoute(
         cur.timings,
         geom.points,
         geom.edgeStart,
-        units,
+        opt.units,
         opt.collapseManeuvers,
         legs.length,
         keep,
@@ -270,36 +246,7 @@ export function assembleRoute(
     kept = simplifyIndices(geom.points, opt.toleranceM);
     view.points = kept.map((i) => [geom.points[i][1], geom.points[i][0]]);
   }
-  if (fields.has('U')) {
-    const runs: SpeedBucketRun[] = [];
-    for (let i = 0; i < cur.timings.length; i++) {
-      const t = cur.timings[i];
-      const ff = engine.model.freeFlowKph[t.edge];
-      const sp = t.closed ? 0 : t.durationS > 0 ? (t.lengthM / t.durationS) * 3.6 : ff;
-      const b = speedBucketOf(sp / ff);
-      const last = runs[runs.length - 1];
-      if (last && last.speedBucket === b) last.endIndex = geom.edgeEnd[i];
-      else runs.push({ speedBucket: b, startIndex: geom.edgeStart[i], endIndex: geom.edgeEnd[i] });
-    }
-    if (kept) {
-      // re-express indices over the returned (simplified) points
-      const mapDown = (idx: number) => {
-        let k = 0;
-        while (k + 1 < kept!.length && kept![k + 1] <= idx) k++;
-        return k;
-      };
-      const mapUp = (idx: number) => {
-        let k = kept!.length - 1;
-        while (k - 1 >= 0 && kept![k - 1] >= idx) k--;
-        return k;
-      };
-      view.speedBuckets = runs.map((r) => ({
-        speedBucket: r.speedBucket,
-        startIndex: mapDown(r.startIndex),
-        endIndex: mapUp(r.endIndex),
-      }));
-    } else view.speedBuckets = runs;
-  }
+  if (fields.has('U')) view.speedBuckets = speedBucketsOf(engine, cur.timings, geom, kept);
   if (fields.has('I')) {
     const ids = new Set<number>();
     for (const t of cur.timings)
@@ -307,4 +254,71 @@ export function assembleRoute(
     view.incidents = incidents.filter((i) => ids.has(i.id)).map((i) => incidentView(i, opt.incidentFields, 0));
   }
   return view;
+}
+
+/** The route's times, distance, speed and status fields (every view has them). */
+function timesView(id: string, times: RouteTimes, units: Units): RouteView {
+  const cur = times.current;
+  const distanceM = cur.distanceM;
+  const totalDistance = Math.round((units === 0 ? distanceM / 1609.344 : distanceM / 1000) * 100) / 100;
+  const hours = cur.totalS / 3600;
+  const speed = hours > 0 ? (units === 0 ? distanceM / 1609.344 : distanceM / 1000) / hours : 0;
+  const view: RouteView = {
+    id,
+    uncongestedTravelTimeMinutes: minutes(times.freeFlowS),
+    routeQuality: routeQuality(times.freeFlowS, cur.totalS),
+    hasClosures: times.hasClosures,
+    hasRestrictions: times.hasRestrictions,
+    averageSpeed: times.hasClosures ? 0 : Math.round(speed),
+    trafficConsidered: times.trafficConsidered,
+    statusId: 0,
+    totalDistance,
+    routeTransportStatus: 0,
+    travelTimeS: cur.totalS,
+    typicalTimeS: times.typicalS,
+    freeFlowTimeS: times.freeFlowS,
+    distanceM,
+  };
+  if (!times.hasClosures && !times.hasRestrictions) view.travelTimeMinutes = minutes(cur.totalS);
+  if (!times.hasClosures)
+    view.abnormalityMinutes = times.trafficConsidered ? Math.round((cur.totalS - times.typicalS) / 60) : 0;
+  return view;
+}
+
+/**
+ * Runs of edges in one speed bucket (speed / free flow), as index ranges over the geometry points,
+ * or over the returned simplified points when `kept` (the indices the simplification kept) is given.
+ */
+function speedBucketsOf(
+  engine: RoutingEngine,
+  timings: PathCost['timings'],
+  geom: { edgeStart: number[]; edgeEnd: number[] },
+  kept: number[] | null,
+): SpeedBucketRun[] {
+  const runs: SpeedBucketRun[] = [];
+  for (let i = 0; i < timings.length; i++) {
+    const t = timings[i];
+    const ff = engine.model.freeFlowKph[t.edge];
+    const sp = t.closed ? 0 : t.durationS > 0 ? (t.lengthM / t.durationS) * 3.6 : ff;
+    const b = speedBucketOf(sp / ff);
+    const last = runs[runs.length - 1];
+    if (last && last.speedBucket === b) last.endIndex = geom.edgeEnd[i];
+    else runs.push({ speedBucket: b, startIndex: geom.edgeStart[i], endIndex: geom.edgeEnd[i] });
+  }
+  if (!kept) return runs;
+  const mapDown = (idx: number) => {
+    let k = 0;
+    while (k + 1 < kept.length && kept[k + 1] <= idx) k++;
+    return k;
+  };
+  const mapUp = (idx: number) => {
+    let k = kept.length - 1;
+    while (k - 1 >= 0 && kept[k - 1] >= idx) k--;
+    return k;
+  };
+  return runs.map((r) => ({
+    speedBucket: r.speedBucket,
+    startIndex: mapDown(r.startIndex),
+    endIndex: mapUp(r.endIndex),
+  }));
 }
