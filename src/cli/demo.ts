@@ -63,47 +63,52 @@ export function registerDemo(program: Command, deps: CliDeps, stream: NodeJS.Wri
         }
         if (opts.edges !== undefined || opts.out !== undefined)
           throw new Error('--edges and --out apply to --size metro only');
-        const started = Date.now();
-        const log = (msg: string): void => {
-          if (!stream.isTTY) stream.write(`${msg}\n`);
-        };
-        log(`demo: generating Port Calvert (seed ${seed})`);
-        const written = (p: DemoPaths): void => {
-          log(`demo: wrote ${p.osmPath} and ${p.uploadPath}`);
-        };
-        if (!opts.import) {
-          const paths = await writeDemo(join(dataDir, 'demo'), { seed });
-          written(paths);
-          report(stream, paths, Date.now() - started);
-          return;
-        }
-        let bar: Progress | undefined;
-        let current: ImportStage | undefined;
-        const result = await createDemoRegion(dataDir, {
-          seed,
-          onWritten: (paths) => {
-            written(paths);
-            log('demo: importing region "demo"');
-          },
-          onImportProgress: (stage, done, total) => {
-            if (stage !== current) {
-              bar?.stop();
-              current = stage;
-              bar = createProgress(`demo: ${stage}`, stage === 'read' ? 'bytes' : 'steps', stream);
-            }
-            bar?.update(done, total);
-          },
-        });
-        bar?.stop();
-        const s = result.imported;
-        report(stream, result, Date.now() - started);
-        stream.write(
-          `demo: region "demo" in ${result.regionDir}: ${s.nodes} nodes, ${s.edges} edges (${s.routableEdges} routable), ` +
-            `${s.intersections} intersections (${s.signals} signalized), ${s.blocks} blocks, ${s.lots} lots, ` +
-            `${s.restrictions} turn restrictions\n`,
-        );
+        await runCity(seed, dataDir, opts.import, stream);
       },
     );
+}
+
+/** Writes the demo city's files and, when `doImport`, imports them as region "demo"; reports to `stream`. */
+async function runCity(seed: number, dataDir: string, doImport: boolean, stream: NodeJS.WriteStream): Promise<void> {
+  const started = Date.now();
+  const log = (msg: string): void => {
+    if (!stream.isTTY) stream.write(`${msg}\n`);
+  };
+  log(`demo: generating Port Calvert (seed ${seed})`);
+  const written = (p: DemoPaths): void => {
+    log(`demo: wrote ${p.osmPath} and ${p.uploadPath}`);
+  };
+  if (!doImport) {
+    const paths = await writeDemo(join(dataDir, 'demo'), { seed });
+    written(paths);
+    report(stream, paths, Date.now() - started);
+    return;
+  }
+  let bar: Progress | undefined;
+  let current: ImportStage | undefined;
+  const result = await createDemoRegion(dataDir, {
+    seed,
+    onWritten: (paths) => {
+      written(paths);
+      log('demo: importing region "demo"');
+    },
+    onImportProgress: (stage, done, total) => {
+      if (stage !== current) {
+        bar?.stop();
+        current = stage;
+        bar = createProgress(`demo: ${stage}`, stage === 'read' ? 'bytes' : 'steps', stream);
+      }
+      bar?.update(done, total);
+    },
+  });
+  bar?.stop();
+  const s = result.imported;
+  report(stream, result, Date.now() - started);
+  stream.write(
+    `demo: region "demo" in ${result.regionDir}: ${s.nodes} nodes, ${s.edges} edges (${s.routableEdges} routable), ` +
+      `${s.intersections} intersections (${s.signals} signalized), ${s.blocks} blocks, ${s.lots} lots, ` +
+      `${s.restrictions} turn restrictions\n`,
+  );
 }
 
 function report(stream: NodeJS.WriteStream, paths: DemoPaths, durationMs: number): void {

@@ -20,7 +20,9 @@ import {
   parseWeekTime,
   readLearnedSpeeds,
 } from '../traffic/learned-export.js';
+import type { Region } from '../network/region.js';
 import type { CliDeps } from './deps.js';
+import type { ServerClient } from './server-client.js';
 import { chosenRegion } from './region-choice.js';
 
 interface ExportOptions {
@@ -73,80 +75,14 @@ export function registerExportSpeeds(program: Command, deps: CliDeps): void {
     .action(async (opts: ExportOptions) => {
       const format = opts.format.toLowerCase();
       if (!['csv', 'json', 'osrm'].includes(format)) throw new Error('--format must be csv, json or osrm');
-      const weekTime = (v: string | undefined, flag: string): number | undefined => {
-        if (v === undefined) return undefined;
-        const bin = parseWeekTime(v);
-        if (bin === undefined) throw new Error(`${flag} "${v}" is not a day and 15-minute time such as "Mon 08:00"`);
-        return bin;
-      };
-      const fromBin = weekTime(opts.from, '--from');
-      const toBin = weekTime(opts.to, '--to');
-      const minSamples = opts.minSamples === undefined ? undefined : Number(opts.minSamples);
-      if (minSamples !== undefined && !(Number.isInteger(minSamples) && minSamples >= 1))
-        throw new Error('--min-samples must be an integer ≥ 1');
+      const bins = readBinOptions(opts);
       const region = await chosenRegion(deps);
-      const g = region.graph;
-      const edges = opts.edges?.split(',').map((s) => {
-        const n = Number(s.trim());
-        if (!Number.isInteger(n) || n < 0 || n >= g.edgeCount)
-          throw new Error(`--edges: ${s} is not an edge id (0..${g.edgeCount - 1})`);
-        return n;
-      });
-      const query = { edges, fromBin, toBin, minSamples };
+      const query: ExportQuery = { edges: readEdges(opts, region.graph), ...bins };
       const server = await deps.server();
-      let rows: LearnedBinRow[];
-      if (server) {
-        rows = [];
-        const params = new URLSearchParams({ format: 'json', limit: '100000' });
-        if (opts.edges) params.set('edges', edges!.join(','));
-        if (opts.from) params.set('from', opts.from);
-        if (opts.to) params.set('to', opts.to);
-        if (minSamples !== undefined) params.set('minSamples', String(minSamples));
-        for (let after: number | null = -1; after !== null; ) {
-          if (after >= 0) params.set('after', String(after));
-          const page = await server.request<{ edges: ServerEdge[]; nextAfter: number | null }>(
-            'GET',
-            `/v1/speeds/learned?${params}`,
-          );
-          for (const e of page.edges)
-            for (const b of e.bins)
-              rows.push({
-                edgeId: e.edgeId,
-                wayId: e.wayId,
-                fromOsmNodeId: e.fromOsmNodeId,
-                toOsmNodeId: e.toOsmNodeId,
-                binOfWeek: b.bin,
-                samples: b.samples,
-                meanKph: b.meanKph,
-                learnedKph: b.learnedKph,
-                typicalKph: b.typicalKph,
-              });
-          after = page.nextAfter;
-        }
-      } else {
-        rows = await deps.withDb((db) => readLearnedSpeeds(db, g, region.meta.mapVersion, query));
-      }
-      let text: string;
-      let summary: string;
-      const edgeCount = new Set(rows.map((r) => r.edgeId)).size;
-      if (format === 'osrm') {
-        const ways = waysNeedingNodes(rows, g);
-        let wayNodes: WayNodes | undefined;
-        const osm = opts.osm ?? join(deps.config().store.dataDir, 'demo', DEMO_OSM_FILE);
-        if (ways.size > 0 && (opts.osm !== undefined || (region.meta.name === 'demo' && existsSync(osm))))
-          wayNodes = readWayNodes(osm, ways);
-        const r = osrmSegmentSpeeds(rows, g, wayNodes);
-        text = r.csv;
-        summary = `${r.segments} OSM node pairs of ${r.edges} edges (speed: sample-weighted learned speed over the bins chosen)`;
-        if (r.edgesWithoutNodes > 0)
-          summary += `; ${r.edgesWithoutNodes} edges left out: they have nodes between their ends, pass the OSM file with --osm`;
-      } else if (format === 'json') {
-        text = `${JSON.stringify({ region: region.meta.name, mapVersion: region.meta.mapVersion, binMinutes: 15, rows }, null, 1)}\n`;
-        summary = `${rows.length} bins of ${edgeCount} edges`;
-      } else {
-        text = learnedSpeedsCsv(rows);
-        summary = `${rows.length} bins of ${edgeCount} edges`;
-      }
+      const rows = server
+        ? await rowsThroughServer(server, opts, query)
+        : await deps.withDb((db) => readLearnedSpeeds(db, region.graph, region.meta.mapVersion, query));
+      const { text, summary } = renderExport(format, rows, region, opts, deps);
       if (opts.out === undefined) process.stdout.write(text);
       else {
         await new Promise<void>((resolve, reject) => {
@@ -159,6 +95,104 @@ export function registerExportSpeeds(program: Command, deps: CliDeps): void {
         `learned speeds of region "${region.meta.name}": ${summary}${opts.out ? ` → ${opts.out}` : ''}${server ? ` (through the server at ${server.url})` : ''}`,
       );
     });
+}
+
+/** The rows asked for: edges (checked against the graph), the bins from … to, the fewest samples. */
+interface ExportQuery {
+  edges?: number[];
+  fromBin?: number;
+  toBin?: number;
+  minSamples?: number;
+}
+
+/** Reads `--from`, `--to` and `--min-samples`; throws naming the flag. */
+function readBinOptions(opts: ExportOptions): Omit<ExportQuery, 'edges'> {
+  const weekTime = (v: string | undefined, flag: string): number | undefined => {
+    if (v === undefined) return undefined;
+    const bin = parseWeekTime(v);
+    if (bin === undefined) throw new Error(`${flag} "${v}" is not a day and 15-minute time such as "Mon 08:00"`);
+    return bin;
+  };
+  const fromBin = weekTime(opts.from, '--from');
+  const toBin = weekTime(opts.to, '--to');
+  const minSamples = opts.minSamples === undefined ? undefined : Number(opts.minSamples);
+  if (minSamples !== undefined && !(Number.isInteger(minSamples) && minSamples >= 1))
+    throw new Error('--min-samples must be an integer ≥ 1');
+  return { fromBin, toBin, minSamples };
+}
+
+/** Reads `--edges`: directed edge ids of `g`. */
+function readEdges(opts: ExportOptions, g: Graph): number[] | undefined {
+  return opts.edges?.split(',').map((s) => {
+    const n = Number(s.trim());
+    if (!Number.isInteger(n) || n < 0 || n >= g.edgeCount)
+      throw new Error(`--edges: ${s} is not an edge id (0..${g.edgeCount - 1})`);
+    return n;
+  });
+}
+
+/** The rows through the API of the server that owns the embedded database, page by page. */
+async function rowsThroughServer(
+  server: ServerClient,
+  opts: ExportOptions,
+  query: ExportQuery,
+): Promise<LearnedBinRow[]> {
+  const rows: LearnedBinRow[] = [];
+  const params = new URLSearchParams({ format: 'json', limit: '100000' });
+  if (opts.edges) params.set('edges', query.edges!.join(','));
+  if (opts.from) params.set('from', opts.from);
+  if (opts.to) params.set('to', opts.to);
+  if (query.minSamples !== undefined) params.set('minSamples', String(query.minSamples));
+  for (let after: number | null = -1; after !== null; ) {
+    if (after >= 0) params.set('after', String(after));
+    const page = await server.request<{ edges: ServerEdge[]; nextAfter: number | null }>(
+      'GET',
+      `/v1/speeds/learned?${params}`,
+    );
+    for (const e of page.edges)
+      for (const b of e.bins)
+        rows.push({
+          edgeId: e.edgeId,
+          wayId: e.wayId,
+          fromOsmNodeId: e.fromOsmNodeId,
+          toOsmNodeId: e.toOsmNodeId,
+          binOfWeek: b.bin,
+          samples: b.samples,
+          meanKph: b.meanKph,
+          learnedKph: b.learnedKph,
+          typicalKph: b.typicalKph,
+        });
+    after = page.nextAfter;
+  }
+  return rows;
+}
+
+/** The export's text in `format` and a one-line summary of what it holds. */
+function renderExport(
+  format: string,
+  rows: LearnedBinRow[],
+  region: Region,
+  opts: ExportOptions,
+  deps: CliDeps,
+): { text: string; summary: string } {
+  const edgeCount = new Set(rows.map((r) => r.edgeId)).size;
+  if (format === 'json')
+    return {
+      text: `${JSON.stringify({ region: region.meta.name, mapVersion: region.meta.mapVersion, binMinutes: 15, rows }, null, 1)}\n`,
+      summary: `${rows.length} bins of ${edgeCount} edges`,
+    };
+  if (format !== 'osrm') return { text: learnedSpeedsCsv(rows), summary: `${rows.length} bins of ${edgeCount} edges` };
+  const g = region.graph;
+  const ways = waysNeedingNodes(rows, g);
+  let wayNodes: WayNodes | undefined;
+  const osm = opts.osm ?? join(deps.config().store.dataDir, 'demo', DEMO_OSM_FILE);
+  if (ways.size > 0 && (opts.osm !== undefined || (region.meta.name === 'demo' && existsSync(osm))))
+    wayNodes = readWayNodes(osm, ways);
+  const r = osrmSegmentSpeeds(rows, g, wayNodes);
+  let summary = `${r.segments} OSM node pairs of ${r.edges} edges (speed: sample-weighted learned speed over the bins chosen)`;
+  if (r.edgesWithoutNodes > 0)
+    summary += `; ${r.edgesWithoutNodes} edges left out: they have nodes between their ends, pass the OSM file with --osm`;
+  return { text: r.csv, summary };
 }
 
 interface ServerEdge {

@@ -35,47 +35,21 @@ export function registerServe(program: Command, deps: CliDeps): void {
       if (config.server.roles.includes('serving')) await checkPortFree(config.server.host, config.server.port);
       const started = await bootstrap(config, log);
       const { ctx, demoApp, close, listening } = started;
-      const databaseUrl = config.store.databaseUrl || undefined;
-      const graphBytes = readGraphShared(started.regionDir);
       let closing = false;
-      let threads: ServingThreads | undefined;
-      let ingestion: IngestionThread | undefined;
+      const roles: Roles = {};
       const shutdown = async (why: string, code = 0): Promise<void> => {
         if (closing) return;
         closing = true;
         log(`shutting down (${why})`);
-        await threads?.close();
-        await ingestion?.close();
+        await roles.threads?.close();
+        await roles.ingestion?.close();
         await close();
         process.exit(code);
       };
       process.on('SIGINT', () => void shutdown('SIGINT'));
       process.on('SIGTERM', () => void shutdown('SIGTERM'));
-      try {
-        if (config.server.roles.includes('ingestion')) {
-          ingestion = await startIngestionThread({
-            regionDir: started.regionDir,
-            graphBytes,
-            databaseUrl,
-            embedded: started.embedded,
-            nats: natsFeedOf(config),
-            log,
-          });
-        }
-        if (config.server.roles.includes('serving')) {
-          threads = await startServingThreads({
-            config,
-            regionDir: started.regionDir,
-            graphBytes,
-            embedded: started.embedded,
-            databaseUrl,
-          });
-        }
-      } catch (err) {
-        await ingestion?.close();
-        await close();
-        throw err;
-      }
+      await startRoles(config, started, log, roles);
+      const threads = roles.threads;
       const name = ctx.region.meta.name;
       const startS = (Date.now() - t0) / 1000;
       if (threads === undefined) {
@@ -86,16 +60,65 @@ export function registerServe(program: Command, deps: CliDeps): void {
         return;
       }
       threads.onFailure((err) => void shutdown(`a serving thread failed: ${err.message}`, 1));
-      const port = threads.port;
-      const shownHost =
-        config.server.host === '0.0.0.0' || config.server.host === '::' ? 'localhost' : config.server.host;
-      const url = `http://${shownHost}:${port}`;
-      // CLI commands reach this server on a loopback address when it listens on all interfaces
-      const loopback =
-        config.server.host === '0.0.0.0' ? '127.0.0.1' : config.server.host === '::' ? '[::1]' : config.server.host;
-      listening(`http://${loopback}:${port}`);
+      const { url, loopbackUrl } = serverUrls(config.server.host, threads.port);
+      listening(loopbackUrl);
       console.log(banner(url, name, startS, demoApp, ctx.region.meta.bounds, threads.count));
     });
+}
+
+/** The roles this process runs, once started. */
+interface Roles {
+  threads?: ServingThreads;
+  ingestion?: IngestionThread;
+}
+
+/**
+ * Starts the ingestion thread and the serving threads `config` asks for, into `roles` as each
+ * starts (a shutdown meanwhile closes what runs); on a failure closes what started and the database.
+ */
+async function startRoles(
+  config: Config,
+  started: Awaited<ReturnType<typeof bootstrap>>,
+  log: (msg: string) => void,
+  roles: Roles,
+): Promise<void> {
+  const databaseUrl = config.store.databaseUrl || undefined;
+  const graphBytes = readGraphShared(started.regionDir);
+  try {
+    if (config.server.roles.includes('ingestion')) {
+      roles.ingestion = await startIngestionThread({
+        regionDir: started.regionDir,
+        graphBytes,
+        databaseUrl,
+        embedded: started.embedded,
+        nats: natsFeedOf(config),
+        log,
+      });
+    }
+    if (config.server.roles.includes('serving')) {
+      roles.threads = await startServingThreads({
+        config,
+        regionDir: started.regionDir,
+        graphBytes,
+        embedded: started.embedded,
+        databaseUrl,
+      });
+    }
+  } catch (err) {
+    await roles.ingestion?.close();
+    await started.close();
+    throw err;
+  }
+}
+
+/**
+ * The URL shown for a server on `host:port` (localhost when it listens on all interfaces) and the
+ * one CLI commands reach it on (a loopback address then).
+ */
+function serverUrls(host: string, port: number): { url: string; loopbackUrl: string } {
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const loopback = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host;
+  return { url: `http://${shownHost}:${port}`, loopbackUrl: `http://${loopback}:${port}` };
 }
 
 /** Thrown when the HTTP port is taken: names the port and the settings that change it. */

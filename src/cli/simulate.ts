@@ -48,6 +48,38 @@ function line(r: ProbeRecord, csv: boolean): string {
     : `${JSON.stringify({ trace_id: r.traceId, timestamp: p.tS, lat: +p.lat.toFixed(7), lon: +p.lon.toFixed(7), speed_kph: p.speedKph, heading: p.headingDeg })}\n`;
 }
 
+/** Reads and checks the simulation's numbers; throws naming the flag. */
+function readSimulateOptions(opts: SimulateCliOptions) {
+  const days = num('days', opts.days, 0, 28);
+  const durationS = opts.hours !== undefined ? num('hours', opts.hours, 0.01, 24 * 28) * 3600 : days * 86400;
+  if (!(durationS > 0)) throw new Error('--days or --hours must be > 0');
+  const penetration = num('penetration', opts.penetration, 0, 1);
+  const intervalS = num('interval', opts.interval, 0.1, 3600);
+  const noiseM = num('noise', opts.noise, 0, 200);
+  const seed = num('seed', opts.seed, 0, 2 ** 31, true);
+  if (!opts.ingest && !opts.out) throw new Error('--no-ingest needs --out');
+  if (opts.out && !/\.(csv|jsonl|ndjson)$/i.test(opts.out))
+    throw new Error('--out must end in .csv, .ndjson or .jsonl');
+  return { durationS, penetration, intervalS, noiseM, seed };
+}
+
+/**
+ * The simulation's start, unix seconds: `--start` (ISO 8601 local to the region's time zone `tz`,
+ * or unix seconds), else local midnight as many whole days ago as the simulation lasts.
+ */
+function startOf(start: string | undefined, durationS: number, tz: string): number {
+  if (start !== undefined) {
+    const s = /^\d+(\.\d+)?$/.test(start) ? parseTimestampS(start) : parseIsoToUnixS(start, tz);
+    if (s === undefined || !Number.isFinite(s)) throw new Error(`--start ${start} is not ISO 8601 or unix seconds`);
+    return s;
+  }
+  const p = localParts(Date.now() / 1000 - Math.max(1, Math.ceil(durationS / 86400)) * 86400, tz);
+  return parseIsoToUnixS(
+    `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}T00:00:00`,
+    tz,
+  ) as number;
+}
+
 /** Adds `simulate`. */
 export function registerSimulate(program: Command, deps: CliDeps): void {
   program
@@ -69,31 +101,9 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
     .option('--out <file>', 'also write the pings to a .csv, .ndjson or .jsonl file')
     .option('--no-ingest', 'do not ingest (only write --out)')
     .action(async (opts: SimulateCliOptions) => {
-      const days = num('days', opts.days, 0, 28);
-      const durationS = opts.hours !== undefined ? num('hours', opts.hours, 0.01, 24 * 28) * 3600 : days * 86400;
-      if (!(durationS > 0)) throw new Error('--days or --hours must be > 0');
-      const penetration = num('penetration', opts.penetration, 0, 1);
-      const intervalS = num('interval', opts.interval, 0.1, 3600);
-      const noiseM = num('noise', opts.noise, 0, 200);
-      const seed = num('seed', opts.seed, 0, 2 ** 31, true);
-      if (!opts.ingest && !opts.out) throw new Error('--no-ingest needs --out');
-      if (opts.out && !/\.(csv|jsonl|ndjson)$/i.test(opts.out))
-        throw new Error('--out must end in .csv, .ndjson or .jsonl');
+      const { durationS, penetration, intervalS, noiseM, seed } = readSimulateOptions(opts);
       const region = await chosenRegion(deps);
-      const tz = region.meta.timeZone || 'UTC';
-      let startS: number;
-      if (opts.start !== undefined) {
-        const s = /^\d+(\.\d+)?$/.test(opts.start) ? parseTimestampS(opts.start) : parseIsoToUnixS(opts.start, tz);
-        if (s === undefined || !Number.isFinite(s))
-          throw new Error(`--start ${opts.start} is not ISO 8601 or unix seconds`);
-        startS = s;
-      } else {
-        const p = localParts(Date.now() / 1000 - Math.max(1, Math.ceil(durationS / 86400)) * 86400, tz);
-        startS = parseIsoToUnixS(
-          `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}T00:00:00`,
-          tz,
-        ) as number;
-      }
+      const startS = startOf(opts.start, durationS, region.meta.timeZone || 'UTC');
       const tripsPerDay =
         opts.tripsPerDay !== undefined
           ? num('trips-per-day', opts.tripsPerDay, 1, 10_000_000, true)

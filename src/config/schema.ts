@@ -113,7 +113,7 @@ export const SETTINGS: readonly SettingDoc[] = [
     env: 'SERVING_THREADS',
     flag: '--threads',
     default: '0',
-    doc: 'threads that answer HTTP requests, sharing the loaded graph (0 = one per CPU core)',
+    doc: 'threads that answer HTTP requests, sharing the loaded graph (0 = one per CPU core; more than one needs Node >= 22.12 on Linux)',
   },
   {
     key: 'server.bodyLimitBytes',

@@ -16,41 +16,74 @@ const PROBE_MS = 1000;
 /** A probe outstanding this long makes the service degraded, ms. */
 const SLOW_MS = 5000;
 
-/** Registers `/healthz` and its database probe. */
-export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
-  let lastOkAt = 0;
-  let lastError: string | undefined;
-  let probingSince = 0;
-  let first: Promise<void> | undefined;
-  let ingestion: { workers: number; pendingTraces: number; oldestPendingS: number } | undefined;
-  const region = ctx.region.meta.name;
-  const probe = (): Promise<void> => {
-    if (probingSince !== 0) return first ?? Promise.resolve();
-    probingSince = Date.now();
+/** Ingestion as the last probe saw it. */
+interface IngestionHealth {
+  workers: number;
+  pendingTraces: number;
+  oldestPendingS: number;
+}
+
+/** The background probe of the database and the ingestion backlog; at most one query outstanding. */
+class HealthProbe {
+  lastOkAt = 0;
+  lastError: string | undefined;
+  /** when the outstanding probe started, ms (0: none outstanding) */
+  probingSince = 0;
+  first: Promise<void> | undefined;
+  ingestion: IngestionHealth | undefined;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Probes the database unless a probe is outstanding (then resolves with the first one). */
+  probe(): Promise<void> {
+    if (this.probingSince !== 0) return this.first ?? Promise.resolve();
+    this.probingSince = Date.now();
+    const { ctx } = this;
     return ctx.db
       .query('SELECT 1')
       .then(async () => {
-        const backlog = await pendingBacklog(ctx.db, region);
+        const backlog = await pendingBacklog(ctx.db, ctx.region.meta.name);
         const workers = ctx.ingestion ? await ctx.ingestion.workers() : 0;
-        ingestion = { workers, pendingTraces: backlog.traces, oldestPendingS: Math.round(backlog.oldestS) };
+        this.ingestion = { workers, pendingTraces: backlog.traces, oldestPendingS: Math.round(backlog.oldestS) };
       })
       .then(
         () => {
-          lastOkAt = Date.now();
-          lastError = undefined;
+          this.lastOkAt = Date.now();
+          this.lastError = undefined;
         },
         (err: unknown) => {
-          lastError = err instanceof Error ? err.message : String(err);
+          this.lastError = err instanceof Error ? err.message : String(err);
         },
       )
       .finally(() => {
-        probingSince = 0;
+        this.probingSince = 0;
       });
-  };
+  }
+
+  /** Why the service is degraded (empty when it is not): a slow database, pings waiting for a worker. */
+  degradedReasons(region: string): string[] {
+    const reasons: string[] = [];
+    const waitingMs = this.probingSince === 0 ? 0 : Date.now() - this.probingSince;
+    if (waitingMs > SLOW_MS || this.lastOkAt === 0)
+      reasons.push(`the database has not answered for ${Math.round(waitingMs / 1000)} s`);
+    const ingestion = this.ingestion;
+    if (ingestion !== undefined && ingestion.pendingTraces > 0) {
+      if (ingestion.workers === 0)
+        reasons.push(`no ingestion worker of region ${region} runs: ${ingestion.pendingTraces} traces wait`);
+      else if (ingestion.oldestPendingS > STALE_PENDING_S)
+        reasons.push(`probe pings have waited ${ingestion.oldestPendingS} s for processing`);
+    }
+    return reasons;
+  }
+}
+
+/** Registers `/healthz` and its database probe. */
+export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
+  const health = new HealthProbe(ctx);
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
-    first = probe();
-    timer = setInterval(() => void probe(), PROBE_MS);
+    health.first = health.probe();
+    timer = setInterval(() => void health.probe(), PROBE_MS);
     timer.unref();
   });
   app.addHook('onClose', async () => {
@@ -66,25 +99,19 @@ export function registerHealth(app: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (_req, reply) => {
-      if (lastOkAt === 0 && lastError === undefined) {
+      if (health.lastOkAt === 0 && health.lastError === undefined) {
         // before the first probe has answered: wait for it, briefly
-        await Promise.race([first ?? probe(), new Promise((r) => setTimeout(r, 1000))]);
+        await Promise.race([health.first ?? health.probe(), new Promise((r) => setTimeout(r, 1000))]);
       }
-      if (lastError !== undefined)
-        return reply
-          .code(503)
-          .send({ status: 'unavailable', database: 'down', reasons: [`the database refuses queries: ${lastError}`] });
-      const reasons: string[] = [];
-      const waitingMs = probingSince === 0 ? 0 : Date.now() - probingSince;
-      if (waitingMs > SLOW_MS || lastOkAt === 0)
-        reasons.push(`the database has not answered for ${Math.round(waitingMs / 1000)} s`);
-      if (ingestion !== undefined && ingestion.pendingTraces > 0) {
-        if (ingestion.workers === 0)
-          reasons.push(`no ingestion worker of region ${region} runs: ${ingestion.pendingTraces} traces wait`);
-        else if (ingestion.oldestPendingS > STALE_PENDING_S)
-          reasons.push(`probe pings have waited ${ingestion.oldestPendingS} s for processing`);
-      }
+      if (health.lastError !== undefined)
+        return reply.code(503).send({
+          status: 'unavailable',
+          database: 'down',
+          reasons: [`the database refuses queries: ${health.lastError}`],
+        });
+      const reasons = health.degradedReasons(ctx.region.meta.name);
       const g = ctx.region.graph;
+      const ingestion = health.ingestion;
       return {
         status: reasons.length > 0 ? 'degraded' : 'ok',
         ...(reasons.length > 0 ? { reasons } : {}),

@@ -1,7 +1,7 @@
 /**
  * Persistence of matched trajectories in `probe_traversals` (one row per edge traversal; the
  * table the analytics service reads, documented in docs/probes.md), with the learned-speed sums of
- * `learned_speed_bins` kept equal to an aggregate over it, and reading them back.
+ * `learned_speed_bins` kept equal to an aggregate over it (read back by `traversal-read.ts`).
  */
 import { createHash } from 'node:crypto';
 import type { Graph } from '../network/graph.js';
@@ -112,44 +112,80 @@ export async function replaceTraversals(
   fromPart?: ReadonlyMap<string, number>,
   known?: KnownTraversalRows,
 ): Promise<ReplacedTraversals> {
-  const edges = new Set<number>();
-  const changed = new Set<number>();
-  const learnedBins = new Set<number>();
+  const tally = new ChangeTally();
+  const rows = rowsOf(g, ctx, traceIds, trajectories, known, tally.edges);
+  const removedParts =
+    traceIds.length > 0 ? await deleteSuperseded(db, ctx, traceIds, trajectories, rows, tally, fromPart) : [];
+  await upsertRows(db, ctx, rows.send, tally);
+  await applyLearnedDeltas(db, ctx.mapVersion, tally.deltas);
+  return {
+    edges: tally.edges,
+    changed: tally.changed,
+    learnedBins: tally.learnedBins,
+    rows: rows.written,
+    removedParts,
+  };
+}
+
+/** What the changed rows touch: their edges, the learned bins they fall in and what each bin gains or loses. */
+class ChangeTally {
+  /** edges of the replaced parts, old and new */
+  readonly edges = new Set<number>();
+  /** edges whose traversals changed */
+  readonly changed = new Set<number>();
+  readonly learnedBins = new Set<number>();
   /** per learned bin (`learnedBinKey`): samples, Σ length, Σ duration to add */
-  const deltas = new Map<number, [number, number, number]>();
-  const note = (r: ChangedRow): void => {
+  readonly deltas = new Map<number, [number, number, number]>();
+
+  /** Counts a row written (sign 1) or removed (sign −1). */
+  note(r: ChangedRow): void {
     const e = Number(r.edge_id);
-    edges.add(e);
-    changed.add(e);
+    this.edges.add(e);
+    this.changed.add(e);
     if (r.len === null) return;
     const key = learnedBinKey(e, Number(r.bin_of_week));
-    learnedBins.add(key);
-    let d = deltas.get(key);
-    if (d === undefined) deltas.set(key, (d = [0, 0, 0]));
+    this.learnedBins.add(key);
+    let d = this.deltas.get(key);
+    if (d === undefined) this.deltas.set(key, (d = [0, 0, 0]));
     const sign = Number(r.sign);
     d[0] += sign;
     d[1] += sign * Number(r.len);
     d[2] += sign * Number(r.dur);
-  };
-  const removedParts: Array<{ traceId: string; part: number }> = [];
-  const written = new Map<string, Map<string, string>>();
-  for (const id of traceIds) written.set(id, new Map());
-  /** rows to send, as JSON */
-  const rows: string[] = [];
-  // rows per (trace, part) of the new set: seq runs 0 … n − 1
-  const partTrace: string[] = [];
-  const partNo: number[] = [];
-  const partRows: number[] = [];
+  }
+}
+
+/** The rows of the new set: those to send, the digest of every row by trace, and the row count per part. */
+interface NewRows {
+  /** rows that differ from what `known` says is stored, as JSON */
+  send: string[];
+  /** per trace: digest of each row by `part/seq` */
+  written: Map<string, Map<string, string>>;
+  /** per (trace, part) of the new set: its rows, seq 0 … n − 1 */
+  partTrace: string[];
+  partNo: number[];
+  partRows: number[];
+}
+
+/** The rows of `trajectories` as JSON, adding their edges to `edges`. */
+function rowsOf(
+  g: Graph,
+  ctx: TraversalStoreContext,
+  traceIds: readonly string[],
+  trajectories: readonly Trajectory[],
+  known: KnownTraversalRows | undefined,
+  edges: Set<number>,
+): NewRows {
+  const out: NewRows = { send: [], written: new Map(), partTrace: [], partNo: [], partRows: [] };
+  for (const id of traceIds) out.written.set(id, new Map());
   for (const tr of trajectories) {
-    partTrace.push(tr.traceId);
-    partNo.push(tr.part);
-    partRows.push(tr.traversals.length);
-    let mine = written.get(tr.traceId);
-    if (mine === undefined) written.set(tr.traceId, (mine = new Map()));
+    out.partTrace.push(tr.traceId);
+    out.partNo.push(tr.part);
+    out.partRows.push(tr.traversals.length);
+    let mine = out.written.get(tr.traceId);
+    if (mine === undefined) out.written.set(tr.traceId, (mine = new Map()));
     const stored = known?.get(tr.traceId);
     tr.traversals.forEach((t, seq) => {
       edges.add(t.edge);
-      const speed = traversalSpeedKph(g, t);
       const row = JSON.stringify({
         trace_id: tr.traceId,
         part: tr.part,
@@ -159,41 +195,73 @@ export async function replaceTraversals(
         exit_s: t.exitS,
         covered: t.coveredFraction,
         bin_of_week: binOfWeek((t.enterS + t.exitS) / 2, ctx.timeZone),
-        speed_kph: speed,
+        speed_kph: traversalSpeedKph(g, t),
         pings: t.pings.map(compactPing),
       });
       const k = `${tr.part}/${seq}`;
       const digest = rowDigest(row);
       mine.set(k, digest);
-      if (stored?.get(k) !== digest) rows.push(row);
+      if (stored?.get(k) !== digest) out.send.push(row);
     });
   }
-  if (traceIds.length > 0) {
-    // stored rows of the replaced parts that the new set does not have
-    const old = await db.query<ChangedRow & { trace_id: string; part: number }>(
-      `DELETE FROM probe_traversals t USING unnest($2::text[], $3::int[]) AS f(trace_id, from_part)
-       WHERE t.map_version = $1 AND t.trace_id = f.trace_id AND t.part >= f.from_part
-         AND NOT EXISTS (SELECT 1 FROM unnest($4::text[], $5::int[], $6::int[]) AS k(trace_id, part, n)
-                         WHERE k.trace_id = t.trace_id AND k.part = t.part AND t.seq < k.n)
-       RETURNING t.trace_id, t.part, t.edge_id, t.bin_of_week, -1 AS sign, ${CONTRIBUTION('t')}`,
-      [ctx.mapVersion, traceIds, traceIds.map((id) => fromPart?.get(id) ?? 0), partTrace, partNo, partRows],
-    );
-    const kept = new Set(trajectories.map((t) => `${t.part}\u0000${t.traceId}`));
-    for (const r of old.rows) {
-      note(r);
-      const k = `${Number(r.part)}\u0000${r.trace_id}`;
-      if (kept.has(k)) continue;
-      kept.add(k);
-      removedParts.push({ traceId: r.trace_id, part: Number(r.part) });
-    }
+  return out;
+}
+
+/**
+ * Deletes the stored rows of the replaced parts that the new set does not have, counting them in
+ * `tally`; returns the parts left without any row.
+ */
+async function deleteSuperseded(
+  db: Queryable,
+  ctx: TraversalStoreContext,
+  traceIds: readonly string[],
+  trajectories: readonly Trajectory[],
+  rows: NewRows,
+  tally: ChangeTally,
+  fromPart?: ReadonlyMap<string, number>,
+): Promise<Array<{ traceId: string; part: number }>> {
+  const old = await db.query<ChangedRow & { trace_id: string; part: number }>(
+    `DELETE FROM probe_traversals t USING unnest($2::text[], $3::int[]) AS f(trace_id, from_part)
+     WHERE t.map_version = $1 AND t.trace_id = f.trace_id AND t.part >= f.from_part
+       AND NOT EXISTS (SELECT 1 FROM unnest($4::text[], $5::int[], $6::int[]) AS k(trace_id, part, n)
+                       WHERE k.trace_id = t.trace_id AND k.part = t.part AND t.seq < k.n)
+     RETURNING t.trace_id, t.part, t.edge_id, t.bin_of_week, -1 AS sign, ${CONTRIBUTION('t')}`,
+    [
+      ctx.mapVersion,
+      traceIds,
+      traceIds.map((id) => fromPart?.get(id) ?? 0),
+      rows.partTrace,
+      rows.partNo,
+      rows.partRows,
+    ],
+  );
+  const removedParts: Array<{ traceId: string; part: number }> = [];
+  const kept = new Set(trajectories.map((t) => `${t.part}\u0000${t.traceId}`));
+  for (const r of old.rows) {
+    tally.note(r);
+    const k = `${Number(r.part)}\u0000${r.trace_id}`;
+    if (kept.has(k)) continue;
+    kept.add(k);
+    removedParts.push({ traceId: r.trace_id, part: Number(r.part) });
   }
+  return removedParts;
+}
+
+/**
+ * Writes `rows` in batches of 5 000: new rows are inserted, differing rows updated (their old
+ * edge is reported too), equal rows left alone; every row written or replaced is counted in `tally`.
+ */
+async function upsertRows(
+  db: Queryable,
+  ctx: TraversalStoreContext,
+  rows: readonly string[],
+  tally: ChangeTally,
+): Promise<void> {
   const stored = VALUE_COLUMNS.map((c) => `t.${c}`).join(', ');
   const incoming = VALUE_COLUMNS.map((c) => `x.${c}`).join(', ');
   const existing = VALUE_COLUMNS.map((c) => `probe_traversals.${c}`).join(', ');
   const excluded = VALUE_COLUMNS.map((c) => `excluded.${c}`).join(', ');
   for (let i = 0; i < rows.length; i += 5000) {
-    // new rows are inserted, differing rows updated (their old edge is reported too), equal rows
-    // left alone
     const res = await db.query<ChangedRow>(
       `WITH x AS (
          SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(trace_id text, part int, seq int, edge_id int, enter_s float8, exit_s float8,
@@ -212,10 +280,8 @@ export async function replaceTraversals(
        SELECT * FROM written UNION ALL SELECT * FROM before`,
       [ctx.mapVersion, `[${rows.slice(i, i + 5000).join(',')}]`],
     );
-    for (const r of res.rows) note(r);
+    for (const r of res.rows) tally.note(r);
   }
-  await applyLearnedDeltas(db, ctx.mapVersion, deltas);
-  return { edges, changed, learnedBins, rows: written, removedParts };
 }
 
 /**
@@ -309,82 +375,4 @@ function compactPing(p: MatchedPing): Record<string, number> {
   if (p.speedKph !== undefined) o.speedKph = p.speedKph;
   if (p.headingDeg !== undefined) o.headingDeg = p.headingDeg;
   return o;
-}
-
-/** Filter of `readTrajectories`: trajectories with any traversal overlapping [sinceS, untilS). */
-export interface TrajectoryQuery {
-  /** unix seconds, inclusive */
-  sinceS?: number;
-  /** unix seconds, exclusive */
-  untilS?: number;
-  /** only this map version (default: all) */
-  mapVersion?: string;
-  /** only these traces (default: all) */
-  traceIds?: readonly string[];
-  /** trajectories per database round trip (default 500) */
-  pageSize?: number;
-}
-
-interface TraversalRow {
-  trace_id: string;
-  part: number;
-  seq: number;
-  edge_id: number;
-  enter_s: number;
-  exit_s: number;
-  covered: number;
-  pings: Array<Record<string, number>> | string;
-}
-
-/**
- * Reads stored trajectories, ordered by trace id and part, a page at a time (constant memory).
- * @example
- * for await (const t of readTrajectories(db, { sinceS: day, untilS: day + 86400 })) facts.add(t);
- */
-export async function* readTrajectories(db: Queryable, q: TrajectoryQuery = {}): AsyncGenerator<Trajectory> {
-  const pageSize = q.pageSize ?? 500;
-  let afterTrace = '';
-  let afterPart = -1;
-  for (;;) {
-    const keys = await db.query<{ trace_id: string; part: number }>(
-      `SELECT trace_id, part FROM probe_traversals
-       WHERE (trace_id, part) > ($1, $2)
-         AND ($3::float8 IS NULL OR exit_s >= $3) AND ($4::float8 IS NULL OR enter_s < $4)
-         AND ($5::text IS NULL OR map_version = $5)
-         AND ($7::text[] IS NULL OR trace_id = ANY($7::text[]))
-       GROUP BY trace_id, part ORDER BY trace_id, part LIMIT $6`,
-      [afterTrace, afterPart, q.sinceS ?? null, q.untilS ?? null, q.mapVersion ?? null, pageSize, q.traceIds ?? null],
-    );
-    if (keys.rows.length === 0) return;
-    const last = keys.rows[keys.rows.length - 1];
-    const rows = await db.query<TraversalRow>(
-      `SELECT t.trace_id, t.part, t.seq, t.edge_id, t.enter_s, t.exit_s, t.covered, t.pings
-       FROM probe_traversals t
-       JOIN unnest($1::text[], $2::int[]) AS k(trace_id, part) ON k.trace_id = t.trace_id AND k.part = t.part
-       WHERE ($3::text IS NULL OR t.map_version = $3)
-       ORDER BY t.trace_id, t.part, t.seq`,
-      [keys.rows.map((r) => r.trace_id), keys.rows.map((r) => Number(r.part)), q.mapVersion ?? null],
-    );
-    let cur: Trajectory | undefined;
-    for (const r of rows.rows) {
-      const part = Number(r.part);
-      if (cur === undefined || cur.traceId !== r.trace_id || cur.part !== part) {
-        if (cur !== undefined) yield cur;
-        cur = { traceId: r.trace_id, part, traversals: [] };
-      }
-      const edge = Number(r.edge_id);
-      const pings = (typeof r.pings === 'string' ? JSON.parse(r.pings) : r.pings) as Array<Record<string, number>>;
-      cur.traversals.push({
-        edge,
-        enterS: Number(r.enter_s),
-        exitS: Number(r.exit_s),
-        coveredFraction: Number(r.covered),
-        pings: pings.map((p) => ({ ...p, edge }) as unknown as MatchedPing),
-      });
-    }
-    if (cur !== undefined) yield cur;
-    afterTrace = last.trace_id;
-    afterPart = Number(last.part);
-    if (keys.rows.length < pageSize) return;
-  }
 }

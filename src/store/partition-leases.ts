@@ -62,6 +62,81 @@ function key31(s: string): number {
 /** How quickly the server notices a holder whose host vanished without closing the connection, s. */
 const KEEPALIVE = { idle: 3, interval: 1, count: 3 };
 
+/** Runs one statement on the lease session. */
+type SessionQuery = <T>(sql: string, params?: unknown[]) => Promise<QueryResult<T>>;
+
+/** Takes the first free membership slot of the pool (its advisory lock on `memberKey`); −1 when all are taken. */
+async function claimSlot(q: SessionQuery, memberKey: number): Promise<number> {
+  for (let s = 0; s < MAX_MEMBERS; s++) {
+    const r = await q<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [memberKey, s]);
+    if (r.rows[0].ok) return s;
+  }
+  return -1;
+}
+
+/** The lease session as a `Db` (one connection: transactions in turn, no LISTEN, closed with the leases). */
+function sessionDb(q: SessionQuery): Db {
+  return {
+    kind: 'postgres',
+    query: q,
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      await q('BEGIN');
+      try {
+        const result = await fn({ query: q });
+        await q('COMMIT');
+        return result;
+      } catch (err) {
+        await q('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    },
+    exec: async (sql) => {
+      await q(sql);
+    },
+    listen: () => Promise.reject(new Error('a lease session does not LISTEN')),
+    close: async () => undefined,
+  };
+}
+
+/**
+ * Brings `held` to this holder's fair share of `count` partitions among `live` holders, this one
+ * of rank `rank`: releases the surplus (others' partitions first), then takes free partitions
+ * (its own first, p ≡ rank mod live).
+ */
+async function rebalanceHeld(
+  q: SessionQuery,
+  partitionKey: number,
+  held: Set<number>,
+  count: number,
+  live: number,
+  rank: number,
+): Promise<{ taken: number[]; released: number[] }> {
+  const fair = Math.ceil(count / live);
+  // this holder's own partitions first (p ≡ rank mod live), then the others
+  const order: number[] = [];
+  for (let p = 0; p < count; p++) if (p % live === rank) order.push(p);
+  for (let p = 0; p < count; p++) if (p % live !== rank) order.push(p);
+  const released: number[] = [];
+  const taken: number[] = [];
+  for (let i = order.length - 1; i >= 0 && held.size > fair; i--) {
+    const p = order[i];
+    if (!held.has(p)) continue;
+    await q('SELECT pg_advisory_unlock($1, $2)', [partitionKey, p]);
+    held.delete(p);
+    released.push(p);
+  }
+  for (const p of order) {
+    if (held.size >= fair) break;
+    if (held.has(p)) continue;
+    const r = await q<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [partitionKey, p]);
+    if (r.rows[0].ok) {
+      held.add(p);
+      taken.push(p);
+    }
+  }
+  return { taken, released };
+}
+
 /**
  * Joins pool `pool` (e.g. `probes/<region>`) of `count` partitions on the PostgreSQL database at
  * `url`, with a dedicated session. Keys are scoped to the session's schema, so test schemas of one
@@ -88,11 +163,7 @@ export async function postgresLeases(url: string, pool: string, count: number): 
   const schema = (await q<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
   const partitionKey = key31(`${schema}\u0000${pool}\u0000partition`);
   const memberKey = key31(`${schema}\u0000${pool}\u0000member`);
-  let slot = -1;
-  for (let s = 0; s < MAX_MEMBERS && slot < 0; s++) {
-    const r = await q<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [memberKey, s]);
-    if (r.rows[0].ok) slot = s;
-  }
+  const slot = await claimSlot(q, memberKey);
   if (slot < 0) {
     await client.end();
     throw new Error(`pool ${pool} already has ${MAX_MEMBERS} holders`);
@@ -109,26 +180,7 @@ export async function postgresLeases(url: string, pool: string, count: number): 
     );
     return r.rows.map((x) => Number(x.slot));
   };
-  const session: Db = {
-    kind: 'postgres',
-    query: q,
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      await q('BEGIN');
-      try {
-        const result = await fn({ query: q });
-        await q('COMMIT');
-        return result;
-      } catch (err) {
-        await q('ROLLBACK').catch(() => undefined);
-        throw err;
-      }
-    },
-    exec: async (sql) => {
-      await q(sql);
-    },
-    listen: () => Promise.reject(new Error('a lease session does not LISTEN')),
-    close: async () => undefined,
-  };
+  const session = sessionDb(q);
   return {
     held: () => [...held].sort((a, b) => a - b),
     get lost() {
@@ -138,32 +190,7 @@ export async function postgresLeases(url: string, pool: string, count: number): 
     members: async () => (await liveSlots()).length,
     async rebalance() {
       const slots = await liveSlots();
-      const live = Math.max(1, slots.length);
-      const rank = Math.max(0, slots.indexOf(slot));
-      const fair = Math.ceil(count / live);
-      // this holder's own partitions first (p ≡ rank mod live), then the others
-      const order: number[] = [];
-      for (let p = 0; p < count; p++) if (p % live === rank) order.push(p);
-      for (let p = 0; p < count; p++) if (p % live !== rank) order.push(p);
-      const released: number[] = [];
-      const taken: number[] = [];
-      for (let i = order.length - 1; i >= 0 && held.size > fair; i--) {
-        const p = order[i];
-        if (!held.has(p)) continue;
-        await q('SELECT pg_advisory_unlock($1, $2)', [partitionKey, p]);
-        held.delete(p);
-        released.push(p);
-      }
-      for (const p of order) {
-        if (held.size >= fair) break;
-        if (held.has(p)) continue;
-        const r = await q<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [partitionKey, p]);
-        if (r.rows[0].ok) {
-          held.add(p);
-          taken.push(p);
-        }
-      }
-      return { taken, released };
+      return rebalanceHeld(q, partitionKey, held, count, Math.max(1, slots.length), Math.max(0, slots.indexOf(slot)));
     },
     async close() {
       held.clear();

@@ -7,7 +7,7 @@ import { loadRegion } from '../../src/network/index.js';
 import { SpeedFeeds } from '../../src/traffic/feeds.js';
 import { loadSpeedFeeds } from '../../src/traffic/learned-speeds.js';
 import { runDemoSimulation } from '../../src/sim/demo-simulation.js';
-import { readTrajectories } from '../../src/probes/traversal-store.js';
+import { readTrajectories } from '../../src/probes/traversal-read.js';
 import { ingestRecords } from '../../src/probes/ingest/ingest.js';
 import { processHere, summarizeTraces } from '../../src/app/ingestion/intake.js';
 import { openPglite, runMigrations } from '../../src/store/index.js';

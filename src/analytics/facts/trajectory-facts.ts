@@ -6,7 +6,7 @@
 import type { Db, Queryable } from '../../store/db.js';
 import type { Region } from '../../network/region.js';
 import type { Trajectory } from '../../probes/trajectory.js';
-import { readTrajectories } from '../../probes/traversal-store.js';
+import { readTrajectories } from '../../probes/traversal-read.js';
 import { mapVersionOf } from '../catalog/catalog.js';
 import { buildFacts } from './build-facts.js';
 import { storedFactInputs } from './fact-inputs.js';

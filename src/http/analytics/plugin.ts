@@ -3,7 +3,7 @@
  * availability (a GET carrying a JSON principal body), namespaces and signal controller logs. Every route needs a Bearer
  * app token. Handlers only translate; the work happens in `analytics/`.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../app/context.js';
 import {
   AVAILABILITY_PARAMS,
@@ -126,22 +126,11 @@ async function readGetBody(req: FastifyRequest, limitBytes: number): Promise<unk
   }
 }
 
-const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.setErrorHandler(makeAnalyticsErrorHandler(ctx.now));
-  const head = () => {
-    const e = envelope(ctx.now());
-    return { createdDate: e.createdDate, responseId: e.responseId };
-  };
+/** The response head of every analytics answer: when it was created and its id. */
+type Head = () => { createdDate: string; responseId: string };
 
-  // Auth on every route of this plugin, before the body is read: 401 with the error body when
-  // missing, invalid or expired.
-  app.addHook('onRequest', async (req: FastifyRequest) => {
-    const token = bearerToken(req);
-    if (!token)
-      throw new AuthError('AUTH_TOKEN_MISSING', 'Missing bearer token: send Authorization: Bearer <app token>');
-    await ctx.auth.verifyAppToken(token);
-  });
-
+/** Metrics, metadata and availability of intersections. */
+function registerMetricRoutes(app: FastifyInstance, ctx: AppContext, head: Head): void {
   app.post(
     '/v1/metrics/intersections',
     {
@@ -214,7 +203,10 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
       return reply.code(201).send({ ...head(), data });
     },
   );
+}
 
+/** Namespaces: delete, update subscriptions, search. */
+function registerNamespaceRoutes(app: FastifyInstance, ctx: AppContext, head: Head): void {
   app.delete<{ Params: { namespace: string } }>(
     '/v1/namespace/:namespace',
     {
@@ -273,7 +265,26 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => 
       return reply.code(200).send({ ...head(), result });
     },
   );
+}
 
+const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.setErrorHandler(makeAnalyticsErrorHandler(ctx.now));
+  const head: Head = () => {
+    const e = envelope(ctx.now());
+    return { createdDate: e.createdDate, responseId: e.responseId };
+  };
+
+  // Auth on every route of this plugin, before the body is read: 401 with the error body when
+  // missing, invalid or expired.
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    const token = bearerToken(req);
+    if (!token)
+      throw new AuthError('AUTH_TOKEN_MISSING', 'Missing bearer token: send Authorization: Bearer <app token>');
+    await ctx.auth.verifyAppToken(token);
+  });
+
+  registerMetricRoutes(app, ctx, head);
+  registerNamespaceRoutes(app, ctx, head);
   await registerSignalRoutes(app, ctx);
 };
 export default plugin;

@@ -33,19 +33,15 @@ const PHASE_DAY = {
   },
 };
 
-/** Adds the signal-log routes to the analytics plugin. */
-export async function registerSignalRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const store = (): SignalStoreContext => ({
-    region: ctx.region.meta.name,
-    timeZone: ctx.region.meta.timeZone || 'UTC',
-  });
-  const head = () => {
-    const e = envelope(ctx.now());
-    return { createdDate: e.createdDate, responseId: e.responseId };
-  };
-  if (!app.hasContentTypeParser('text/csv'))
-    app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_req, text, done) => done(null, text));
+/** What the signal routes share: the store's region and time zone, and the response head. */
+interface SignalRouteContext {
+  ctx: AppContext;
+  store: () => SignalStoreContext;
+  head: () => { createdDate: string; responseId: string };
+}
 
+/** The inputs: an intersection's channel/phase map and its controller event logs. */
+function registerSignalInputRoutes(app: FastifyInstance, { ctx, store, head }: SignalRouteContext): void {
   app.put<{ Params: { intersectionId: string } }>(
     '/v1/signals/intersections/:intersectionId/map',
     {
@@ -80,7 +76,10 @@ export async function registerSignalRoutes(app: FastifyInstance, ctx: AppContext
       return reply.code(201).send({ ...head(), result });
     },
   );
+}
 
+/** The measures of a phase on a day: split failures and the coordination diagram. */
+function registerSignalMeasureRoutes(app: FastifyInstance, { ctx, store, head }: SignalRouteContext): void {
   app.get<{ Params: { intersectionId: string } }>(
     '/v1/signals/intersections/:intersectionId/split-failures',
     {
@@ -116,4 +115,20 @@ export async function registerSignalRoutes(app: FastifyInstance, ctx: AppContext
       return reply.code(200).send({ ...head(), result });
     },
   );
+}
+
+/** Adds the signal-log routes to the analytics plugin. */
+export async function registerSignalRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const store = (): SignalStoreContext => ({
+    region: ctx.region.meta.name,
+    timeZone: ctx.region.meta.timeZone || 'UTC',
+  });
+  const head = () => {
+    const e = envelope(ctx.now());
+    return { createdDate: e.createdDate, responseId: e.responseId };
+  };
+  if (!app.hasContentTypeParser('text/csv'))
+    app.addContentTypeParser('text/csv', { parseAs: 'string' }, (_req, text, done) => done(null, text));
+  registerSignalInputRoutes(app, { ctx, store, head });
+  registerSignalMeasureRoutes(app, { ctx, store, head });
 }

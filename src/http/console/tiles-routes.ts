@@ -88,25 +88,8 @@ export function registerTileRoutes(app: FastifyInstance, ctx: AppContext): void 
       },
     },
     async (req, reply) => {
-      const token = bearerToken(req) ?? queryParam(req, 'access_token');
-      if (!token)
-        return sendTilesError(
-          reply,
-          'TILES_AUTH_MISSING',
-          'live tiles need an app token: send Authorization: Bearer <token> or access_token',
-        );
-      try {
-        await ctx.auth.verifyAppToken(token);
-      } catch (err) {
-        if (err instanceof AuthError && err.code === 'AUTH_TOKEN_EXPIRED')
-          return sendTilesError(
-            reply,
-            'TILES_AUTH_EXPIRED',
-            'the app token has expired; request a new one from /v1/AppToken',
-          );
-        if (err instanceof AuthError) return sendTilesError(reply, 'TILES_AUTH_INVALID', 'invalid app token');
-        throw err;
-      }
+      const refused = await refuseWithoutToken(req, reply, ctx);
+      if (refused) return refused;
       const c = parseCoords(req.params);
       if (!c)
         return sendTilesError(
@@ -121,40 +104,76 @@ export function registerTileRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.get(
     '/tiles/tiles.json',
     { schema: { tags: ['map'], summary: 'TileJSON 3.0 of the basemap tiles' } },
-    async (req) => {
-      const [minLat, minLon, maxLat, maxLon] = ctx.region.meta.bounds;
-      const origin = `${req.protocol}://${req.headers.host ?? 'localhost'}`;
-      return {
-        tilejson: '3.0.0',
-        name: ctx.region.meta.name,
-        version: ctx.region.meta.mapVersion,
-        attribution: OSM_ATTRIBUTION,
-        scheme: 'xyz',
-        tiles: [`${origin}/tiles/{z}/{x}/{y}.pbf`],
-        minzoom: 0,
-        maxzoom: TILE_MAX_ZOOM,
-        bounds: [minLon, minLat, maxLon, maxLat],
-        center: [(minLon + maxLon) / 2, (minLat + maxLat) / 2, 14],
-        vector_layers: [
-          { id: 'water', fields: { name: 'String' } },
-          { id: 'waterways', fields: { name: 'String', kind: 'String' } },
-          {
-            id: 'roads',
-            fields: {
-              class: 'String',
-              name: 'String',
-              ref: 'String',
-              oneway: 'Number',
-              structure: 'String',
-              toll: 'Number',
-              link: 'Number',
-            },
-          },
-          { id: 'ferries', fields: { class: 'String', name: 'String' } },
-          { id: 'lots', fields: { id: 'Number', name: 'String', capacity: 'Number', parking: 'String' } },
-          { id: 'lot_labels', fields: { id: 'Number', name: 'String', capacity: 'Number', parking: 'String' } },
-        ],
-      };
-    },
+    async (req) => tileJson(ctx, `${req.protocol}://${req.headers.host ?? 'localhost'}`),
   );
+}
+
+/**
+ * The error answer for a live-tile request without a valid app token (Bearer or `access_token`),
+ * or undefined when the token is valid.
+ */
+async function refuseWithoutToken(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  ctx: AppContext,
+): Promise<FastifyReply | undefined> {
+  const token = bearerToken(req) ?? queryParam(req, 'access_token');
+  if (!token)
+    return sendTilesError(
+      reply,
+      'TILES_AUTH_MISSING',
+      'live tiles need an app token: send Authorization: Bearer <token> or access_token',
+    );
+  try {
+    await ctx.auth.verifyAppToken(token);
+    return undefined;
+  } catch (err) {
+    if (err instanceof AuthError && err.code === 'AUTH_TOKEN_EXPIRED')
+      return sendTilesError(
+        reply,
+        'TILES_AUTH_EXPIRED',
+        'the app token has expired; request a new one from /v1/AppToken',
+      );
+    if (err instanceof AuthError) return sendTilesError(reply, 'TILES_AUTH_INVALID', 'invalid app token');
+    throw err;
+  }
+}
+
+/** The layers of the basemap tiles and their fields (TileJSON `vector_layers`). */
+const VECTOR_LAYERS = [
+  { id: 'water', fields: { name: 'String' } },
+  { id: 'waterways', fields: { name: 'String', kind: 'String' } },
+  {
+    id: 'roads',
+    fields: {
+      class: 'String',
+      name: 'String',
+      ref: 'String',
+      oneway: 'Number',
+      structure: 'String',
+      toll: 'Number',
+      link: 'Number',
+    },
+  },
+  { id: 'ferries', fields: { class: 'String', name: 'String' } },
+  { id: 'lots', fields: { id: 'Number', name: 'String', capacity: 'Number', parking: 'String' } },
+  { id: 'lot_labels', fields: { id: 'Number', name: 'String', capacity: 'Number', parking: 'String' } },
+];
+
+/** TileJSON 3.0 of the served region's basemap tiles, their URLs under `origin`. */
+function tileJson(ctx: AppContext, origin: string): Record<string, unknown> {
+  const [minLat, minLon, maxLat, maxLon] = ctx.region.meta.bounds;
+  return {
+    tilejson: '3.0.0',
+    name: ctx.region.meta.name,
+    version: ctx.region.meta.mapVersion,
+    attribution: OSM_ATTRIBUTION,
+    scheme: 'xyz',
+    tiles: [`${origin}/tiles/{z}/{x}/{y}.pbf`],
+    minzoom: 0,
+    maxzoom: TILE_MAX_ZOOM,
+    bounds: [minLon, minLat, maxLon, maxLat],
+    center: [(minLon + maxLon) / 2, (minLat + maxLat) / 2, 14],
+    vector_layers: VECTOR_LAYERS,
+  };
 }

@@ -158,6 +158,11 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext): void 
     },
   );
 
+  registerUserAdminRoutes(app, ctx);
+}
+
+/** The admin route: set is_staff / is_active of a parking user. */
+function registerUserAdminRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.put(
     '/v1/admin/parking/users/:userId',
     {

@@ -44,6 +44,35 @@ function lookup(fields: Record<string, unknown>, name: string): string | undefin
   return key === undefined ? undefined : stringField(fields, key);
 }
 
+/** The vehicle's position, destination, heading and speed of a GET /USS request. */
+function readUssPosition(fields: Record<string, unknown>) {
+  const type = lookup(fields, 'Type');
+  if (type !== undefined && type.toLowerCase() !== 'parkingspots') throw invalidParam('Type', 'must be ParkingSpots');
+  const lat = parseUssCoordinate(lookup(fields, 'Clat'), 'Clat', 90);
+  const lon = parseUssCoordinate(lookup(fields, 'Clon'), 'Clon', 180);
+  if (lat === undefined) throw missingParam('Clat');
+  if (lon === undefined) throw missingParam('Clon');
+  const destLat = parseUssCoordinate(lookup(fields, 'Dlat'), 'Dlat', 90);
+  const destLon = parseUssCoordinate(lookup(fields, 'Dlon'), 'Dlon', 180);
+  if ((destLat === undefined) !== (destLon === undefined)) throw missingParam(destLat === undefined ? 'Dlat' : 'Dlon');
+  const bearingText = lookup(fields, 'Bearing');
+  const bearing = bearingText === undefined ? null : Number(bearingText);
+  if (bearing !== null && !(/^\d{1,3}(\.\d+)?$/.test(bearingText as string) && bearing < 360))
+    throw invalidParam('Bearing', 'must be degrees 0–359');
+  const velocityText = lookup(fields, 'Velocity');
+  const velocity = velocityText === undefined ? 0 : Number(velocityText);
+  if (velocityText !== undefined && !(/^\d{1,3}(\.\d+)?$/.test(velocityText) && velocity <= 400))
+    throw invalidParam('Velocity', 'must be a speed in km/h between 0 and 400');
+  return {
+    lat,
+    lon,
+    destLat: destLat ?? lat,
+    destLon: destLon ?? lon,
+    bearingDeg: bearing,
+    velocityKph: velocity,
+  };
+}
+
 /** Registers the open-spot routes on the reservations plugin. */
 export function registerUssRoutes(app: FastifyInstance, ctx: AppContext): void {
   const ussQuery = documentedStrings('GET /USS', GET_PARAMS, {
@@ -72,34 +101,7 @@ export function registerUssRoutes(app: FastifyInstance, ctx: AppContext): void {
       const fields = fieldsOf(req);
       rejectUnknown(fields, GET_PARAMS);
       await appCaller(ctx, req, true);
-      const type = lookup(fields, 'Type');
-      if (type !== undefined && type.toLowerCase() !== 'parkingspots')
-        throw invalidParam('Type', 'must be ParkingSpots');
-      const lat = parseUssCoordinate(lookup(fields, 'Clat'), 'Clat', 90);
-      const lon = parseUssCoordinate(lookup(fields, 'Clon'), 'Clon', 180);
-      if (lat === undefined) throw missingParam('Clat');
-      if (lon === undefined) throw missingParam('Clon');
-      const destLat = parseUssCoordinate(lookup(fields, 'Dlat'), 'Dlat', 90);
-      const destLon = parseUssCoordinate(lookup(fields, 'Dlon'), 'Dlon', 180);
-      if ((destLat === undefined) !== (destLon === undefined))
-        throw missingParam(destLat === undefined ? 'Dlat' : 'Dlon');
-      const bearingText = lookup(fields, 'Bearing');
-      const bearing = bearingText === undefined ? null : Number(bearingText);
-      if (bearing !== null && !(/^\d{1,3}(\.\d+)?$/.test(bearingText as string) && bearing < 360))
-        throw invalidParam('Bearing', 'must be degrees 0–359');
-      const velocityText = lookup(fields, 'Velocity');
-      const velocity = velocityText === undefined ? 0 : Number(velocityText);
-      if (velocityText !== undefined && !(/^\d{1,3}(\.\d+)?$/.test(velocityText) && velocity <= 400))
-        throw invalidParam('Velocity', 'must be a speed in km/h between 0 and 400');
-      const spots = await findOpenSpots(ctx.db, ctx.region.blocks, {
-        lat,
-        lon,
-        destLat: destLat ?? lat,
-        destLon: destLon ?? lon,
-        bearingDeg: bearing,
-        velocityKph: velocity,
-        nowMs: ctx.now(),
-      });
+      const spots = await findOpenSpots(ctx.db, ctx.region.blocks, { ...readUssPosition(fields), nowMs: ctx.now() });
       if (spots.length === 0)
         throw new ReservationsError('PARKING_OPEN_SPOT_NOT_FOUND', 'no open parking spot near this position right now');
       return reply.send({

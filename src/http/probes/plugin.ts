@@ -220,9 +220,72 @@ function limited(body: Readable, limit: number): Readable {
 
 const NOTHING_MATCHED = { traces: 0, trajectories: 0, traversals: 0, unmatchedPings: 0, edgesUpdated: 0, liveEdges: 0 };
 
+/** Answers an error of the probe API in its own shape (`{ error: { code, statusId, userMessage } }`). */
+function probesErrorHandler(
+  err: Error & { statusCode?: number; code?: string },
+  req: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (err instanceof ProbesHttpError) {
+    return reply
+      .code(err.statusCode)
+      .send({ error: { code: err.code, statusId: err.statusCode, userMessage: err.message } });
+  }
+  // a body that cannot be read as asked: readers say so before their first record, so nothing was stored
+  if (err instanceof ProbeFormatError) {
+    return reply
+      .code(400)
+      .send({ error: { code: err.code as ProbesErrorCode, statusId: 400, userMessage: err.message } });
+  }
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+  if (status === 500) req.log.error({ err }, 'probe ingestion failed');
+  const code = status === 413 ? 'PROBES_BODY_TOO_LARGE' : status === 500 ? 'PROBES_INTERNAL' : 'PROBES_BAD_REQUEST';
+  return reply
+    .code(status)
+    .send({ error: { code, statusId: status, userMessage: status === 500 ? 'Internal server error' : err.message } });
+}
+
+/**
+ * Stores a probe body and, unless deferred, waits (up to `probes.waitS`) for the ingestion workers
+ * to process its traces; answers the counts of what was stored and matched.
+ */
+async function storeAndProcess(ctx: AppContext, body: Readable, ask: ProbeRequest) {
+  const region = ctx.region.meta.name;
+  const stored = await ingestProbeStream(ctx.db, limited(body, ctx.config.probes.bodyLimitBytes), {
+    ...ask.options,
+    format: ask.format,
+    region,
+  });
+  const counts = {
+    received: stored.parsed + stored.malformed,
+    inserted: stored.inserted,
+    duplicates: stored.duplicates,
+    malformed: stored.malformed,
+    issues: stored.issues.map((i) =>
+      i.index !== undefined ? { index: i.index, message: i.message } : { line: i.line, message: i.message },
+    ),
+  };
+  if (ask.defer)
+    return { ...counts, matched: NOTHING_MATCHED, intersectionFacts: 0, pendingTraces: stored.refs.length };
+  // the body's traces pending now: its own pings, and any an earlier, failed post left
+  const refs = await pendingRefsOf(ctx.db, region, stored.traceIds);
+  const left = await waitProcessed(ctx.db, region, refs, {
+    workers: ctx.ingestion?.workers ?? (async () => 0),
+    maxWaitMs: ctx.config.probes.waitS * 1000,
+  });
+  // the serving thread that took this request uses the new speeds before the client hears back
+  if (ctx.changes && left < refs.length) await ctx.changes.catchUp(await latestChangeSeq(ctx.db));
+  const { intersectionFacts, ...matched } = await summarizeTraces(
+    ctx.db,
+    ctx.region,
+    stored.traceIds,
+    ctx.now() / 1000,
+  );
+  return { ...counts, matched, intersectionFacts, pendingTraces: left };
+}
+
 const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
   const { ctx } = opts;
-  const region = ctx.region.meta.name;
   /** bodies being stored by this thread */
   let active = 0;
 
@@ -230,25 +293,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply: FastifyReply) => {
-    if (err instanceof ProbesHttpError) {
-      return reply
-        .code(err.statusCode)
-        .send({ error: { code: err.code, statusId: err.statusCode, userMessage: err.message } });
-    }
-    // a body that cannot be read as asked: readers say so before their first record, so nothing was stored
-    if (err instanceof ProbeFormatError) {
-      return reply
-        .code(400)
-        .send({ error: { code: err.code as ProbesErrorCode, statusId: 400, userMessage: err.message } });
-    }
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) req.log.error({ err }, 'probe ingestion failed');
-    const code = status === 413 ? 'PROBES_BODY_TOO_LARGE' : status === 500 ? 'PROBES_INTERNAL' : 'PROBES_BAD_REQUEST';
-    return reply
-      .code(status)
-      .send({ error: { code, statusId: status, userMessage: status === 500 ? 'Internal server error' : err.message } });
-  });
+  app.setErrorHandler(probesErrorHandler);
 
   app.post(
     '/v1/probes',
@@ -274,37 +319,7 @@ const plugin: FastifyPluginAsync<{ ctx: AppContext }> = async (app, opts) => {
       }
       active++;
       try {
-        const stored = await ingestProbeStream(ctx.db, limited(body, ctx.config.probes.bodyLimitBytes), {
-          ...ask.options,
-          format: ask.format,
-          region,
-        });
-        const counts = {
-          received: stored.parsed + stored.malformed,
-          inserted: stored.inserted,
-          duplicates: stored.duplicates,
-          malformed: stored.malformed,
-          issues: stored.issues.map((i) =>
-            i.index !== undefined ? { index: i.index, message: i.message } : { line: i.line, message: i.message },
-          ),
-        };
-        if (ask.defer)
-          return { ...counts, matched: NOTHING_MATCHED, intersectionFacts: 0, pendingTraces: stored.refs.length };
-        // the body's traces pending now: its own pings, and any an earlier, failed post left
-        const refs = await pendingRefsOf(ctx.db, region, stored.traceIds);
-        const left = await waitProcessed(ctx.db, region, refs, {
-          workers: ctx.ingestion?.workers ?? (async () => 0),
-          maxWaitMs: ctx.config.probes.waitS * 1000,
-        });
-        // this thread's routing uses the new speeds before the client hears back
-        if (ctx.changes && left < refs.length) await ctx.changes.catchUp(await latestChangeSeq(ctx.db));
-        const { intersectionFacts, ...matched } = await summarizeTraces(
-          ctx.db,
-          ctx.region,
-          stored.traceIds,
-          ctx.now() / 1000,
-        );
-        return { ...counts, matched, intersectionFacts, pendingTraces: left };
+        return await storeAndProcess(ctx, body, ask);
       } finally {
         active--;
       }

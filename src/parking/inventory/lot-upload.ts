@@ -103,10 +103,8 @@ export function normalizeOsmRef(osmId: unknown, osmType: unknown, field: string)
   throw bad(field, 'an OSM id (123, "w123" or "way/123") expected');
 }
 
-/** Validates one uploaded lot (`field` names it in errors, e.g. "lots[3]"). */
-export function validateLotUpload(input: unknown, field: string): LotUpload {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) throw bad(field, 'expected an object');
-  const o = input as Record<string, unknown>;
+/** The lot fields of `o` with their types checked (`data`), and the keys that are not lot fields (`ignored`). */
+function typedFields(o: Record<string, unknown>, field: string): { data: Record<string, unknown>; ignored: string[] } {
   const data: Record<string, unknown> = {};
   const ignored: string[] = [];
   for (const [k, v] of Object.entries(o)) {
@@ -126,6 +124,11 @@ export function validateLotUpload(input: unknown, field: string): LotUpload {
       throw bad(f, 'object expected');
     data[k] = v;
   }
+  return { data, ignored };
+}
+
+/** Checks the values of the enumerated fields: costIndex, lotCategory, format, type, structured rates. */
+function checkEnumerations(data: Record<string, unknown>, field: string): void {
   if (data.costIndex !== undefined && data.costIndex !== null && ![1, 2, 3, 4, 5].includes(data.costIndex as number))
     throw bad(`${field}.costIndex`, '1..5 expected');
   const cat = data.lotCategory;
@@ -142,6 +145,10 @@ export function validateLotUpload(input: unknown, field: string): LotUpload {
   if (data.type !== undefined && !LOT_TYPES.includes(data.type as string))
     throw bad(`${field}.type`, `one of ${LOT_TYPES.join(', ')}`);
   if (data.structured_rates !== undefined) parseRateRules(data.structured_rates, `${field}.structured_rates`);
+}
+
+/** Checks the geometry fields: the point and the polygon. */
+function checkGeometry(data: Record<string, unknown>, field: string): void {
   if (data.point !== undefined) {
     const p = data.point as { type?: unknown; coordinates?: unknown };
     if (p.type !== 'Point' || !Array.isArray(p.coordinates) || p.coordinates.length !== 2)
@@ -155,6 +162,10 @@ export function validateLotUpload(input: unknown, field: string): LotUpload {
       throw bad(`${field}.polygon`, 'encoded polyline of at least 3 points expected');
     }
   }
+}
+
+/** Checks the list fields' entries: amenities, phones, entry points (exactly one primary). */
+function checkListEntries(data: Record<string, unknown>, field: string): void {
   (data.amenities as unknown[] | undefined)?.forEach((a, i) => {
     const x = a as { id?: unknown; name?: unknown };
     if (!x || typeof x !== 'object' || typeof x.name !== 'string')
@@ -178,6 +189,10 @@ export function validateLotUpload(input: unknown, field: string): LotUpload {
     if (peps.filter((p) => (p as { pepPrimary?: unknown }).pepPrimary === true).length !== 1)
       throw bad(`${field}.peps`, 'exactly one entry point must have pepPrimary: true');
   }
+}
+
+/** The lot's identity: its id, its alias `<source>|<id>` and its OSM reference (from osm_id or an `osm|` alias); one at least. */
+function lotIdentity(o: Record<string, unknown>, field: string): Pick<LotUpload, 'id' | 'alias' | 'osmRef'> {
   const rawId = o.id;
   let id: number | null = null;
   if (rawId !== undefined && rawId !== null) {
@@ -203,6 +218,18 @@ export function validateLotUpload(input: unknown, field: string): LotUpload {
   else if (alias?.startsWith('osm|')) osmRef = normalizeOsmRef(alias.slice(4), undefined, `${field}.alias`);
   if (id === null && alias === null && osmRef === null)
     throw bad(field, 'one of id, alias or osm_id is required to identify the lot');
+  return { id, alias, osmRef };
+}
+
+/** Validates one uploaded lot (`field` names it in errors, e.g. "lots[3]"). */
+export function validateLotUpload(input: unknown, field: string): LotUpload {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) throw bad(field, 'expected an object');
+  const o = input as Record<string, unknown>;
+  const { data, ignored } = typedFields(o, field);
+  checkEnumerations(data, field);
+  checkGeometry(data, field);
+  checkListEntries(data, field);
+  const { id, alias, osmRef } = lotIdentity(o, field);
   delete data.id;
   delete data.alias;
   delete data.osm_id;

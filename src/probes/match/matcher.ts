@@ -72,89 +72,16 @@ export class MapMatcher {
     firstIndex = 0,
     prior?: MatchState,
   ): { parts: Trajectory[]; state: MatchState } {
-    const o = this.options;
     const pings = [...pingsIn].sort((a, b) => a.tS - b.tS);
     const st =
       prior !== undefined && continues(prior, traceId, firstPart, firstIndex, pings)
         ? prior
         : newState(traceId, firstPart, firstIndex);
     st.stats.pings = pings.length;
-    const finish = (): void => {
-      if (st.layers.length > 0) {
-        const t = buildTrajectory(this.graph, traceId, firstPart + st.out.length, openSteps(st));
-        if (t.traversals.length > 0) st.out.push(t);
-      }
-      st.layers = [];
-      st.fixed = [];
-    };
-    const sigma2 = 2 * o.gpsSigmaM * o.gpsSigmaM;
     for (let k = st.consumed.length; k < pings.length; k++) {
-      const p = pings[k];
-      st.consumed.push(p.tS);
-      if (k > 0 && p.tS === pings[k - 1].tS) continue;
-      this.index.candidatesInto(p.lat, p.lon, o.searchRadiusM, o.maxCandidates, this.candBuf);
-      if (this.candBuf.length === 0) {
-        st.stats.unmatchedPings++;
-        continue;
-      }
-      const cands = this.candBuf.map((c) => ({ ...c }));
-      // A reported heading (of a moving vehicle) favours the edge direction it agrees with.
-      const useHeading =
-        p.headingDeg !== undefined &&
-        (p.speedKph === undefined || p.speedKph >= o.headingMinSpeedKph) &&
-        o.headingPenalty > 0;
-      const emission = cands.map((c) => {
-        let e = -(c.distanceM * c.distanceM) / sigma2;
-        if (this.graph.edgeRoadClass[c.edge] === RoadClass.service) e -= o.serviceRoadPenalty;
-        if (useHeading)
-          e -= (o.headingPenalty * (1 - Math.cos(((p.headingDeg as number) - c.bearingDeg) * (Math.PI / 180)))) / 2;
-        return e;
-      });
-      const prev = st.layers.length > 0 ? st.layers[st.layers.length - 1] : undefined;
-      if (prev !== undefined) {
-        const dtS = p.tS - prev.ping.tS;
-        const gcM = haversineM(prev.ping.lat, prev.ping.lon, p.lat, p.lon);
-        // Impossible jump: faster than maxSpeed even after allowing 4 σ of GPS error.
-        const jumpM = Math.max(0, gcM - 4 * o.gpsSigmaM);
-        if (dtS > o.maxGapS || (jumpM / Math.max(dtS, 1e-3)) * 3.6 > o.maxSpeedKph) {
-          finish();
-          st.outliers = 0;
-        }
-      }
-      const last = st.layers.length > 0 ? st.layers[st.layers.length - 1] : undefined;
-      if (last === undefined) {
-        st.layers.push({
-          ping: p,
-          index: firstIndex + k,
-          cands,
-          score: emission,
-          back: cands.map(() => -1),
-          paths: cands.map(() => null),
-        });
-        continue;
-      }
-      const layer = this.transition(last, p, firstIndex + k, cands, emission);
-      if (layer !== undefined) {
-        st.layers.push(layer);
-        st.outliers = 0;
-        if (st.layers.length % CONVERGENCE_CHECK_LAYERS === 0) settle(st);
-      } else if (st.outliers < o.maxOutliers) {
-        // HMM break: no candidate reachable. Treat a lone ping as an outlier first (skip it) …
-        st.outliers++;
-        st.stats.unmatchedPings++;
-      } else {
-        // … and when breaks persist, close the piece and restart at this ping.
-        finish();
-        st.outliers = 0;
-        st.layers.push({
-          ping: p,
-          index: firstIndex + k,
-          cands,
-          score: emission,
-          back: cands.map(() => -1),
-          paths: cands.map(() => null),
-        });
-      }
+      st.consumed.push(pings[k].tS);
+      if (k > 0 && pings[k].tS === pings[k - 1].tS) continue;
+      this.addPing(st, pings[k], firstIndex + k, traceId, firstPart);
     }
     // The open piece is backtracked from its current end without closing it: more pings may come.
     const parts = [...st.out];
@@ -165,6 +92,83 @@ export class MapMatcher {
     st.stats.parts = parts.length;
     this.lastStats = { ...st.stats };
     return { parts, state: st };
+  }
+
+  /**
+   * One ping's Viterbi layer (`index`: its index in the trace): its candidates and their emission
+   * scores, a new piece after a gap or an impossible jump, and outliers skipped on an HMM break.
+   */
+  private addPing(st: MatchState, p: Ping, index: number, traceId: string, firstPart: number): void {
+    const o = this.options;
+    this.index.candidatesInto(p.lat, p.lon, o.searchRadiusM, o.maxCandidates, this.candBuf);
+    if (this.candBuf.length === 0) {
+      st.stats.unmatchedPings++;
+      return;
+    }
+    const cands = this.candBuf.map((c) => ({ ...c }));
+    const emission = this.emissionsOf(p, cands);
+    const prev = st.layers.length > 0 ? st.layers[st.layers.length - 1] : undefined;
+    if (prev !== undefined) {
+      const dtS = p.tS - prev.ping.tS;
+      const gcM = haversineM(prev.ping.lat, prev.ping.lon, p.lat, p.lon);
+      // Impossible jump: faster than maxSpeed even after allowing 4 σ of GPS error.
+      const jumpM = Math.max(0, gcM - 4 * o.gpsSigmaM);
+      if (dtS > o.maxGapS || (jumpM / Math.max(dtS, 1e-3)) * 3.6 > o.maxSpeedKph) {
+        this.closePiece(st, traceId, firstPart);
+        st.outliers = 0;
+      }
+    }
+    const last = st.layers.length > 0 ? st.layers[st.layers.length - 1] : undefined;
+    if (last === undefined) {
+      st.layers.push(firstLayer(p, index, cands, emission));
+      return;
+    }
+    const layer = this.transition(last, p, index, cands, emission);
+    if (layer !== undefined) {
+      st.layers.push(layer);
+      st.outliers = 0;
+      if (st.layers.length % CONVERGENCE_CHECK_LAYERS === 0) settle(st);
+    } else if (st.outliers < o.maxOutliers) {
+      // HMM break: no candidate reachable. Treat a lone ping as an outlier first (skip it) …
+      st.outliers++;
+      st.stats.unmatchedPings++;
+    } else {
+      // … and when breaks persist, close the piece and restart at this ping.
+      this.closePiece(st, traceId, firstPart);
+      st.outliers = 0;
+      st.layers.push(firstLayer(p, index, cands, emission));
+    }
+  }
+
+  /**
+   * Emission log-likelihood of each candidate of ping `p`: Gaussian in the distance, less a
+   * penalty on service roads and, for a moving vehicle's reported heading, one for disagreeing
+   * with the edge's direction.
+   */
+  private emissionsOf(p: Ping, cands: readonly Candidate[]): number[] {
+    const o = this.options;
+    const sigma2 = 2 * o.gpsSigmaM * o.gpsSigmaM;
+    const useHeading =
+      p.headingDeg !== undefined &&
+      (p.speedKph === undefined || p.speedKph >= o.headingMinSpeedKph) &&
+      o.headingPenalty > 0;
+    return cands.map((c) => {
+      let e = -(c.distanceM * c.distanceM) / sigma2;
+      if (this.graph.edgeRoadClass[c.edge] === RoadClass.service) e -= o.serviceRoadPenalty;
+      if (useHeading)
+        e -= (o.headingPenalty * (1 - Math.cos(((p.headingDeg as number) - c.bearingDeg) * (Math.PI / 180)))) / 2;
+      return e;
+    });
+  }
+
+  /** Closes the open piece: its trajectory joins the finished parts, and the next ping starts a new one. */
+  private closePiece(st: MatchState, traceId: string, firstPart: number): void {
+    if (st.layers.length > 0) {
+      const t = buildTrajectory(this.graph, traceId, firstPart + st.out.length, openSteps(st));
+      if (t.traversals.length > 0) st.out.push(t);
+    }
+    st.layers = [];
+    st.fixed = [];
   }
 
   /** One Viterbi step from `prev` to the candidates of ping `p`; undefined on an HMM break. */
@@ -349,4 +353,16 @@ function backtrackFrom(layers: readonly Layer[], best: number, hasPrev: boolean)
     best = L.back[best];
   }
   return steps;
+}
+
+/** The first layer of a piece: ping `p`'s candidates scored by emission alone, with no predecessor. */
+function firstLayer(p: Ping, index: number, cands: Candidate[], emission: number[]): Layer {
+  return {
+    ping: p,
+    index,
+    cands,
+    score: emission,
+    back: cands.map(() => -1),
+    paths: cands.map(() => null),
+  };
 }

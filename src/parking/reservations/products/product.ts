@@ -147,46 +147,42 @@ function parseRates(input: Record<string, unknown>, parameter: string): RateTier
   return tiers;
 }
 
-/**
- * Validates one uploaded product (see `docs/reservations.md` for the input shape) and resolves its
- * lot from `lots` (the same upload file) by `f_id` / `lot_alias` / `pk_lot`.
- * Throws PARKING_PARAM_INVALID naming the field, or PARKING_LOT_NOT_FOUND.
- * @example productFromInput({ f_id: 7, name: 'Daily', rates: [{ duration: 60, rate: 8 }], capacity: 10 }, [lot], 0)
- */
-export function productFromInput(raw: unknown, lots: LotRef[], index: number): Product {
-  const p = `products[${index}]`;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalidParam(p, 'must be an object');
-  const input = raw as Record<string, unknown>;
-  let lot: LotRef | undefined;
-  let lotId: number | undefined;
+/** The product's lot: by `f_id` / `id_lot` (the lot may be outside the upload), `lot_alias` or `pk_lot`. */
+function productLot(input: Record<string, unknown>, lots: LotRef[], p: string): { lot?: LotRef; lotId: number } {
   if (input.f_id !== undefined || input.id_lot !== undefined) {
-    lotId = Number(input.f_id ?? input.id_lot);
+    const lotId = Number(input.f_id ?? input.id_lot);
     if (!Number.isSafeInteger(lotId)) throw invalidParam(`${p}.f_id`, 'must be an integer lot id');
-    lot = lots.find((l) => l.id === lotId);
-  } else if (typeof input.lot_alias === 'string') {
-    lot = lots.find((l) => l.alias === input.lot_alias);
+    return { lot: lots.find((l) => l.id === lotId), lotId };
+  }
+  if (typeof input.lot_alias === 'string') {
+    const lot = lots.find((l) => l.alias === input.lot_alias);
     if (!lot)
       throw new ReservationsError(
         'PARKING_LOT_NOT_FOUND',
         `${p}.lot_alias: no lot with alias "${input.lot_alias}" in the upload`,
         { parameter: `${p}.lot_alias` },
       );
-    lotId = lot.id;
-  } else if (typeof input.pk_lot === 'string') {
-    lot = lots.find((l) => l.pk_lot === input.pk_lot);
+    return { lot, lotId: lot.id };
+  }
+  if (typeof input.pk_lot === 'string') {
+    const lot = lots.find((l) => l.pk_lot === input.pk_lot);
     if (!lot)
       throw new ReservationsError(
         'PARKING_LOT_NOT_FOUND',
         `${p}.pk_lot: no lot with pk_lot "${input.pk_lot}" in the upload`,
         { parameter: `${p}.pk_lot` },
       );
-    lotId = lot.id;
-  } else {
-    throw missingParam(`${p}.f_id`);
+    return { lot, lotId: lot.id };
   }
-  const name = input.name;
-  if (typeof name !== 'string' || name.trim() === '') throw invalidParam(`${p}.name`, 'must be a non-empty string');
-  const rateTable = parseRates(input, p);
+  throw missingParam(`${p}.f_id`);
+}
+
+/** The longest reservation (default: the longest rate tier) and the daily window, minutes. */
+function productWindow(
+  input: Record<string, unknown>,
+  p: string,
+  rateTable: RateTier[],
+): { maxDurationMin: number; startMin: number; endMin: number } {
   const maxDurationMin =
     input.max_duration === undefined ? rateTable[rateTable.length - 1].durationMin : Number(input.max_duration);
   if (!Number.isInteger(maxDurationMin) || maxDurationMin <= 0)
@@ -195,9 +191,15 @@ export function productFromInput(raw: unknown, lots: LotRef[], index: number): P
   if (startMin === undefined) throw invalidParam(`${p}.start_time`, 'must be a clock time like 6:00am or 18:30');
   const endMin = input.end_time === undefined ? startMin : parseClockMin(String(input.end_time));
   if (endMin === undefined) throw invalidParam(`${p}.end_time`, 'must be a clock time like 11:00pm or 23:00');
-  const capacity = Number(input.capacity);
-  if (!Number.isInteger(capacity) || capacity < 0)
-    throw invalidParam(`${p}.capacity`, 'must be a non-negative integer (spaces)');
+  return { maxDurationMin, startMin, endMin };
+}
+
+/** Where the product is: its coordinates (given, or the lot's) and time zone (given, the lot's, or looked up). */
+function productPlace(
+  input: Record<string, unknown>,
+  lot: LotRef | undefined,
+  p: string,
+): { lat: number | null; lon: number | null; tz: string } {
   const coords = lot?.point?.coordinates;
   const lat = input.lat !== undefined ? Number(input.lat) : coords ? coords[1] : null;
   const lon = input.lon !== undefined ? Number(input.lon) : coords ? coords[0] : null;
@@ -209,6 +211,28 @@ export function productFromInput(raw: unknown, lots: LotRef[], index: number): P
       : (lot?.tz ?? (lat !== null && lon !== null ? tzLookup(lat, lon) : undefined));
   if (!tz || !isValidZone(tz))
     throw invalidParam(`${p}.tz`, 'a valid IANA time zone is required when the lot has no coordinates');
+  return { lat, lon, tz };
+}
+
+/**
+ * Validates one uploaded product (see `docs/reservations.md` for the input shape) and resolves its
+ * lot from `lots` (the same upload file) by `f_id` / `lot_alias` / `pk_lot`.
+ * Throws PARKING_PARAM_INVALID naming the field, or PARKING_LOT_NOT_FOUND.
+ * @example productFromInput({ f_id: 7, name: 'Daily', rates: [{ duration: 60, rate: 8 }], capacity: 10 }, [lot], 0)
+ */
+export function productFromInput(raw: unknown, lots: LotRef[], index: number): Product {
+  const p = `products[${index}]`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalidParam(p, 'must be an object');
+  const input = raw as Record<string, unknown>;
+  const { lot, lotId } = productLot(input, lots, p);
+  const name = input.name;
+  if (typeof name !== 'string' || name.trim() === '') throw invalidParam(`${p}.name`, 'must be a non-empty string');
+  const rateTable = parseRates(input, p);
+  const { maxDurationMin, startMin, endMin } = productWindow(input, p, rateTable);
+  const capacity = Number(input.capacity);
+  if (!Number.isInteger(capacity) || capacity < 0)
+    throw invalidParam(`${p}.capacity`, 'must be a non-negative integer (spaces)');
+  const { lat, lon, tz } = productPlace(input, lot, p);
   const type = input.type === undefined ? 'PREPAY' : String(input.type);
   if (!/^[A-Z_]{2,20}$/.test(type))
     throw invalidParam(`${p}.type`, 'must be an upper-case product type such as PREPAY');
