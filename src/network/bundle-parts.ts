@@ -104,7 +104,7 @@ export interface IntersectionNames {
 /**
  * Decodes only the node and street names of an `intersections.bin` record, reading past the rest
  * (the field order of `INTERSECTIONS_PART`; a movement is `decodeMovement`'s fields): on a metro
- * the names are a few MB where the intersections with their movements are 600 MB.
+ * the names are 33 MB of heap where the intersections with their movements are 614 MB.
  */
 export function decodeIntersectionNames(r: RecordReader): IntersectionNames {
   r.f64(); // id
