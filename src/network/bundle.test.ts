@@ -211,4 +211,57 @@ describe('writeRegion / loadRegion', () => {
     writeFileSync(join(dir, 'lots.bin'), bytes);
     expect(loadRegion(dir).lots).toEqual(region.lots);
   });
+
+  it("reads the intersections' street names without their movements, equal to the full records'", () => {
+    // 0 --Main St-- 1 --Side St--> 2 : one intersection at node 1 with two movements
+    const dir = join(tmp, 'names');
+    const region = sampleRegion('names');
+    const movement = (id: number, inEdge: number, outEdge: number) => ({
+      id,
+      inEdge,
+      outEdge,
+      turnType: 'right' as const,
+      inHeadingDeg: 90,
+      outHeadingDeg: 0,
+      turnAngleDeg: -90,
+      inName: 'Main St',
+      outName: 'Side St',
+      allowed: true,
+    });
+    region.intersections = [
+      {
+        id: 11,
+        node: 1,
+        lat: 39.29,
+        lon: -76.599,
+        name: 'Main St & Side St',
+        streetNames: ['Main St', 'Side St'],
+        signalized: true,
+        stop: false,
+        giveWay: false,
+        movements: [movement(0, 0, 2), movement(1, 0, 1)],
+      },
+      {
+        id: 12,
+        node: 2,
+        lat: 39.291,
+        lon: -76.599,
+        name: '',
+        streetNames: [],
+        signalized: false,
+        stop: false,
+        giveWay: false,
+        movements: [],
+      },
+    ];
+    writeRegion(dir, region);
+    const loaded = loadRegion(dir);
+    expect(loaded.intersectionStreetNames).toEqual(
+      new Map([
+        [1, ['Main St', 'Side St']],
+        [2, []],
+      ]),
+    );
+    expect(loaded.intersections).toEqual(region.intersections);
+  });
 });

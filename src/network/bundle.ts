@@ -28,6 +28,7 @@ import { basename, dirname, join } from 'node:path';
 import {
   BLOCKS_PART,
   INTERSECTIONS_PART,
+  decodeIntersectionNames,
   LOTS_PART,
   type PartCodec,
   WATER_PART,
@@ -285,6 +286,18 @@ export function loadRegion(dir: string, opts: { graphBytes?: Uint8Array } = {}):
   const readWater = part(WATER_PART);
   const region = { meta: head.meta, graph } as Region;
   lazy(region, 'intersections', part(INTERSECTIONS_PART));
+  const ixPath = join(base, INTERSECTIONS_PART.file);
+  lazy(
+    region,
+    'intersectionStreetNames',
+    () =>
+      new Map(
+        readPartFile(ixPath, INTERSECTIONS_PART.kind, INTERSECTIONS_PART.version, decodeIntersectionNames).map((x) => [
+          x.node,
+          x.streetNames,
+        ]),
+      ),
+  );
   lazy(region, 'blocks', part(BLOCKS_PART));
   lazy(region, 'lots', part(LOTS_PART));
   lazy(region, 'water', () => {
@@ -299,7 +312,7 @@ export function loadRegion(dir: string, opts: { graphBytes?: Uint8Array } = {}):
 }
 
 /** Defines `key` of `region` as loaded by `load` on first read (and replaceable by assignment). */
-function lazy<K extends 'intersections' | 'blocks' | 'lots' | 'water'>(
+function lazy<K extends 'intersections' | 'intersectionStreetNames' | 'blocks' | 'lots' | 'water'>(
   region: Region,
   key: K,
   load: () => NonNullable<Region[K]>,

@@ -130,4 +130,9 @@ export interface Region {
   lots: OsmLot[];
   /** water areas and lines for the basemap (absent in hand-built regions and older bundles) */
   water?: RegionWater;
+  /**
+   * street names of each intersection by its node, read without the movements (absent in
+   * hand-built regions: use `intersections`)
+   */
+  intersectionStreetNames?: Map<NodeId, string[]>;
 }

@@ -3,7 +3,7 @@
  * (category, format, type, capacity, fee/charge, payment, opening hours, address, contact), block
  * curb segments merged per the contract (gaps under 25 m vanish unless the rules change).
  */
-import type { Block, CurbSegment, Intersection, OsmLot } from '../../network/region.js';
+import type { Block, CurbSegment, OsmLot } from '../../network/region.js';
 import { buildFrames, parseRateRules, type StructuredRateInput } from '../rates/rate-rule.js';
 import { currencySymbol } from './currency.js';
 import { curbRates, parseCharge } from './curb-rates.js';
@@ -261,19 +261,23 @@ export function mergeCurb(
 }
 
 /** Cross streets of a block for its `address` ("Main St from 1st Ave to 2nd Ave"). */
-function blockAddress(block: Block, byNode: Map<number, Intersection>): string {
-  const cross = (node: number): string => {
-    const ix = byNode.get(node);
-    return ix?.streetNames.find((n) => n !== block.name) ?? '';
-  };
+function blockAddress(block: Block, namesAt: ReadonlyMap<number, readonly string[]>): string {
+  const cross = (node: number): string => namesAt.get(node)?.find((n) => n !== block.name) ?? '';
   const a = cross(block.fromNode),
     b = cross(block.toNode);
   if (a && b) return `${block.name} from ${a} to ${b}`;
   return block.name;
 }
 
-/** Inventory record of an imported block with merged curb segments. */
-export function blockFromRegion(block: Block, byNode: Map<number, Intersection>, currencyIso: string): BlockRecord {
+/**
+ * Inventory record of an imported block with merged curb segments; `namesAt` = street names of the
+ * intersections by node (the cross streets of its address).
+ */
+export function blockFromRegion(
+  block: Block,
+  namesAt: ReadonlyMap<number, readonly string[]>,
+  currencyIso: string,
+): BlockRecord {
   const segments: SegmentRecord[] = [];
   for (const side of ['right', 'left'] as const) {
     const merged = mergeCurb(block.curb.filter((c) => c.side === side));
@@ -316,7 +320,7 @@ export function blockFromRegion(block: Block, byNode: Map<number, Intersection>,
     segments,
     fields: {
       name: block.name,
-      address: blockAddress(block, byNode),
+      address: blockAddress(block, namesAt),
       operator: '',
       currency: currencySymbol(currencyIso),
       pmtTypes: [],

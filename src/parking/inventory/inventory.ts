@@ -6,7 +6,7 @@
 import KDBush from 'kdbush';
 import Flatbush from 'flatbush';
 import { degreeSpan, projectOnSegment } from '../../geo/index.js';
-import type { Intersection, Region } from '../../network/region.js';
+import type { Region } from '../../network/region.js';
 import { type BlockUpload, mergeBlock } from './block-upload.js';
 import { type LotUpload, mergeLot } from './lot-upload.js';
 import { blockFromRegion, lotFromOsm } from './from-osm.js';
@@ -84,7 +84,7 @@ export class Inventory {
  * lot with its id, OSM reference or alias (uploaded fields win), or adds a new lot.
  */
 export function buildInventory(
-  region: Pick<Region, 'lots' | 'blocks' | 'intersections'>,
+  region: Pick<Region, 'lots' | 'blocks' | 'intersections' | 'intersectionStreetNames'>,
   uploads: { lots: LotUpload[]; blocks: BlockUpload[] },
   currencyIso: string,
 ): Inventory {
@@ -115,10 +115,11 @@ export function buildInventory(
     lots.set(merged.id, merged);
     if (merged.alias) byAlias.set(merged.alias.toLowerCase(), merged.id);
   }
-  const byNode = new Map<number, Intersection>();
-  for (const ix of region.intersections) byNode.set(ix.node, ix);
+  // cross-street names only: a bundle reads them without the intersections' movements
+  const namesAt =
+    region.intersectionStreetNames ?? new Map(region.intersections.map((ix) => [ix.node, ix.streetNames]));
   const blocks = new Map<number, BlockRecord>();
-  for (const b of region.blocks) blocks.set(b.id, blockFromRegion(b, byNode, currencyIso));
+  for (const b of region.blocks) blocks.set(b.id, blockFromRegion(b, namesAt, currencyIso));
   for (const up of uploads.blocks)
     blocks.set(up.blockID, mergeBlock(blocks.get(up.blockID) ?? null, up, currencyIso, up.key));
   return new Inventory(

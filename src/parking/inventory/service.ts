@@ -49,7 +49,7 @@ export class InventoryService {
 
   constructor(
     private readonly db: Db,
-    private readonly region: Pick<Region, 'lots' | 'blocks' | 'intersections' | 'meta'>,
+    private readonly region: Pick<Region, 'lots' | 'blocks' | 'intersections' | 'intersectionStreetNames' | 'meta'>,
     opts: InventoryServiceOptions = {},
   ) {
     this.currencyIso = opts.currencyIso ?? currencyOfCountry(region.meta.country);
