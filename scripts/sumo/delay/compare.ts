@@ -16,6 +16,7 @@
  *    that did not stop (what the API reports without signal timing), and the stop shares.
  *
  *   npx tsx scripts/sumo/delay/compare.ts --dir <scenario dir> --facts facts.json [--out figures.json]
+ *       [--details crossings.json]   (every same-vehicle pair with both sides' zone times)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ const { values: args } = parseArgs({
     dir: { type: 'string' },
     facts: { type: 'string' },
     out: { type: 'string' },
+    details: { type: 'string' },
     radius: { type: 'string', default: '30' },
     'min-probes': { type: 'string', default: '5' },
     'min-movement': { type: 'string', default: '30' },
@@ -44,6 +46,10 @@ interface TruthCrossing {
   exitEdge: string;
   dir: string;
   entryS: number;
+  exitS: number;
+  travelS: number;
+  freeFlowS: number;
+  zoneM: number;
   delayS: number;
   stopped: boolean;
   onGreen: boolean | null;
@@ -63,6 +69,10 @@ interface Fact {
   outWay: string;
   turn: string;
   entryS: number;
+  exitS: number;
+  travelS: number;
+  freeFlowS: number;
+  zoneM: number;
   delayS: number;
   stopped: boolean;
   onGreen: boolean | null;
@@ -362,6 +372,24 @@ let greenJudged = 0;
 let greenAgree = 0;
 let pairStoppedEst = 0;
 let pairStoppedTruth = 0;
+const details: Array<{
+  vehicle: string;
+  key: string;
+  tl: string;
+  dir: string;
+  turn: string;
+  est: object;
+  truth: object;
+}> = [];
+const timesOf = (x: Fact | TruthCrossing) => ({
+  entryS: x.entryS,
+  exitS: x.exitS,
+  travelS: x.travelS,
+  freeFlowS: x.freeFlowS,
+  zoneM: x.zoneM,
+  delayS: x.delayS,
+  stopped: x.stopped,
+});
 for (const f of facts) {
   const g = groupOfKey.get(f.key);
   if (!g) continue;
@@ -371,6 +399,15 @@ for (const f of facts) {
     if (!best || Math.abs(c.entryS - f.entryS) < Math.abs(best.entryS - f.entryS)) best = c;
   }
   if (best) {
+    details.push({
+      vehicle: f.vehicle,
+      key: f.key,
+      tl: best.tl,
+      dir: best.dir,
+      turn: f.turn,
+      est: { ...timesOf(f), inWay: f.inWay, outWay: f.outWay },
+      truth: { ...timesOf(best), inWay: wayOfSumoEdge(best.approachEdge), outWay: wayOfSumoEdge(best.exitEdge) },
+    });
     pairErr.push(f.delayS - best.delayS);
     if (best.stopped === f.stopped) stopAgree++;
     if (f.stopped) pairStoppedEst++;
@@ -435,3 +472,5 @@ const figures = {
 };
 console.log(JSON.stringify(figures, null, 1));
 if (args.out) writeFileSync(args.out, JSON.stringify(figures, null, 1));
+// per crossing, same vehicle: both sides' zone times, for diagnosing where the error comes from
+if (args.details) writeFileSync(args.details, JSON.stringify(details));

@@ -18,6 +18,7 @@ import type { Trajectory } from '../../probes/trajectory.js';
 import { localParts } from '../../time/index.js';
 import { catalogOf, type CatalogMovement, type IntersectionCatalog } from '../catalog/catalog.js';
 import { freeFlowKphOf, type FreeFlowSource, type FreeFlowSpeeds } from './free-flow.js';
+import { junctionPathCutM } from './turn-path.js';
 
 /** Zone length before the stop line, metres (default of `FactOptions.upstreamM`). */
 export const ZONE_UPSTREAM_M = 150;
@@ -319,17 +320,19 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
         while (far > first && !ci.junctionNodes.includes(g.edgeTarget[trs[from + far].edge])) far--;
         const entryNode = g.edgeTarget[inEdge];
         const farNode = g.edgeTarget[trs[from + far].edge];
-        const sStop = cum[first + 1] - (ci.junctionNodes.includes(entryNode) ? setbackOf(entryNode, inEdge, true) : 0);
+        const stopLineM = ci.junctionNodes.includes(entryNode) ? setbackOf(entryNode, inEdge, true) : 0;
+        const farSideM = ci.junctionNodes.includes(farNode) ? setbackOf(farNode, trs[from + far + 1].edge, false) : 0;
+        const sStop = cum[first + 1] - stopLineM;
         const sEntry = sStop - upstreamM;
-        const sExit =
-          cum[far + 1] +
-          (ci.junctionNodes.includes(farNode) ? setbackOf(farNode, trs[from + far + 1].edge, false) : 0) +
-          downstreamM;
+        const sExit = cum[far + 1] + farSideM + downstreamM;
         const tEntry = timeAt(pts, sEntry);
         const tExit = timeAt(pts, sExit);
         if (tEntry === undefined || tExit === undefined || tExit < tEntry) continue;
         sourceM.observed = sourceM.tag = sourceM.default = 0;
-        const freeFlowS = freeFlow(sEntry, sExit);
+        // a turning vehicle drives an arc through the junction, shorter than the legs via its nodes
+        const pathEdges = trs.slice(from + first, from + far + 2).map((t) => t.edge);
+        const cutM = junctionPathCutM(g, pathEdges, stopLineM, farSideM);
+        const freeFlowS = freeFlow(sEntry, sExit) - cutM / (freeFlowKphOf(g, inEdge, opts.freeFlow)[0] / 3.6);
         const freeFlowSource: FreeFlowSource =
           sourceM.observed >= sourceM.tag && sourceM.observed >= sourceM.default
             ? 'observed'
@@ -360,7 +363,7 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
           localDay: `${lp.year}-${String(lp.month).padStart(2, '0')}-${String(lp.day).padStart(2, '0')}`,
           localMinute: lp.hour * 60 + lp.minute,
           localDow: lp.dayOfWeek,
-          zoneLengthM: sExit - sEntry,
+          zoneLengthM: sExit - sEntry - cutM,
           travelTimeS,
           freeFlowS,
           freeFlowSource,
