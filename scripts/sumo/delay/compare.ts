@@ -3,7 +3,7 @@
  * with streetwise intersections by position (a SUMO junction of the signal within `--radius` m of
  * a node of the intersection); connected groups of such pairs are compared as one intersection, so
  * a signal one side splits and the other does not shows up as error, not as a gap. Vehicles that
- * SUMO teleported are left out on both sides. Prints and writes (`--out`) the figures:
+ * SUMO teleported, and those the truth cannot follow along their route, are left out on both sides. Prints and writes (`--out`) the figures:
  *
  *  - intersection × 15-minute bin (bins with ≥ `--min-probes` probe vehicles): MAE and mean signed
  *    error of the average control delay against all vehicles' truth and against the truth of the
@@ -52,11 +52,13 @@ interface TruthCrossing {
   zoneM: number;
   delayS: number;
   stopped: boolean;
+  stops?: number;
   onGreen: boolean | null;
   approachKph: number;
 }
 interface Truth {
   teleported: string[];
+  unfollowed?: string[];
   signals: Array<{ tl: string; junctions: Array<{ id: string; lon: number; lat: number }> }>;
   crossings: TruthCrossing[];
   vehicles: number;
@@ -75,6 +77,7 @@ interface Fact {
   zoneM: number;
   delayS: number;
   stopped: boolean;
+  stops?: number;
   onGreen: boolean | null;
   approachKph: number | null;
 }
@@ -93,8 +96,10 @@ interface Facts {
 const truth = JSON.parse(readFileSync(join(args.dir, 'truth.json'), 'utf8')) as Truth;
 const est = JSON.parse(readFileSync(args.facts, 'utf8')) as Facts;
 
-// ---- vehicles left out: teleported (gap in the 1 s record, or named in SUMO's log)
-const teleported = new Set(truth.teleported);
+// ---- vehicles left out: teleported (gap in the 1 s record, or named in SUMO's log), and those
+// whose record the truth cannot follow along their route (they have no truth to compare with)
+const teleported = new Set([...truth.teleported, ...(truth.unfollowed ?? [])]);
+const unfollowedCount = truth.unfollowed?.length ?? 0;
 for (const m of readFileSync(join(args.dir, 'sumo.log'), 'utf8').matchAll(/Teleporting vehicle '([^']+)'/g))
   teleported.add(m[1]);
 const probeSet = new Set(est.probeVehicles.filter((v) => !teleported.has(v)));
@@ -372,6 +377,11 @@ let greenJudged = 0;
 let greenAgree = 0;
 let pairStoppedEst = 0;
 let pairStoppedTruth = 0;
+// stops per crossing and per vehicle (Σ over its paired crossings), estimate and truth
+let stopCountAgree = 0;
+const stopsEst: number[] = [];
+const stopsTruth: number[] = [];
+const vehicleStops = new Map<string, [number, number]>();
 const details: Array<{
   vehicle: string;
   key: string;
@@ -389,6 +399,7 @@ const timesOf = (x: Fact | TruthCrossing) => ({
   zoneM: x.zoneM,
   delayS: x.delayS,
   stopped: x.stopped,
+  stops: x.stops,
 });
 for (const f of facts) {
   const g = groupOfKey.get(f.key);
@@ -411,6 +422,15 @@ for (const f of facts) {
     pairErr.push(f.delayS - best.delayS);
     if (best.stopped === f.stopped) stopAgree++;
     if (f.stopped) pairStoppedEst++;
+    if (f.stops !== undefined && best.stops !== undefined) {
+      stopsEst.push(f.stops);
+      stopsTruth.push(best.stops);
+      if (f.stops === best.stops) stopCountAgree++;
+      const v = vehicleStops.get(f.vehicle) ?? [0, 0];
+      v[0] += f.stops;
+      v[1] += best.stops;
+      vehicleStops.set(f.vehicle, v);
+    }
     if (best.stopped) pairStoppedTruth++;
     if (f.approachKph !== null) approachErr.push(f.approachKph - best.approachKph);
     if (best.onGreen !== null && f.onGreen !== null && f.onGreen !== undefined) {
@@ -428,7 +448,8 @@ const figures = {
   minProbesPerMovement: MIN_MOVEMENT,
   counts: {
     simulatedVehicles: truth.vehicles,
-    teleportedLeftOut: teleported.size,
+    teleportedLeftOut: teleported.size - unfollowedCount,
+    unfollowedLeftOut: unfollowedCount,
     probeVehicles: probeSet.size,
     truthCrossings: crossings.length,
     probeFactsAtSignals: factsCompared,
@@ -460,6 +481,22 @@ const figures = {
     approachSpeedMaeKph: r2(abs(approachErr)),
     ...(greenJudged > 0 ? { onGreenAgreementPct: r2((100 * greenAgree) / greenJudged) } : {}),
   },
+  stopCounts:
+    stopsEst.length > 0
+      ? {
+          pairs: stopsEst.length,
+          perCrossingEst: r2(mean(stopsEst)),
+          perCrossingTruth: r2(mean(stopsTruth)),
+          crossingAgreementPct: r2((100 * stopCountAgree) / stopsEst.length),
+          vehicles: vehicleStops.size,
+          perVehicleEst: r2(mean([...vehicleStops.values()].map((v) => v[0]))),
+          perVehicleTruth: r2(mean([...vehicleStops.values()].map((v) => v[1]))),
+          perVehicleMae: r2(mean([...vehicleStops.values()].map((v) => Math.abs(v[0] - v[1])))),
+          vehicleAgreementPct: r2(
+            (100 * [...vehicleStops.values()].filter((v) => v[0] === v[1]).length) / vehicleStops.size,
+          ),
+        }
+      : null,
   pog: Object.fromEntries(Object.entries(pog).map(([k, v]) => [k, r2(v)])),
   hours: {
     bins: hrows.length,

@@ -310,6 +310,7 @@ const out = facts.map((f) => ({
   delayS: f.controlDelayS,
   stopped: f.stopped,
   stopS: f.stopDurationS,
+  stops: f.stopCount ?? 0,
   approachKph: f.approachSpeedKph,
   zoneM: f.zoneLengthM,
   zoneStart: f.zoneStart,

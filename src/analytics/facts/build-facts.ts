@@ -80,6 +80,8 @@ export interface Fact {
   controlDelayS: number;
   stopped: boolean;
   stopDurationS: number;
+  /** stops in the zone: runs below `STOP_SPEED_KPH` of at least `STOP_MIN_DURATION_S` (not stored) */
+  stopCount?: number;
   /** mean speed from the zone entry to the stop line, km/h (null when not measurable) */
   approachSpeedKph: number | null;
   /** unix seconds the vehicle would reach the stop line at free flow from the zone entry (not stored) */
@@ -201,13 +203,13 @@ export function slowBetweenPings(v0Mps: number, v1Mps: number, dtS: number, ddM:
 }
 
 /**
- * Total duration of slow runs (≥ STOP_MIN_DURATION_S) between tEntry and tExit. With reported
+ * Total duration and number of slow runs (≥ STOP_MIN_DURATION_S, each one stop) between tEntry and tExit. With reported
  * speeds, each pair of consecutive pings gives its slow stretch by `slowBetweenPings` (a short
  * stop between pings is found from the speeds at both ends and the distance covered); without
  * them, a stretch between two profile points is slow when the distance covered gives a speed
  * below STOP_SPEED_KPH. Runs of adjoining slow stretches are cut to the zone before the 2 s test.
  */
-function stopDuration(pts: ProfilePoint[], tEntry: number, tExit: number): number {
+function stopDuration(pts: ProfilePoint[], tEntry: number, tExit: number): [number, number] {
   const pings = pts.filter((p) => !Number.isNaN(p.v));
   const runs: Array<[number, number]> = [];
   const addSlow = (a: number, b: number): void => {
@@ -233,11 +235,14 @@ function stopDuration(pts: ProfilePoint[], tEntry: number, tExit: number): numbe
     }
   }
   let total = 0;
+  let count = 0;
   for (const [a, b] of runs) {
     const len = Math.min(b, tExit) - Math.max(a, tEntry);
-    if (len >= STOP_MIN_DURATION_S) total += len;
+    if (len < STOP_MIN_DURATION_S) continue;
+    total += len;
+    count++;
   }
-  return total;
+  return [total, count];
 }
 
 /**
@@ -341,7 +346,7 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
               : 'default';
         if (Number.isNaN(freeFlowS)) continue;
         const travelTimeS = tExit - tEntry;
-        const stopS = stopDuration(pts, tEntry, tExit);
+        const [stopS, stopCount] = stopDuration(pts, tEntry, tExit);
         const tStop = timeAt(pts, sStop);
         const approachSpeedKph = tStop !== undefined && tStop > tEntry ? (upstreamM / (tStop - tEntry)) * 3.6 : null;
         const arrivalS = tEntry + freeFlow(sEntry, sStop);
@@ -370,6 +375,7 @@ export function buildFacts(region: Region, trajectories: readonly Trajectory[], 
           controlDelayS: Math.max(0, travelTimeS - freeFlowS),
           stopped: stopS > 0,
           stopDurationS: stopS,
+          stopCount,
           approachSpeedKph,
           arrivalS,
           arrivedOnGreen,
