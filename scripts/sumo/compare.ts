@@ -66,7 +66,7 @@ function edgeKey(e: number): string | undefined {
 }
 
 // 1. SUMO's measured speeds per way and direction.
-const sumo = new Map<string, { distM: number; seconds: number }>();
+const sumo = new Map<string, { distM: number; seconds: number; entered: number }>();
 await eachTag(args.edgedata, (name, a) => {
   if (name !== 'edge') return;
   const w = sumoWay(a.id);
@@ -74,9 +74,10 @@ await eachTag(args.edgedata, (name, a) => {
   const v = Number(a.speed);
   if (!w || !(s > 0) || !Number.isFinite(v)) return;
   const k = key(w.way, w.reverse);
-  const acc = sumo.get(k) ?? { distM: 0, seconds: 0 };
+  const acc = sumo.get(k) ?? { distM: 0, seconds: 0, entered: 0 };
   acc.distM += v * s;
   acc.seconds += s;
+  acc.entered += Number(a.entered ?? 0);
   sumo.set(k, acc);
 });
 
@@ -135,7 +136,19 @@ for (const r of learnedRows.rows) {
   ours.set(k, acc);
 }
 const errors: number[] = [];
-const rows: Array<{ way: string; samples: number; learnedKph: number; sumoKph: number }> = [];
+// per way-direction also the metres and seconds per traversal on both sides (SUMO: per vehicle
+// entering its edges), which tell a difference in what is measured (junction areas are part of our
+// edges, not of SUMO's lanes) from a difference in time
+const rows: Array<{
+  way: string;
+  samples: number;
+  learnedKph: number;
+  sumoKph: number;
+  metresPerTraversal: number;
+  secondsPerTraversal: number;
+  sumoMetresPerVehicle: number | null;
+  sumoSecondsPerVehicle: number | null;
+}> = [];
 for (const [k, o] of ours) {
   const s = sumo.get(k);
   if (!s || o.n < MIN_SAMPLES || s.seconds < MIN_SUMO_S || !(o.dur > 0)) continue;
@@ -143,7 +156,16 @@ for (const [k, o] of ours) {
   const sumoKph = (s.distM / s.seconds) * 3.6;
   if (sumoKph < 1) continue;
   errors.push(Math.abs(learnedKph - sumoKph) / sumoKph);
-  rows.push({ way: k, samples: o.n, learnedKph: +learnedKph.toFixed(1), sumoKph: +sumoKph.toFixed(1) });
+  rows.push({
+    way: k,
+    samples: o.n,
+    learnedKph: +learnedKph.toFixed(1),
+    sumoKph: +sumoKph.toFixed(1),
+    metresPerTraversal: +(o.len / o.n).toFixed(1),
+    secondsPerTraversal: +(o.dur / o.n).toFixed(2),
+    sumoMetresPerVehicle: s.entered > 0 ? +(s.distM / s.entered).toFixed(1) : null,
+    sumoSecondsPerVehicle: s.entered > 0 ? +(s.seconds / s.entered).toFixed(2) : null,
+  });
 }
 errors.sort((a, b) => a - b);
 const mape = errors.reduce((a, b) => a + b, 0) / Math.max(1, errors.length);

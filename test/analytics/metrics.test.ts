@@ -109,7 +109,9 @@ for (const backend of ['pglite', 'postgres'] as const) {
           'STRING',
           'BOOLEAN',
         ]);
-        // 5 vehicles: delays 40, 0, 20, 0, 200 → avg 52 → LOS D; travel 61.45, 21.45, 41.45, 21.45, 221.45
+        // 5 vehicles: delays 40, 0.31, 20, 0, 200.31 → avg 52.12 → LOS D; travel 61.45, 21.45, 41.45, 21.45, 221.45
+        // (the two turning vehicles, W→S and N→E, drove the legs through the node; free flow is that of the
+        // arc a turn takes, cornerCutM(90°, 7.25 m, 7.25 m) = 3.11 m shorter: 0.31 s at 36 km/h)
         // approach speeds 36, 36, 18, 36, 36 km/h; through (B, C, F) 36, 18, 36
         expect(data.rows).toEqual([
           [
@@ -123,8 +125,8 @@ for (const backend of ['pglite', 'postgres'] as const) {
             '36',
             '30.15',
             '36',
-            '52',
-            '200',
+            '52.12',
+            '200.31',
             '1',
             '20',
             '60',
@@ -153,8 +155,9 @@ for (const backend of ['pglite', 'postgres'] as const) {
         });
         const byId = Object.fromEntries(r.map((x) => [x[0], x.slice(1)]));
         expect(byId[WE]).toEqual(['3', '20', 'B', '75']);
-        expect(byId[WS]).toEqual(['1', '0', 'A', '25']);
-        expect(byId[NE]).toEqual(['1', '200', 'F', '100']);
+        // turning movements: the arc's free flow, 0.31 s shorter than the legs the vehicles drove
+        expect(byId[WS]).toEqual(['1', '0.31', 'A', '25']);
+        expect(byId[NE]).toEqual(['1', '200.31', 'F', '100']);
       });
 
       it('keeps turnPct a share of the whole approach when movements are filtered', async () => {
@@ -459,11 +462,18 @@ for (const backend of ['pglite', 'postgres'] as const) {
 
       it('orders by a metric descending, then by the dimensions', async () => {
         const r = await rows({ ...body, orderBys: [{ name: 'avgControlDelay', sortOrder: 'DESCENDING' }] });
-        expect(r.map((x) => x[2])).toEqual(['200', '40', '20', '0', '0']);
-        // the two zero-delay rows are ordered by movementId then bin
-        const zero = r.slice(3).map((x) => `${x[0]}@${x[1]}`);
-        expect(zero).toEqual(
-          [...zero].sort((a, b) => Number(a.split('@')[0]) - Number(b.split('@')[0]) || a.localeCompare(b)),
+        // the turning vehicles' delays are measured against the arc's free flow (0.31 s shorter)
+        expect(r.map((x) => x[2])).toEqual(['200.31', '40', '20', '0.31', '0']);
+        // rows that tie on the metric (every row has one vehicle) are ordered by movementId then bin
+        const tied = await rows({
+          ...body,
+          metrics: [{ name: 'totalVehicleCount' }],
+          orderBys: [{ name: 'totalVehicleCount', sortOrder: 'DESCENDING' }],
+        });
+        expect(tied.map((x) => x[2])).toEqual(['1', '1', '1', '1', '1']);
+        const keys = tied.map((x) => `${x[0]}@${x[1]}`);
+        expect(keys).toEqual(
+          [...keys].sort((a, b) => Number(a.split('@')[0]) - Number(b.split('@')[0]) || a.localeCompare(b)),
         );
       });
 

@@ -3,7 +3,7 @@
  * with streetwise intersections by position (a SUMO junction of the signal within `--radius` m of
  * a node of the intersection); connected groups of such pairs are compared as one intersection, so
  * a signal one side splits and the other does not shows up as error, not as a gap. Vehicles that
- * SUMO teleported are left out on both sides. Prints and writes (`--out`) the figures:
+ * SUMO teleported, and those the truth cannot follow along their route, are left out on both sides. Prints and writes (`--out`) the figures:
  *
  *  - intersection × 15-minute bin (bins with ≥ `--min-probes` probe vehicles): MAE and mean signed
  *    error of the average control delay against all vehicles' truth and against the truth of the
@@ -16,6 +16,7 @@
  *    that did not stop (what the API reports without signal timing), and the stop shares.
  *
  *   npx tsx scripts/sumo/delay/compare.ts --dir <scenario dir> --facts facts.json [--out figures.json]
+ *       [--details crossings.json]   (every same-vehicle pair with both sides' zone times)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ const { values: args } = parseArgs({
     dir: { type: 'string' },
     facts: { type: 'string' },
     out: { type: 'string' },
+    details: { type: 'string' },
     radius: { type: 'string', default: '30' },
     'min-probes': { type: 'string', default: '5' },
     'min-movement': { type: 'string', default: '30' },
@@ -44,13 +46,19 @@ interface TruthCrossing {
   exitEdge: string;
   dir: string;
   entryS: number;
+  exitS: number;
+  travelS: number;
+  freeFlowS: number;
+  zoneM: number;
   delayS: number;
   stopped: boolean;
+  stops?: number;
   onGreen: boolean | null;
   approachKph: number;
 }
 interface Truth {
   teleported: string[];
+  unfollowed?: string[];
   signals: Array<{ tl: string; junctions: Array<{ id: string; lon: number; lat: number }> }>;
   crossings: TruthCrossing[];
   vehicles: number;
@@ -63,8 +71,13 @@ interface Fact {
   outWay: string;
   turn: string;
   entryS: number;
+  exitS: number;
+  travelS: number;
+  freeFlowS: number;
+  zoneM: number;
   delayS: number;
   stopped: boolean;
+  stops?: number;
   onGreen: boolean | null;
   approachKph: number | null;
 }
@@ -83,8 +96,10 @@ interface Facts {
 const truth = JSON.parse(readFileSync(join(args.dir, 'truth.json'), 'utf8')) as Truth;
 const est = JSON.parse(readFileSync(args.facts, 'utf8')) as Facts;
 
-// ---- vehicles left out: teleported (gap in the 1 s record, or named in SUMO's log)
-const teleported = new Set(truth.teleported);
+// ---- vehicles left out: teleported (gap in the 1 s record, or named in SUMO's log), and those
+// whose record the truth cannot follow along their route (they have no truth to compare with)
+const teleported = new Set([...truth.teleported, ...(truth.unfollowed ?? [])]);
+const unfollowedCount = truth.unfollowed?.length ?? 0;
 for (const m of readFileSync(join(args.dir, 'sumo.log'), 'utf8').matchAll(/Teleporting vehicle '([^']+)'/g))
   teleported.add(m[1]);
 const probeSet = new Set(est.probeVehicles.filter((v) => !teleported.has(v)));
@@ -362,6 +377,30 @@ let greenJudged = 0;
 let greenAgree = 0;
 let pairStoppedEst = 0;
 let pairStoppedTruth = 0;
+// stops per crossing and per vehicle (Σ over its paired crossings), estimate and truth
+let stopCountAgree = 0;
+const stopsEst: number[] = [];
+const stopsTruth: number[] = [];
+const vehicleStops = new Map<string, [number, number]>();
+const details: Array<{
+  vehicle: string;
+  key: string;
+  tl: string;
+  dir: string;
+  turn: string;
+  est: object;
+  truth: object;
+}> = [];
+const timesOf = (x: Fact | TruthCrossing) => ({
+  entryS: x.entryS,
+  exitS: x.exitS,
+  travelS: x.travelS,
+  freeFlowS: x.freeFlowS,
+  zoneM: x.zoneM,
+  delayS: x.delayS,
+  stopped: x.stopped,
+  stops: x.stops,
+});
 for (const f of facts) {
   const g = groupOfKey.get(f.key);
   if (!g) continue;
@@ -371,9 +410,27 @@ for (const f of facts) {
     if (!best || Math.abs(c.entryS - f.entryS) < Math.abs(best.entryS - f.entryS)) best = c;
   }
   if (best) {
+    details.push({
+      vehicle: f.vehicle,
+      key: f.key,
+      tl: best.tl,
+      dir: best.dir,
+      turn: f.turn,
+      est: { ...timesOf(f), inWay: f.inWay, outWay: f.outWay },
+      truth: { ...timesOf(best), inWay: wayOfSumoEdge(best.approachEdge), outWay: wayOfSumoEdge(best.exitEdge) },
+    });
     pairErr.push(f.delayS - best.delayS);
     if (best.stopped === f.stopped) stopAgree++;
     if (f.stopped) pairStoppedEst++;
+    if (f.stops !== undefined && best.stops !== undefined) {
+      stopsEst.push(f.stops);
+      stopsTruth.push(best.stops);
+      if (f.stops === best.stops) stopCountAgree++;
+      const v = vehicleStops.get(f.vehicle) ?? [0, 0];
+      v[0] += f.stops;
+      v[1] += best.stops;
+      vehicleStops.set(f.vehicle, v);
+    }
     if (best.stopped) pairStoppedTruth++;
     if (f.approachKph !== null) approachErr.push(f.approachKph - best.approachKph);
     if (best.onGreen !== null && f.onGreen !== null && f.onGreen !== undefined) {
@@ -391,7 +448,8 @@ const figures = {
   minProbesPerMovement: MIN_MOVEMENT,
   counts: {
     simulatedVehicles: truth.vehicles,
-    teleportedLeftOut: teleported.size,
+    teleportedLeftOut: teleported.size - unfollowedCount,
+    unfollowedLeftOut: unfollowedCount,
     probeVehicles: probeSet.size,
     truthCrossings: crossings.length,
     probeFactsAtSignals: factsCompared,
@@ -423,6 +481,22 @@ const figures = {
     approachSpeedMaeKph: r2(abs(approachErr)),
     ...(greenJudged > 0 ? { onGreenAgreementPct: r2((100 * greenAgree) / greenJudged) } : {}),
   },
+  stopCounts:
+    stopsEst.length > 0
+      ? {
+          pairs: stopsEst.length,
+          perCrossingEst: r2(mean(stopsEst)),
+          perCrossingTruth: r2(mean(stopsTruth)),
+          crossingAgreementPct: r2((100 * stopCountAgree) / stopsEst.length),
+          vehicles: vehicleStops.size,
+          perVehicleEst: r2(mean([...vehicleStops.values()].map((v) => v[0]))),
+          perVehicleTruth: r2(mean([...vehicleStops.values()].map((v) => v[1]))),
+          perVehicleMae: r2(mean([...vehicleStops.values()].map((v) => Math.abs(v[0] - v[1])))),
+          vehicleAgreementPct: r2(
+            (100 * [...vehicleStops.values()].filter((v) => v[0] === v[1]).length) / vehicleStops.size,
+          ),
+        }
+      : null,
   pog: Object.fromEntries(Object.entries(pog).map(([k, v]) => [k, r2(v)])),
   hours: {
     bins: hrows.length,
@@ -435,3 +509,5 @@ const figures = {
 };
 console.log(JSON.stringify(figures, null, 1));
 if (args.out) writeFileSync(args.out, JSON.stringify(figures, null, 1));
+// per crossing, same vehicle: both sides' zone times, for diagnosing where the error comes from
+if (args.details) writeFileSync(args.details, JSON.stringify(details));

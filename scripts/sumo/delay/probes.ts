@@ -13,8 +13,9 @@
  *
  *   npx tsx scripts/sumo/delay/probes.ts --dir <scenario dir> --pbf city.osm.pbf --out facts.json
  *       [--share 0.1] [--every 3] [--noise 0] [--seed 1] [--timing] [--free-flow observed|limit]
+ *       [--trajectories cache.json]
  */
-import { createReadStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
@@ -46,6 +47,7 @@ const { values: args } = parseArgs({
     day: { type: 'string', default: '2026-11-16' },
     timing: { type: 'boolean', default: false },
     'free-flow': { type: 'string', default: 'observed' },
+    trajectories: { type: 'string' },
   },
 });
 if (!args.dir || !args.pbf || !args.out)
@@ -124,13 +126,26 @@ function* records(): Generator<ProbeRecord> {
   }
 }
 
-const db = await openPglite();
-await runMigrations(db, allMigrations());
-const { ingest, processed: proc } = await ingestHere(db, region, records());
-log(`ingested ${ingest.inserted} pings; ${proc.trajectories} trajectories, ${proc.traversals} traversals`);
-const trajectories: Trajectory[] = [];
-for await (const t of readTrajectories(db)) trajectories.push(t);
-await db.close();
+// --trajectories <file>: the matched trajectories of an earlier run with the same options are read
+// from the file when it exists (matching is most of the run's time), else written to it
+const cacheFile = args.trajectories;
+let pings = 0;
+let trajectoryCount = 0;
+let trajectories: Trajectory[] = [];
+if (cacheFile && existsSync(cacheFile)) {
+  ({ pings, trajectoryCount, trajectories } = JSON.parse(readFileSync(cacheFile, 'utf8')));
+  log(`read ${trajectories.length} trajectories from ${cacheFile}`);
+} else {
+  const db = await openPglite();
+  await runMigrations(db, allMigrations());
+  const { ingest, processed: proc } = await ingestHere(db, region, records());
+  log(`ingested ${ingest.inserted} pings; ${proc.trajectories} trajectories, ${proc.traversals} traversals`);
+  for await (const t of readTrajectories(db)) trajectories.push(t);
+  await db.close();
+  pings = ingest.inserted;
+  trajectoryCount = proc.trajectories;
+  if (cacheFile) writeFileSync(cacheFile, JSON.stringify({ pings, trajectoryCount, trajectories }));
+}
 // ---- comparison keys: OSM way and direction of an edge ("<way>+" along the way's nodes, "<way>-" against)
 const wayRefs = new Map<number, number[]>();
 for (const w of extract.roadWays) wayRefs.set(w.id, w.refs);
@@ -295,8 +310,11 @@ const out = facts.map((f) => ({
   delayS: f.controlDelayS,
   stopped: f.stopped,
   stopS: f.stopDurationS,
+  stops: f.stopCount ?? 0,
   approachKph: f.approachSpeedKph,
   zoneM: f.zoneLengthM,
+  zoneStart: f.zoneStart,
+  zoneEnd: f.zoneEnd,
   onGreen: f.arrivedOnGreen ?? null,
 }));
 writeFileSync(
@@ -304,8 +322,8 @@ writeFileSync(
   JSON.stringify({
     params: { share: SHARE, everyS: EVERY_S, noiseM: NOISE_M, seed, timing: args.timing ? 1 : 0 },
     probeVehicles: [...tracks.keys()],
-    pings: ingest.inserted,
-    trajectories: proc.trajectories,
+    pings,
+    trajectories: trajectoryCount,
     intersections,
     facts: out,
   }),

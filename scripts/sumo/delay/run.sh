@@ -48,6 +48,6 @@ $NODE scripts/sumo/delay/truth.ts --dir "$WORK"
 for variant in clean noisy; do
   noise=0; [ "$variant" = noisy ] && noise=4
   $NODE scripts/sumo/delay/probes.ts --dir "$WORK" --pbf "$PBF" --noise "$noise" --timing --out "$WORK/facts-$variant.json"
-  $NODE scripts/sumo/delay/compare.ts --dir "$WORK" --facts "$WORK/facts-$variant.json" --label "$CITY $variant" --out "$WORK/figures-$variant.json" >/dev/null
+  $NODE scripts/sumo/delay/compare.ts --dir "$WORK" --facts "$WORK/facts-$variant.json" --label "$CITY $variant" --out "$WORK/figures-$variant.json" --details "$WORK/crossings-$variant.json" >/dev/null
 done
 $NODE scripts/sumo/delay/summary.ts "$WORK/figures-clean.json" "$WORK/figures-noisy.json"

@@ -30,7 +30,10 @@ PBF_ABS="$(cd "$(dirname "$PBF")" && pwd)/$(basename "$PBF")"
 cd "$WORK"
 
 echo "== OSM XML"
-osmium cat --overwrite "$PBF_ABS" -o city.osm
+# Ways closed to motor vehicles (motor_vehicle=no, motorcar=no; a pedestrianised avenue tagged as a
+# secondary road) are left out: netconvert 1.15 keeps them open to passenger cars, streetwise's
+# importer does not, and vehicles SUMO routes along them have no crossing on our map.
+osmium tags-filter --overwrite -i "$PBF_ABS" w/motor_vehicle=no w/motorcar=no -o city.osm
 
 # Speed limits of ways without a maxspeed tag: the legal urban defaults of the country (netconvert's
 # stock type map assumes rural limits, e.g. 100 km/h on an untagged primary road).

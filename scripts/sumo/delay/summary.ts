@@ -41,6 +41,7 @@ interface Figures {
   hours?: { bins: number; sameProbes: { maeS: number; biasS: number; losAgreementPct: number } };
   logPog?: Record<string, number>;
   stopShare?: Record<string, number>;
+  stopCounts?: Record<string, number> | null;
   worstMovements: Movement[];
   worstMovementsMethod: Movement[];
 }
@@ -58,8 +59,9 @@ const rows: Array<[string, (f: Figures) => string]> = [
     },
   ],
   [
-    'vehicles simulated / teleported (left out) / probes',
-    (f) => `${c(f, 'simulatedVehicles')} / ${c(f, 'teleportedLeftOut')} / ${c(f, 'probeVehicles')}`,
+    'vehicles simulated / left out: teleported, truth cannot follow / probes',
+    (f) =>
+      `${c(f, 'simulatedVehicles')} / ${c(f, 'teleportedLeftOut')}, ${c(f, 'unfollowedLeftOut') ?? 0} / ${c(f, 'probeVehicles')}`,
   ],
   [
     'truth crossings / probe facts at signals / same-vehicle pairs',
@@ -134,6 +136,20 @@ const rows: Array<[string, (f: Figures) => string]> = [
   [
     'share stopped, all facts / all truth crossings of the probe vehicles',
     (f) => (f.stopShare ? `${f.stopShare.estPct} % / ${f.stopShare.truthSameProbesPct} %` : '–'),
+  ],
+  [
+    'stops per crossing, same-vehicle pairs: estimate / truth; count agrees',
+    (f) =>
+      f.stopCounts
+        ? `${f.stopCounts.perCrossingEst} / ${f.stopCounts.perCrossingTruth}; ${f.stopCounts.crossingAgreementPct} %`
+        : '–',
+  ],
+  [
+    'stops per probe vehicle (its paired crossings): estimate / truth; MAE; count agrees',
+    (f) =>
+      f.stopCounts
+        ? `${f.stopCounts.perVehicleEst} / ${f.stopCounts.perVehicleTruth}; ${f.stopCounts.perVehicleMae}; ${f.stopCounts.vehicleAgreementPct} %`
+        : '–',
   ],
 ];
 console.log(`| figure | ${figs.map((f) => f.label).join(' | ')} |`);

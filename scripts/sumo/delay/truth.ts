@@ -14,10 +14,13 @@
  *   free flow  = Σ piece length / speed limit of its lane (junction-internal lanes: the limit of the
  *                lane the vehicle arrived on),
  *   delay      = max(0, travel − free flow),
- *   stopped    = below `--stop-speed` m/s for at least `--stop-s` s inside the zone,
+ *   stopped    = below `--stop-speed` m/s for at least `--stop-s` s inside the zone; stops = the
+ *                number of such runs,
  *   approach   = upstream / (time at the stop line − entry time),
  *   on green   = the state of the vehicle's link is G or g at entry time + free-flow time to the stop line.
- * Vehicles that were teleported (a gap in their 1 s record) are listed and left out entirely.
+ * Vehicles that were teleported (a gap in their 1 s record) are listed and left out entirely, and
+ * so are vehicles whose record cannot be followed along their driven route (`unfollowed`: no
+ * route, a route step without a connection, or under 90 % of their samples on the path).
  *
  *   npx tsx scripts/sumo/delay/truth.ts --dir <scenario work dir> [--upstream 150] [--downstream 50]
  * writes <dir>/truth.json.
@@ -250,6 +253,8 @@ export interface TruthCrossing {
   delayS: number;
   stopped: boolean;
   stopS: number;
+  /** runs below the stop speed of at least the stop duration in the zone */
+  stops: number;
   approachKph: number;
   arrivalS: number;
   onGreen: boolean | null;
@@ -258,7 +263,9 @@ export interface TruthCrossing {
 
 const crossings: TruthCrossing[] = [];
 const teleported: string[] = [];
-let inconsistent = 0;
+/** vehicles whose record the truth cannot follow along their route (left out on both sides, as teleported ones) */
+const unfollowed: string[] = [];
+const unfollowedWhy = { noRoute: 0, noPath: 0, offPath: 0 };
 for (const [veh, tr] of tracks) {
   // a teleport takes the vehicle off the network: a gap in its 1 s record
   let gap = false;
@@ -273,12 +280,14 @@ for (const [veh, tr] of tracks) {
   }
   const route = routes.get(veh);
   if (!route) {
-    inconsistent++;
+    unfollowed.push(veh);
+    unfollowedWhy.noRoute++;
     continue;
   }
   const segs = buildPath(route, tr);
   if (!segs) {
-    inconsistent++;
+    unfollowed.push(veh);
+    unfollowedWhy.noPath++;
     continue;
   }
   // distance along the path of every observation (segments are visited in order; an observation
@@ -300,7 +309,8 @@ for (const [veh, tr] of tracks) {
     obsV.push(tr.v[i]);
   }
   if (obsT.length < 2 || obsT.length < 0.9 * tr.t.length) {
-    inconsistent++;
+    unfollowed.push(veh);
+    unfollowedWhy.offPath++;
     continue;
   }
   const d = obsD;
@@ -365,16 +375,23 @@ for (const [veh, tr] of tracks) {
     const ff = freeFlow(sIn, sOut);
     // slow time inside the zone: 1 s intervals with both ends below the threshold
     let stopS = 0;
+    let stops = 0;
     let run = 0;
     for (let q = 1; q < obsT.length; q++) {
       if (obsT[q] <= tIn || obsT[q - 1] >= tOut) continue;
       if (obsV[q] < STOP_MPS && obsV[q - 1] < STOP_MPS) run += Math.min(obsT[q], tOut) - Math.max(obsT[q - 1], tIn);
       else {
-        if (run >= STOP_S) stopS += run;
+        if (run >= STOP_S) {
+          stopS += run;
+          stops++;
+        }
         run = 0;
       }
     }
-    if (run >= STOP_S) stopS += run;
+    if (run >= STOP_S) {
+      stopS += run;
+      stops++;
+    }
     const arrivalS = tIn + freeFlow(sIn, sStop);
     const state = linkStateAt(tl, c.linkIndex!, arrivalS);
     crossings.push({
@@ -392,6 +409,7 @@ for (const [veh, tr] of tracks) {
       delayS: Math.max(0, tOut - tIn - ff),
       stopped: stopS > 0,
       stopS,
+      stops,
       approachKph: (UP_M / Math.max(1e-9, tStop - tIn)) * 3.6,
       arrivalS,
       onGreen: state === undefined ? null : state === 'G' || state === 'g',
@@ -400,7 +418,7 @@ for (const [veh, tr] of tracks) {
   }
 }
 log(
-  `crossings: ${crossings.length}; teleported vehicles left out: ${teleported.length}; vehicles with an inconsistent record: ${inconsistent}`,
+  `crossings: ${crossings.length}; teleported vehicles left out: ${teleported.length}; vehicles the truth cannot follow (left out): ${unfollowed.length} ${JSON.stringify(unfollowedWhy)}`,
 );
 const signals = [...tlJunctions.entries()].map(([tl, junctions]) => ({ tl, junctions }));
 writeFileSync(
@@ -409,7 +427,8 @@ writeFileSync(
     params: { upstreamM: UP_M, downstreamM: DOWN_M, joinM: JOIN_M, stopSpeedMps: STOP_MPS, stopMinS: STOP_S },
     vehicles: tracks.size,
     teleported,
-    inconsistent,
+    inconsistent: unfollowed.length,
+    unfollowed,
     signals,
     crossings,
   }),

@@ -85,8 +85,9 @@ describe('buildFacts', () => {
     const facts = buildFacts(fx.region, [traj]);
     expect(facts.map((f) => f.intersectionId)).toEqual([1001, 1002]);
     expect(facts[0].zoneLengthM).toBeCloseTo(214.5, 5);
-    // D: 2nd Ave crosses Main St: stop line 7.25 m before D (540 m), entry 150 m before that
-    expect(facts[1].zoneLengthM).toBeCloseTo(214.5, 5);
+    // D: 2nd Ave crosses Main St: stop line 7.25 m before D (540 m), entry 150 m before that; the
+    // right turn onto 2nd Ave drives a quarter circle of 7.25 m instead of the 14.5 m of legs
+    expect(facts[1].zoneLengthM).toBeCloseTo(200 + (Math.PI / 2) * 7.25, 3);
     expect(facts[1].entryS).toBeCloseTo(t0 + 38.275, 5);
   });
 

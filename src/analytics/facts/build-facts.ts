@@ -27,6 +27,7 @@ import {
 import { freeFlowKphOf, type FreeFlowSource, type FreeFlowSpeeds } from './free-flow.js';
 import { profileOf, timeAt, type ProfilePoint } from './profile.js';
 import { stopDuration } from './stops.js';
+import { junctionPathCutM } from './turn-path.js';
 
 /** Zone length before the stop line, metres (default of `FactOptions.upstreamM`). */
 export const ZONE_UPSTREAM_M = 150;
@@ -83,6 +84,8 @@ export interface Fact {
   controlDelayS: number;
   stopped: boolean;
   stopDurationS: number;
+  /** stops in the zone: runs below `STOP_SPEED_KPH` of at least `STOP_MIN_DURATION_S` (not stored) */
+  stopCount?: number;
   /** mean speed from the zone entry to the stop line, km/h (null when not measurable) */
   approachSpeedKph: number | null;
   /** unix seconds the vehicle would reach the stop line at free flow from the zone entry (not stored) */
@@ -218,7 +221,7 @@ function zoneOf(
   ctx: FactContext,
   run: Run,
   { ci, first, last }: Crossing,
-): { sStop: number; sEntry: number; sExit: number } {
+): { sStop: number; sEntry: number; sExit: number; stopLineM: number; farSideM: number; far: number } {
   const { g } = ctx;
   const trs = run.traj.traversals;
   const inEdge = trs[run.from + first].edge;
@@ -226,13 +229,11 @@ function zoneOf(
   while (far > first && !ci.junctionNodes.includes(g.edgeTarget[trs[run.from + far].edge])) far--;
   const entryNode = g.edgeTarget[inEdge];
   const farNode = g.edgeTarget[trs[run.from + far].edge];
-  const sStop =
-    run.cum[first + 1] - (ci.junctionNodes.includes(entryNode) ? ctx.setbackOf(entryNode, inEdge, true) : 0);
-  const sExit =
-    run.cum[far + 1] +
-    (ci.junctionNodes.includes(farNode) ? ctx.setbackOf(farNode, trs[run.from + far + 1].edge, false) : 0) +
-    ctx.downstreamM;
-  return { sStop, sEntry: sStop - ctx.upstreamM, sExit };
+  const stopLineM = ci.junctionNodes.includes(entryNode) ? ctx.setbackOf(entryNode, inEdge, true) : 0;
+  const farSideM = ci.junctionNodes.includes(farNode) ? ctx.setbackOf(farNode, trs[run.from + far + 1].edge, false) : 0;
+  const sStop = run.cum[first + 1] - stopLineM;
+  const sExit = run.cum[far + 1] + farSideM + ctx.downstreamM;
+  return { sStop, sEntry: sStop - ctx.upstreamM, sExit, stopLineM, farSideM, far };
 }
 
 /** The fact of one crossing, or undefined when it is no catalogued movement or the run does not cover its zone. */
@@ -244,15 +245,19 @@ function factOf(ctx: FactContext, run: Run, crossing: Crossing): Fact | undefine
   const outEdge = trs[run.from + last + 1].edge;
   const movement = movementOf(ctx.movements, inEdge, outEdge);
   if (!movement) return undefined;
-  const { sStop, sEntry, sExit } = zoneOf(ctx, run, crossing);
+  const { sStop, sEntry, sExit, stopLineM, farSideM, far } = zoneOf(ctx, run, crossing);
   const tEntry = timeAt(run.pts, sEntry);
   const tExit = timeAt(run.pts, sExit);
   if (tEntry === undefined || tExit === undefined || tExit < tEntry) return undefined;
   const sourceM = { observed: 0, tag: 0, default: 0 };
-  const freeFlowS = freeFlowOver(ctx, run, sEntry, sExit, sourceM);
+  // a turning vehicle drives an arc through the junction, shorter than the legs via its nodes
+  const pathEdges = trs.slice(run.from + first, run.from + far + 2).map((t) => t.edge);
+  const cutM = junctionPathCutM(g, pathEdges, stopLineM, farSideM);
+  const freeFlowS =
+    freeFlowOver(ctx, run, sEntry, sExit, sourceM) - cutM / (freeFlowKphOf(g, inEdge, opts.freeFlow)[0] / 3.6);
   if (Number.isNaN(freeFlowS)) return undefined;
   const travelTimeS = tExit - tEntry;
-  const stopS = stopDuration(run.pts, tEntry, tExit);
+  const [stopS, stopCount] = stopDuration(run.pts, tEntry, tExit);
   const tStop = timeAt(run.pts, sStop);
   const arrivalS = tEntry + freeFlowOver(ctx, run, sEntry, sStop, { observed: 0, tag: 0, default: 0 });
   const occurrence = run.occurrences.get(ci.key) ?? 0;
@@ -272,13 +277,14 @@ function factOf(ctx: FactContext, run: Run, crossing: Crossing): Fact | undefine
     localDay: `${lp.year}-${String(lp.month).padStart(2, '0')}-${String(lp.day).padStart(2, '0')}`,
     localMinute: lp.hour * 60 + lp.minute,
     localDow: lp.dayOfWeek,
-    zoneLengthM: sExit - sEntry,
+    zoneLengthM: sExit - sEntry - cutM,
     travelTimeS,
     freeFlowS,
     freeFlowSource: majoritySource(sourceM),
     controlDelayS: Math.max(0, travelTimeS - freeFlowS),
     stopped: stopS > 0,
     stopDurationS: stopS,
+    stopCount,
     approachSpeedKph: tStop !== undefined && tStop > tEntry ? (ctx.upstreamM / (tStop - tEntry)) * 3.6 : null,
     arrivalS,
     arrivedOnGreen: opts.signalTiming?.(movement, arrivalS) ?? null,

@@ -55,13 +55,13 @@ export function slowBetweenPings(v0Mps: number, v1Mps: number, dtS: number, ddM:
 }
 
 /**
- * Total duration of slow runs (≥ STOP_MIN_DURATION_S) between tEntry and tExit. With reported
+ * Total duration and number of slow runs (≥ STOP_MIN_DURATION_S, each one stop) between tEntry and tExit. With reported
  * speeds, each pair of consecutive pings gives its slow stretch by `slowBetweenPings` (a short
  * stop between pings is found from the speeds at both ends and the distance covered); without
  * them, a stretch between two profile points is slow when the distance covered gives a speed
  * below STOP_SPEED_KPH. Runs of adjoining slow stretches are cut to the zone before the 2 s test.
  */
-export function stopDuration(pts: ProfilePoint[], tEntry: number, tExit: number): number {
+export function stopDuration(pts: ProfilePoint[], tEntry: number, tExit: number): [number, number] {
   const pings = pts.filter((p) => !Number.isNaN(p.v));
   const runs: Array<[number, number]> = [];
   const addSlow = (a: number, b: number): void => {
@@ -87,9 +87,12 @@ export function stopDuration(pts: ProfilePoint[], tEntry: number, tExit: number)
     }
   }
   let total = 0;
+  let count = 0;
   for (const [a, b] of runs) {
     const len = Math.min(b, tExit) - Math.max(a, tEntry);
-    if (len >= STOP_MIN_DURATION_S) total += len;
+    if (len < STOP_MIN_DURATION_S) continue;
+    total += len;
+    count++;
   }
-  return total;
+  return [total, count];
 }
