@@ -34,6 +34,7 @@ import {
   type WindowBoundsShared,
   type WindowExchange,
   type WindowTable,
+  type Pending,
 } from './window-table.js';
 
 export {
@@ -47,28 +48,6 @@ export {
 
 /** Builds waiting at most (more requests for missing tables are not queued). */
 const MAX_QUEUED = 3;
-
-interface Pending {
-  key: string;
-  bin: number;
-  horizonS: number;
-  versionAtStart: number;
-  /** set-up steps done (each its own event-loop turn in the background): speed bounds, edge weights, customization state */
-  setup: number;
-  boundKph: Float64Array;
-  weight: Float32Array;
-  turnScale: number;
-  fromL: Float32Array[];
-  toL: Float32Array[];
-  step: number;
-  /** CCH mode: the running customization */
-  customization: CchCustomization | null;
-  warp: TimeWarp | null;
-  /** the build holds the exchange's claim on its table */
-  claimed: boolean;
-  /** its basic-customized metric serves meanwhile (`storeInterim`) */
-  interim: boolean;
-}
 
 /** Set-up steps of a build before its customization slices or Dijkstras. */
 const SETUP_STEPS = 3;
