@@ -1,24 +1,19 @@
 /**
- * Time-window landmark tables: ALT tables over per-edge lower bounds that hold only for edges
- * entered inside a window of the local week, much tighter than free flow at peaks.
- *
- * A table covers departures in one 15-minute bin of the week and edges entered up to `horizonS`
- * after the bin ends ("coverage"). Its edge weight is the length at the fastest speed the traffic
- * model can produce for that edge anywhere in the coverage: the maximum of the predicted and
- * learned profile values of every bin the coverage touches (speeds are interpolated between bin
- * centres, so they never leave that range), and of the edge's live speed — learned and live values
- * with headroom (×1.2, ×1.5), so a feed's next values rarely exceed them — clamped like the model
- * clamps speeds; plus the cheapest turn into the edge. Incidents only slow edges or close them,
- * so they never break a lower bound.
+ * Time-window tables: lower-bound metrics (a customized CCH metric, time-warped or static, or ALT
+ * tables) that hold only for edges entered inside a window of the local week, much tighter than
+ * free flow at peaks. A table covers departures from the start of one 15-minute bin and edges
+ * entered up to `horizonS` after the bin ends ("coverage"); its bounds are the fastest speeds the
+ * traffic model can produce there (`window-speeds.ts`, `time-warp.ts`). Incidents only slow edges
+ * or close them, so they never break a lower bound.
  *
  * Exactness: a table is used only
- * - for current-traffic searches whose departure falls in its bin,
+ * - for current-traffic searches departing in its bin or a later one (decision 025),
  * - while its bound speeds still dominate the feeds: when `SpeedFeeds.version` moved since the
  *   table was checked, every live speed and learned profile is compared with the stored bounds;
  *   one faster value makes the table unusable (it is dropped and rebuilt in the background; the
  *   free-flow table, valid for any speed, serves meanwhile),
  * - and the search's own answer proves the optimal path stays inside the coverage (checked by the
- *   caller: arrival ≤ coverage end; otherwise it searches again with the free-flow table).
+ *   caller: arrival ≤ coverage end; otherwise it resumes on a longer horizon or free flow).
  * Nothing is baked: a table never replaces the live costs, it only orders the search.
  */
 import { BINS_PER_WEEK, type SpeedFeeds } from '../../traffic/feeds.js';
@@ -27,7 +22,7 @@ import type { TrafficModel } from '../../traffic/model.js';
 import { MinHeap } from './heap.js';
 import { dijkstra } from './landmarks.js';
 import type { CchTopology } from './cch/topology.js';
-import { CchCustomization } from './cch/customize.js';
+import { CchCustomization, type CchMetric } from './cch/customize.js';
 import { buildWarpedMetric, staticCeilings, TimeWarp } from './time-warp.js';
 import { tripUse, type TripUse } from './trip-use.js';
 import { boundSpeeds, stillBounds } from './window-speeds.js';
@@ -39,6 +34,7 @@ import {
   type WindowBoundsShared,
   type WindowExchange,
   type WindowTable,
+  type Pending,
 } from './window-table.js';
 
 export {
@@ -52,26 +48,6 @@ export {
 
 /** Builds waiting at most (more requests for missing tables are not queued). */
 const MAX_QUEUED = 3;
-
-interface Pending {
-  key: string;
-  bin: number;
-  horizonS: number;
-  versionAtStart: number;
-  /** set-up steps done (each its own event-loop turn in the background): speed bounds, edge weights, customization state */
-  setup: number;
-  boundKph: Float64Array;
-  weight: Float32Array;
-  turnScale: number;
-  fromL: Float32Array[];
-  toL: Float32Array[];
-  step: number;
-  /** CCH mode: the running customization */
-  customization: CchCustomization | null;
-  warp: TimeWarp | null;
-  /** the build holds the exchange's claim on its table */
-  claimed: boolean;
-}
 
 /** Set-up steps of a build before its customization slices or Dijkstras. */
 const SETUP_STEPS = 3;
@@ -303,6 +279,7 @@ export class WindowBounds {
       customization: null,
       warp: null,
       claimed: false,
+      interim: false,
     };
   }
 
@@ -338,6 +315,35 @@ export class WindowBounds {
     p.setup++;
   }
 
+  /**
+   * Once a build's basic customization is done, its metric so far serves this thread's searches
+   * (exact, slower per potential than the finished one) until the finished table replaces it: the
+   * bin leaves free-flow bounds after about 40 % of the build (decision 025). Not handed to other
+   * threads (its arrays still change).
+   */
+  private storeInterim(p: Pending): void {
+    const metric = p.customization?.interim ?? null;
+    if (metric === null) return;
+    p.interim = true;
+    this.tables.delete(p.key);
+    this.store(p.key, this.tableOf(p, [], [], [], metric));
+  }
+
+  /** The table a build makes: its landmark tables or CCH metric, with the build's bounds and coverage. */
+  private tableOf(
+    p: Pending,
+    nodes: number[],
+    fromL: Float32Array[],
+    toL: Float32Array[],
+    cch: CchMetric | null,
+  ): WindowTable {
+    const binStartWeekS = p.bin * BIN_SECONDS;
+    const coverEndWeekS = binStartWeekS + BIN_SECONDS + p.horizonS;
+    // checked against the feeds as they were when the bounds were taken
+    const feedsVersion = p.versionAtStart;
+    return { nodes, fromL, toL, binStartWeekS, cch, warp: p.warp, coverEndWeekS, boundKph: p.boundKph, feedsVersion };
+  }
+
   /** Runs one step of a build (`budget`: customization work of a slice); true when the table is complete (and stored). */
   private advance(p: Pending, budget = CUSTOMIZE_SLICE): boolean {
     if (p.setup < SETUP_STEPS) {
@@ -347,7 +353,10 @@ export class WindowBounds {
     const g = this.model.graph;
     const i = p.step >> 1;
     if (p.customization !== null) {
-      if (!p.customization.advance(budget)) return false;
+      if (!p.customization.advance(budget)) {
+        if (!p.interim) this.storeInterim(p);
+        return false;
+      }
     } else if (i < this.nodes.length) {
       const backward = (p.step & 1) === 1;
       const d = dijkstra(g, p.weight, this.usable, this.nodes[i], backward, this.heap);
@@ -356,19 +365,9 @@ export class WindowBounds {
       p.step++;
       if (p.step < 2 * this.nodes.length) return false;
     }
-    const binStartWeekS = p.bin * BIN_SECONDS;
-    let table: WindowTable = {
-      nodes: p.customization === null ? [...this.nodes] : [],
-      fromL: p.fromL,
-      toL: p.toL,
-      binStartWeekS,
-      cch: p.customization === null ? null : p.customization.metric,
-      warp: p.warp,
-      coverEndWeekS: binStartWeekS + BIN_SECONDS + p.horizonS,
-      boundKph: p.boundKph,
-      // checked against the feeds as they were when the bounds were taken
-      feedsVersion: p.versionAtStart,
-    };
+    const c = p.customization;
+    let table =
+      c === null ? this.tableOf(p, [...this.nodes], p.fromL, p.toL, null) : this.tableOf(p, [], [], [], c.metric);
     if (this.exchange !== null) {
       // one copy for every thread: the arrays move to shared memory before the table is used here
       table = sharedTable(table);

@@ -5,6 +5,7 @@
 import type { Landmarks } from './landmarks.js';
 import type { CchMetric } from './cch/customize.js';
 import type { TimeWarp } from './time-warp.js';
+import type { CchCustomization } from './cch/customize.js';
 import type { TripUse } from './trip-use.js';
 import { sharedCopy } from './shared-arrays.js';
 
@@ -91,4 +92,27 @@ export function sharedTable(t: WindowTable): WindowTable {
         ? null
         : { first: sharedCopy(m.first), head: sharedCopy(m.head), up: sharedCopy(m.up), down: sharedCopy(m.down) },
   };
+}
+
+/** A table being built (`WindowBounds` runs its steps one event-loop turn at a time). */
+export interface Pending {
+  key: string;
+  bin: number;
+  horizonS: number;
+  versionAtStart: number;
+  /** set-up steps done (each its own event-loop turn in the background): speed bounds, edge weights, customization state */
+  setup: number;
+  boundKph: Float64Array;
+  weight: Float32Array;
+  turnScale: number;
+  fromL: Float32Array[];
+  toL: Float32Array[];
+  step: number;
+  /** CCH mode: the running customization */
+  customization: CchCustomization | null;
+  warp: TimeWarp | null;
+  /** the build holds the exchange's claim on its table */
+  claimed: boolean;
+  /** its basic-customized metric serves meanwhile (`storeInterim`) */
+  interim: boolean;
 }

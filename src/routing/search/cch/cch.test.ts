@@ -232,4 +232,33 @@ describe('CCH potentials', () => {
     expect(Array.from(sliced.metric.up)).toEqual(Array.from(whole.up));
     expect(Array.from(sliced.metric.down)).toEqual(Array.from(whole.down));
   });
+
+  it('give exact distances over the interim metric at every slice from the end of the basic phase on', () => {
+    for (let seed = 1; seed <= 3; seed++) {
+      const c = randomCase(seed, 9);
+      const bg = buildBoundGraph(c.g, c.usable, c.turnS, c.minTurnInS, 5);
+      const topo = buildCchTopology(bg);
+      const cust = new CchCustomization(topo, c.edgeTimeS);
+      const pot = new CchPotential(topo);
+      const rnd = lcg(seed * 17);
+      const targets: number[] = [];
+      boundNodesAt(c.g, bg, Math.floor(rnd() * c.g.nodeCount), targets);
+      const want = boundDistances(bg, c.edgeTimeS, targets);
+      let checked = 0;
+      for (let done = false; !done; ) {
+        done = cust.advance(40);
+        const m = cust.interim;
+        if (m === null) continue;
+        pot.reset(m, targets);
+        for (let v = 0; v < bg.nodeCount; v++) {
+          const got = pot.at(v);
+          if (want[v] === Infinity) expect(got, `seed ${seed} node ${v}`).toBe(Infinity);
+          else expect(Math.abs(got - want[v]), `seed ${seed} node ${v}`).toBeLessThan(1e-4 * Math.max(1, want[v]));
+        }
+        checked++;
+      }
+      // interim metrics before, during and after the perfect phase
+      expect(checked, `seed ${seed}`).toBeGreaterThan(3);
+    }
+  });
 });

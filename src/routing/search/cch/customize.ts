@@ -125,6 +125,19 @@ export class CchCustomization {
     return this.result;
   }
 
+  /**
+   * The metric so far, once the basic phase is done: every chordal arc with its current weights,
+   * or null before. Basic weights already make up-then-down distances exact, and the perfect
+   * phase only lowers a weight towards its arc's exact distance, so potentials over it are exact at
+   * every step; they are only slower than the finished metric's (no arc dropped yet). The arrays
+   * are the customization's own: later slices lower them in place.
+   */
+  get interim(): CchMetric | null {
+    if (this.phase === 'basic') return null;
+    if (this.phase === 'done') return this.result;
+    return { first: this.topo.upFirst, head: this.topo.upHead, up: this.up, down: this.down };
+  }
+
   /** Runs the next phases until about `budget` arc pairs (or arcs, when compacting) were visited; true when done. */
   advance(budget = Infinity): boolean {
     let work = 0;
