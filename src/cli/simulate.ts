@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import { parseTimestampS, type ProbeRecord } from '../probes/ingest/records.js';
 import { NodeDistance } from '../routing/search/cch/node-distance.js';
 import { defaultTripsPerDay } from '../sim/demo-simulation.js';
-import { newStats, simulate } from '../sim/simulator.js';
+import { newStats, type SimulationOptions, type SimulationStats, simulate } from '../sim/simulator.js';
 import { localParts, parseIsoToUnixS } from '../time/index.js';
 import type { CliDeps } from './deps.js';
 import { chosenRegion } from './region-choice.js';
@@ -100,71 +100,85 @@ export function registerSimulate(program: Command, deps: CliDeps): void {
     .option('--trips-per-day <n>', 'trips per day (default from the road length)')
     .option('--out <file>', 'also write the pings to a .csv, .ndjson or .jsonl file')
     .option('--no-ingest', 'do not ingest (only write --out)')
-    .action(async (opts: SimulateCliOptions) => {
-      const { durationS, penetration, intervalS, noiseM, seed } = readSimulateOptions(opts);
-      const region = await chosenRegion(deps);
-      const startS = startOf(opts.start, durationS, region.meta.timeZone || 'UTC');
-      const tripsPerDay =
-        opts.tripsPerDay !== undefined
-          ? num('trips-per-day', opts.tripsPerDay, 1, 10_000_000, true)
-          : defaultTripsPerDay(region);
-      const stats = newStats();
-      const bar = createProgress('simulate', 'sim min');
-      const simMinutes = (): number => Math.round(Math.max(0, Math.min(durationS, stats.nowS - startS)) / 60);
-      bar.update(0, Math.round(durationS / 60));
-      let out: WriteStream | undefined;
-      const csv = opts.out?.toLowerCase().endsWith('.csv') ?? false;
-      if (opts.out) {
-        out = createWriteStream(opts.out);
-        if (csv) out.write(`${SIMULATE_CSV_HEADER}\n`);
-      }
-      async function* records(): AsyncGenerator<ProbeRecord> {
-        // Batches of 1000 pings: progress moves at least that often.
-        for await (const batch of simulate(
-          region,
-          {
-            startS,
-            durationS,
-            penetration,
-            intervalS,
-            noiseM,
-            seed,
-            tripsPerDay,
-            batchSize: 1000,
-            // trips' routes directed by a CCH of the region (seconds to build on a metro, then a
-            // few milliseconds a trip where straight lines took hundreds)
-            nodeDistance: (g, usable, weightS) => NodeDistance.build(g, usable, weightS),
-          },
-          stats,
-        )) {
-          if (out) {
-            const ok = out.write(batch.map((r) => line(r, csv)).join(''));
-            if (!ok) await new Promise<void>((res) => out?.once('drain', () => res()));
-          }
-          bar.update(simMinutes(), Math.round(durationS / 60));
-          yield* batch;
-        }
-      }
-      const t0 = Date.now();
-      if (opts.ingest) {
-        await withProbeSink(deps, region, async (sink) => {
-          let stored: StoreTotals;
-          try {
-            stored = await storeAll(sink, records(), 5000);
-          } finally {
-            bar.stop();
-          }
-          const proc = await processWithProgress(sink);
-          console.log(`ingested ${stored.inserted} new pings (${stored.duplicates} already stored) into ${sink.via}`);
-          for (const l of processedLines(proc, (Date.now() - t0) / 1000)) console.log(l);
-        });
-      } else {
-        for await (const r of records()) void r;
+    .action((opts: SimulateCliOptions) => runSimulate(opts, deps));
+}
+
+/** Runs `streetwise simulate`: the simulation, written to --out and (unless --no-ingest) ingested. */
+async function runSimulate(opts: SimulateCliOptions, deps: CliDeps): Promise<void> {
+  const { durationS, penetration, intervalS, noiseM, seed } = readSimulateOptions(opts);
+  const region = await chosenRegion(deps);
+  const startS = startOf(opts.start, durationS, region.meta.timeZone || 'UTC');
+  const tripsPerDay =
+    opts.tripsPerDay !== undefined
+      ? num('trips-per-day', opts.tripsPerDay, 1, 10_000_000, true)
+      : defaultTripsPerDay(region);
+  const stats = newStats();
+  const bar = createProgress('simulate', 'sim min');
+  const simMinutes = (): number => Math.round(Math.max(0, Math.min(durationS, stats.nowS - startS)) / 60);
+  bar.update(0, Math.round(durationS / 60));
+  let out: WriteStream | undefined;
+  const csv = opts.out?.toLowerCase().endsWith('.csv') ?? false;
+  if (opts.out) {
+    out = createWriteStream(opts.out);
+    if (csv) out.write(`${SIMULATE_CSV_HEADER}\n`);
+  }
+  const records = (): AsyncGenerator<ProbeRecord> =>
+    simulatedRecords(
+      region,
+      { startS, durationS, penetration, intervalS, noiseM, seed, tripsPerDay },
+      stats,
+      () => bar.update(simMinutes(), Math.round(durationS / 60)),
+      out,
+      csv,
+    );
+  const t0 = Date.now();
+  if (opts.ingest) {
+    await withProbeSink(deps, region, async (sink) => {
+      let stored: StoreTotals;
+      try {
+        stored = await storeAll(sink, records(), 5000);
+      } finally {
         bar.stop();
       }
-      if (out) await new Promise<void>((res) => out?.end(() => res()));
-      console.log(
-        `simulated ${(durationS / 3600).toFixed(1)} h from ${new Date(startS * 1000).toISOString()}: ${stats.routedTrips} trips (${stats.completedTrips} completed, mean ${Math.round(stats.meanTripS)} s, ${Math.round(stats.meanControlDelayS)} s at signals/stops), ${stats.signalizedNodes} signals, ${stats.probeVehicles} probe vehicles, ${stats.pings} pings in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-      );
+      const proc = await processWithProgress(sink);
+      console.log(`ingested ${stored.inserted} new pings (${stored.duplicates} already stored) into ${sink.via}`);
+      for (const l of processedLines(proc, (Date.now() - t0) / 1000)) console.log(l);
     });
+  } else {
+    for await (const r of records()) void r;
+    bar.stop();
+  }
+  if (out) await new Promise<void>((res) => out?.end(() => res()));
+  console.log(
+    `simulated ${(durationS / 3600).toFixed(1)} h from ${new Date(startS * 1000).toISOString()}: ${stats.routedTrips} trips (${stats.completedTrips} completed, mean ${Math.round(stats.meanTripS)} s, ${Math.round(stats.meanControlDelayS)} s at signals/stops), ${stats.signalizedNodes} signals, ${stats.probeVehicles} probe vehicles, ${stats.pings} pings in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
+}
+
+/**
+ * The simulated pings in batches of 1000 (progress moves at least that often), each batch also
+ * written to `out` (CSV when `csv`, else NDJSON) before it is yielded.
+ */
+async function* simulatedRecords(
+  region: Awaited<ReturnType<typeof chosenRegion>>,
+  o: Pick<SimulationOptions, 'startS' | 'durationS' | 'penetration' | 'intervalS' | 'noiseM' | 'seed' | 'tripsPerDay'>,
+  stats: SimulationStats,
+  progress: () => void,
+  out: WriteStream | undefined,
+  csv: boolean,
+): AsyncGenerator<ProbeRecord> {
+  const options: SimulationOptions = {
+    ...o,
+    batchSize: 1000,
+    // trips' routes directed by a CCH of the region (seconds to build on a metro, then a
+    // few milliseconds a trip where straight lines took hundreds)
+    nodeDistance: (g, usable, weightS) => NodeDistance.build(g, usable, weightS),
+  };
+  for await (const batch of simulate(region, options, stats)) {
+    if (out) {
+      const ok = out.write(batch.map((r) => line(r, csv)).join(''));
+      if (!ok) await new Promise<void>((res) => out?.once('drain', () => res()));
+    }
+    progress();
+    yield* batch;
+  }
 }

@@ -16,7 +16,8 @@ import { OdSampler, WEEKDAY_HOURLY_SHARE, WEEKEND_HOURLY_SHARE, isTripEndEdge } 
 import { M_PER_DEG } from '../geo/index.js';
 import { EdgeOffsets } from '../network/edge-offsets.js';
 import { createRng, type Rng } from './prng.js';
-import { type ExactBound, type NodeBound, SimRouter } from './router.js';
+import { type NodeBound, SimRouter } from './router.js';
+import { exactBound, expectedNodeDelayS, STOP_SIGN_S } from './route-bound.js';
 import { SignalPlans } from './signals.js';
 
 /** Options of a simulation run. */
@@ -42,10 +43,9 @@ export interface SimulationOptions {
   /** stop everything at the end of the window (default: trips under way may finish, up to 1 h) */
   stopAtEnd?: boolean;
   /**
-   * Builds exact distances over the drivable edges (`usable[e]` = 1) with weights `weightS`
-   * (seconds), to direct each trip's route search (`SimRouter`); default: straight lines at the
-   * top speed. The routes are the same fastest routes either way (up to ties); this one is much
-   * faster on large regions, after a build of seconds.
+   * Exact distances over the drivable edges (`usable[e]` = 1) with weights `weightS` (s) to direct
+   * each trip's route search; default: straight lines at the top speed. The same fastest routes
+   * (up to ties), much faster on large regions after a build of seconds.
    */
   nodeDistance?: (graph: Region['graph'], usable: Uint8Array, weightS: Float64Array) => NodeBound;
 }
@@ -71,8 +71,6 @@ export interface SimulationStats {
 const SAT_HEADWAY_S = 2.0;
 /** Headway per lane at an uncontrolled node (merging), seconds. */
 const FREE_HEADWAY_S = 1.2;
-/** Time lost stopping at a stop sign, seconds. */
-const STOP_SIGN_S = 3;
 /** Window of the inflow estimate used for congestion, seconds. */
 const FLOW_WINDOW_S = 300;
 
@@ -370,28 +368,6 @@ class SimulationRun {
       this.stats.pings++;
     }
   }
-}
-
-/** Expected delay after an edge: a signal's mean wait, a stop sign's stop, else none (seconds). */
-function expectedNodeDelayS(g: Region['graph'], signals: SignalPlans, e: number): number {
-  return signals.phaseOfInEdge[e] !== 255 ? 12 : (g.nodeFlags[g.edgeTarget[e]] & NodeFlag.stop) !== 0 ? STOP_SIGN_S : 0;
-}
-
-/** The router's exact goal direction: each edge's free-flow time and its expected node delay. */
-function exactBound(
-  g: Region['graph'],
-  freeKph: Float32Array,
-  signals: SignalPlans,
-  nodeDistance: NonNullable<SimulationOptions['nodeDistance']>,
-): ExactBound {
-  const minTimeS = new Float64Array(g.edgeCount);
-  const minDelayS = new Float64Array(g.edgeCount);
-  for (let e = 0; e < g.edgeCount; e++) {
-    // `speedAt` never exceeds the free-flow speed; the same expression as `timeOf` at zero flow
-    minTimeS[e] = (g.edgeLengthM[e] * 3.6) / freeKph[e];
-    minDelayS[e] = expectedNodeDelayS(g, signals, e);
-  }
-  return { minTimeS, minDelayS, build: (usable, weightS) => nodeDistance(g, usable, weightS) };
 }
 
 /** Fresh zeroed statistics. */
