@@ -4,7 +4,7 @@
  * times, and move link by link. Link speed falls with recent inflow (BPR curve: v = v₀ / (1 +
  * 0.15 (q/C)⁴)), signalized nodes run fixed-time plans (stop at red, queues discharge at a
  * saturation headway per lane), stop signs cost a stop. A sample of vehicles (penetration)
- * reports GPS pings with noise every `intervalS`: batches of probe records for ingestion. Seeded.
+ * reports GPS pings every `intervalS` (with noise): probe records for ingestion, deterministic for a seed.
  */
 import FlatQueue from 'flatqueue';
 import { type Graph, NodeFlag } from '../network/graph.js';
