@@ -42,27 +42,7 @@ export function buildBoundGraph(
   expandOverS: number,
 ): BoundGraph {
   const n = g.nodeCount;
-  const expanded = new Uint8Array(n);
-  let expandedCount = 0;
-  for (let v = 0; v < n; v++) {
-    let expand = false;
-    for (let i = g.firstIn[v]; i < g.firstIn[v + 1] && !expand; i++) {
-      const p = g.inEdges[i];
-      if (!usable[p]) continue;
-      for (let f = g.firstOut[v]; f < g.firstOut[v + 1]; f++) {
-        if (!usable[f] || g.edgeTwin[p] === f || g.edgeSource[p] === g.edgeTarget[f]) continue;
-        const c = turnS(p, f);
-        if (c < 0 || c > minTurnInS[f] + expandOverS) {
-          expand = true;
-          break;
-        }
-      }
-    }
-    if (expand) {
-      expanded[v] = 1;
-      expandedCount++;
-    }
-  }
+  const { expanded, expandedCount } = expandedNodes(g, usable, turnS, minTurnInS, expandOverS);
   // bound nodes: one per plain graph node, one per usable in-edge of an expanded node
   const nodeOf = new Int32Array(n).fill(-1);
   const headNode = new Int32Array(g.edgeCount).fill(-1);
@@ -130,4 +110,40 @@ export function boundNodesAt(g: Graph, bg: BoundGraph, u: number, out: number[])
     const h = bg.headNode[g.inEdges[i]];
     if (h >= 0) out.push(h);
   }
+}
+
+/**
+ * The nodes expanded into one bound node per usable in-edge: those with a forbidden turn or a turn
+ * costing more than `expandOverS` above the cheapest turn into its out-edge (U-turns aside).
+ */
+function expandedNodes(
+  g: Graph,
+  usable: Uint8Array,
+  turnS: (p: number, f: number) => number,
+  minTurnInS: Float32Array,
+  expandOverS: number,
+): { expanded: Uint8Array; expandedCount: number } {
+  const n = g.nodeCount;
+  const expanded = new Uint8Array(n);
+  let expandedCount = 0;
+  for (let v = 0; v < n; v++) {
+    let expand = false;
+    for (let i = g.firstIn[v]; i < g.firstIn[v + 1] && !expand; i++) {
+      const p = g.inEdges[i];
+      if (!usable[p]) continue;
+      for (let f = g.firstOut[v]; f < g.firstOut[v + 1]; f++) {
+        if (!usable[f] || g.edgeTwin[p] === f || g.edgeSource[p] === g.edgeTarget[f]) continue;
+        const c = turnS(p, f);
+        if (c < 0 || c > minTurnInS[f] + expandOverS) {
+          expand = true;
+          break;
+        }
+      }
+    }
+    if (expand) {
+      expanded[v] = 1;
+      expandedCount++;
+    }
+  }
+  return { expanded, expandedCount };
 }

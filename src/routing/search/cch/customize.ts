@@ -200,8 +200,7 @@ export class CchCustomization {
   private perfect(budget: number): number {
     const { upFirst, upHead } = this.topo;
     const up = this.up,
-      down = this.down,
-      needed = this.needed;
+      down = this.down;
     let work = 0;
     let x = this.next;
     while (x > 0 && work < budget) {
@@ -256,29 +255,37 @@ export class CchCustomization {
         }
         work += end - i;
       }
-      // a direction is needed unless a triangle reaches its exact distance: strictly shorter, or
-      // tied (Float32, as stored) through two positive arcs
-      const tie = this.ties;
-      const fr = Math.fround;
-      for (let i = start; i < end; i++) {
-        const eu = pu[i - start],
-          ed = pd[i - start];
-        let n = 0;
-        if (tie) {
-          if (eu !== Infinity && !(fr(tu[i - start]) <= fr(eu))) n |= 1;
-          if (ed !== Infinity && !(fr(td[i - start]) <= fr(ed))) n |= 2;
-        } else {
-          if (eu !== Infinity && !(eu < up[i] * PRUNE_MARGIN)) n |= 1;
-          if (ed !== Infinity && !(ed < down[i] * PRUNE_MARGIN)) n |= 2;
-        }
-        needed[i] = n;
-        if (n !== 0) this.kept++;
-        up[i] = eu;
-        down[i] = ed;
-      }
+      this.settleArcs(start, end);
     }
     this.next = x;
     return work;
+  }
+
+  /**
+   * Marks the upward arcs [start, end) of one node needed or not and stores their exact weights
+   * (from `pu`/`pd`): a direction is needed unless a triangle reaches its exact distance: strictly
+   * shorter, or tied (Float32, as stored) through two positive arcs (`tu`/`td`).
+   */
+  private settleArcs(start: number, end: number): void {
+    const { up, down, needed, pu, pd, tu, td } = this;
+    const tie = this.ties;
+    const fr = Math.fround;
+    for (let i = start; i < end; i++) {
+      const eu = pu[i - start],
+        ed = pd[i - start];
+      let n = 0;
+      if (tie) {
+        if (eu !== Infinity && !(fr(tu[i - start]) <= fr(eu))) n |= 1;
+        if (ed !== Infinity && !(fr(td[i - start]) <= fr(ed))) n |= 2;
+      } else {
+        if (eu !== Infinity && !(eu < up[i] * PRUNE_MARGIN)) n |= 1;
+        if (ed !== Infinity && !(ed < down[i] * PRUNE_MARGIN)) n |= 2;
+      }
+      needed[i] = n;
+      if (n !== 0) this.kept++;
+      up[i] = eu;
+      down[i] = ed;
+    }
   }
 
   /**

@@ -119,35 +119,8 @@ function bestCut(
 export function nestedDissectionOrder(g: BoundGraph): Int32Array {
   const n = g.nodeCount;
   const rank = new Int32Array(n).fill(-1);
-  const x = new Float64Array(n);
-  const y = new Float64Array(n);
-  let latSum = 0;
-  for (let v = 0; v < n; v++) latSum += g.latE7[v];
-  const cosLat = Math.cos(((n > 0 ? latSum / n : 0) / 1e7) * (Math.PI / 180));
-  for (let v = 0; v < n; v++) {
-    x[v] = g.lonE7[v] * cosLat;
-    y[v] = g.latE7[v];
-  }
-  // undirected adjacency over the arcs (both directions, duplicates harmless)
-  const adjFirst = new Uint32Array(n + 1);
-  const m = g.arcTail.length;
-  for (let e = 0; e < m; e++) {
-    const a = g.arcTail[e],
-      b = g.arcHead[e];
-    if (a === b) continue;
-    adjFirst[a + 1]++;
-    adjFirst[b + 1]++;
-  }
-  for (let v = 0; v < n; v++) adjFirst[v + 1] += adjFirst[v];
-  const adj = new Int32Array(adjFirst[n]);
-  const fill = adjFirst.slice(0, n);
-  for (let e = 0; e < m; e++) {
-    const a = g.arcTail[e],
-      b = g.arcHead[e];
-    if (a === b) continue;
-    adj[fill[a]++] = b;
-    adj[fill[b]++] = a;
-  }
+  const [x, y] = projectedXY(g);
+  const { adjFirst, adj } = undirectedAdjacency(g);
 
   const cut = new CutScratch(n);
   let next = n - 1; // ranks are handed out from the top: separators first, then their parts
@@ -180,20 +153,7 @@ export function nestedDissectionOrder(g: BoundGraph): Int32Array {
     }
     // the smallest separator among the balanced cuts along either axis
     const sorted = bestCut(orders, id, adj, adjFirst, part, side, cut);
-    // cut edges covered by the side with fewer endpoints on the cut
-    const coverA: number[] = [];
-    const coverB: number[] = [];
-    for (let i = 0; i < sorted.length; i++) {
-      const v = sorted[i];
-      for (let k = adjFirst[v]; k < adjFirst[v + 1]; k++) {
-        const w = adj[k];
-        if (part[w] === id && side[w] !== side[v]) {
-          (side[v] === 1 ? coverA : coverB).push(v);
-          break;
-        }
-      }
-    }
-    const sep = coverA.length <= coverB.length ? coverA : coverB;
+    const sep = separatorOf(sorted, id, adj, adjFirst, part, side);
     for (let i = sep.length - 1; i >= 0; i--) {
       const v = sep[i];
       rank[v] = next--;
@@ -226,4 +186,71 @@ export function nestedDissectionOrder(g: BoundGraph): Int32Array {
   }
   for (const v of isolated) rank[v] = next--;
   return rank;
+}
+
+/** Node positions on a plane: longitude scaled by the cosine of the mean latitude, and latitude (both E7). */
+function projectedXY(g: BoundGraph): [Float64Array, Float64Array] {
+  const n = g.nodeCount;
+  const x = new Float64Array(n);
+  const y = new Float64Array(n);
+  let latSum = 0;
+  for (let v = 0; v < n; v++) latSum += g.latE7[v];
+  const cosLat = Math.cos(((n > 0 ? latSum / n : 0) / 1e7) * (Math.PI / 180));
+  for (let v = 0; v < n; v++) {
+    x[v] = g.lonE7[v] * cosLat;
+    y[v] = g.latE7[v];
+  }
+  return [x, y];
+}
+
+/** Undirected adjacency over the arcs (both directions, duplicates harmless), as offsets and neighbours. */
+function undirectedAdjacency(g: BoundGraph): { adjFirst: Uint32Array; adj: Int32Array } {
+  const n = g.nodeCount;
+  const adjFirst = new Uint32Array(n + 1);
+  const m = g.arcTail.length;
+  for (let e = 0; e < m; e++) {
+    const a = g.arcTail[e],
+      b = g.arcHead[e];
+    if (a === b) continue;
+    adjFirst[a + 1]++;
+    adjFirst[b + 1]++;
+  }
+  for (let v = 0; v < n; v++) adjFirst[v + 1] += adjFirst[v];
+  const adj = new Int32Array(adjFirst[n]);
+  const fill = adjFirst.slice(0, n);
+  for (let e = 0; e < m; e++) {
+    const a = g.arcTail[e],
+      b = g.arcHead[e];
+    if (a === b) continue;
+    adj[fill[a]++] = b;
+    adj[fill[b]++] = a;
+  }
+  return { adjFirst, adj };
+}
+
+/**
+ * The separator of a cut of part `id` (nodes `sorted`, sides in `side`): the cut edges covered by
+ * the side with fewer endpoints on the cut.
+ */
+function separatorOf(
+  sorted: ArrayLike<number>,
+  id: number,
+  adj: Int32Array,
+  adjFirst: Uint32Array,
+  part: Int32Array,
+  side: Uint8Array,
+): number[] {
+  const coverA: number[] = [];
+  const coverB: number[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const v = sorted[i];
+    for (let k = adjFirst[v]; k < adjFirst[v + 1]; k++) {
+      const w = adj[k];
+      if (part[w] === id && side[w] !== side[v]) {
+        (side[v] === 1 ? coverA : coverB).push(v);
+        break;
+      }
+    }
+  }
+  return coverA.length <= coverB.length ? coverA : coverB;
 }
