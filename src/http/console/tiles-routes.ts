@@ -88,8 +88,7 @@ export function registerTileRoutes(app: FastifyInstance, ctx: AppContext): void 
       },
     },
     async (req, reply) => {
-      const refused = await refuseWithoutToken(req, reply, ctx);
-      if (refused) return refused;
+      if (await refusedWithoutToken(req, reply, ctx)) return reply;
       const c = parseCoords(req.params);
       if (!c)
         return sendTilesError(
@@ -109,32 +108,32 @@ export function registerTileRoutes(app: FastifyInstance, ctx: AppContext): void 
 }
 
 /**
- * The error answer for a live-tile request without a valid app token (Bearer or `access_token`),
- * or undefined when the token is valid.
+ * Answers a live-tile request without a valid app token (Bearer or `access_token`) with its error
+ * and says true; false when the token is valid. (A boolean, not the reply: an awaited reply is a
+ * thenable that resolves when sent, not to the reply.)
  */
-async function refuseWithoutToken(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  ctx: AppContext,
-): Promise<FastifyReply | undefined> {
+async function refusedWithoutToken(req: FastifyRequest, reply: FastifyReply, ctx: AppContext): Promise<boolean> {
   const token = bearerToken(req) ?? queryParam(req, 'access_token');
-  if (!token)
-    return sendTilesError(
+  if (!token) {
+    sendTilesError(
       reply,
       'TILES_AUTH_MISSING',
       'live tiles need an app token: send Authorization: Bearer <token> or access_token',
     );
+    return true;
+  }
   try {
     await ctx.auth.verifyAppToken(token);
-    return undefined;
+    return false;
   } catch (err) {
-    if (err instanceof AuthError && err.code === 'AUTH_TOKEN_EXPIRED')
-      return sendTilesError(
-        reply,
-        'TILES_AUTH_EXPIRED',
-        'the app token has expired; request a new one from /v1/AppToken',
-      );
-    if (err instanceof AuthError) return sendTilesError(reply, 'TILES_AUTH_INVALID', 'invalid app token');
+    if (err instanceof AuthError && err.code === 'AUTH_TOKEN_EXPIRED') {
+      sendTilesError(reply, 'TILES_AUTH_EXPIRED', 'the app token has expired; request a new one from /v1/AppToken');
+      return true;
+    }
+    if (err instanceof AuthError) {
+      sendTilesError(reply, 'TILES_AUTH_INVALID', 'invalid app token');
+      return true;
+    }
     throw err;
   }
 }
