@@ -16,8 +16,6 @@ import FlatQueue from 'flatqueue';
 import { TurnRestrictions, type EdgeId, type Graph } from '../../network/graph.js';
 import { M_PER_DEG } from '../../geo/index.js';
 
-/** Metres per degree of latitude of the plane the lower bounds are measured on (any scale works: see `detour`). */
-
 /** A position on an edge: where a search starts or what it looks for. */
 export interface EdgePosition {
   edge: EdgeId;
