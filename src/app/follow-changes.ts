@@ -14,6 +14,11 @@ import { refreshLiveSpeeds } from '../traffic/live-speeds.js';
 
 /** How often the change log is re-read without a notification, ms. */
 export const CHANGE_POLL_MS = 5000;
+/**
+ * Changes notified within this many ms of the last read are applied together: a probe feed
+ * commits several learned-speed changes a second, and each read costs the serving thread.
+ */
+export const CHANGE_BATCH_MS = 250;
 
 /**
  * What `speeds` changes of this map version name: `edges` (live speeds to refresh), `learnedBins`
@@ -51,7 +56,7 @@ export async function followChanges(
 ): Promise<ChangeFeed> {
   const { db, region, speeds } = deps;
   const mapVersion = region.meta.mapVersion;
-  const feed = new ChangeFeed(db, fromSeq, { pollMs: CHANGE_POLL_MS, onError });
+  const feed = new ChangeFeed(db, fromSeq, { pollMs: CHANGE_POLL_MS, batchMs: CHANGE_BATCH_MS, onError });
   feed.on('speeds', async (changes) => {
     const { edges, learned, learnedBins } = changedEdges(changes, mapVersion);
     if (learned.size > 0) await loadLearnedProfiles(db, region.graph, speeds, mapVersion, learned);

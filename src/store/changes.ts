@@ -48,6 +48,11 @@ export interface ChangeFeedOptions {
   pollMs?: number;
   /** called when a handler or a read fails (the feed keeps going) */
   onError?: (err: unknown) => void;
+  /**
+   * after a read, wait this long before the next one a notification asks for, ms (default 0): a
+   * feed that commits many changes a second is then applied in batches (`catchUp` does not wait)
+   */
+  batchMs?: number;
 }
 
 /**
@@ -70,10 +75,15 @@ export class ChangeFeed {
   private readonly applied = new Set<number>();
   private running: Promise<void> | null = null;
   private again = false;
+  /** a call that arrived during the read wants the next read at once */
+  private againNow = false;
   private timer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private waiters: Array<{ seq: number; resolve: () => void }> = [];
   private stopped = false;
+  /** when the last read ended (performance.now()), and the timer of a read held back by `batchMs` */
+  private lastReadEndMs = -Infinity;
+  private held: NodeJS.Timeout | null = null;
 
   /** `fromSeq`: the last change already reflected in this process's state. */
   constructor(
@@ -96,7 +106,7 @@ export class ChangeFeed {
   async start(): Promise<void> {
     this.unlisten = await this.db.listen(CHANGE_CHANNEL, () => this.poke());
     const pollMs = this.opts.pollMs ?? 5000;
-    this.timer = setInterval(() => this.poke(), pollMs);
+    this.timer = setInterval(() => this.poke(true), pollMs);
     this.timer.unref();
     this.poke();
   }
@@ -116,31 +126,50 @@ export class ChangeFeed {
     if (this.hasApplied(seq) || this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
       this.waiters.push({ seq, resolve });
-      this.poke();
+      this.poke(true);
     });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.held) clearTimeout(this.held);
     await this.unlisten?.();
     await this.running?.catch(() => undefined);
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
   }
 
-  /** Reads and applies new changes now (coalescing calls that arrive while a read runs). */
-  poke(): void {
+  /**
+   * Reads and applies new changes (coalescing calls that arrive while a read runs): at once when
+   * `now`, else no sooner than `batchMs` after the last read ended.
+   */
+  poke(now = false): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
+      this.againNow ||= now;
       return;
+    }
+    const waitMs = now ? 0 : this.lastReadEndMs + (this.opts.batchMs ?? 0) - performance.now();
+    if (waitMs > 0) {
+      this.held ??= setTimeout(() => {
+        this.held = null;
+        this.poke(true);
+      }, waitMs);
+      return;
+    }
+    if (this.held) {
+      clearTimeout(this.held);
+      this.held = null;
     }
     this.running = this.drain().finally(() => {
       this.running = null;
+      this.lastReadEndMs = performance.now();
       if (this.again) {
-        this.again = false;
-        this.poke();
+        const urgent = this.againNow;
+        this.again = this.againNow = false;
+        this.poke(urgent);
       }
     });
   }

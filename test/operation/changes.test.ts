@@ -49,6 +49,27 @@ async function suite(
       await feed.stop();
     });
 
+    it('holds notified changes for batchMs and applies them in one batch; catchUp reads at once', async () => {
+      if (!handle) throw new Error(`${name} did not open`);
+      const db = handle.db;
+      const from = await latestChangeSeq(db);
+      const calls: number[][] = [];
+      const feed = new ChangeFeed(db, from, { pollMs: 60_000, batchMs: 60_000 });
+      feed.on('speeds', (cs) => {
+        calls.push(cs.map((c) => c.seq));
+      });
+      await feed.start();
+      await feed.catchUp(from); // the first read has ended: the next notified read waits a minute
+      const s1 = await announceChange(db, 'speeds', 'm1', { edges: [1] });
+      const s2 = await announceChange(db, 'speeds', 'm1', { edges: [2] });
+      const s3 = await announceChange(db, 'speeds', 'm1', { edges: [3] });
+      await new Promise((r) => setTimeout(r, 300)); // their notifications arrive meanwhile
+      expect(feed.hasApplied(s1)).toBe(false);
+      await feed.catchUp(s3); // would wait the minute (past the test's timeout) if it were held too
+      expect(calls).toEqual([[s1, s2, s3]]);
+      await feed.stop();
+    });
+
     it('applies a change whose transaction commits after a later-numbered one (no change skipped)', async () => {
       if (!handle) throw new Error(`${name} did not open`);
       const db = handle.db;
