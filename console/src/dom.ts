@@ -42,11 +42,24 @@ export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
   return el as T;
 }
 
-/** Calls `fn` once calls stop for `ms` milliseconds. */
-export function debounce<A extends unknown[]>(fn: (...a: A) => void, ms: number): (...a: A) => void {
+/** Calls `fn` once calls stop for `ms` milliseconds; `cancel()` drops a pending call. */
+export function debounce<A extends unknown[]>(
+  fn: (...a: A) => void,
+  ms: number,
+): ((...a: A) => void) & { cancel: () => void } {
   let t: ReturnType<typeof setTimeout> | undefined;
-  return (...a: A) => {
+  const cancel = (): void => {
     if (t !== undefined) clearTimeout(t);
-    t = setTimeout(() => fn(...a), ms);
+    t = undefined;
   };
+  return Object.assign(
+    (...a: A) => {
+      cancel();
+      t = setTimeout(() => {
+        t = undefined;
+        fn(...a);
+      }, ms);
+    },
+    { cancel },
+  );
 }

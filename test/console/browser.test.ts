@@ -131,7 +131,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
 
   /** Sets the departure slider (quarter hours) as a user would, and waits for the FindRoute it sends. */
   async function departAt(quarter: number): Promise<FindRoute> {
-    const wait = page.waitForResponse((r) => r.url().includes('Action=FindRoute'));
+    const at = encodeURIComponent(
+      day
+        .plus({ minutes: quarter * 15 })
+        .toUTC()
+        .toFormat("yyyy-MM-dd'T'HH:mm:ss'Z'"),
+    );
+    // only the answer for this departure: an earlier one may still be on its way
+    const wait = page.waitForResponse((r) => r.url().includes('Action=FindRoute') && r.url().includes(at));
     await page.$eval(
       '#route-time',
       (el, v) => {
@@ -253,7 +260,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the map console in chromium', () => {
     }); // 08:00
     const a = await screenOf(L.downtownWaterfront);
     await page.mouse.click(a.x, a.y);
-    const wait = page.waitForResponse((r) => r.url().includes('Action=FindRoute'));
+    const wait = page.waitForResponse(
+      (r) =>
+        r.url().includes('Action=FindRoute') &&
+        r.url().includes(encodeURIComponent(day.set({ hour: 8 }).toUTC().toISO({ suppressMilliseconds: true })!)),
+    );
     const b = await screenOf(L.southport);
     await page.mouse.click(b.x, b.y);
     const res = await wait;

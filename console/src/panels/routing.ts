@@ -363,6 +363,8 @@ export class RoutingPanel implements Panel {
 
   /** Calls FindRoute for the current points and settings and draws the answer. */
   async route(): Promise<void> {
+    // a request sent now supersedes one a slider movement scheduled
+    this.rerouteSoon.cancel();
     if (this.points.length < 2) {
       this.els.status.textContent = this.points.length === 1 ? 'Now click the destination.' : '';
       return;
