@@ -1,6 +1,6 @@
 /** Prometheus metrics of one app instance (own registry, so several apps can live in one process). */
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Registers `GET /metrics` and the request counters/histogram hooks. */
 export function registerMetrics(app: FastifyInstance, opts: { defaultMetrics: boolean }): Registry {
@@ -23,6 +23,20 @@ export function registerMetrics(app: FastifyInstance, opts: { defaultMetrics: bo
     const route = req.routeOptions.url ?? 'unmatched';
     requests.inc({ method: req.method, route, status: String(reply.statusCode) });
     duration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+  });
+  new Gauge({
+    name: 'streetwise_window_tables',
+    help: "This thread's time-window tables so far: built here, received from the window builder, searches on an earlier bin's table, tables dropped for a faster feed value",
+    labelNames: ['event'] as const,
+    registers: [registry],
+    collect() {
+      const w = app.hasDecorator('services') ? app.services.routing?.engine.windows : undefined;
+      if (!w) return;
+      this.set({ event: 'built' }, w.built);
+      this.set({ event: 'received' }, w.adopted);
+      this.set({ event: 'borrowed' }, w.borrowed);
+      this.set({ event: 'invalidated' }, w.invalidated);
+    },
   });
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     reply.type(registry.contentType);

@@ -133,7 +133,7 @@ const registry = new WeakMap<Graph, Registered>();
 
 /**
  * Makes engines built on `g` (with the settings `prep` was built for) wrap `prep` instead of
- * building their own, and hand the window tables they build to other threads through `exchange`.
+ * building their own, and share window tables with the process's other threads through `exchange`.
  */
 export function registerEnginePrep(g: Graph, prep: EnginePrep, exchange: WindowExchange | null = null): void {
   if (prep.edgeCount !== g.edgeCount) throw new Error('engine structures of another graph');

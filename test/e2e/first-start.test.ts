@@ -267,5 +267,16 @@ describe('first start of the demo', () => {
     expect(docs.run).toBeGreaterThan(40);
     if (docs.failures.length > 0) console.log(docs.failures.join('\n'), err.slice(-3000));
     expect(docs.failures).toEqual([]);
-  }, 240_000);
+
+    // window tables come from the window builder thread: a serving thread receives them and builds none
+    const route = /"(http[^"]+FindRoute[^"]+)"/.exec(out)![1].replace('$TOKEN', token);
+    let metrics = '';
+    for (let i = 0; i < 240 && !/streetwise_window_tables\{event="received"\} [1-9]/.test(metrics); i++) {
+      await fetch(route);
+      await new Promise((r) => setTimeout(r, 250));
+      metrics = await (await fetch(`${base}/metrics`)).text();
+    }
+    expect(metrics).toMatch(/streetwise_window_tables\{event="received"\} [1-9]/);
+    expect(metrics).toMatch(/streetwise_window_tables\{event="built"\} 0\n/);
+  }, 300_000);
 });

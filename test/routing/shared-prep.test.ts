@@ -88,37 +88,44 @@ describe('engines wrapping structures built once', () => {
   });
 });
 
-describe('window tables built by one thread serve another', () => {
+describe('window tables built by the window builder serve a serving thread', () => {
   const prep = shareEnginePrep(buildEnginePrep(graph, DEFAULT_ENGINE_CONFIG));
-  const claims = new Int32Array(new SharedArrayBuffer(672 * 16 * 4));
   const channel = new MessageChannel();
   afterAll(() => {
     channel.port1.close();
     channel.port2.close();
   });
-  // two "threads": each its own graph object (as a serving thread decodes it), registered with the structures
+  // two "threads": each its own graph object (as a thread decodes it), registered with the structures
   const bytes = encodeGraph(graph);
   const gA = decodeGraph(bytes);
   const gB = decodeGraph(bytes);
-  registerEnginePrep(gA, prep, threadWindowExchange(channel.port1, claims, 0));
-  registerEnginePrep(gB, prep, threadWindowExchange(channel.port2, claims, 1));
+  registerEnginePrep(gA, prep, threadWindowExchange(channel.port1, 'builder'));
+  registerEnginePrep(gB, prep, threadWindowExchange(channel.port2, 'serving'));
   const feedsB = new SpeedFeeds();
   const engA = new RoutingEngine(gA, new SpeedFeeds(), null, TZ);
   const engB = new RoutingEngine(gB, feedsB, null, TZ);
+  // what `window-builder.ts` does with a request (here without the main thread's relay)
+  const requests: string[] = [];
+  channel.port1.on('message', (m: { t?: string; bin: number; horizonS: number }) => {
+    if (m.t !== 'window-build') return;
+    requests.push(`${m.bin}:${m.horizonS}`);
+    engA.windows!.requested(m.bin, m.horizonS);
+  });
   const exact = new RoutingEngine(graph, new SpeedFeeds(), null, TZ, { windowBounds: false });
   const point = points(11);
   const pairs = Array.from({ length: 10 }, () => request(point(), point()));
 
-  it('the first thread claims and builds; the second waits for it, then answers with it exactly', async () => {
+  it('a serving thread builds none: it asks, answers exactly meanwhile, then with the tables the builder publishes', async () => {
     const wa = engA.windows!;
     const wb = engB.windows!;
-    engA.plan(pairs[0]);
-    expect(wa.busy).toBe(true);
-    // the claim is taken: the second thread queues no build of its own
-    engB.plan(pairs[0]);
+    const [first] = engB.plan(pairs[0]);
+    expect(engB.lastBounds).toBe('freeFlow');
+    expect(first.searchArrivalS).toBeCloseTo(exact.plan(pairs[0])[0].searchArrivalS, 6);
     expect(wb.busy).toBe(false);
-    await wa.idle();
-    for (let i = 0; i < 100 && wb.adopted === 0; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 200 && (requests.length === 0 || wa.busy || wb.adopted < wa.built); i++)
+      await new Promise((r) => setImmediate(r));
+    // the bin's longest horizon first, then the one the trip asked for
+    expect(requests.length).toBeGreaterThan(0);
     expect(wa.built).toBeGreaterThan(0);
     expect(wb.adopted).toBe(wa.built);
     expect(wb.built).toBe(0);
@@ -130,6 +137,18 @@ describe('window tables built by one thread serve another', () => {
     }
     expect(windowAnswers).toBeGreaterThan(0);
     expect(wb.built).toBe(0);
+  });
+
+  it('the builder publishes a table it holds again when asked for it', async () => {
+    const wa = engA.windows!;
+    const wb = engB.windows!;
+    const built = wa.built;
+    const adopted = wb.adopted;
+    const [bin, horizonS] = requests[0].split(':').map(Number);
+    wa.requested(bin, horizonS);
+    for (let i = 0; i < 100 && wb.adopted === adopted; i++) await new Promise((r) => setImmediate(r));
+    expect(wb.adopted).toBe(adopted + 1);
+    expect(wa.built).toBe(built);
   });
 
   it("a live speed faster than a shared table's bound drops it in that thread only", () => {

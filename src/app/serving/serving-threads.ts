@@ -1,7 +1,8 @@
 /**
  * The serving threads of a server (`serving-worker.ts`): started by the main thread with the
  * region's graph and the routing engine's read-only structures in shared memory (one copy however
- * many threads; `shared-routing.ts`) and a database port or URL each. The first thread binds the
+ * many threads; `shared-routing.ts`) and a database port or URL each, beside one window builder
+ * thread (`window-builder.ts`) that builds the window tables they ask for and hands them to all. The first thread binds the
  * configured port; the others bind the same port, each on its own socket with `reusePort` (Node
  * 22.12+ on Linux or FreeBSD), and the kernel spreads connections evenly over them. Where Node
  * lacks `reusePort` (Node 20) one serving thread runs, whatever was asked, and a one-line notice
@@ -14,7 +15,8 @@ import type { EmbeddedDb } from '../../store/remote-db.js';
 import { siblingModule, startThread } from '../../store/thread.js';
 import { nextMessage } from '../../store/rpc.js';
 import type { ServingWorkerData } from './serving-worker.js';
-import { prepareSharedRouting } from './shared-routing.js';
+import { engineConfigOf, prepareSharedRouting, type SharedRouting } from './shared-routing.js';
+import type { WindowBuilderData } from './window-builder.js';
 import { servingThreadPlan } from './socket-sharing.js';
 
 /** The running serving threads. */
@@ -33,23 +35,30 @@ export function servingThreadCount(config: Config): number {
   return config.server.threads > 0 ? config.server.threads : availableParallelism();
 }
 
-type FromWorker = { t: 'ready' } | { t: 'listening'; port: number } | { t: 'closed' } | { t: 'window' };
+type FromWorker =
+  | { t: 'ready' }
+  | { t: 'listening'; port: number }
+  | { t: 'closed' }
+  | { t: 'window' }
+  | { t: 'window-build' };
 
-/** Starts the threads and resolves once all of them listen. */
-export async function startServingThreads(opts: {
+/** What the serving threads of a process are started with. */
+interface ThreadsOptions {
   config: Config;
   regionDir: string;
   /** graph.bin in a SharedArrayBuffer (`readGraphShared`) */
   graphBytes: Uint8Array;
   embedded?: EmbeddedDb;
   databaseUrl?: string;
-}): Promise<ServingThreads> {
+}
+
+/** Starts the threads and resolves once all of them listen. */
+export async function startServingThreads(opts: ThreadsOptions): Promise<ServingThreads> {
   const plan = servingThreadPlan(servingThreadCount(opts.config), process.version, process.platform);
   if (plan.notice) console.warn(plan.notice);
   const count = plan.count;
-  const graphBytes = opts.graphBytes;
   // the routing engine's read-only structures and the snapping index: built once, shared by every thread
-  const routing = prepareSharedRouting(opts.config, graphBytes);
+  const routing = prepareSharedRouting(opts.config, opts.graphBytes);
   const workers: Worker[] = [];
   const failures: Array<(err: Error) => void> = [];
   let closing = false;
@@ -60,31 +69,27 @@ export async function startServingThreads(opts: {
     for (const fn of failures) fn(err);
   };
   const next = <T extends FromWorker['t']>(w: Worker, t: T) => nextMessage<FromWorker, T>(w, t);
+  const builder = routing ? startWindowBuilder(opts, routing) : null;
+  if (builder) {
+    builder.on('error', (err) => fail(err));
+    builder.on('exit', (code) => fail(new Error(`window builder thread exited with code ${code}`)));
+    // a finished window table goes to every serving thread (its arrays are in shared memory)
+    builder.on('message', (m: { t?: string }) => {
+      if (m.t === 'window') for (const w of workers) w.postMessage(m);
+    });
+  }
   for (let i = 0; i < count; i++) {
-    const transfer: MessagePort[] = [];
-    const data: ServingWorkerData = {
-      index: i,
-      config: opts.config,
-      regionDir: opts.regionDir,
-      graphBytes,
-      routing,
-      databaseUrl: opts.databaseUrl,
-    };
-    if (opts.embedded) {
-      data.dbPort = opts.embedded.connect();
-      transfer.push(data.dbPort);
-    }
-    const w = startThread(siblingModule(import.meta.url, 'serving-worker'), data, transfer);
+    const w = startServingWorker(opts, i, routing);
     w.on('error', (err) => fail(err));
-    // a window table one thread built goes to every other thread (its arrays are in shared memory)
+    // a window table a serving thread needs is asked of the builder
     w.on('message', (m: { t?: string }) => {
-      if (m.t === 'window') for (const o of workers) if (o !== w) o.postMessage(m);
+      if (m.t === 'window-build') builder?.postMessage(m);
     });
     w.on('exit', (code) => fail(new Error(`serving thread ${i} exited with code ${code}`)));
     workers.push(w);
   }
   // every thread wraps the shared routing structures; the first then opens the socket
-  await Promise.all(workers.map((w) => next(w, 'ready')));
+  await Promise.all([...workers, ...(builder ? [builder] : [])].map((w) => next(w, 'ready')));
   const first = next(workers[0], 'listening');
   workers[0].postMessage({ t: 'listen' });
   const opened = await first;
@@ -102,7 +107,7 @@ export async function startServingThreads(opts: {
     async close() {
       closing = true;
       await Promise.all(
-        workers.map((w) => {
+        [...workers, ...(builder ? [builder] : [])].map((w) => {
           const p = next(w, 'closed').catch(() => undefined);
           w.postMessage({ t: 'close' });
           return p;
@@ -113,4 +118,40 @@ export async function startServingThreads(opts: {
       failures.push(fn);
     },
   };
+}
+
+/** Starts serving thread `index`, with its own port to the embedded database (or the PostgreSQL URL). */
+function startServingWorker(opts: ThreadsOptions, index: number, routing: SharedRouting | undefined): Worker {
+  const data: ServingWorkerData = {
+    index,
+    config: opts.config,
+    regionDir: opts.regionDir,
+    graphBytes: opts.graphBytes,
+    routing,
+    databaseUrl: opts.databaseUrl,
+  };
+  const transfer: MessagePort[] = [];
+  if (opts.embedded) {
+    data.dbPort = opts.embedded.connect();
+    transfer.push(data.dbPort);
+  }
+  return startThread(siblingModule(import.meta.url, 'serving-worker'), data, transfer);
+}
+
+/** Starts the window builder, or returns null when the engine builds no window tables. */
+function startWindowBuilder(opts: ThreadsOptions, routing: SharedRouting): Worker | null {
+  if (engineConfigOf(opts.config).windowBounds === false) return null;
+  const data: WindowBuilderData = {
+    config: opts.config,
+    regionDir: opts.regionDir,
+    graphBytes: opts.graphBytes,
+    routing,
+    databaseUrl: opts.databaseUrl,
+  };
+  const transfer: MessagePort[] = [];
+  if (opts.embedded) {
+    data.dbPort = opts.embedded.connect();
+    transfer.push(data.dbPort);
+  }
+  return startThread(siblingModule(import.meta.url, 'window-builder'), data, transfer);
 }

@@ -3,8 +3,9 @@
  * (each on its own socket with `reusePort`; where Node lacks it, one serving thread runs;
  * `socket-sharing.ts`). The graph's typed arrays live in
  * shared memory, loaded once by the main thread, and so are the routing engine's read-only
- * structures (search hierarchy, landmarks, layout, snapping index) and its window tables
- * (`shared-routing.ts`); what a request changes is this thread's own (search labels, caches,
+ * structures (search hierarchy, landmarks, layout, snapping index) and its window tables, which the
+ * process's window builder makes (`shared-routing.ts`, `window-builder.ts`); what a request changes
+ * is this thread's own (search labels, caches,
  * speeds in memory). The database is reached through its own port to the
  * embedded database's thread or its own PostgreSQL pool; probe bodies are stored from here and
  * processed by the region's ingestion workers; the change log keeps this thread's speeds,
@@ -12,8 +13,9 @@
  *
  * Ports: main → thread `{ t: 'listen', port? }` (the first thread listens on the configured port
  * and reports `{ t: 'listening', port }`), `{ t: 'close' }`; thread → main `{ t: 'ready' }`,
- * `{ t: 'listening' }`, `{ t: 'closed' }`; both ways `{ t: 'window', key, table }` (a window table
- * built by one thread, relayed by the main thread to the others).
+ * `{ t: 'listening' }`, `{ t: 'closed' }`, `{ t: 'window-build', bin, horizonS }` (a window table
+ * this thread needs, relayed to the builder); main → thread `{ t: 'window', key, table }` (a table
+ * the builder finished).
  * A serving thread that dies takes the process down with it; the process supervisor restarts it.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
@@ -52,7 +54,7 @@ const port = parentPort!;
 const { config } = data;
 
 const region = loadRegion(data.regionDir, { graphBytes: data.graphBytes });
-if (data.routing) useSharedRouting(region.graph, data.routing, port, data.index);
+if (data.routing) useSharedRouting(region.graph, data.routing, port, 'serving');
 const db: Db = data.dbPort
   ? remoteDb(data.dbPort)
   : await openPostgres(data.databaseUrl!, { applicationName: 'streetwise serving' });

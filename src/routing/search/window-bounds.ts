@@ -196,6 +196,19 @@ export class WindowBounds {
     return null;
   }
 
+  /**
+   * The window builder's answer to a serving thread's request: a finished table it holds that
+   * still bounds its feeds is published again (the serving thread dropped it or started after it
+   * was built); otherwise its build is queued, and published when done.
+   */
+  requested(bin: number, horizonS: number): void {
+    const key = `${bin}:${horizonS}`;
+    if (this.queue.some((p) => p.key === key)) return;
+    const t = this.valid(key);
+    if (t !== null && this.exchange !== null) this.exchange.publish(key, t);
+    else this.scheduleFor(bin, horizonS);
+  }
+
   /** Builds the table for that departure and horizon now (synchronously), if missing. */
   buildNow(depWeekS: number, horizonS: number): void {
     const bin = Math.floor(depWeekS / BIN_SECONDS) % BINS_PER_WEEK;
@@ -237,12 +250,15 @@ export class WindowBounds {
   }
 
   private schedule(key: string, bin: number, horizonS: number): void {
+    // the process's window builder builds it: the table arrives through the exchange, other bounds serve meanwhile
+    if (this.exchange?.request !== undefined) {
+      this.buildStartedMs.set(key, performance.now());
+      this.exchange.request(bin, horizonS);
+      return;
+    }
     // bounded: departures spread over many bins must not keep the builder busy for ever
     if (this.queue.length >= MAX_QUEUED || this.queue.some((p) => p.key === key)) return;
-    // another thread builds it: its table arrives through the exchange, free-flow bounds serve meanwhile
-    if (this.exchange !== null && !this.exchange.claim(bin, this.cfg.horizonsS.indexOf(horizonS))) return;
     const p = this.start(key, bin, horizonS);
-    p.claimed = this.exchange !== null;
     this.queue.push(p);
     if (!this.running) {
       this.running = true;
@@ -278,7 +294,6 @@ export class WindowBounds {
       step: 0,
       customization: null,
       warp: null,
-      claimed: false,
       interim: false,
     };
   }
@@ -372,7 +387,6 @@ export class WindowBounds {
       // one copy for every thread: the arrays move to shared memory before the table is used here
       table = sharedTable(table);
       this.exchange.publish(p.key, table);
-      if (p.claimed) this.exchange.release(p.bin, this.cfg.horizonsS.indexOf(p.horizonS));
     }
     this.tables.delete(p.key);
     this.store(p.key, table);

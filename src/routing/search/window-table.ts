@@ -26,18 +26,18 @@ export interface WindowTable extends Landmarks {
 }
 
 /**
- * How the threads of a process build each window table once: a thread claims a table before it
- * builds it, and hands the finished table (its arrays in shared memory) to every other thread.
- * Each thread still checks a table against its own feeds before every use.
+ * How the threads of a process share window tables. A serving thread builds none: it asks the
+ * process's window builder (`request`), and every table the builder finishes reaches every serving
+ * thread with its arrays in shared memory (`onTable`). The builder's own side has no `request`: it
+ * builds, and `publish`es what it built. Each thread still checks a table against its own feeds
+ * before every use.
  */
 export interface WindowExchange {
-  /** Claims the build of the table of departure bin `bin` and horizon class `horizonIndex`; false while another thread holds the claim. */
-  claim(bin: number, horizonIndex: number): boolean;
-  /** Releases a claim (its table published). */
-  release(bin: number, horizonIndex: number): void;
-  /** Hands a finished table, its typed arrays in shared memory, to every other thread. */
+  /** Asks the window builder for the table of departure bin `bin` and horizon `horizonS` (absent on the builder). */
+  request?(bin: number, horizonS: number): void;
+  /** Hands a finished table, its typed arrays in shared memory, to the serving threads. */
   publish(key: string, table: WindowTable): void;
-  /** Registers the receiver of the tables other threads publish. */
+  /** Registers the receiver of the tables the builder publishes. */
   onTable(fn: (key: string, table: WindowTable) => void): void;
 }
 
@@ -45,7 +45,7 @@ export interface WindowExchange {
 export interface WindowBoundsShared {
   /** trip use computed once for this graph (warped metrics), or null: computed here */
   tripUse?: TripUse | null;
-  /** the process's other threads, or null: tables are this builder's own */
+  /** the process's window exchange, or null: this thread builds and keeps its own tables */
   exchange?: WindowExchange | null;
 }
 
@@ -111,8 +111,6 @@ export interface Pending {
   /** CCH mode: the running customization */
   customization: CchCustomization | null;
   warp: TimeWarp | null;
-  /** the build holds the exchange's claim on its table */
-  claimed: boolean;
   /** its basic-customized metric serves meanwhile (`storeInterim`) */
   interim: boolean;
 }
