@@ -15,7 +15,7 @@ import { openPglite, runMigrations } from '../../src/store/index.js';
 import { allMigrations } from '../../src/app/migrations.js';
 import { ingestHere } from '../../src/app/ingestion/intake.js';
 import { DEFAULT_FCD_START_S, readProbes } from '../../src/probes/ingest/ingest.js';
-import { readTrajectories } from '../../src/probes/traversal-store.js';
+import { readTrajectories } from '../../src/probes/traversal-read.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -2,7 +2,7 @@
  * The intersection catalog for analytics: every graph node flagged `intersection` (≥ 3 distinct
  * road neighbours, or a traffic signal) with all its movements (inbound edge → outbound edge),
  * and (re-exported from signal-clusters.ts) the clusters of signal nodes that form one signalized
- * intersection (`signalClusters`).
+ * intersection (`signalClusters`), with the stop-line setbacks of junction-setback.ts.
  */
 import { turnAngleDeg } from '../geo/index.js';
 import { NodeFlag, ROAD_CLASS_NAMES, TurnRestrictions } from './graph.js';
@@ -13,13 +13,11 @@ export {
   APPROACH_SIGNAL_M,
   CARRIAGEWAY_PARALLEL_DEG,
   DIVIDED_ROAD_MEDIAN_M,
-  LANE_WIDTH_M,
   OFFSET_LEG_M,
   SIGNAL_CLUSTER_M,
-  STOP_LINE_MARGIN_M,
-  junctionSetbackM,
   signalClusters,
 } from './signal-clusters.js';
+export { LANE_WIDTH_M, STOP_LINE_MARGIN_M, junctionSetbackM } from './junction-setback.js';
 export type { SignalCluster } from './signal-clusters.js';
 
 /** |turn angle| up to this (degrees) is "through". */

@@ -6,6 +6,7 @@
  */
 import { NodeFlag, RoadClass } from './graph.js';
 import type { EdgeId, Graph, NodeId } from './graph.js';
+import { COLLINEAR_DEG, axisAngleDeg, junctionSetbackM } from './junction-setback.js';
 
 /**
  * A traffic signal on a node that is not a junction (two road neighbours at most) and lies this
@@ -13,8 +14,10 @@ import type { EdgeId, Graph, NodeId } from './graph.js';
  */
 export const APPROACH_SIGNAL_M = 30;
 /**
- * Signalized junctions this close to each other along the road (through no other junction) are
- * one intersection: the two crossings of a dual carriageway, clustered signal nodes. Metres.
+ * Signalized junctions whose junction areas are this close to each other along the road are one
+ * intersection: the road between them is the node-to-node distance less each junction's stop-line
+ * setback on it (`junctionSetbackM`). Two crossings of a dual carriageway, clustered signal nodes,
+ * two signals 41 m apart on roads 13 m wide (20 m of road between their areas). Metres.
  */
 export const SIGNAL_CLUSTER_M = 30;
 
@@ -101,8 +104,8 @@ function reachable(
 /**
  * Groups signal nodes into signalized intersections: an approach signal (a signal node that is
  * not a junction) joins the nearest junction within `APPROACH_SIGNAL_M`; signalized junctions
- * (signal on the junction node or on one of its approaches) within `SIGNAL_CLUSTER_M` of each
- * other along the road join one cluster, with the nodes on the road between them (an unsignalized
+ * (signal on the junction node or on one of its approaches) whose junction areas lie within
+ * `SIGNAL_CLUSTER_M` of each other along the road join one cluster, with the nodes on the road between them (an unsignalized
  * node inside a crossing belongs to it), and so does a junction node whose crossing area touches
  * a signalized junction's (the road between them no longer than the two stop-line setbacks,
  * `junctionSetbackM`), and so does the junction where the same crossing road meets the other
@@ -208,15 +211,46 @@ function joinApproachSignals(g: Graph, sets: NodeSets, junction: Uint8Array, app
   return signalized;
 }
 
-/** Joins signalized junctions within `clusterM` of each other along the road, with every node on the road between. */
+/**
+ * Setback (`junctionSetbackM`) of junction `n` on the road to its neighbour `m`: how far the
+ * junction's area reaches along that road, metres (0 when no edge joins them).
+ */
+function areaTowardsM(g: Graph, n: NodeId, m: NodeId): number {
+  for (let e = g.firstOut[n]; e < g.firstOut[n + 1]; e++)
+    if (g.edgeTarget[e] === m) return junctionSetbackM(g, n, e, false);
+  for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++)
+    if (g.edgeSource[g.inEdges[k]] === m) return junctionSetbackM(g, n, g.inEdges[k], true);
+  return 0;
+}
+
+/** The largest setback of junction `n` on any of its roads, metres. */
+function maxAreaM(g: Graph, n: NodeId): number {
+  let a = 0;
+  for (let e = g.firstOut[n]; e < g.firstOut[n + 1]; e++) a = Math.max(a, junctionSetbackM(g, n, e, false));
+  for (let k = g.firstIn[n]; k < g.firstIn[n + 1]; k++) a = Math.max(a, junctionSetbackM(g, n, g.inEdges[k], true));
+  return a;
+}
+
+/**
+ * Joins signalized junctions whose junction areas are within `clusterM` of each other along the
+ * road — node-to-node distance less each junction's setback on the road between them
+ * (`junctionSetbackM`) — with every node on the road between.
+ */
 function joinAlongRoad(g: Graph, sets: NodeSets, signalized: Uint8Array, junction: Uint8Array, clusterM: number): void {
   const isJunction = (n: NodeId): boolean => junction[n] === 1;
+  const area = new Float64Array(g.nodeCount);
+  let widest = 0;
+  for (let n = 0; n < g.nodeCount; n++) if (signalized[n]) widest = Math.max(widest, (area[n] = maxAreaM(g, n)));
   for (let n = 0; n < g.nodeCount; n++) {
     if (!signalized[n]) continue;
-    const found = reachable(g, n, clusterM, isJunction, true);
+    const found = reachable(g, n, clusterM + area[n] + widest, isJunction, true);
     const viaOf = new Map(found.map((r) => [r.node, r.via]));
     for (const r of found) {
       if (!signalized[r.node]) continue;
+      let first = r.node; // the node after n on the road to r.node
+      while (viaOf.get(first) !== n) first = viaOf.get(first)!;
+      const between = r.distM - areaTowardsM(g, n, first) - areaTowardsM(g, r.node, r.via);
+      if (between > clusterM) continue;
       for (let m = r.node; m !== n; m = viaOf.get(m)!) sets.union(n, m);
     }
   }
@@ -340,60 +374,4 @@ function offsetLegs(g: Graph, a: NodeId, b: NodeId, e: EdgeId): boolean {
   const sa = sideOf(a, 180); // the main road continues behind a
   const sb = sideOf(b, 0); // and ahead of b
   return sa !== 0 && sb !== 0 && sa === -sb;
-}
-
-// ---- stop lines
-//
-// OSM maps a junction as one node at the centre of the crossing; vehicles stop before the crossing
-// roadway and a crosswalk, so an approach's stop line lies half the width of the widest road
-// crossing it, plus `STOP_LINE_MARGIN_M`, before the node. The far side of the junction on the way
-// out is measured the same way from the road crossing the outbound edge.
-
-/** Width of one traffic lane, metres (a typical urban lane). */
-export const LANE_WIDTH_M = 3.25;
-/** Between the crossing roadway's edge and the stop line (crosswalk, corner), metres. */
-export const STOP_LINE_MARGIN_M = 4;
-/** Roads within this angle of the approach's own axis continue it rather than cross it, degrees. */
-const COLLINEAR_DEG = 30;
-
-/** Lanes of edge `e` in its direction; when the way has no lane tags, 2 on motorway to primary, else 1. */
-function lanesOf(g: Graph, e: EdgeId): number {
-  const n = g.edgeLanes[e];
-  if (n > 0) return n;
-  return g.edgeRoadClass[e] <= RoadClass.primary ? 2 : 1;
-}
-
-/** Width of the road of edge `e` (both directions when it has a twin), metres. */
-function roadWidthM(g: Graph, e: EdgeId): number {
-  const t = g.edgeTwin[e];
-  return (lanesOf(g, e) + (t >= 0 ? lanesOf(g, t) : 0)) * LANE_WIDTH_M;
-}
-
-/** Acute angle between two axes (bearings, degrees), 0–90. */
-function axisAngleDeg(a: number, b: number): number {
-  const d = Math.abs((((a - b) % 180) + 180) % 180);
-  return Math.min(d, 180 - d);
-}
-
-/**
- * Distance from junction node `node` back to the stop line of inbound edge `edge` (`inbound`
- * true), or forward to the far side of the junction on outbound edge `edge` (`inbound` false),
- * metres: half the width of the widest road crossing that edge's axis at the node plus
- * `STOP_LINE_MARGIN_M`; 0 where no road crosses it (a signal or way joint on a plain road).
- */
-export function junctionSetbackM(g: Graph, node: NodeId, edge: EdgeId, inbound: boolean): number {
-  const axis = inbound ? g.edgeBearingIn[edge] : g.edgeBearingOut[edge];
-  const twin = g.edgeTwin[edge];
-  let crossing = 0;
-  const consider = (e: EdgeId, bearing: number): void => {
-    if (e === edge || e === twin) return;
-    if (axisAngleDeg(bearing, axis) > COLLINEAR_DEG) crossing = Math.max(crossing, roadWidthM(g, e));
-  };
-  for (let e = g.firstOut[node]; e < g.firstOut[node + 1]; e++)
-    if (g.edgeTarget[e] !== node) consider(e, g.edgeBearingOut[e]);
-  for (let k = g.firstIn[node]; k < g.firstIn[node + 1]; k++) {
-    const e = g.inEdges[k];
-    if (g.edgeSource[e] !== node) consider(e, g.edgeBearingIn[e]);
-  }
-  return crossing > 0 ? crossing / 2 + STOP_LINE_MARGIN_M : 0;
 }

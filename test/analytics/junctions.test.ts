@@ -189,3 +189,65 @@ describe('three signal nodes 7–12 m apart', () => {
     expect(facts.map((f) => f.intersectionKey)).toEqual([ci.key]);
   });
 });
+
+/**
+ *              AN          BN
+ *              |           |
+ *   W ---400-- A --gapM-- B ---300--- E     signals on A and B; 1st St crosses at A, 2nd St at B,
+ *              |           |                `lanes` lanes each way (a 13 m road with 2: its stop
+ *              AS          BS               lines 10.5 m from the node; 6.5 m with 1: 7.25 m)
+ */
+function twoSignals(gapM: number, lanes: number) {
+  return buildCorridor(
+    {
+      W: { x: 0, y: 0 },
+      A: { x: 400, y: 0, signals: true },
+      B: { x: 400 + gapM, y: 0, signals: true },
+      E: { x: 700 + gapM, y: 0 },
+      AN: { x: 400, y: 200 },
+      AS: { x: 400, y: -200 },
+      BN: { x: 400 + gapM, y: 200 },
+      BS: { x: 400 + gapM, y: -200 },
+    },
+    [
+      { from: 'W', to: 'A', name: 'Main St' },
+      { from: 'A', to: 'B', name: 'Main St' },
+      { from: 'B', to: 'E', name: 'Main St' },
+      { from: 'AN', to: 'A', name: '1st St', lanes },
+      { from: 'A', to: 'AS', name: '1st St', lanes },
+      { from: 'BN', to: 'B', name: '2nd St', lanes },
+      { from: 'B', to: 'BS', name: '2nd St', lanes },
+    ],
+  );
+}
+
+describe('two signals along a road: the 30 m is measured between their junction areas', () => {
+  it('joins signals 41 m apart node to node on wide cross roads (41 − 10.5 − 10.5 = 20 m of road between)', () => {
+    const fx = twoSignals(41, 2);
+    const { node: n } = fx;
+    const catalog = catalogOf(fx.region);
+    const ci = catalog.byNode.get(n.A)!;
+    expect(catalog.byNode.get(n.B)).toBe(ci);
+    expect(ci.nodes).toEqual([n.A, n.B]);
+    // a vehicle through both is one crossing, from 10.5 m before A to 10.5 m past B
+    const traj = makeTrajectory(fx, 't', [n.W, n.A, n.B, n.E], t0, [
+      { distanceM: 385, speedMps: 10 },
+      { stopS: 25 },
+      { distanceM: 356, speedMps: 10 },
+    ]);
+    const facts = buildFacts(fx.region, [traj]);
+    expect(facts.map((f) => f.intersectionKey)).toEqual([ci.key]);
+    expect(facts[0].zoneLengthM).toBeCloseTo(150 + 10.5 + 41 + 10.5 + 50, 5);
+    expect(facts[0].controlDelayS).toBeCloseTo(25, 5);
+  });
+
+  it('keeps signals 45 m apart on narrow cross roads apart (45 − 7.25 − 7.25 = 30.5 m between)', () => {
+    const fx = twoSignals(45, 1);
+    const catalog = catalogOf(fx.region);
+    expect(catalog.byNode.get(fx.node.B)).not.toBe(catalog.byNode.get(fx.node.A));
+    // 41 m on the same narrow roads leaves 26.5 m between the areas: one intersection
+    const near = twoSignals(41, 1);
+    const c = catalogOf(near.region);
+    expect(c.byNode.get(near.node.B)).toBe(c.byNode.get(near.node.A));
+  });
+});

@@ -26,7 +26,7 @@ import { openPglite, runMigrations } from '../../../src/store/index.js';
 import { allMigrations } from '../../../src/app/migrations.js';
 import { ingestHere } from '../../../src/app/ingestion/intake.js';
 import type { ProbeRecord } from '../../../src/probes/ingest/records.js';
-import { readTrajectories } from '../../../src/probes/traversal-store.js';
+import { readTrajectories } from '../../../src/probes/traversal-read.js';
 import type { Trajectory } from '../../../src/probes/trajectory.js';
 import { buildFacts, catalogOf, type SignalTiming } from '../../../src/analytics/index.js';
 import { observedFreeFlow } from '../../../src/analytics/facts/free-flow.js';

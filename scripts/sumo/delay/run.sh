@@ -5,6 +5,7 @@
 #   3. probes.ts    — 10 % of the vehicles as probes pinging every 3 s, through streetwise's pipeline
 #                     (clean, then with 4 m position noise), signal timing known
 #   4. compare.ts   — the figures, written to <work-dir>/figures-clean.json and figures-noisy.json
+#   5. speeds.ts    — learned speeds against the same probe vehicles' 1 s record (speeds-<variant>.json)
 #
 #   [HOURS=1] scripts/sumo/delay/run.sh baltimore|monaco|andorra [work-dir]
 #
@@ -47,7 +48,11 @@ $NODE scripts/sumo/delay/catalogue.ts --dir "$WORK" --pbf "$PBF" --out "$WORK/ca
 $NODE scripts/sumo/delay/truth.ts --dir "$WORK"
 for variant in clean noisy; do
   noise=0; [ "$variant" = noisy ] && noise=4
-  $NODE scripts/sumo/delay/probes.ts --dir "$WORK" --pbf "$PBF" --noise "$noise" --timing --out "$WORK/facts-$variant.json"
+  rm -f "$WORK/trajectories-$variant.json" # written by probes.ts, read by speeds.ts
+  $NODE scripts/sumo/delay/probes.ts --dir "$WORK" --pbf "$PBF" --noise "$noise" --timing --out "$WORK/facts-$variant.json" \
+    --trajectories "$WORK/trajectories-$variant.json"
+  $NODE scripts/sumo/delay/speeds.ts --dir "$WORK" --pbf "$PBF" --trajectories "$WORK/trajectories-$variant.json" \
+    --out "$WORK/speeds-$variant.json" >/dev/null
   $NODE scripts/sumo/delay/compare.ts --dir "$WORK" --facts "$WORK/facts-$variant.json" --label "$CITY $variant" --out "$WORK/figures-$variant.json" --details "$WORK/crossings-$variant.json" >/dev/null
 done
 $NODE scripts/sumo/delay/summary.ts "$WORK/figures-clean.json" "$WORK/figures-noisy.json"
