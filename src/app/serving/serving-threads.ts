@@ -15,6 +15,7 @@ import { siblingModule, startThread } from '../../store/thread.js';
 import { nextMessage } from '../../store/rpc.js';
 import type { ServingWorkerData } from './serving-worker.js';
 import { prepareSharedRouting } from './shared-routing.js';
+import { prepareSharedParking } from './shared-parking.js';
 import { servingThreadPlan } from './socket-sharing.js';
 
 /** The running serving threads. */
@@ -50,6 +51,8 @@ export async function startServingThreads(opts: {
   const graphBytes = opts.graphBytes;
   // the routing engine's read-only structures and the snapping index: built once, shared by every thread
   const routing = prepareSharedRouting(opts.config, graphBytes);
+  // the parking inventory's lots and blocks from the region: read once, shared by every thread
+  const parking = prepareSharedParking(opts.config, opts.regionDir, graphBytes);
   const workers: Worker[] = [];
   const failures: Array<(err: Error) => void> = [];
   let closing = false;
@@ -68,6 +71,7 @@ export async function startServingThreads(opts: {
       regionDir: opts.regionDir,
       graphBytes,
       routing,
+      parking,
       databaseUrl: opts.databaseUrl,
     };
     if (opts.embedded) {
