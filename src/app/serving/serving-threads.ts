@@ -1,7 +1,8 @@
 /**
  * The serving threads of a server (`serving-worker.ts`): started by the main thread with the
- * region's graph and the routing engine's read-only structures in shared memory (one copy however
- * many threads; `shared-routing.ts`) and a database port or URL each. The first thread binds the
+ * region's graph, the routing engine's read-only structures (`shared-routing.ts`) and the parking
+ * inventory's lots and blocks (`shared-parking.ts`) in shared memory (one copy however many
+ * threads) and a database port or URL each. The first thread binds the
  * configured port; the others bind the same port, each on its own socket with `reusePort` (Node
  * 22.12+ on Linux or FreeBSD), and the kernel spreads connections evenly over them. Where Node
  * lacks `reusePort` (Node 20) one serving thread runs, whatever was asked, and a one-line notice
@@ -51,7 +52,6 @@ export async function startServingThreads(opts: {
   const graphBytes = opts.graphBytes;
   // the routing engine's read-only structures and the snapping index: built once, shared by every thread
   const routing = prepareSharedRouting(opts.config, graphBytes);
-  // the parking inventory's lots and blocks from the region: read once, shared by every thread
   const parking = prepareSharedParking(opts.config, opts.regionDir, graphBytes);
   const workers: Worker[] = [];
   const failures: Array<(err: Error) => void> = [];
