@@ -10,6 +10,8 @@
  *              routing only (`BENCH_METRO_SERVE=all|routing` runs one): start-up time, peak RSS
  *              after 50 FindRoutes a thread (targets ≤ 2 GB with 2 threads, ≤ 100 MB per added
  *              thread)
+ *   parking    the parking inventory's shared base: build, bytes, records made per thread,
+ *              /blocks selection against the inventory built whole (`metro-parking.ts`)
  *   route      FindRoute at Monday 08:00 vs OSRM v6.0.0 MLD on the same file and 1 000 seeded
  *              pairs: p50/p99, alternatives, req/s (`metro-routing.ts`)
  *   sizes      the same comparison on Baltimore, and the in-memory 1 M-edge grid's search
@@ -41,6 +43,7 @@ import {
   recordFigures,
 } from './lib/metro-common.js';
 import { benchLiveUpdates, benchTiles } from './metro-live.js';
+import { benchSharedParking } from './metro-parking.js';
 import { benchAnalyticsMonth, benchPipeline } from './metro-pipeline.js';
 import { SERVER_START_MS, compareRouting } from './metro-routing.js';
 import { BALTIMORE_PBF } from './lib/baltimore-server.js';
@@ -203,6 +206,10 @@ const STEPS: Record<string, (b: MetroBench) => Promise<void>> = {
   generate: stepGenerate,
   import: stepImport,
   serve: stepServe,
+  parking: async (b) => {
+    await ensureImported(b);
+    await benchSharedParking(b);
+  },
   route: stepRoute,
   sizes: stepSizes,
   live: async (b) => {
