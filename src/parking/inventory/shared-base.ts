@@ -254,7 +254,7 @@ class RecordCache<T> {
 /**
  * One thread's reader of a shared base: records made from the shared columns on demand (a
  * bounded cache of them), the spatial indexes over the shared data, and the lot keys an upload is
- * matched by. Not reentrant-sensitive: records are only ever added to the cache.
+ * matched by. One per thread and currency: its cache is the thread's own.
  */
 export class ParkingBaseReader {
   readonly lotIndex: KDBush | null;
