@@ -6,8 +6,12 @@
  * kept in DIR between runs):
  *   generate   the OSM file: time, peak RSS, size
  *   import     `streetwise import`: time, peak RSS (targets ≤ 60 s, ≤ 3 GB)
- *   serve      `streetwise serve` with 1, 2, 3 serving threads: start-up time, peak RSS after
- *              50 FindRoutes a thread (targets ≤ 2 GB with 2 threads, ≤ 100 MB per added thread)
+ *   serve      `streetwise serve` with 1, 2, 3 serving threads, answering every service and then
+ *              routing only (`BENCH_METRO_SERVE=all|routing` runs one): start-up time, peak RSS
+ *              after 50 FindRoutes a thread (targets ≤ 2 GB with 2 threads, ≤ 100 MB per added
+ *              thread)
+ *   parking    the parking inventory's shared base: build, bytes, records made per thread,
+ *              /blocks selection against the inventory built whole (`metro-parking.ts`)
  *   route      FindRoute at Monday 08:00 vs OSRM v6.0.0 MLD on the same file and 1 000 seeded
  *              pairs: p50/p99, alternatives, req/s (`metro-routing.ts`)
  *   sizes      the same comparison on Baltimore, and the in-memory 1 M-edge grid's search
@@ -39,6 +43,7 @@ import {
   recordFigures,
 } from './lib/metro-common.js';
 import { benchLiveUpdates, benchTiles } from './metro-live.js';
+import { benchSharedParking } from './metro-parking.js';
 import { benchAnalyticsMonth, benchPipeline } from './metro-pipeline.js';
 import { SERVER_START_MS, compareRouting } from './metro-routing.js';
 import { BALTIMORE_PBF } from './lib/baltimore-server.js';
@@ -105,36 +110,69 @@ async function ensureImported(b: MetroBench): Promise<void> {
   }
 }
 
+/** The services a serve run answers: every one (the default), and routing alone. */
+const SERVE_MODES: Array<{ key: string; label: string; env: Record<string, string> }> = [
+  { key: 'all', label: 'every service', env: {} },
+  { key: 'routing', label: 'routing only (SERVICES=routing)', env: { SERVICES: 'routing' } },
+];
+
+/** Peak RSS of a serve run of `n` threads after 50 FindRoutes a thread, or the reason there is none. */
+async function serveOnce(
+  b: MetroBench,
+  n: number,
+  env: Record<string, string>,
+  paths: (token: string) => Array<{ path: string }>,
+): Promise<{ mb: number; readyS: number } | { error: string }> {
+  const t0 = Date.now();
+  const { server, token } = await startBaltimoreServer(b.dataDir, {
+    env: { REGION: 'metro', SERVING_THREADS: String(n), ...env },
+    timeoutMs: SERVER_START_MS,
+  });
+  const readyS = (Date.now() - t0) / 1000;
+  try {
+    const port = Number(new URL(server.url).port);
+    const requests = paths(token);
+    await runLoad({ host: '127.0.0.1', port, requests, connections: n, newConnection: true, total: 50 * n });
+    await new Promise((r) => setTimeout(r, 2000));
+    if (server.child.exitCode !== null || server.child.signalCode !== null)
+      return {
+        error: `server exited (${server.child.exitCode ?? server.child.signalCode}): ${server.stderr().slice(-400)}`,
+      };
+    return { mb: peakRssMb(server.child.pid!), readyS };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function stepServe(b: MetroBench): Promise<void> {
   await ensureImported(b);
   const { odPairs } = await import('./routing.js');
   const pairs = odPairs(metroGraph(b.dataDir), 50, b.seed);
   const depS = nextMonday(TZ, 8);
-  const rows: Record<string, number> = {};
-  // more than one serving thread needs reusePort (Node 22.12+ on Linux; src/app/serving/socket-sharing.ts)
-  for (const n of socketSharing() === 'reusePort' ? [1, 2, 3] : [1]) {
-    const t0 = Date.now();
-    const { server, token } = await startBaltimoreServer(b.dataDir, {
-      env: { REGION: 'metro', SERVING_THREADS: String(n) },
-      timeoutMs: SERVER_START_MS,
-    });
-    const readyS = (Date.now() - t0) / 1000;
-    try {
-      const requests = pairs.map(([a, z]) => ({
-        path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat.toFixed(6)},${a.lon.toFixed(6)}&WP_2=${z.lat.toFixed(6)},${z.lon.toFixed(6)}&DepartureTime=${isoZ(depS)}&Token=${token}`,
-      }));
-      const port = Number(new URL(server.url).port);
-      await runLoad({ host: '127.0.0.1', port, requests, connections: n, newConnection: true, total: 50 * n });
-      await new Promise((r) => setTimeout(r, 2000));
-      const mb = peakRssMb(server.child.pid!);
-      rows[`threads${n}PeakMb`] = mb;
-      rows[`threads${n}ReadyS`] = readyS;
-      const added = n > 1 ? `  (+${((mb - rows.threads1PeakMb) / (n - 1)).toFixed(0)} MB per added thread)` : '';
-      console.log(
-        `  ${n} serving thread${n > 1 ? 's' : ' '}: ready in ${readyS.toFixed(1)} s, peak RSS ${mb.toFixed(0)} MB${added}`,
-      );
-    } finally {
-      await server.stop();
+  const paths = (token: string) =>
+    pairs.map(([a, z]) => ({
+      path: `/traffic/api.ashx?Action=FindRoute&Format=JSON&WP_1=${a.lat.toFixed(6)},${a.lon.toFixed(6)}&WP_2=${z.lat.toFixed(6)},${z.lon.toFixed(6)}&DepartureTime=${isoZ(depS)}&Token=${token}`,
+    }));
+  const rows: Record<string, number | string> = {};
+  // BENCH_METRO_SERVE=all or =routing runs one of the two
+  const modes = SERVE_MODES.filter((m) => !process.env.BENCH_METRO_SERVE || process.env.BENCH_METRO_SERVE === m.key);
+  for (const mode of modes) {
+    console.log(`  ${mode.label}:`);
+    // more than one serving thread needs reusePort (Node 22.12+ on Linux; src/app/serving/socket-sharing.ts)
+    for (const n of socketSharing() === 'reusePort' ? [1, 2, 3] : [1]) {
+      const r = await serveOnce(b, n, mode.env, paths);
+      const threads = `${n} serving thread${n > 1 ? 's' : ' '}`;
+      if ('error' in r) {
+        console.log(`    ${threads}: ${r.error}`);
+        rows[`${mode.key}.threads${n}Error`] = r.error;
+        continue;
+      }
+      rows[`${mode.key}.threads${n}PeakMb`] = r.mb;
+      rows[`${mode.key}.threads${n}ReadyS`] = r.readyS;
+      const one = rows[`${mode.key}.threads1PeakMb`];
+      const added =
+        n > 1 && typeof one === 'number' ? `  (+${((r.mb - one) / (n - 1)).toFixed(0)} MB per added thread)` : '';
+      console.log(`    ${threads}: ready in ${r.readyS.toFixed(1)} s, peak RSS ${r.mb.toFixed(0)} MB${added}`);
     }
   }
   recordFigures(b, 'serve', rows);
@@ -168,6 +206,10 @@ const STEPS: Record<string, (b: MetroBench) => Promise<void>> = {
   generate: stepGenerate,
   import: stepImport,
   serve: stepServe,
+  parking: async (b) => {
+    await ensureImported(b);
+    await benchSharedParking(b);
+  },
   route: stepRoute,
   sizes: stepSizes,
   live: async (b) => {

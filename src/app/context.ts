@@ -8,6 +8,7 @@ import type { Region } from '../network/region.js';
 import type { SpeedFeeds } from '../traffic/feeds.js';
 import type { AuthService } from '../auth/auth-service.js';
 import type { ChangeFeed } from '../store/changes.js';
+import type { SharedParkingBase } from '../parking/index.js';
 
 export interface AppContext {
   config: Config;
@@ -25,6 +26,11 @@ export interface AppContext {
   ingestion?: IngestionAccess;
   /** the change log this process follows (what other processes and threads wrote); absent in tests */
   changes?: ChangeFeed;
+  /**
+   * the region's parking lots and blocks in shared memory, built once per process for its serving
+   * threads (`app/serving/shared-parking.ts`); absent: the parking service builds its own inventory
+   */
+  parkingBase?: SharedParkingBase;
 }
 
 /** What the serving side knows of the ingestion role. */

@@ -24,7 +24,9 @@ export function buildServices(ctx: AppContext): AppServices {
   const served = new Set(ctx.config.server.services);
   return {
     routing: served.has('routing') ? buildRoutingService(ctx) : null,
-    parkingInventory: served.has('parking') ? new InventoryService(ctx.db, ctx.region) : null,
+    parkingInventory: served.has('parking')
+      ? new InventoryService(ctx.db, ctx.region, { shared: ctx.parkingBase })
+      : null,
     tiles: new MapTiles(ctx.region, ctx.speeds),
   };
 }

@@ -5,7 +5,9 @@
 export { ParkingError, PARKING_ERRORS, type ParkingErrorCode, type ParkingErrorKind } from './errors.js';
 export { migrations } from './migrations.js';
 export { InventoryService, type InventoryServiceOptions } from './inventory/service.js';
-export { Inventory, buildInventory } from './inventory/inventory.js';
+export { Inventory, buildInventory, type InventoryView } from './inventory/inventory.js';
+export { shareParkingBase, ParkingBaseReader, type SharedParkingBase } from './inventory/shared-base.js';
+export { SharedInventory } from './inventory/shared-inventory.js';
 export {
   parseInventoryQuery,
   inventoryParameters,

@@ -1,8 +1,9 @@
 /**
  * The serving threads of a server (`serving-worker.ts`): started by the main thread with the
- * region's graph and the routing engine's read-only structures in shared memory (one copy however
- * many threads; `shared-routing.ts`) and a database port or URL each, beside one window builder
- * thread (`window-builder.ts`) that builds the window tables they ask for and hands them to all. The first thread binds the
+ * region's graph, the routing engine's read-only structures (`shared-routing.ts`) and the parking
+ * inventory's lots and blocks (`shared-parking.ts`) in shared memory (one copy however many
+ * threads) and a database port or URL each, beside one window builder thread
+ * (`window-builder.ts`) that builds the window tables they ask for and hands them to all. The first thread binds the
  * configured port; the others bind the same port, each on its own socket with `reusePort` (Node
  * 22.12+ on Linux or FreeBSD), and the kernel spreads connections evenly over them. Where Node
  * lacks `reusePort` (Node 20) one serving thread runs, whatever was asked, and a one-line notice
@@ -17,6 +18,8 @@ import { nextMessage } from '../../store/rpc.js';
 import type { ServingWorkerData } from './serving-worker.js';
 import { engineConfigOf, prepareSharedRouting, type SharedRouting } from './shared-routing.js';
 import type { WindowBuilderData } from './window-builder.js';
+import { prepareSharedParking } from './shared-parking.js';
+import type { SharedParkingBase } from '../../parking/index.js';
 import { servingThreadPlan } from './socket-sharing.js';
 
 /** The running serving threads. */
@@ -59,6 +62,7 @@ export async function startServingThreads(opts: ThreadsOptions): Promise<Serving
   const count = plan.count;
   // the routing engine's read-only structures and the snapping index: built once, shared by every thread
   const routing = prepareSharedRouting(opts.config, opts.graphBytes);
+  const parking = prepareSharedParking(opts.config, opts.regionDir, opts.graphBytes);
   const workers: Worker[] = [];
   const failures: Array<(err: Error) => void> = [];
   let closing = false;
@@ -79,7 +83,7 @@ export async function startServingThreads(opts: ThreadsOptions): Promise<Serving
     });
   }
   for (let i = 0; i < count; i++) {
-    const w = startServingWorker(opts, i, routing);
+    const w = startServingWorker(opts, i, routing, parking);
     w.on('error', (err) => fail(err));
     // a window table a serving thread needs is asked of the builder
     w.on('message', (m: { t?: string }) => {
@@ -121,13 +125,19 @@ export async function startServingThreads(opts: ThreadsOptions): Promise<Serving
 }
 
 /** Starts serving thread `index`, with its own port to the embedded database (or the PostgreSQL URL). */
-function startServingWorker(opts: ThreadsOptions, index: number, routing: SharedRouting | undefined): Worker {
+function startServingWorker(
+  opts: ThreadsOptions,
+  index: number,
+  routing: SharedRouting | undefined,
+  parking: SharedParkingBase | undefined,
+): Worker {
   const data: ServingWorkerData = {
     index,
     config: opts.config,
     regionDir: opts.regionDir,
     graphBytes: opts.graphBytes,
     routing,
+    parking,
     databaseUrl: opts.databaseUrl,
   };
   const transfer: MessagePort[] = [];

@@ -34,6 +34,7 @@ import type { AppContext } from '../context.js';
 import { followChanges } from '../follow-changes.js';
 import { workersOf } from '../ingestion/intake.js';
 import { useSharedRouting, type SharedRouting } from './shared-routing.js';
+import type { SharedParkingBase } from '../../parking/index.js';
 import { listenOptions, socketSharing } from './socket-sharing.js';
 
 /** What a serving thread is given. */
@@ -45,6 +46,8 @@ export interface ServingWorkerData {
   graphBytes: Uint8Array;
   /** the routing structures every serving thread shares, or undefined when routing is not served */
   routing?: SharedRouting;
+  /** the parking inventory's lots and blocks, or undefined when parking is not served */
+  parking?: SharedParkingBase;
   dbPort?: MessagePort;
   databaseUrl?: string;
 }
@@ -63,7 +66,16 @@ const speeds = new SpeedFeeds();
 const ingestion = {
   workers: workersOf({ db, region: region.meta.name, databaseUrl: data.databaseUrl }, 1),
 };
-const ctx: AppContext = { config, db, region, speeds, auth: new DbAuthService(db), now: Date.now, ingestion };
+const ctx: AppContext = {
+  config,
+  db,
+  region,
+  speeds,
+  auth: new DbAuthService(db),
+  now: Date.now,
+  ingestion,
+  parkingBase: data.parking,
+};
 // follow the change log from before the speeds are read: nothing written meanwhile is missed
 const fromSeq = await latestChangeSeq(db);
 await loadSpeedFeeds(db, region.graph, speeds, { mapVersion: region.meta.mapVersion, nowS: Date.now() / 1000 });

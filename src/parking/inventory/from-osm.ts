@@ -261,7 +261,7 @@ export function mergeCurb(
 }
 
 /** Cross streets of a block for its `address` ("Main St from 1st Ave to 2nd Ave"). */
-function blockAddress(block: Block, namesAt: ReadonlyMap<number, readonly string[]>): string {
+export function blockAddress(block: Block, namesAt: ReadonlyMap<number, readonly string[]>): string {
   const cross = (node: number): string => namesAt.get(node)?.find((n) => n !== block.name) ?? '';
   const a = cross(block.fromNode),
     b = cross(block.toNode);
@@ -276,6 +276,18 @@ function blockAddress(block: Block, namesAt: ReadonlyMap<number, readonly string
 export function blockFromRegion(
   block: Block,
   namesAt: ReadonlyMap<number, readonly string[]>,
+  currencyIso: string,
+): BlockRecord {
+  return blockRecord(block, blockAddress(block, namesAt), currencyIso);
+}
+
+/**
+ * Inventory record of a block from what the record is made of: its id, name, geometry and curb,
+ * and its `address` (`blockAddress`).
+ */
+export function blockRecord(
+  block: Pick<Block, 'id' | 'name' | 'geometry' | 'curb'>,
+  address: string,
   currencyIso: string,
 ): BlockRecord {
   const segments: SegmentRecord[] = [];
@@ -320,7 +332,7 @@ export function blockFromRegion(
     segments,
     fields: {
       name: block.name,
-      address: blockAddress(block, namesAt),
+      address,
       operator: '',
       currency: currencySymbol(currencyIso),
       pmtTypes: [],

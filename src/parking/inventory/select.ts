@@ -5,7 +5,7 @@
  */
 import { ParkingError } from '../errors.js';
 import { degreeSpan, distanceToPolylineM, geodesicDistanceM, pointInPolygon, ringCentroid } from '../../geo/index.js';
-import type { Inventory } from './inventory.js';
+import type { InventoryView } from './inventory.js';
 import type { LocationQuery } from './location-params.js';
 import type { InventoryQuery } from './params.js';
 import type { BlockRecord, LotRecord } from './types.js';
@@ -54,7 +54,7 @@ function bboxOfLine(line: ReadonlyArray<readonly [number, number]>, padM: number
  * Lots matching the query's location and operator filter, as one page.
  * @example selectLots(inv, parseInventoryQuery('lots', { point: '39.29|-76.61', radius: '500', sort: 'distance' }, now))
  */
-export function selectLots(inv: Inventory, q: InventoryQuery): Page<LotRecord> {
+export function selectLots(inv: InventoryView, q: InventoryQuery): Page<LotRecord> {
   const loc = q.location;
   const hits: Hit<LotRecord>[] = [];
   const keep = (l: LotRecord): boolean => q.operators === null || q.operators.has(l.operatorKey);
@@ -76,21 +76,18 @@ export function selectLots(inv: Inventory, q: InventoryQuery): Page<LotRecord> {
   const dist = (l: LotRecord): number => geodesicDistanceM(centre![0], centre![1], l.lat, l.lon);
   if (loc.kind === 'circle') {
     const { dLat, dLon } = degreeSpan(loc.lat, loc.radiusM);
-    for (const i of inv.lotsInBox(loc.lat - dLat, loc.lon - dLon, loc.lat + dLat, loc.lon + dLon)) {
-      const l = inv.lots[i];
+    for (const l of inv.lotsInBox(loc.lat - dLat, loc.lon - dLon, loc.lat + dLat, loc.lon + dLon)) {
       if (!keep(l)) continue;
       const d = dist(l);
       if (d <= loc.radiusM) hits.push({ rec: l, distanceM: d });
     }
   } else if (loc.kind === 'box') {
-    for (const i of inv.lotsInBox(loc.minLat, loc.minLon, loc.maxLat, loc.maxLon)) {
-      const l = inv.lots[i];
+    for (const l of inv.lotsInBox(loc.minLat, loc.minLon, loc.maxLat, loc.maxLon)) {
       if (keep(l)) hits.push({ rec: l, distanceM: dist(l) });
     }
   } else if (loc.kind === 'polygon') {
     const [a, b, c, d] = bboxOfLine(loc.ring, 0);
-    for (const i of inv.lotsInBox(a, b, c, d)) {
-      const l = inv.lots[i];
+    for (const l of inv.lotsInBox(a, b, c, d)) {
       if (keep(l) && pointInPolygon(l.lat, l.lon, loc.ring)) hits.push({ rec: l, distanceM: dist(l) });
     }
   } else {
@@ -98,10 +95,9 @@ export function selectLots(inv: Inventory, q: InventoryQuery): Page<LotRecord> {
     const seen = new Set<number>();
     for (let s = 1; s < loc.line.length; s++) {
       const [a, b, c, d] = bboxOfLine([loc.line[s - 1], loc.line[s]], loc.widthM);
-      for (const i of inv.lotsInBox(a, b, c, d)) {
-        if (seen.has(i)) continue;
-        seen.add(i);
-        const l = inv.lots[i];
+      for (const l of inv.lotsInBox(a, b, c, d)) {
+        if (seen.has(l.id)) continue;
+        seen.add(l.id);
         if (!keep(l)) continue;
         const dm = distanceToPolylineM(l.lat, l.lon, loc.line);
         if (dm <= loc.widthM) hits.push({ rec: l, distanceM: dm });
@@ -148,7 +144,7 @@ function distanceToBlockM(lat: number, lon: number, b: BlockRecord): number {
 }
 
 /** Blocks matching the query's location, operator and restriction filters, as one page. */
-export function selectBlocks(inv: Inventory, q: InventoryQuery): Page<BlockRecord> {
+export function selectBlocks(inv: InventoryView, q: InventoryQuery): Page<BlockRecord> {
   const loc = q.location;
   const hits: Hit<BlockRecord>[] = [];
   const keep = (b: BlockRecord): boolean =>
@@ -168,16 +164,14 @@ export function selectBlocks(inv: Inventory, q: InventoryQuery): Page<BlockRecor
   }
   if (loc.kind === 'circle') {
     const { dLat, dLon } = degreeSpan(loc.lat, loc.radiusM);
-    for (const i of inv.blocksInBox(loc.lat - dLat, loc.lon - dLon, loc.lat + dLat, loc.lon + dLon)) {
-      const b = inv.blocks[i];
+    for (const b of inv.blocksInBox(loc.lat - dLat, loc.lon - dLon, loc.lat + dLat, loc.lon + dLon)) {
       if (!keep(b)) continue;
       const d = distanceToBlockM(loc.lat, loc.lon, b);
       if (d <= loc.radiusM) hits.push({ rec: b, distanceM: d });
     }
   } else if (loc.kind === 'box') {
     const [cLat, cLon] = centreOf(loc)!;
-    for (const i of inv.blocksInBox(loc.minLat, loc.minLon, loc.maxLat, loc.maxLon)) {
-      const b = inv.blocks[i];
+    for (const b of inv.blocksInBox(loc.minLat, loc.minLon, loc.maxLat, loc.maxLon)) {
       if (!keep(b)) continue;
       const g = b.geometry;
       let meets = false;

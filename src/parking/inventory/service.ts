@@ -22,7 +22,11 @@ import { queryProducts } from '../reservations/products/product-query.js';
 import type { InventoryQuery } from './params.js';
 import type { Hit } from './select.js';
 import type { LotRecord } from './types.js';
-import { buildInventory, type Inventory } from './inventory.js';
+import { buildInventory, type InventoryView } from './inventory.js';
+import type { LotUpload } from './lot-upload.js';
+import type { BlockUpload } from './block-upload.js';
+import { ParkingBaseReader, type SharedParkingBase } from './shared-base.js';
+import { SharedInventory } from './shared-inventory.js';
 import { parseInventoryQuery, type InventoryOperation } from './params.js';
 import { selectBlocks, selectLots } from './select.js';
 import { inventoryVersion, localUploadWrites, readUploads, storeUploads, type UploadResult } from './store.js';
@@ -33,19 +37,26 @@ export interface InventoryServiceOptions {
   versionCheckMs?: number;
   /** ISO 4217 currency of lots and blocks without one (default from the region's country) */
   currencyIso?: string;
+  /**
+   * the region's lots and blocks in shared memory (`shareParkingBase`, built once per process):
+   * when given, the region's lots, blocks and street names are never read from `region`
+   */
+  shared?: SharedParkingBase;
 }
 
 /** Lots and blocks queries over the region plus operator uploads. */
 export class InventoryService {
-  private inventory: Inventory | null = null;
+  private inventory: InventoryView | null = null;
   private version = -1;
   private checkedAtMs = 0;
   /** `localUploadWrites` when the version was last checked */
   private seenWrites = 0;
-  private building: Promise<Inventory> | null = null;
+  private building: Promise<InventoryView> | null = null;
   private readonly currencyIso: string;
   private readonly isHoliday: (isoDate: string) => boolean;
   private readonly versionCheckMs: number;
+  /** this thread's reader of the shared base, when there is one */
+  private readonly sharedBase: ParkingBaseReader | null;
 
   constructor(
     private readonly db: Db,
@@ -55,10 +66,18 @@ export class InventoryService {
     this.currencyIso = opts.currencyIso ?? currencyOfCountry(region.meta.country);
     this.isHoliday = holidayCalendar(region.meta.country);
     this.versionCheckMs = opts.versionCheckMs ?? 1000;
+    this.sharedBase = opts.shared ? new ParkingBaseReader(opts.shared, this.currencyIso) : null;
+  }
+
+  /** The inventory of the region with `uploads` merged (over the shared base when there is one). */
+  private build(uploads: { lots: LotUpload[]; blocks: BlockUpload[] }): InventoryView {
+    return this.sharedBase
+      ? new SharedInventory(this.sharedBase, uploads)
+      : buildInventory(this.region, uploads, this.currencyIso);
   }
 
   /** The current inventory, rebuilt when uploads changed (in this or another process). */
-  async current(): Promise<Inventory> {
+  async current(): Promise<InventoryView> {
     const nowMs = Date.now();
     const writes = localUploadWrites(this.db);
     if (this.inventory && nowMs - this.checkedAtMs < this.versionCheckMs && writes === this.seenWrites)
@@ -70,7 +89,7 @@ export class InventoryService {
       this.checkedAtMs = Date.now();
       if (!this.inventory || v !== this.version) {
         const uploads = await readUploads(this.db, this.region.meta.name);
-        this.inventory = buildInventory(this.region, uploads, this.currencyIso);
+        this.inventory = this.build(uploads);
         this.version = v;
       }
       return this.inventory;
@@ -173,16 +192,16 @@ export class InventoryService {
   }
 
   /** Rebuilds now if the stored uploads changed (after a write by this process). */
-  async refresh(): Promise<Inventory> {
+  async refresh(): Promise<InventoryView> {
     this.checkedAtMs = 0;
     return this.current();
   }
 
   /** Validates and stores uploaded lots and blocks (all or nothing), then rebuilds the index. */
   async upload(lots: unknown[], blocks: unknown[]): Promise<UploadResult> {
-    let built: Inventory | null = null;
+    let built: InventoryView | null = null;
     const res = await storeUploads(this.db, this.region.meta.name, lots, blocks, async (tx) => {
-      built = buildInventory(this.region, await readUploads(tx, this.region.meta.name), this.currencyIso);
+      built = this.build(await readUploads(tx, this.region.meta.name));
     });
     if (built) {
       this.inventory = built;
@@ -212,7 +231,7 @@ export class InventoryService {
 
   private async observeParkEvents(
     q: Queryable,
-    inv: Inventory,
+    inv: InventoryView,
     events: readonly ParkEventPoint[],
   ): Promise<ObservationInput[]> {
     if (events.length === 0) return [];
