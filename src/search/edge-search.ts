@@ -13,6 +13,7 @@
  *   `arrivalS`), or Infinity when f may not be entered that way (one-way, excluded, banned turn);
  * - `potential(f)`: the lower bound added to the label's cost for its queue key (0: Dijkstra);
  * - `keep(f, c)`: whether a new label is worth queueing (dead ends: routing's);
+ * - `SearchTraits`: which of the optional hooks (times, potential, keep) are used at all;
  * - `stopBefore(minKey)` and `settledLabel(e)`: the stop rule (one target proven best; several
  *   targets within a bound);
  * - the queue: an exact binary heap (`HeapQueue`) or routing's bucket queue (`BucketQueue`).
@@ -40,6 +41,16 @@ export interface TurnCheck {
   readonly size: number;
 }
 
+/** Which optional hooks a parameterisation uses (the loops skip the others: matching's are the leanest). */
+export interface SearchTraits {
+  /** labels carry times (`enter` sets `arrivalS`): time-dependent costs */
+  timed: boolean;
+  /** queue keys add `potential` (goal direction); else the key is the cost (Dijkstra) */
+  directed: boolean;
+  /** `keep` may drop new labels */
+  drops: boolean;
+}
+
 /** Labels, queue discipline, settle loop and relaxation of one edge-based search at a time. */
 export abstract class EdgeSearch {
   /** cost of each edge's label (the service's unit), valid where gen = generation */
@@ -55,6 +66,8 @@ export abstract class EdgeSearch {
   protected generation = 0;
   /** time at which the edge `enter` just costed is left (set by `enter` when costs depend on time) */
   protected arrivalS = 0;
+  /** the graph has turn restrictions to check (they are fixed with the graph) */
+  private readonly checkTurns: boolean;
   /** true when the last `settle` stopped at its label limit */
   exhausted = false;
 
@@ -66,12 +79,15 @@ export abstract class EdgeSearch {
     private readonly turns: TurnCheck | null,
     /** the label queue */
     protected queue: LabelQueue,
+    /** the optional hooks used */
+    private readonly traits: SearchTraits,
   ) {
     this.cost = new Float64Array(edgeCount);
     this.time = new Float64Array(edgeCount);
     this.parent = new Int32Array(edgeCount);
     this.pushedKey = new Float64Array(edgeCount);
     this.gen = new Uint32Array(edgeCount);
+    this.checkTurns = turns !== null && turns.size > 0;
   }
 
   /** Cost at the head of edge e whose label costs c, before any turn; Infinity: nothing is relaxed from there. */
@@ -124,7 +140,7 @@ export abstract class EdgeSearch {
 
   /** Queues label e (cost c) keyed by its cost plus its potential. */
   protected push(e: number, c: number): void {
-    const k = c + this.potential(e);
+    const k = this.traits.directed ? c + this.potential(e) : c;
     this.pushedKey[e] = k;
     this.queue.push(e, k);
   }
@@ -166,22 +182,23 @@ export abstract class EdgeSearch {
   protected relaxFrom(e: number, c: number, parentEdge: number): void {
     const { firstOut, edgeTarget } = this.star;
     const { cost, gen } = this;
+    const { timed, drops } = this.traits;
     const turns = this.turns;
-    const checkTurns = turns !== null && turns.size > 0;
+    const checkTurns = this.checkTurns;
     const cur = this.generation;
     const atHead = this.leave(e, c);
     if (atHead === Infinity) return;
     const v = edgeTarget[e];
     for (let f = firstOut[v], end = firstOut[v + 1]; f < end; f++) {
-      if (checkTurns && !turns.isTurnAllowed(e, f)) continue; // turn restriction
+      if (checkTurns && !turns!.isTurnAllowed(e, f)) continue; // turn restriction
       const nc = this.enter(e, f, atHead);
       if (nc === Infinity) continue;
       if (gen[f] === cur && !(nc < cost[f])) continue;
       gen[f] = cur;
       cost[f] = nc;
-      this.time[f] = this.arrivalS;
+      if (timed) this.time[f] = this.arrivalS;
       this.parent[f] = parentEdge;
-      if (!this.keep(f, nc)) {
+      if (drops && !this.keep(f, nc)) {
         this.pushedKey[f] = -1; // an older queue entry of f is stale now
         continue;
       }

@@ -91,7 +91,11 @@ export class SimRouter extends EdgeSearch {
     topSpeedKph = 0,
     exact?: ExactBound,
   ) {
-    super(graph.edgeCount, graph, new TurnRestrictions(graph), new HeapQueue());
+    super(graph.edgeCount, graph, new TurnRestrictions(graph), new HeapQueue(), {
+      timed: false,
+      directed: true,
+      drops: false,
+    });
     this.bound = new Float64Array(graph.edgeCount);
     this.drivable = new Uint8Array(graph.edgeCount);
     const n = graph.nodeCount;

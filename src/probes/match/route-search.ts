@@ -61,7 +61,11 @@ export class RouteSearch extends EdgeSearch {
     private readonly uTurnPenaltyM = 0,
     private readonly goalBound = true,
   ) {
-    super(graph.edgeCount, graph, new TurnRestrictions(graph), new HeapQueue());
+    super(graph.edgeCount, graph, new TurnRestrictions(graph), new HeapQueue(), {
+      timed: false,
+      directed: false,
+      drops: false,
+    });
     this.targetGen = new Uint32Array(graph.edgeCount);
     const n = graph.nodeCount;
     this.nodeX = new Float64Array(n);
@@ -149,14 +153,17 @@ export class RouteSearch extends EdgeSearch {
   protected override settledLabel(e: number): boolean {
     const d = this.cost[e];
     if (d > this.boundM) return true;
-    if (this.targetGen[e] === this.generation) {
-      const { targets, out } = this;
-      for (let i = 0; i < targets.length; i++) {
-        if (targets[i].edge === e && out[i] === Infinity) {
-          const total = d + targets[i].offsetM;
-          if (total <= this.boundM) out[i] = total;
-          this.remaining--;
-        }
+    return this.targetGen[e] === this.generation && this.reachTargets(e, d);
+  }
+
+  /** Records the targets on edge e entered at distance d; true once every target is reached. */
+  private reachTargets(e: number, d: number): boolean {
+    const { targets, out } = this;
+    for (let i = 0; i < targets.length; i++) {
+      if (targets[i].edge === e && out[i] === Infinity) {
+        const total = d + targets[i].offsetM;
+        if (total <= this.boundM) out[i] = total;
+        this.remaining--;
       }
     }
     return this.remaining <= 0;

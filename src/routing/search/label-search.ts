@@ -98,7 +98,7 @@ export class LabelSearch extends EdgeSearch {
     const layout = prepared?.layout ?? new SearchLayout(model, restrictions, usable);
     // restrictions are folded into the layout's turn table (a forbidden turn's delay is −1)
     const timeQueue = new BucketQueue(1 / 32);
-    super(model.graph.edgeCount, layout, null, timeQueue);
+    super(model.graph.edgeCount, layout, null, timeQueue, { timed: true, directed: true, drops: true });
     this.timeQueue = timeQueue;
     const g = (this.g = model.graph);
     this.layout = layout;
