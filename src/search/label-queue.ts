@@ -5,6 +5,8 @@
  * is not its label's latest (`lastKey`).
  */
 
+import FlatQueue from 'flatqueue';
+
 /** A min-queue of label ids by key. */
 export interface LabelQueue {
   /** entries in the queue, stale ones included */
@@ -22,74 +24,32 @@ export interface LabelQueue {
 }
 
 /**
- * Exact binary min-heap on typed arrays: pops strictly in key order, ties broken exactly as the
- * `flatqueue` package breaks them (the same comparisons in the same order), which is what
- * matching's distances and the simulator's routes were defined with.
+ * Exact binary min-heap: the `flatqueue` package's, so ties pop in the order matching's distances
+ * and the simulator's routes were defined with (its plain arrays are faster here than a typed-array
+ * copy of the same heap: matching's searches are many and short).
  */
 export class HeapQueue implements LabelQueue {
-  private ids = new Int32Array(1024);
-  private keys = new Float64Array(1024);
-  length = 0;
+  private readonly heap = new FlatQueue<number>();
   lastKey = 0;
 
+  get length(): number {
+    return this.heap.length;
+  }
+
   push(id: number, key: number): void {
-    if (this.length === this.ids.length) this.grow();
-    const ids = this.ids;
-    const keys = this.keys;
-    let pos = this.length++;
-    while (pos > 0) {
-      const parent = (pos - 1) >> 1;
-      const parentKey = keys[parent];
-      if (key >= parentKey) break;
-      ids[pos] = ids[parent];
-      keys[pos] = parentKey;
-      pos = parent;
-    }
-    ids[pos] = id;
-    keys[pos] = key;
+    this.heap.push(id, key);
   }
 
   pop(): number {
-    const ids = this.ids;
-    const keys = this.keys;
-    const top = ids[0];
-    this.lastKey = keys[0];
-    const last = --this.length;
-    if (last > 0) {
-      const id = ids[last];
-      const key = keys[last];
-      let pos = 0;
-      const halfLen = last >> 1;
-      while (pos < halfLen) {
-        const left = (pos << 1) + 1;
-        const right = left + 1;
-        const child = right < last && keys[right] < keys[left] ? right : left;
-        if (keys[child] >= key) break;
-        ids[pos] = ids[child];
-        keys[pos] = keys[child];
-        pos = child;
-      }
-      ids[pos] = id;
-      keys[pos] = key;
-    }
-    return top;
+    this.lastKey = this.heap.peekValue() as number;
+    return this.heap.pop() as number;
   }
 
   peekKey(): number {
-    return this.keys[0];
+    return this.heap.peekValue() as number;
   }
 
   clear(): void {
-    this.length = 0;
-  }
-
-  /** Doubles the storage. */
-  private grow(): void {
-    const ids = new Int32Array(this.ids.length * 2);
-    ids.set(this.ids);
-    const keys = new Float64Array(this.keys.length * 2);
-    keys.set(this.keys);
-    this.ids = ids;
-    this.keys = keys;
+    this.heap.clear();
   }
 }
