@@ -1,7 +1,11 @@
 /**
  * The simulator's own route choice (services never import `routing/`): an edge-based A* on the
  * travel times links have *now* (congestion at departure) plus an expected signal wait,
- * respecting one-ways and turn restrictions. Not reentrant; reuses its arrays.
+ * respecting one-ways and turn restrictions. It is the shared kernel (`EdgeSearch`,
+ * `src/search/edge-search.ts`) parameterised with static costs: a label is the time at the end
+ * of its edge, leaving an edge adds its node delay, entering one its current time (no U-turn but
+ * at a dead end), the potential is one of the bounds below (cached per label), the queue an exact
+ * binary heap, and the search stops when the target edge is settled. Not reentrant.
  *
  * Goal direction: with `topSpeedKph` (no edge time `timeOf` returns is below its length at that
  * speed), a label's key adds the straight line (a chord through the sphere: three subtractions
@@ -18,9 +22,10 @@
  * straight line at the top speed (a motorway's) lets the search settle a wide disc around the
  * origin; the exact bound keeps it near the route.
  */
-import FlatQueue from 'flatqueue';
 import { EARTH_RADIUS_M } from '../geo/index.js';
 import { EdgeFlag, RoadClass, TurnRestrictions, type Graph } from '../network/graph.js';
+import { EdgeSearch } from '../search/edge-search.js';
+import { HeapQueue } from '../search/label-queue.js';
 
 const RAD = Math.PI / 180;
 
@@ -49,15 +54,9 @@ export interface ExactBound {
 }
 
 /** Reusable time-dependent shortest-path search for simulated trips. */
-export class SimRouter {
-  private readonly cost: Float64Array;
-  /** lower bound from the edge's head to the running search's target, seconds (valid with `seen`) */
+export class SimRouter extends EdgeSearch {
+  /** lower bound from the edge's head to the running search's target, seconds (valid with the label) */
   private readonly bound: Float64Array;
-  private readonly pred: Int32Array;
-  private readonly seen: Uint32Array;
-  private generation = 0;
-  private readonly queue = new FlatQueue<number>();
-  private readonly turns: TurnRestrictions;
   private readonly drivable: Uint8Array;
   /** seconds per metre of straight line (0: plain Dijkstra) */
   private readonly secondsPerM: number;
@@ -72,6 +71,15 @@ export class SimRouter {
   private readonly exact: { distance: NodeBound; minTimeS: Float64Array; minDelayS: Float64Array } | null;
   /** edges popped by the last search */
   lastPopped = 0;
+  /** the running search's target edge, its tail, edge times and node delays */
+  private to = -1;
+  private goal = 0;
+  private timeOf: EdgeTimeFn = () => 0;
+  private nodeDelayS: (inEdge: number) => number = () => 0;
+  private reachedTo = false;
+  /** the edge being relaxed: its twin, and whether its head is a dead end */
+  private twin = -1;
+  private deadEnd = false;
 
   /**
    * `topSpeedKph`: a speed no edge time of any search exceeds (every `timeOf(e)` ≥ length × 3.6 /
@@ -83,11 +91,12 @@ export class SimRouter {
     topSpeedKph = 0,
     exact?: ExactBound,
   ) {
-    this.cost = new Float64Array(graph.edgeCount);
+    super(graph.edgeCount, graph, new TurnRestrictions(graph), new HeapQueue(), {
+      timed: false,
+      directed: true,
+      drops: false,
+    });
     this.bound = new Float64Array(graph.edgeCount);
-    this.pred = new Int32Array(graph.edgeCount);
-    this.seen = new Uint32Array(graph.edgeCount);
-    this.turns = new TurnRestrictions(graph);
     this.drivable = new Uint8Array(graph.edgeCount);
     const n = graph.nodeCount;
     this.px = new Float64Array(n);
@@ -145,62 +154,57 @@ export class SimRouter {
    * edge times `timeOf` plus `nodeDelayS` (≥ 0) per crossed node; undefined when unreachable.
    */
   route(from: number, to: number, timeOf: EdgeTimeFn, nodeDelayS: (inEdge: number) => number): number[] | undefined {
-    const g = this.graph;
-    const gen = ++this.generation;
-    const q = this.queue;
-    q.clear();
-    const goal = g.edgeSource[to];
-    this.exact?.distance.reset(goal);
-    const cost = this.cost,
-      bound = this.bound,
-      pred = this.pred,
-      seen = this.seen;
-    seen[from] = gen;
-    cost[from] = timeOf(from);
-    pred[from] = -1;
+    this.startSearch();
+    this.to = to;
+    this.goal = this.graph.edgeSource[to];
+    this.timeOf = timeOf;
+    this.nodeDelayS = nodeDelayS;
+    this.reachedTo = false;
+    this.exact?.distance.reset(this.goal);
     // from the head of an edge to the target edge's tail; the target itself is reached at its end
-    bound[from] = from !== to ? this.boundAfter(from, to, goal) : 0;
-    if (bound[from] === Number.POSITIVE_INFINITY) {
+    const b = from !== to ? this.boundAfter(from, to, this.goal) : 0;
+    if (b === Number.POSITIVE_INFINITY) {
       this.lastPopped = 0;
       return undefined;
     }
-    q.push(from, cost[from] + bound[from]);
-    const checkTurns = this.turns.size > 0;
-    let popped = 0;
-    while (q.length > 0) {
-      const key = q.peekValue() as number;
-      const e = q.pop() as number;
-      // stale entry: the edge was reached more cheaply after this push
-      if (key > cost[e] + bound[e]) continue;
-      popped++;
-      if (e === to) {
-        this.lastPopped = popped;
-        const path: number[] = [];
-        for (let p = e; p >= 0; p = pred[p]) path.push(p);
-        return path.reverse();
-      }
-      const c = cost[e];
-      const node = g.edgeTarget[e];
-      const base = c + nodeDelayS(e);
-      // No U-turns, except at a dead end where turning is the only way on.
-      const deadEnd = g.firstOut[node + 1] - g.firstOut[node] <= 1;
-      for (let f = g.firstOut[node]; f < g.firstOut[node + 1]; f++) {
-        if (this.drivable[f] === 0 || (f === g.edgeTwin[e] && !deadEnd)) continue;
-        if (checkTurns && !this.turns.isTurnAllowed(e, f)) continue;
-        const nc = base + timeOf(f);
-        if (seen[f] !== gen) {
-          const b = f !== to ? this.boundAfter(f, to, goal) : 0;
-          // the target cannot be reached through f
-          if (b === Number.POSITIVE_INFINITY) continue;
-          seen[f] = gen;
-          bound[f] = b;
-        } else if (nc >= cost[f]) continue;
-        cost[f] = nc;
-        pred[f] = e;
-        q.push(f, nc + bound[f]);
-      }
+    this.bound[from] = b;
+    this.seed(from, timeOf(from), 0);
+    this.lastPopped = this.settle(Infinity);
+    return this.reachedTo ? this.edgesTo(to) : undefined;
+  }
+
+  /** The stop rule: the target edge is settled (its cost is then the least: the bounds are consistent). */
+  protected override settledLabel(e: number): boolean {
+    if (e !== this.to) return false;
+    this.reachedTo = true;
+    return true;
+  }
+
+  /** The potential: the label's bound, computed when the label was first set. */
+  protected override potential(e: number): number {
+    return this.bound[e];
+  }
+
+  /** Time at e's head: its label plus the expected delay there. */
+  protected override leave(e: number, c: number): number {
+    const g = this.graph;
+    const node = g.edgeTarget[e];
+    this.twin = g.edgeTwin[e];
+    // No U-turns, except at a dead end where turning is the only way on.
+    this.deadEnd = g.firstOut[node + 1] - g.firstOut[node] <= 1;
+    return c + this.nodeDelayS(e);
+  }
+
+  /** Time at the end of f: its current time added; Infinity when f is not drivable or the target is out of reach through it. */
+  protected override enter(_e: number, f: number, base: number): number {
+    if (this.drivable[f] === 0 || (f === this.twin && !this.deadEnd)) return Infinity;
+    const nc = base + this.timeOf(f);
+    if (this.gen[f] !== this.generation) {
+      const b = f !== this.to ? this.boundAfter(f, this.to, this.goal) : 0;
+      // the target cannot be reached through f
+      if (b === Number.POSITIVE_INFINITY) return Infinity;
+      this.bound[f] = b;
     }
-    this.lastPopped = popped;
-    return undefined;
+    return nc;
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { Graph, TurnRestrictions } from '../../src/network/graph.js';
 import type { TrafficModel } from '../../src/traffic/model.js';
-import { MinHeap } from '../../src/routing/search/heap.js';
+import { MinHeap } from '../../src/search/heap.js';
 import {
   costFactor,
   SHORTEST_UTURN_M,

@@ -1,7 +1,8 @@
 /**
  * Test-only variants of the route search and an engine that runs one: the production search
- * with dead-end labels kept (`KeepDeadEnds`), kept and audited (`DeadEndAudit`), and the plain
- * reference Dijkstra (`referenceEngine`).
+ * with dead-end labels kept (`KeepDeadEnds`), kept and audited (`DeadEndAudit`), relaxing through
+ * the kernel's generic loop instead of the inlined one (`KernelModel`), and the plain reference
+ * Dijkstra (`referenceEngine`).
  */
 import type { Graph } from '../../src/network/graph.js';
 import type { SpeedFeeds } from '../../src/traffic/feeds.js';
@@ -17,6 +18,17 @@ export function tdAstarOf<S extends TdAstar>(
   Kind: new (...a: ConstructorParameters<typeof TdAstar>) => S,
 ): S {
   return new Kind(e.model, e.landmarks, e.restrictions, e.usable, e.cfg.activeLandmarks, e.windows, e.cch);
+}
+
+/**
+ * The route search relaxing through the shared kernel's loop (`EdgeSearch.relaxFrom` with
+ * `LabelSearch`'s hooks) instead of `InlinedLabelSearch`'s specialised copy: the model the
+ * production loop must agree with.
+ */
+export class KernelModel extends TdAstar {
+  protected override relax(e: number): void {
+    this.relaxFrom(e, this.cost[e], e);
+  }
 }
 
 /** The search with dead-end labels kept: what the rule saves, and the same answers. */

@@ -1,8 +1,11 @@
 /**
  * Bounded edge-based Dijkstra for HMM transitions: shortest driving distance from a position on
  * one edge to positions on candidate edges, respecting one-ways (directed edges) and turn
- * restrictions (labels are on edges, so a banned turn is simply never relaxed). Search state is
- * reused across calls (generation counter); not reentrant.
+ * restrictions (labels are on edges, so a banned turn is simply never relaxed). It is the shared
+ * kernel (`EdgeSearch`, `src/search/edge-search.ts`) parameterised as a Dijkstra on distances: a
+ * label is the distance to the start of its edge, entering an edge costs the previous edge's
+ * length (plus the U-turn penalty), the potential is 0, the queue an exact binary heap, and the
+ * stop rule "every target reached, or the bound passed". Not reentrant.
  *
  * The search only runs as far as some target could still be reached within the bound: an edge
  * is not expanded when even the straight line from its end to the nearest target still looked
@@ -12,9 +15,10 @@
  * and whatever lengths the graph was given. Every edge on a shortest path to a target within the
  * bound passes the test, so the distances and paths found are those of the unpruned search.
  */
-import FlatQueue from 'flatqueue';
 import { TurnRestrictions, type EdgeId, type Graph } from '../../network/graph.js';
 import { M_PER_DEG } from '../../geo/index.js';
+import { EdgeSearch } from '../../search/edge-search.js';
+import { HeapQueue } from '../../search/label-queue.js';
 
 /** A position on an edge: where a search starts or what it looks for. */
 export interface EdgePosition {
@@ -23,16 +27,9 @@ export interface EdgePosition {
 }
 
 /** Reusable bounded route-distance search over one graph. */
-export class RouteSearch {
-  private readonly dist: Float64Array;
-  private readonly pred: Int32Array;
-  private readonly seen: Uint32Array;
-  private readonly done: Uint32Array;
+export class RouteSearch extends EdgeSearch {
   /** generation in which an edge holds a target still to reach (so settled edges skip the target scan) */
   private readonly targetGen: Uint32Array;
-  private generation = 0;
-  private readonly queue = new FlatQueue<number>();
-  private readonly turns: TurnRestrictions;
   /** number of edges settled by the last search (for benchmarks) */
   settled = 0;
   /** node positions on a plane, metres (east, north) */
@@ -44,10 +41,14 @@ export class RouteSearch {
   private tx = new Float64Array(16);
   private ty = new Float64Array(16);
   private toff = new Float64Array(16);
-  /** the current search's targets, results and bound */
-  private targets: readonly EdgePosition[] | undefined;
-  private out: Float64Array | undefined;
+  /** the current search's targets, results, targets still to reach and bound */
+  private targets: readonly EdgePosition[] = [];
+  private out: Float64Array = new Float64Array(0);
+  private remaining = 0;
   private boundM = 0;
+  /** the edge being relaxed: its twin, and whether its head is a dead end (U-turns free there) */
+  private twin = -1;
+  private deadEnd = false;
 
   /**
    * @param uTurnPenaltyM distance added for turning back onto the twin edge at a node that is not
@@ -60,12 +61,12 @@ export class RouteSearch {
     private readonly uTurnPenaltyM = 0,
     private readonly goalBound = true,
   ) {
-    this.dist = new Float64Array(graph.edgeCount);
-    this.pred = new Int32Array(graph.edgeCount);
-    this.seen = new Uint32Array(graph.edgeCount);
-    this.done = new Uint32Array(graph.edgeCount);
+    super(graph.edgeCount, graph, new TurnRestrictions(graph), new HeapQueue(), {
+      timed: false,
+      directed: false,
+      drops: false,
+    });
     this.targetGen = new Uint32Array(graph.edgeCount);
-    this.turns = new TurnRestrictions(graph);
     const n = graph.nodeCount;
     this.nodeX = new Float64Array(n);
     this.nodeY = new Float64Array(n);
@@ -113,13 +114,8 @@ export class RouteSearch {
     }
     this.settled = 0;
     if (remaining === 0) return;
-    let gen = ++this.generation;
-    if (gen === 0xffffffff) {
-      this.seen.fill(0);
-      this.done.fill(0);
-      this.targetGen.fill(0);
-      this.generation = gen = 1;
-    }
+    this.startSearch();
+    const gen = this.generation;
     for (let i = 0; i < targets.length; i++) if (out[i] === Infinity) this.targetGen[targets[i].edge] = gen;
     if (this.tx.length < targets.length) {
       this.tx = new Float64Array(targets.length);
@@ -134,30 +130,60 @@ export class RouteSearch {
     }
     this.targets = targets;
     this.out = out;
+    this.remaining = remaining;
     this.boundM = boundM;
-    const q = this.queue;
-    q.clear();
-    const start = g.edgeLengthM[from.edge] - from.offsetM;
-    this.relaxFrom(from.edge, start, -1 - from.edge);
-    while (q.length > 0) {
-      const d = q.peekValue() as number;
-      const e = q.pop() as number;
-      if (this.done[e] === this.generation) continue;
-      this.done[e] = this.generation;
-      this.settled++;
-      if (d > boundM) break;
-      // Targets on this edge: entering it at distance d.
-      if (this.targetGen[e] === gen)
-        for (let i = 0; i < targets.length; i++) {
-          if (targets[i].edge === e && out[i] === Infinity) {
-            const total = d + targets[i].offsetM;
-            if (total <= boundM) out[i] = total;
-            remaining--;
-          }
-        }
-      if (remaining <= 0) break;
-      this.relaxFrom(e, d + g.edgeLengthM[e], e);
+    // the start edge is driven from its offset: relaxed from, not labelled
+    this.relaxFrom(from.edge, -from.offsetM, -1);
+    this.settled = this.settle(Infinity);
+  }
+
+  protected override clearStamps(): void {
+    this.targetGen.fill(0);
+  }
+
+  /** Dijkstra: no potential. */
+  protected override potential(): number {
+    return 0;
+  }
+
+  /**
+   * A settled edge, entered at distance d: the targets on it are reached at d plus their offset;
+   * the search stops past the bound or once every target is reached.
+   */
+  protected override settledLabel(e: number): boolean {
+    const d = this.cost[e];
+    if (d > this.boundM) return true;
+    return this.targetGen[e] === this.generation && this.reachTargets(e, d);
+  }
+
+  /** Records the targets on edge e entered at distance d; true once every target is reached. */
+  private reachTargets(e: number, d: number): boolean {
+    const { targets, out } = this;
+    for (let i = 0; i < targets.length; i++) {
+      if (targets[i].edge === e && out[i] === Infinity) {
+        const total = d + targets[i].offsetM;
+        if (total <= this.boundM) out[i] = total;
+        this.remaining--;
+      }
     }
+    return this.remaining <= 0;
+  }
+
+  /** Distance at the end of edge e entered at c; Infinity when no target is within reach from there. */
+  protected override leave(e: number, c: number): number {
+    const g = this.graph;
+    const d = c + g.edgeLengthM[e];
+    const node = g.edgeTarget[e];
+    if (this.goalBound && !this.withinReach(node, d)) return Infinity;
+    this.twin = g.edgeTwin[e];
+    // A U-turn at a node costs extra unless it is a dead end (the only way on).
+    this.deadEnd = g.firstOut[node + 1] - g.firstOut[node] <= 1;
+    return d;
+  }
+
+  /** Distance at the start of f: the U-turn penalty when f turns back. */
+  protected override enter(_e: number, f: number, d: number): number {
+    return f === this.twin && !this.deadEnd ? d + this.uTurnPenaltyM : d;
   }
 
   /**
@@ -169,8 +195,8 @@ export class RouteSearch {
     const x = this.nodeX[node],
       y = this.nodeY[node];
     const k2 = this.detour * this.detour;
-    const out = this.out!;
-    for (let i = 0; i < this.targets!.length; i++) {
+    const out = this.out;
+    for (let i = 0; i < this.targets.length; i++) {
       if (out[i] !== Infinity) continue;
       const r = slack - this.toff[i];
       if (r < 0) continue;
@@ -181,45 +207,17 @@ export class RouteSearch {
     return false;
   }
 
-  /** Relaxes every allowed successor of edge `e` with entry distance `d` (none when no target is within reach from there). */
-  private relaxFrom(e: EdgeId, d: number, predTag: number): void {
-    const g = this.graph;
-    const node = g.edgeTarget[e];
-    if (this.goalBound && !this.withinReach(node, d)) return;
-    const checkTurns = this.turns.size > 0;
-    const twin = g.edgeTwin[e];
-    // A U-turn at a node costs extra unless it is a dead end (the only way on).
-    const deadEnd = g.firstOut[node + 1] - g.firstOut[node] <= 1;
-    for (let f = g.firstOut[node]; f < g.firstOut[node + 1]; f++) {
-      if (checkTurns && !this.turns.isTurnAllowed(e, f)) continue;
-      const df = f === twin && !deadEnd ? d + this.uTurnPenaltyM : d;
-      if (this.seen[f] !== this.generation || df < this.dist[f]) {
-        if (this.done[f] === this.generation) continue;
-        this.seen[f] = this.generation;
-        this.dist[f] = df;
-        this.pred[f] = predTag;
-        this.queue.push(f, df);
-      }
-    }
-  }
-
   /**
    * Edges strictly between the start edge and `targetEdge` on the last search's shortest path, in
    * driving order. Only valid right after `distancesInto` reached that target by searching.
    */
   pathTo(targetEdge: EdgeId): EdgeId[] {
-    const path: EdgeId[] = [];
-    let p = this.pred[targetEdge];
-    while (p >= 0) {
-      path.push(p);
-      p = this.pred[p];
-    }
-    path.reverse();
-    return path;
+    const p = this.parent[targetEdge];
+    return p >= 0 ? this.edgesTo(p) : [];
   }
 
   /** Whether the last search reached `edge` by searching (not along the start edge). */
   reached(edge: EdgeId): boolean {
-    return this.done[edge] === this.generation;
+    return this.gen[edge] === this.generation && this.pushedKey[edge] === -1;
   }
 }

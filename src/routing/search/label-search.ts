@@ -4,15 +4,21 @@
  * costed at the instant the vehicle enters it (after the turn delay). Two seams: edge costs come
  * from the traffic model (`EdgeCosts`: its travel times by the search's edge ids; turn costs are
  * its turn table in the layout); lower bounds from one potential (`LowerBound`, set by `TdAstar`).
- * State is typed arrays reused across queries with a generation counter (not reentrant: one
- * search at a time). The label queue is a bucket queue (pops within 1/32 s of the minimum; labels
- * reopen, so answers stay exact). Labels live in the search's own edge order (`SearchLayout`);
- * edge ids in and out are the graph's.
+ * Labels, their generation counter, the queue discipline and the settle loop are the shared
+ * kernel's (`EdgeSearch`, `src/search/edge-search.ts`); this class parameterises it: entering an
+ * edge costs the turn delay plus the edge's time-dependent travel time (or its length in shortest
+ * mode), the potential is `LowerBound`'s, the stop rule is "no open label can beat the best
+ * target", and dead-end labels are dropped. The label queue is a bucket queue (pops within 1/32 s
+ * of the minimum; labels reopen, so answers stay exact). Labels live in the search's own edge
+ * order (`SearchLayout`); edge ids in and out are the graph's. The route search relaxes through
+ * `InlinedLabelSearch` (`label-search-inlined.ts`): the kernel's relaxation with these hooks
+ * written out as one loop; `test/routing/kernel-model.test.ts` requires both to give the same answers.
  */
 import type { Graph, TurnRestrictions } from '../../network/graph.js';
 import type { TrafficModel } from '../../traffic/model.js';
 import type { Landmarks } from './landmarks.js';
-import { BucketQueue } from './bucket-queue.js';
+import { BucketQueue } from '../../search/bucket-queue.js';
+import { EdgeSearch } from '../../search/edge-search.js';
 import { SearchLayout, TARGET, UNUSABLE } from './layout.js';
 import { EdgeCosts } from './edge-costs.js';
 import { LowerBound } from './lower-bound.js';
@@ -28,14 +34,8 @@ import {
 } from './search-types.js';
 
 /** Labels, queue and the passes of one search at a time over one graph and traffic model. */
-export class LabelSearch {
+export class LabelSearch extends EdgeSearch {
   protected readonly g: Graph;
-  private readonly cost: Float64Array;
-  private readonly time: Float64Array;
-  private readonly parent: Int32Array;
-  /** key of a label's latest queue entry (−1 once settled): older entries are stale */
-  private readonly pushedKey: Float64Array;
-  private readonly gen: Uint32Array;
   /**
    * The search's own node and edge order (Hilbert curve; `layout.ts`) with the per-edge constants
    * it reads per label: every array of this class indexed by edge or node uses internal ids;
@@ -49,13 +49,10 @@ export class LabelSearch {
   /** internal target edges whose TARGET bit the running search set (cleared by the next run) */
   private readonly flagged: number[] = [];
   /** generation stamp per node: some out edge of the node got a label in the current search */
-  private readonly outSeen: Uint32Array;
+  protected readonly outSeen: Uint32Array;
   /** label queues: seconds (buckets of 1/32 s) and metres (shortest mode, buckets of 1/8 m) */
-  private readonly timeQueue = new BucketQueue(1 / 32);
+  private readonly timeQueue: BucketQueue;
   private readonly lengthQueue = new BucketQueue(1 / 8);
-  /** label queue and label generation of the running search */
-  protected queue: BucketQueue = this.timeQueue;
-  protected generation = 0;
   /** cost of the best target found by the running search (kept across resumed passes) */
   protected best = Infinity;
   private bestPrev = -1;
@@ -67,12 +64,16 @@ export class LabelSearch {
   /** labels settled by the running search's earlier passes */
   private settledBefore = 0;
   /** options and targets of the running search, and what the options make of every relaxation */
-  private o: SearchOptions | null = null;
+  protected o: SearchOptions | null = null;
   private targets: SearchTarget[] = [];
   /** internal ids of the running search's target edges, by target index */
   private targetEdges = new Int32Array(0);
-  private simple = true;
-  private exclude = UNUSABLE;
+  protected simple = true;
+  protected exclude = UNUSABLE;
+  /** the running pass stops once its min key passes this */
+  private abortKey = Infinity;
+  /** internal head node of the edge being relaxed by the kernel's loop */
+  private head = 0;
   /** the last pass stopped because its min key passed its abort key (`lastAbortKey`) */
   protected lastAborted = false;
   protected lastAbortKey = 0;
@@ -94,15 +95,15 @@ export class LabelSearch {
     /** the layout and head ranks built once for this graph, or null: built here */
     prepared: SearchPrepared | null = null,
   ) {
+    const layout = prepared?.layout ?? new SearchLayout(model, restrictions, usable);
+    // restrictions are folded into the layout's turn table (a forbidden turn's delay is −1)
+    const timeQueue = new BucketQueue(1 / 32);
+    super(model.graph.edgeCount, layout, null, timeQueue, { timed: true, directed: true, drops: true });
+    this.timeQueue = timeQueue;
     const g = (this.g = model.graph);
-    this.layout = prepared?.layout ?? new SearchLayout(model, restrictions, usable);
+    this.layout = layout;
     this.costs = new EdgeCosts(model, this.layout);
     this.bound = new LowerBound(g, this.layout, landmarks, activeLandmarks, cch, prepared?.headRank ?? null);
-    this.cost = new Float64Array(g.edgeCount);
-    this.time = new Float64Array(g.edgeCount);
-    this.parent = new Int32Array(g.edgeCount);
-    this.pushedKey = new Float64Array(g.edgeCount);
-    this.gen = new Uint32Array(g.edgeCount);
     this.outSeen = new Uint32Array(g.nodeCount);
   }
 
@@ -126,26 +127,25 @@ export class LabelSearch {
     this.targets = targets;
     this.simple = o.penaltyFlags === 0 && o.discountFlags === 0 && o.edgeFactor === null;
     this.exclude = o.excludeFlags | UNUSABLE;
+    this.abortKey = abortKey;
     this.bound.prepare();
     if (resume) this.rekeyOpenLabels();
-    else this.startSearch();
+    else this.startRun();
     this.markTargets(targets);
     this.costs.begin(o.q);
     if (!resume) for (let si = 0; si < sources.length; si++) this.seedSource(sources[si], si, depS);
-    const settled = this.settle(abortKey);
+    this.lastAborted = false;
+    this.lastDeadEnds = 0;
+    const settled = this.settle(o.maxSettled - this.settledBefore);
+    this.lastExhausted = this.exhausted;
     this.lastSettled = settled;
     this.settledBefore += settled;
     return this.best === Infinity ? null : this.pathFound(sources, settled);
   }
 
   /** Starts a new search: a new label generation, an empty queue, no target reached. */
-  private startSearch(): void {
-    if (++this.generation === 0xffffffff) {
-      this.gen.fill(0);
-      this.outSeen.fill(0);
-      this.generation = 1;
-    }
-    this.queue.clear();
+  private startRun(): void {
+    this.startSearch();
     this.best = Infinity;
     this.bestPrev = -1;
     this.bestTarget = -1;
@@ -153,6 +153,10 @@ export class LabelSearch {
     this.bestSource = -1;
     this.sourceOf.clear();
     this.settledBefore = 0;
+  }
+
+  protected override clearStamps(): void {
+    this.outSeen.fill(0);
   }
 
   /** Re-keys the open labels of the previous pass with the bounds now set. */
@@ -209,101 +213,74 @@ export class LabelSearch {
     }
     const c = offsetCost + (1 - s.fraction) * base * fac;
     const ie = this.layout.intEdge[e];
-    if (this.gen[ie] !== this.generation || c < this.cost[ie]) {
-      this.gen[ie] = this.generation;
-      this.cost[ie] = c;
-      this.time[ie] = t0 + (1 - s.fraction) * tt;
-      this.parent[ie] = -1;
-      this.sourceOf.set(ie, si);
-      this.push(ie, c);
+    if (this.seed(ie, c, t0 + (1 - s.fraction) * tt)) this.sourceOf.set(ie, si);
+  }
+
+  /** The kernel's potential: the running pass's lower bound at the label's head and time. */
+  protected override potential(e: number): number {
+    return this.bound.at(e, this.time[e]);
+  }
+
+  /** The kernel's stop rule: no open label can beat the best target, or the pass left its coverage. */
+  protected override stopBefore(minKey: number): boolean {
+    if (minKey >= this.best) return true;
+    if (minKey > this.abortKey) {
+      this.lastAborted = true;
+      this.lastAbortKey = minKey;
+      return true;
     }
+    return false;
   }
 
-  /** Queues label e (cost c) keyed by its cost plus its lower bound. */
-  private push(e: number, c: number): void {
-    const k = c + this.bound.at(e, this.time[e]);
-    this.pushedKey[e] = k;
-    this.queue.push(e, k);
+  /** The kernel's cost at e's head: the label's own (turn delays are costed on entering). */
+  protected override leave(e: number, c: number): number {
+    this.head = this.layout.edgeTarget[e];
+    return c;
   }
 
-  /** Settles labels in key order until a target is proven best, the coverage is left or the limit is hit. */
-  private settle(abortKey: number): number {
-    const queue = this.queue;
-    const pushedKey = this.pushedKey;
-    const maxSettled = this.o!.maxSettled - this.settledBefore;
-    let settled = 0;
-    this.lastExhausted = false;
-    this.lastAborted = false;
-    this.lastDeadEnds = 0;
-    while (queue.length > 0) {
-      const minKey = queue.peekKey();
-      if (minKey >= this.best) break;
-      if (minKey > abortKey) {
-        this.lastAborted = true;
-        this.lastAbortKey = minKey;
-        break;
-      }
-      const e = queue.pop();
-      if (queue.lastKey !== pushedKey[e]) continue; // stale entry (a better label was pushed, or already settled)
-      pushedKey[e] = -1;
-      if (++settled > maxSettled) {
-        this.lastExhausted = true;
-        break;
-      }
-      this.relax(e);
-    }
-    return settled;
-  }
-
-  /** Relaxes every allowed turn out of settled label e (the hot loop: no allocation). */
-  protected relax(e: number): void {
+  /**
+   * The kernel's cost of entering f from e (label cost ce): the turn delay, then f's travel time
+   * at the instant it is entered (or its length in shortest mode) times the options' factor;
+   * reaches the targets on f on the way. The same steps as `relax`'s loop body.
+   */
+  protected override enter(e: number, f: number, ce: number): number {
     const L = this.layout;
-    const { cost, time, gen, outSeen } = this;
-    const { edgeTarget, firstOut, turnDelay, turnCode, edgeFlags, minTT } = L;
     const o = this.o!;
     const shortest = o.shortest;
-    const exclude = this.exclude;
-    const simple = this.simple;
-    const curGen = this.generation;
-    const ce = cost[e];
-    const te = time[e];
-    const v = edgeTarget[e];
-    const f0 = firstOut[v];
-    const tBase = L.turnOff[e] - f0;
-    for (let f = f0, end = firstOut[v + 1]; f < end; f++) {
-      const tc = turnDelay[turnCode[tBase + f]];
-      if (tc < 0) continue; // turn restriction
-      const fl = edgeFlags[f];
-      if ((fl & exclude) !== 0) continue;
-      const fac = simple ? 1 : costFactor(fl, L.extEdge[f], o);
-      // cheap prune: even at its fastest, this way into f is no better than f's label
-      if (!shortest && gen[f] === curGen && (fl & TARGET) === 0 && ce + tc + minTT[f] * fac >= cost[f]) continue;
-      const tEnter = te + tc;
-      const tt = this.costs.travelTimeS(f, tEnter);
-      if (tt === Infinity) continue;
-      const stepTurn = shortest ? this.uturnM(e, f) : tc;
-      const base = shortest ? this.g.edgeLengthM[L.extEdge[f]] : tt;
-      const cTurn = ce + stepTurn;
-      if ((fl & TARGET) !== 0) this.reachTarget(e, f, cTurn, base, fac, tEnter, tt);
-      const nc = cTurn + base * fac;
-      if (gen[f] !== curGen || nc < cost[f]) {
-        outSeen[v] = curGen;
-        gen[f] = curGen;
-        cost[f] = nc;
-        time[f] = tEnter + tt;
-        this.parent[f] = e;
-        if (!shortest && (fl & TARGET) === 0 && outSeen[edgeTarget[f]] === curGen && this.dropDeadEnd(f, nc)) {
-          this.lastDeadEnds++;
-          this.pushedKey[f] = -1; // an older queue entry of f is stale now
-          continue;
-        }
-        this.push(f, nc);
+    const tc = L.turnDelay[L.turnCode[L.turnOff[e] - L.firstOut[this.head] + f]];
+    if (tc < 0) return Infinity; // turn restriction
+    const fl = L.edgeFlags[f];
+    if ((fl & this.exclude) !== 0) return Infinity;
+    const fac = this.simple ? 1 : costFactor(fl, L.extEdge[f], o);
+    const cur = this.generation;
+    if (!shortest && this.gen[f] === cur && (fl & TARGET) === 0 && ce + tc + L.minTT[f] * fac >= this.cost[f])
+      return Infinity;
+    const tEnter = this.time[e] + tc;
+    const tt = this.costs.travelTimeS(f, tEnter);
+    if (tt === Infinity) return Infinity;
+    const base = shortest ? this.g.edgeLengthM[L.extEdge[f]] : tt;
+    const cTurn = ce + (shortest ? this.uturnM(e, f) : tc);
+    if ((fl & TARGET) !== 0) this.reachTarget(e, f, cTurn, base, fac, tEnter, tt);
+    this.arrivalS = tEnter + tt;
+    return cTurn + base * fac;
+  }
+
+  /** The kernel's keep rule: fastest routes drop dead-end labels (as `relax` does). */
+  protected override keep(f: number, nc: number): boolean {
+    const cur = this.generation;
+    this.outSeen[this.head] = cur;
+    const fl = this.layout.edgeFlags[f];
+    if (!this.o!.shortest && (fl & TARGET) === 0 && this.outSeen[this.layout.edgeTarget[f]] === cur) {
+      if (this.dropDeadEnd(f, nc)) {
+        this.lastDeadEnds++;
+        return false;
       }
     }
+    return true;
   }
 
   /** Shortest mode's turn cost from internal edge e onto f: a U-turn costs SHORTEST_UTURN_M. */
-  private uturnM(e: number, f: number): number {
+  protected uturnM(e: number, f: number): number {
     const g = this.g;
     const xe = this.layout.extEdge[e],
       xf = this.layout.extEdge[f];
@@ -311,7 +288,7 @@ export class LabelSearch {
   }
 
   /** Records the targets on edge f reached from label e when they beat the best so far. */
-  private reachTarget(
+  protected reachTarget(
     e: number,
     f: number,
     cTurn: number,

@@ -7,7 +7,7 @@
  * Landmarks are chosen by farthest-first selection; tables are computed at load.
  */
 import type { Graph } from '../../network/graph.js';
-import { MinHeap } from './heap.js';
+import { MinHeap } from '../../search/heap.js';
 
 /** Landmark tables: fromL[i][v] = lb time L_i → v, toL[i][v] = lb time v → L_i (seconds). */
 export interface Landmarks {

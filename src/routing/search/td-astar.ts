@@ -3,14 +3,14 @@
  * routes use great-circle distance; fastest routes use the free-flow bounds (CCH potentials or
  * ALT landmarks), and current-traffic searches first try the tighter bounds of a time-window
  * table, resuming on a longer horizon's table or on free flow when the answer leaves its
- * coverage. The passes themselves (labels, relaxation, dead ends) are `LabelSearch`'s.
+ * coverage. The passes themselves (labels, relaxation, dead ends) are `LabelSearch`'s (relaxing through `InlinedLabelSearch`'s loop).
  */
 import type { TurnRestrictions } from '../../network/graph.js';
 import { SpeedMode, type TrafficModel } from '../../traffic/model.js';
 import { SECONDS_PER_WEEK, BIN_SECONDS } from '../../traffic/clock.js';
 import type { Landmarks } from './landmarks.js';
 import type { WindowBounds } from './window-bounds.js';
-import { LabelSearch } from './label-search.js';
+import { InlinedLabelSearch } from './label-search-inlined.js';
 import type {
   BoundsUsed,
   CchBounds,
@@ -33,7 +33,7 @@ export type {
 } from './search-types.js';
 
 /** Reusable time-dependent A* over one graph and traffic model. */
-export class TdAstar extends LabelSearch implements RouteSearch {
+export class TdAstar extends InlinedLabelSearch implements RouteSearch {
   /** which bounds answered the last search: a time-window table, or the free-flow table */
   lastBounds: BoundsUsed = 'none';
   /** true when the last search first ran on a window table whose coverage the answer left */

@@ -4,7 +4,7 @@
  */
 import type { TrafficModel } from '../../traffic/model.js';
 import { dijkstra } from './landmarks.js';
-import { MinHeap } from './heap.js';
+import { MinHeap } from '../../search/heap.js';
 
 /** How much trip time each edge and the turns carry (weights for choosing the reference rate). */
 export interface TripUse {

@@ -19,7 +19,7 @@
 import { BINS_PER_WEEK, type SpeedFeeds } from '../../traffic/feeds.js';
 import { BIN_SECONDS } from '../../traffic/clock.js';
 import type { TrafficModel } from '../../traffic/model.js';
-import { MinHeap } from './heap.js';
+import { MinHeap } from '../../search/heap.js';
 import { dijkstra } from './landmarks.js';
 import type { CchTopology } from './cch/topology.js';
 import { CchCustomization, type CchMetric } from './cch/customize.js';
