@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildFacts, catalogOf } from '../../src/analytics/index.js';
+import { RoadClass } from '../../src/network/index.js';
 import { buildCorridor } from './corridor.js';
 import { makeTrajectory, nyS } from './fixture.js';
 
@@ -249,5 +250,52 @@ describe('two signals along a road: the 30 m is measured between their junction 
     const near = twoSignals(41, 1);
     const c = catalogOf(near.region);
     expect(c.byNode.get(near.node.B)).toBe(c.byNode.get(near.node.A));
+  });
+});
+
+/**
+ *   W ---400--- M ---400--- E          M: a signal with no junction within 30 m (a mid-block
+ *                                      pedestrian crossing)
+ *
+ *   W ---400--- D ---300--- E          D: a signal where a driveway (a `service` road) leaves
+ *               |
+ *               DS
+ */
+describe('signals SUMO drops as simple (docs/decisions/044-junction-catalogue-causes.md)', () => {
+  it('keeps a mid-block signal as a signalized crossing of its own, crossed through both ways', () => {
+    const fx = buildCorridor({ W: { x: 0, y: 0 }, M: { x: 400, y: 0, signals: true }, E: { x: 800, y: 0 } }, [
+      { from: 'W', to: 'M', name: 'Main St' },
+      { from: 'M', to: 'E', name: 'Main St' },
+    ]);
+    const { node: n } = fx;
+    const ci = catalogOf(fx.region).byNode.get(n.M)!;
+    expect(ci.nodes).toEqual([n.M]);
+    expect(ci.intersection.signalized).toBe(true);
+    expect(ci.intersection.movements.filter((m) => m.turnType === 'through')).toHaveLength(2);
+    const traj = makeTrajectory(fx, 'm', [n.W, n.M, n.E], t0, [
+      { distanceM: 400, speedMps: 10 },
+      { stopS: 15 },
+      { distanceM: 400, speedMps: 10 },
+    ]);
+    const facts = buildFacts(fx.region, [traj]);
+    expect(facts.map((f) => f.intersectionKey)).toEqual([ci.key]);
+    expect(facts[0].controlDelayS).toBeCloseTo(15, 5);
+  });
+
+  it('keeps a signal where a driveway leaves the road as a signalized junction with the driveway as a leg', () => {
+    const fx = buildCorridor(
+      { W: { x: 0, y: 0 }, D: { x: 400, y: 0, signals: true }, E: { x: 700, y: 0 }, DS: { x: 400, y: -100 } },
+      [
+        { from: 'W', to: 'D', name: 'Main St' },
+        { from: 'D', to: 'E', name: 'Main St' },
+        { from: 'D', to: 'DS', name: '', roadClass: RoadClass.service },
+      ],
+    );
+    const { node: n } = fx;
+    const ci = catalogOf(fx.region).byNode.get(n.D)!;
+    expect(ci.nodes).toEqual([n.D]);
+    expect(ci.intersection.signalized).toBe(true);
+    // from the driveway onto Main St both ways, and from Main St into it both ways
+    expect(ci.intersection.movements.filter((m) => m.turnType === 'left' || m.turnType === 'right')).toHaveLength(4);
   });
 });

@@ -8,6 +8,12 @@
  * either side) and every mismatch with the straight-line and along-the-road distances between the
  * parts, and writes them to `--out`. Needs only the network (`NET_ONLY=1 scenario.sh …`).
  *
+ * Both sides are compared within the region's bounds: netconvert reads every way of the extract,
+ * streetwise's importer cuts it to its bounds, so SUMO signals all of whose junctions lie outside
+ * are counted apart and left out. Each of ours without a SUMO signal gets its cause: whether SUMO's
+ * network holds its signal nodes as plain nodes (two neighbours at most, where netconvert's
+ * `--tls.discard-simple` drops a signal), and what the node is on our map (`causeOf`).
+ *
  *   npx tsx scripts/sumo/delay/catalogue.ts --dir <scenario dir> --pbf city.osm.pbf [--out catalogue.json]
  */
 import { createReadStream, writeFileSync } from 'node:fs';
@@ -16,7 +22,8 @@ import { parseArgs } from 'node:util';
 import { SaxesParser } from 'saxes';
 import { catalogOf } from '../../../src/analytics/index.js';
 import { haversineM } from '../../../src/geo/index.js';
-import { buildRegion } from '../../../src/network/index.js';
+import { NodeFlag, RoadClass, buildRegion } from '../../../src/network/index.js';
+import type { Graph, NodeId } from '../../../src/network/index.js';
 import { readOsmExtract } from '../../../src/osm/index.js';
 
 const { values: args } = parseArgs({
@@ -37,22 +44,39 @@ interface SumoJunction {
   lon: number;
   osmIds: number[];
 }
-const junctions: SumoJunction[] = [];
-{
+const osmIdsOf = (id: string): number[] =>
+  id
+    .split('_')
+    .filter((x) => /^\d+$/.test(x))
+    .map(Number);
+async function readPlain(file: string, onTag: (name: string, a: Record<string, string>) => void): Promise<void> {
   const p = new SaxesParser();
-  p.on('opentag', (tag) => {
-    const a = tag.attributes as Record<string, string>;
-    if (tag.name !== 'node' || !a.tl) return;
-    const osmIds = a.id
-      .split('_')
-      .filter((x) => /^\d+$/.test(x))
-      .map(Number);
-    junctions.push({ id: a.id, tl: a.tl, lat: Number(a.y), lon: Number(a.x), osmIds });
-  });
-  for await (const chunk of createReadStream(join(args.dir, 'plain.nod.xml'), { encoding: 'utf8' }))
-    p.write(chunk as string);
+  p.on('opentag', (tag) => onTag(tag.name, tag.attributes as Record<string, string>));
+  for await (const chunk of createReadStream(join(args.dir!, file), { encoding: 'utf8' })) p.write(chunk as string);
   p.close();
 }
+const junctions: SumoJunction[] = [];
+/** SUMO node of each OSM node on SUMO's network (a joined junction holds several) */
+const sumoNodeOfOsm = new Map<number, string>();
+await readPlain('plain.nod.xml', (name, a) => {
+  if (name !== 'node') return;
+  for (const id of osmIdsOf(a.id)) sumoNodeOfOsm.set(id, a.id);
+  if (a.tl) junctions.push({ id: a.id, tl: a.tl, lat: Number(a.y), lon: Number(a.x), osmIds: osmIdsOf(a.id) });
+});
+/** distinct neighbouring nodes of each SUMO node (either direction) */
+const sumoNeighbours = new Map<string, Set<string>>();
+await readPlain('plain.edg.xml', (name, a) => {
+  if (name !== 'edge' || a.from === a.to) return;
+  for (const [x, y] of [
+    [a.from, a.to],
+    [a.to, a.from],
+  ]) {
+    const set = sumoNeighbours.get(x) ?? new Set<string>();
+    set.add(y);
+    sumoNeighbours.set(x, set);
+  }
+});
+const sumoTlNodes = new Set(junctions.map((j) => j.id));
 
 const region = buildRegion(readOsmExtract(args.pbf), { name: 'catalogue', mapVersion: 'catalogue-20261127' });
 const g = region.graph;
@@ -71,6 +95,15 @@ const ours = catalog.list
   }));
 const byOsm = new Map<number, (typeof ours)[number]>();
 for (const ix of ours) for (const n of ix.nodes) byOsm.set(n.osmId, ix);
+
+// netconvert reads every way of the extract; streetwise's region is cut to the extract's bounds:
+// a SUMO signal all of whose junctions lie outside them has no counterpart to look for
+const [minLat, minLon, maxLat, maxLon] = region.meta.bounds;
+const isOutside = (j: SumoJunction): boolean => j.lat < minLat || j.lat > maxLat || j.lon < minLon || j.lon > maxLon;
+const outsideTls = [...new Set(junctions.map((j) => j.tl))].filter((t) =>
+  junctions.filter((j) => j.tl === t).every(isOutside),
+);
+const compared = junctions.filter((j) => !outsideTls.includes(j.tl));
 
 /** Shortest distance along the road between two node sets (either direction of travel), metres, up to 300. */
 function roadDistanceM(a: number[], b: number[]): number | null {
@@ -99,7 +132,7 @@ function roadDistanceM(a: number[], b: number[]): number | null {
 const oursOfTl = new Map<string, Set<string>>();
 const tlsOfOurs = new Map<string, Set<string>>();
 const oursOfJunction = new Map<string, Set<string>>();
-for (const j of junctions) {
+for (const j of compared) {
   const hit = new Set<string>();
   for (const id of j.osmIds) {
     const ix = byOsm.get(id);
@@ -143,12 +176,6 @@ const describe = (keys: string[]): object => {
 const tls = [...oursOfTl.keys()].sort();
 const split = tls.filter((t) => oursOfTl.get(t)!.size > 1);
 const unpairedTl = tls.filter((t) => oursOfTl.get(t)!.size === 0);
-// netconvert reads every way of the extract; streetwise's region is cut to the extract's bounds
-const [minLat, minLon, maxLat, maxLon] = region.meta.bounds;
-const outside = (t: string): boolean =>
-  junctions
-    .filter((j) => j.tl === t)
-    .every((j) => j.lat < minLat || j.lat > maxLat || j.lon < minLon || j.lon > maxLon);
 const joined = [...tlsOfOurs.entries()].filter(([, s]) => s.size > 1).map(([k]) => k);
 const unpairedOurs = ours.filter((o) => !tlsOfOurs.has(o.key)).map((o) => o.key);
 const oneToOne = tls.filter((t) => {
@@ -156,16 +183,70 @@ const oneToOne = tls.filter((t) => {
   return s.size === 1 && tlsOfOurs.get([...s][0])!.size === 1;
 });
 const splitJunctions = [...oursOfJunction.entries()].filter(([, s]) => s.size > 1).map(([j]) => j);
+
+/** Distinct road neighbours of node `n` on our map; with `mainOnly`, over roads above `service` only. */
+function neighbourCount(gr: Graph, n: NodeId, mainOnly: boolean): number {
+  const seen = new Set<number>();
+  for (let e = gr.firstOut[n]; e < gr.firstOut[n + 1]; e++)
+    if (!mainOnly || gr.edgeRoadClass[e] < RoadClass.service) seen.add(gr.edgeTarget[e]);
+  for (let k = gr.firstIn[n]; k < gr.firstIn[n + 1]; k++) {
+    const e = gr.inEdges[k];
+    if (!mainOnly || gr.edgeRoadClass[e] < RoadClass.service) seen.add(gr.edgeSource[e]);
+  }
+  seen.delete(n);
+  return seen.size;
+}
+/** Whether every road at `n` above `service` is one road (each pair shares a name or a ref): a road splitting into its carriageways. */
+function oneRoad(gr: Graph, n: NodeId): boolean {
+  const ids: Array<[number, number]> = [];
+  for (let e = gr.firstOut[n]; e < gr.firstOut[n + 1]; e++)
+    if (gr.edgeRoadClass[e] < RoadClass.service) ids.push([gr.edgeNameId[e], gr.edgeRefId[e]]);
+  for (let k = gr.firstIn[n]; k < gr.firstIn[n + 1]; k++) {
+    const e = gr.inEdges[k];
+    if (gr.edgeRoadClass[e] < RoadClass.service) ids.push([gr.edgeNameId[e], gr.edgeRefId[e]]);
+  }
+  return ids.every(([na, ra]) => ids.every(([nb, rb]) => (na !== 0 && na === nb) || (ra !== 0 && ra === rb)));
+}
+/**
+ * What one of ours without a SUMO signal is, on our map: a signal with no junction within the
+ * approach distance (a mid-block signal, e.g. a pedestrian crossing); a junction only with roads of
+ * class `service` (driveways, alleys, parking aisles: SUMO's network leaves them out, netconvert's
+ * OSM type map opening highway=service to delivery vehicles only); a road splitting into its two
+ * carriageways; approach signals of a junction whose own node has none.
+ */
+function causeOf(o: (typeof ours)[number]): string {
+  const nodes = o.nodes.map((n) => n.node);
+  if (nodes.every((n) => neighbourCount(g, n, false) < 3)) return 'signal away from junctions';
+  const main = nodes.filter((n) => neighbourCount(g, n, true) >= 3);
+  if (main.length === 0) return 'junction with service roads only';
+  if (main.every((n) => oneRoad(g, n))) return 'one road splitting into its carriageways';
+  if (main.every((n) => (g.nodeFlags[n] & NodeFlag.trafficSignals) === 0))
+    return 'approach signals, none on the junction';
+  return 'other';
+}
+/** Whether SUMO's network holds every signal node of `o` it has as a plain node (no signal, two neighbours at most). */
+function plainOnSumo(o: (typeof ours)[number]): boolean {
+  const sumoIds = o.nodes
+    .filter((n) => (g.nodeFlags[n.node] & NodeFlag.trafficSignals) !== 0)
+    .map((n) => sumoNodeOfOsm.get(n.osmId))
+    .filter((x): x is string => x !== undefined);
+  return sumoIds.length > 0 && sumoIds.every((id) => !sumoTlNodes.has(id) && (sumoNeighbours.get(id)?.size ?? 0) <= 2);
+}
+const causes = new Map(unpairedOurs.map((k) => [k, causeOf(oursByKey.get(k)!)]));
+const byCause: Record<string, number> = {};
+for (const c of causes.values()) byCause[c] = (byCause[c] ?? 0) + 1;
 const figures = {
   sumoSignals: tls.length,
-  sumoSignalJunctions: junctions.length,
+  sumoSignalJunctions: compared.length,
+  sumoSignalsOutsideRegion: outsideTls.length,
   ourSignalized: ours.length,
   oneToOne: oneToOne.length,
   signalToSeveralOfOurs: split.length,
   severalSignalsToOneOfOurs: joined.length,
   unpairedSignals: unpairedTl.length,
-  unpairedSignalsOutsideRegion: unpairedTl.filter(outside).length,
   unpairedOurs: unpairedOurs.length,
+  unpairedOursPlainOnSumo: unpairedOurs.filter((k) => plainOnSumo(oursByKey.get(k)!)).length,
+  unpairedOursByCause: byCause,
   junctionsToSeveralOfOurs: splitJunctions.length,
 };
 console.log(JSON.stringify(figures));
@@ -178,10 +259,16 @@ const detail = {
   })),
   joined: joined.map((k) => ({ key: k, tls: [...tlsOfOurs.get(k)!] })),
   unpairedSignals: unpairedTl.map((t) => junctions.filter((j) => j.tl === t)),
-  unpairedOurs: unpairedOurs.map((k) => oursByKey.get(k)),
+  outsideRegion: outsideTls.map((t) => junctions.filter((j) => j.tl === t)),
+  unpairedOurs: unpairedOurs.map((k) => ({
+    ...oursByKey.get(k)!,
+    cause: causes.get(k),
+    plainOnSumo: plainOnSumo(oursByKey.get(k)!),
+  })),
 };
 for (const s of detail.split) console.log(JSON.stringify(s));
 for (const s of detail.joined) console.log('joined', JSON.stringify(s));
 for (const s of detail.unpairedSignals) console.log('unpaired signal', JSON.stringify(s));
+for (const s of detail.outsideRegion) console.log('outside the region', JSON.stringify(s));
 for (const s of detail.unpairedOurs) console.log('unpaired ours', JSON.stringify(s));
 if (args.out) writeFileSync(args.out, JSON.stringify(detail, null, 1));
