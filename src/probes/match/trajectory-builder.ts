@@ -64,11 +64,13 @@ export function buildTrajectory(
       cur = { edge: st.edge, startM: endM, pings: [] };
       pieces.push(cur);
     }
-    // Noise may put a ping slightly behind the previous one: distance driven never decreases.
+    // Noise may put a ping slightly behind the previous one: the running maximum bounds the
+    // coverage; node times come from the pings' own distances, made non-decreasing by the smoother.
     const s = cur.startM + st.offsetM;
     sM[k] = k > 0 ? Math.max(s, sM[k - 1]) : Math.max(0, s);
     rawM[k] = s;
-    vMps[k] = st.ping.speedKph === undefined ? Number.NaN : st.ping.speedKph / 3.6;
+    const kph = st.ping.speedKph;
+    vMps[k] = typeof kph === 'number' && Number.isFinite(kph) ? kph / 3.6 : Number.NaN;
     tS[k] = st.ping.tS;
     cur.pings.push({ ...st.ping, index: st.index, edge: st.edge, offsetM: st.offsetM });
   }
