@@ -28,6 +28,14 @@ export interface MatchOptions {
   headingPenalty: number;
   /** reported headings are used only at or above this reported speed, km/h (headings of stopped GPS units wander) */
   headingMinSpeedKph: number;
+  /** node times: along-path position error of a ping, standard deviation, metres (`path-smoother.ts`) */
+  positionSigmaM: number;
+  /** node times: error of a reported speed, standard deviation, m/s */
+  speedSigmaMps: number;
+  /** node times: typical acceleration the trapezoid of two reported speeds misses between pings, m/s² */
+  accelerationSigmaMps2: number;
+  /** node times: how far the lane driven through a turn may differ from the centre-line path, metres per radian */
+  turnSigmaM: number;
 }
 
 /** Default matching parameters (documented in docs/probes.md). */
@@ -45,6 +53,10 @@ export const DEFAULT_MATCH_OPTIONS: Readonly<MatchOptions> = Object.freeze({
   serviceRoadPenalty: 1,
   headingPenalty: 2,
   headingMinSpeedKph: 5,
+  positionSigmaM: 4,
+  speedSigmaMps: 0.5,
+  accelerationSigmaMps2: 3,
+  turnSigmaM: 8,
 });
 
 /** Statistics of one `match` call. */

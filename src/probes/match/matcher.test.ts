@@ -25,6 +25,30 @@ describe('MapMatcher on hand-built graphs', () => {
     expect(bc.pings[0].offsetM).toBeCloseTo(10, 0);
   });
 
+  it('times a node from the reported speeds: braking, standing and pulling away', () => {
+    // a --100 m-- b --100 m-- c: 10 m/s at 50 m, braking at 5/3 m/s² to stand at 80 m from 6 s to
+    // 9 s, then pulling away at 5/3 m/s² up to 10 m/s. Positions and speeds agree, so the fused
+    // positions are the pings'; between 87.5 m (12 s, 5 m/s) and 110 m (15 s, 10 m/s) the Hermite
+    // curve is the true 87.5 + 5τ + 5τ²/6, which reaches b (100 m) at τ = √24 − 3 (linear: 1.667 s).
+    const plan = planGraph({ a: [0, 0], b: [100, 0], c: [200, 0] }, [{ path: 'abc' }]);
+    const drive: Array<[number, number, number]> = [
+      [50, 0, 10],
+      [72.5, 3, 5],
+      [80, 6, 0],
+      [80, 9, 0],
+      [87.5, 12, 5],
+      [110, 15, 10],
+      [140, 18, 10],
+    ];
+    const pings = drive.map(([x, t, v]) => ({ ...pingAt(x, 0, t), speedKph: v * 3.6 }));
+    const [t] = new MapMatcher(plan.graph).match('v', pings);
+    expect(edgesOf(plan, t)).toEqual(['ab', 'bc']);
+    const [ab, bc] = t.traversals;
+    // (to 5 ms: the plan maps metres to degrees and back, and edge lengths are 32-bit floats)
+    expect(ab.exitS - 1_767_600_000).toBeCloseTo(12 + Math.sqrt(24) - 3, 2);
+    expect(bc.enterS).toBe(ab.exitS);
+  });
+
   it('keeps a trace on its street when one noisy ping lies closer to a parallel street', () => {
     // d ------------ e ------------ f      (y = 40, parallel street)
     // |                             |

@@ -86,7 +86,7 @@ export class MapMatcher {
     // The open piece is backtracked from its current end without closing it: more pings may come.
     const parts = [...st.out];
     if (st.layers.length > 0) {
-      const t = buildTrajectory(this.graph, traceId, firstPart + st.out.length, openSteps(st));
+      const t = buildTrajectory(this.graph, traceId, firstPart + st.out.length, openSteps(st), this.options);
       if (t.traversals.length > 0) parts.push(t);
     }
     st.stats.parts = parts.length;
@@ -164,7 +164,7 @@ export class MapMatcher {
   /** Closes the open piece: its trajectory joins the finished parts, and the next ping starts a new one. */
   private closePiece(st: MatchState, traceId: string, firstPart: number): void {
     if (st.layers.length > 0) {
-      const t = buildTrajectory(this.graph, traceId, firstPart + st.out.length, openSteps(st));
+      const t = buildTrajectory(this.graph, traceId, firstPart + st.out.length, openSteps(st), this.options);
       if (t.traversals.length > 0) st.out.push(t);
     }
     st.layers = [];
