@@ -29,8 +29,7 @@ import { join } from 'node:path';
 import { startBaltimoreServer } from './lib/baltimore-server.js';
 import { ensureBuilt } from './lib/built.js';
 import { runLoad } from './lib/http-load.js';
-import { peakRssMb } from './lib/measured.js';
-import { runMeasured } from './lib/measured.js';
+import { peakRssMb, rssMb, runMeasured } from './lib/measured.js';
 import {
   CLI,
   ensureMetroFile,
@@ -133,7 +132,9 @@ async function serveOnce(
     const port = Number(new URL(server.url).port);
     const requests = paths(token);
     await runLoad({ host: '127.0.0.1', port, requests, connections: n, newConnection: true, total: 50 * n });
-    await new Promise((r) => setTimeout(r, 2000));
+    // every run holds the same things when measured: the peak's window table built and handed out
+    await windowTableReceived(server.url);
+    await rssSettled(server.child.pid!);
     if (server.child.exitCode !== null || server.child.signalCode !== null)
       return {
         error: `server exited (${server.child.exitCode ?? server.child.signalCode}): ${server.stderr().slice(-400)}`,
@@ -141,6 +142,27 @@ async function serveOnce(
     return { mb: peakRssMb(server.child.pid!), readyS };
   } finally {
     await server.stop();
+  }
+}
+
+/** Waits (up to 2 minutes) until the serving threads hold a window table from the builder (`GET /metrics`). */
+async function windowTableReceived(url: string): Promise<void> {
+  for (const end = Date.now() + 120_000; Date.now() < end; ) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const m = /streetwise_window_tables\{event="received"\} (\d+)/.exec(text);
+    if (m === null || Number(m[1]) > 0) return; // no window tables in this mode, or one received
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** Waits (up to a minute) until the process's RSS has moved less than 4 MB over 4 s. */
+async function rssSettled(pid: number): Promise<void> {
+  const seen: number[] = [];
+  for (const end = Date.now() + 60_000; Date.now() < end; ) {
+    seen.push(rssMb(pid));
+    const last = seen.slice(-5);
+    if (last.length === 5 && Math.max(...last) - Math.min(...last) < 4) return;
+    await new Promise((r) => setTimeout(r, 1000));
   }
 }
 

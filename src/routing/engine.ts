@@ -159,8 +159,8 @@ export class RoutingEngine {
   readonly cch: CchBounds | null;
   /** the route search (a test may put a reference search in its place) */
   protected astar: RouteSearch;
-  /** per-edge cost factors of the alternatives' rounds (0 = none) */
-  readonly altFactor: Float32Array;
+  /** per-edge cost factors of the alternatives' rounds (0 = none), made on the first alternatives */
+  private altFactors: Float32Array | null = null;
   /** labels settled by the searches of the last `plan` */
   lastSettled = 0;
 
@@ -208,7 +208,12 @@ export class RoutingEngine {
       // the search marks its targets in the flags: each engine has its own copy
       { layout: { ...p.layout, edgeFlags: p.layout.edgeFlags.slice() }, headRank: p.headRank },
     );
-    this.altFactor = new Float32Array(g.edgeCount);
+  }
+
+  /** Per-edge cost factors of the alternatives' rounds (0 = none): one array per engine, made when first needed. */
+  get altFactor(): Float32Array {
+    this.altFactors ??= new Float32Array(this.graph.edgeCount);
+    return this.altFactors;
   }
 
   /** Which bounds answered the last search ('window', 'freeFlow' or 'none' for shortest mode). */

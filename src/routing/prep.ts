@@ -10,7 +10,12 @@
  */
 import { EdgeFlag, TurnRestrictions, type Graph } from '../network/graph.js';
 import { SpeedFeeds } from '../traffic/feeds.js';
-import { TrafficModel, type TrafficModelArrays } from '../traffic/model.js';
+import {
+  registerModelArrays,
+  TrafficModel,
+  type TrafficModelArrays,
+  type TrafficModelConfig,
+} from '../traffic/model.js';
 import type { EngineConfig } from './engine.js';
 import { computeLandmarks, type Landmarks } from './search/landmarks.js';
 import type { CchBounds } from './search/td-astar.js';
@@ -27,6 +32,8 @@ export interface EnginePrep {
   /** the settings they were built for (`prepKey`) */
   key: string;
   edgeCount: number;
+  /** the traffic model settings `model` was computed with */
+  traffic: Partial<TrafficModelConfig>;
   model: TrafficModelArrays;
   /** 1 when the search may use an edge at all */
   usable: Uint8Array;
@@ -107,6 +114,7 @@ export function buildEnginePrep(g: Graph, cfg: EngineConfig): EnginePrep {
   return {
     key: prepKey(cfg),
     edgeCount: g.edgeCount,
+    traffic: cfg.traffic,
     model: { freeFlowKph: model.freeFlowKph, upperKph: model.upperKph, profileGroup: model.profileGroup },
     usable,
     minTurnIn,
@@ -138,6 +146,8 @@ const registry = new WeakMap<Graph, Registered>();
 export function registerEnginePrep(g: Graph, prep: EnginePrep, exchange: WindowExchange | null = null): void {
   if (prep.edgeCount !== g.edgeCount) throw new Error('engine structures of another graph');
   registry.set(g, { prep, exchange });
+  // the thread's other models of the graph (e.g. the learned speeds' prior) share the per-edge constants
+  registerModelArrays(g, prep.traffic, prep.model);
 }
 
 /** The structures registered for `g`, when they were built with the settings of `cfg`. */

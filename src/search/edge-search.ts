@@ -59,8 +59,13 @@ export abstract class EdgeSearch {
   protected readonly time: Float64Array;
   /** edge through which the label was reached, −1 for a source */
   protected readonly parent: Int32Array;
-  /** key of a label's latest queue entry (−1 once settled or dropped): older entries are stale */
-  protected readonly pushedKey: Float64Array;
+  /**
+   * key of a label's latest queue entry, to single precision (−1 once settled or dropped): older
+   * entries are stale. An older entry within single precision of the latest settles the label at
+   * its current cost a hair early, which the queue's reopening already allows for (its buckets are
+   * coarser); half the bytes of a double per directed edge and thread.
+   */
+  protected readonly pushedKey: Float32Array;
   /** generation stamp per edge: the label belongs to the running search */
   protected readonly gen: Uint32Array;
   protected generation = 0;
@@ -85,7 +90,7 @@ export abstract class EdgeSearch {
     this.cost = new Float64Array(edgeCount);
     this.time = new Float64Array(edgeCount);
     this.parent = new Int32Array(edgeCount);
-    this.pushedKey = new Float64Array(edgeCount);
+    this.pushedKey = new Float32Array(edgeCount);
     this.gen = new Uint32Array(edgeCount);
     this.checkTurns = turns !== null && turns.size > 0;
   }
@@ -158,7 +163,7 @@ export abstract class EdgeSearch {
     while (queue.length > 0) {
       if (this.stopBefore(queue.peekKey())) break;
       const e = queue.pop();
-      if (queue.lastKey !== pushedKey[e]) continue; // stale entry (a better label was pushed, or already settled)
+      if (Math.fround(queue.lastKey) !== pushedKey[e]) continue; // stale entry (a better label was pushed, or already settled)
       pushedKey[e] = -1;
       if (++settled > maxSettled) {
         this.exhausted = true;

@@ -3,11 +3,16 @@
  * directly; source run through tsx (`src/…/x.ts`, in tests and `npm run bench`) first registers
  * tsx in the new thread, since loader flags of the parent do not reach a worker's entry module.
  */
-import { Worker, type TransferListItem } from 'node:worker_threads';
+import { Worker, type ResourceLimits, type TransferListItem } from 'node:worker_threads';
 
 /** Starts `moduleUrl` (e.g. `siblingModule(import.meta.url, 'pglite-host')`) as a worker thread. */
-export function startThread(moduleUrl: URL, workerData?: unknown, transferList?: readonly TransferListItem[]): Worker {
-  const opts = { workerData, transferList: transferList as TransferListItem[] | undefined };
+export function startThread(
+  moduleUrl: URL,
+  workerData?: unknown,
+  transferList?: readonly TransferListItem[],
+  resourceLimits?: ResourceLimits,
+): Worker {
+  const opts = { workerData, transferList: transferList as TransferListItem[] | undefined, resourceLimits };
   if (moduleUrl.pathname.endsWith('.ts')) {
     const boot = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(moduleUrl.href)}); })`;
     return new Worker(boot, { ...opts, eval: true });

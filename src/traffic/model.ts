@@ -96,6 +96,29 @@ export interface TrafficModelArrays {
   profileGroup: Uint8Array;
 }
 
+/** The settings a model's per-edge constants depend on, as a string. */
+function arraysKey(cfg: TrafficModelConfig): string {
+  return `${cfg.urbanContext}|${cfg.upperSpeedFactor}`;
+}
+
+const arrayRegistry = new WeakMap<Graph, { key: string; arrays: TrafficModelArrays }>();
+
+/**
+ * Makes every model built on `g` with the settings `cfg` (as far as the per-edge constants depend
+ * on them) use `arrays` instead of computing its own: a thread given them in shared memory holds
+ * one copy however many models it builds (the engine's, the learned speeds' prior).
+ */
+export function registerModelArrays(g: Graph, cfg: Partial<TrafficModelConfig>, arrays: TrafficModelArrays): void {
+  if (arrays.freeFlowKph.length !== g.edgeCount) throw new Error('traffic model arrays of another graph');
+  arrayRegistry.set(g, { key: arraysKey({ ...DEFAULT_TRAFFIC_CONFIG, ...cfg }), arrays });
+}
+
+/** The arrays registered for `g` when they were computed with the settings of `cfg`. */
+function registeredArrays(g: Graph, cfg: TrafficModelConfig): TrafficModelArrays | undefined {
+  const r = arrayRegistry.get(g);
+  return r !== undefined && r.key === arraysKey(cfg) ? r.arrays : undefined;
+}
+
 /** Speed model over one graph. One instance per loaded graph; queries are synchronous. */
 export class TrafficModel {
   /** free-flow speed per edge, km/h */
@@ -123,6 +146,7 @@ export class TrafficModel {
     const m = g.edgeCount;
     this.factors = buildPredictedFactors();
     this.turns = new TurnCosts(g, this.cfg.turnCosts);
+    arrays ??= registeredArrays(g, this.cfg);
     if (arrays !== undefined) {
       if (arrays.freeFlowKph.length !== m) throw new Error('traffic model arrays of another graph');
       this.freeFlowKph = arrays.freeFlowKph;

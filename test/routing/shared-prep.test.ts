@@ -8,6 +8,7 @@ import { RoutingEngine, DEFAULT_ENGINE_CONFIG, NO_CRITERIA, type PlanRequest } f
 import { buildEnginePrep, registerEnginePrep, shareEnginePrep } from '../../src/routing/prep.js';
 import { decodeGraph, encodeGraph } from '../../src/network/bundle.js';
 import { SpeedFeeds } from '../../src/traffic/feeds.js';
+import { TrafficModel } from '../../src/traffic/model.js';
 import { threadWindowExchange } from '../../src/app/serving/shared-routing.js';
 import { SIGNAL_GRID, signalizedGrid } from './fixtures.js';
 
@@ -79,6 +80,21 @@ describe('engines wrapping structures built once', () => {
       expect(x.legs[0].edges, `pair ${i}`).toEqual(ref.legs[0].edges);
       expect(y.searchArrivalS, `pair ${i} back`).toBe(refBack.searchArrivalS);
     }
+  });
+
+  it("a thread's other traffic models of the graph share the registered per-edge constants", () => {
+    const g = decodeGraph(encodeGraph(graph));
+    const before = new TrafficModel(g, new SpeedFeeds(), null, TZ);
+    registerEnginePrep(g, prep);
+    const after = new TrafficModel(g, new SpeedFeeds(), null, 'UTC');
+    expect(after.freeFlowKph).toBe(prep.model.freeFlowKph);
+    expect(after.upperKph).toBe(prep.model.upperKph);
+    expect(after.profileGroup).toBe(prep.model.profileGroup);
+    expect(after.freeFlowKph).toEqual(before.freeFlowKph);
+    expect(after.profileGroup).toEqual(before.profileGroup);
+    // other settings of the constants: the model computes its own
+    const rural = new TrafficModel(g, new SpeedFeeds(), null, TZ, { urbanContext: 'rural' });
+    expect(rural.profileGroup).not.toBe(prep.model.profileGroup);
   });
 
   it('refuses structures built with other settings', () => {

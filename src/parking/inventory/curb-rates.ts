@@ -19,7 +19,7 @@
  * opening_hours library over a reference week without public holidays; a window string it cannot
  * read makes the curb's rates unknown rather than wrong.
  */
-import OpeningHours from 'opening_hours';
+import { parseOpeningHours } from '../opening-hours.js';
 import type { CurbSegment } from '../../network/region.js';
 import type { StructuredRateInput } from '../rates/rate-rule.js';
 
@@ -102,7 +102,7 @@ export function weekMask(value: string): Uint8Array | null {
   if (cached !== undefined) return cached;
   let mask: Uint8Array | null = null;
   try {
-    const oh = new OpeningHours(value.replace(/^\((.*)\)$/, '$1'));
+    const oh = parseOpeningHours(value.replace(/^\((.*)\)$/, '$1'));
     // opening_hours works in the process zone: read the intervals back through local fields
     const from = new Date(2024, 0, 8),
       to = new Date(2024, 0, 15);

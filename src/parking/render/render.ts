@@ -6,7 +6,8 @@
  */
 import { DateTime } from 'luxon';
 import tzLookup from '@photostructure/tz-lookup';
-import OpeningHours from 'opening_hours';
+import type OpeningHours from 'opening_hours';
+import { parseOpeningHours } from '../opening-hours.js';
 import { calculateRates, hourlyPriceCents, isOpenAt } from '../rates/calculated-rates.js';
 import { rateCardOf } from '../rates/rate-card.js';
 import type { QuoteOptions } from '../rates/quote.js';
@@ -72,7 +73,7 @@ export function openingHoursState(value: string, tz: string, unixS: number): boo
   let oh = ohCache.get(value);
   if (oh === undefined) {
     try {
-      oh = new OpeningHours(value);
+      oh = parseOpeningHours(value);
     } catch {
       oh = null;
     }

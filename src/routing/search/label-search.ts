@@ -166,7 +166,7 @@ export class LabelSearch extends EdgeSearch {
     const open: number[] = [];
     while (queue.length > 0) {
       const e = queue.pop();
-      if (queue.lastKey === pushedKey[e]) open.push(e);
+      if (Math.fround(queue.lastKey) === pushedKey[e]) open.push(e);
     }
     queue.clear();
     for (const e of open) this.push(e, this.cost[e]);

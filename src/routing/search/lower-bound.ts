@@ -21,8 +21,9 @@ import type { CchBounds } from './search-types.js';
 
 /** Lower bounds of one search at a time, by the search's internal edge ids. */
 export class LowerBound {
-  private readonly hNode: Float64Array;
-  private readonly hGen: Uint32Array;
+  /** per-node cache of the landmark and straight-line bounds, made on the first pass that uses them (CCH passes do not) */
+  private hNode = new Float64Array(0);
+  private hGen = new Uint32Array(0);
   /** stamp of the per-node landmark bound cache (hGen) */
   private hStamp = 0;
   /** landmark tables of the running search's active landmarks, and their values at the targets */
@@ -63,8 +64,6 @@ export class LowerBound {
     headRank: Int32Array | null = null,
   ) {
     this.table = landmarks;
-    this.hNode = new Float64Array(g.nodeCount);
-    this.hGen = new Uint32Array(g.nodeCount);
     this.potential = cch === null ? null : new CchPotential(cch.topo);
     if (cch === null) this.headRank = null;
     else if (headRank !== null) this.headRank = headRank;
@@ -135,6 +134,10 @@ export class LowerBound {
     if (++this.hStamp === 0xffffffff) {
       this.hGen.fill(0);
       this.hStamp = 1;
+    }
+    if (this.metric === null && this.hNode.length === 0) {
+      this.hNode = new Float64Array(this.g.nodeCount);
+      this.hGen = new Uint32Array(this.g.nodeCount);
     }
     if (this.shortest) return;
     if (this.metric !== null) {
