@@ -152,8 +152,8 @@ function startServingWorker(
  * A serving thread's JavaScript heap: its young generation (where a request's short-lived objects
  * are made) is held to 8 MB instead of V8's default of about 32 MB on 64-bit machines. A request
  * makes little garbage (a search's labels are typed arrays made once per thread), so scavenges
- * stay short; FindRoute latency and throughput on the metro measured the same with 8, 16 and the
- * default, while every added thread costs about 25 MB less (docs/sizing.md).
+ * stay short; FindRoute latency and throughput on the metro measured the same with 8 and 16 MB,
+ * while every added thread costs about 25 MB less (decision 046).
  */
 const SERVING_THREAD_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
