@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { SaxesParser } from 'saxes';
 import { DateTime } from 'luxon';
+import { readFcdTracks } from './fcd.js';
 import { readOsmExtract } from '../../../src/osm/index.js';
 import { buildRegion } from '../../../src/network/index.js';
 import { openPglite, runMigrations } from '../../../src/store/index.js';
@@ -76,34 +77,7 @@ const midnightS = DateTime.fromISO(args.day!, { zone: tz }).toSeconds();
 log(`region: ${g.edgeCount} edges, ${region.intersections.length} intersections, time zone ${tz}`);
 
 // ---- pings of the probe vehicles
-interface Track {
-  t: number[];
-  lat: number[];
-  lon: number[];
-  v: number[];
-  h: number[];
-}
-const tracks = new Map<string, Track>();
-{
-  const p = new SaxesParser();
-  let time = 0;
-  p.on('opentag', (tag) => {
-    const a = tag.attributes as Record<string, string>;
-    if (tag.name === 'timestep') time = Number(a.time);
-    else if (tag.name === 'vehicle' && isProbe(a.id)) {
-      let tr = tracks.get(a.id);
-      if (!tr) tracks.set(a.id, (tr = { t: [], lat: [], lon: [], v: [], h: [] }));
-      tr.t.push(time);
-      tr.lat.push(Number(a.y));
-      tr.lon.push(Number(a.x));
-      tr.v.push(Number(a.speed));
-      tr.h.push(Number(a.angle));
-    }
-  });
-  for await (const chunk of createReadStream(join(args.dir, 'fcd.xml'), { encoding: 'utf8', highWaterMark: 1 << 20 }))
-    p.write(chunk as string);
-  p.close();
-}
+const tracks = await readFcdTracks(join(args.dir, 'fcd.xml'), isProbe);
 log(`probe vehicles: ${tracks.size}`);
 
 function* records(): Generator<ProbeRecord> {

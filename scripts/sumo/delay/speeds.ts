@@ -9,11 +9,11 @@
  *   npx tsx scripts/sumo/delay/speeds.ts --dir <scenario dir> --pbf city.osm.pbf
  *       --trajectories <probes.ts --trajectories cache> --out speeds.json [--min-samples 5]
  */
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SaxesParser } from 'saxes';
 import { DateTime } from 'luxon';
+import { type FcdTrack, readFcdTracks } from './fcd.js';
 import { readOsmExtract } from '../../../src/osm/index.js';
 import { buildRegion, nodeLat, nodeLon } from '../../../src/network/index.js';
 import { traversalSpeedKph } from '../../../src/probes/traversal-store.js';
@@ -45,30 +45,7 @@ const { trajectories } = JSON.parse(readFileSync(args.trajectories, 'utf8')) as 
 const vehicles = new Set(trajectories.map((t) => t.traceId));
 
 // ---- SUMO's 1 s record of the probe vehicles (simulation seconds, longitude/latitude)
-interface Track {
-  t: number[];
-  lat: number[];
-  lon: number[];
-}
-const tracks = new Map<string, Track>();
-{
-  const p = new SaxesParser();
-  let time = 0;
-  p.on('opentag', (tag) => {
-    const a = tag.attributes as Record<string, string>;
-    if (tag.name === 'timestep') time = Number(a.time);
-    else if (tag.name === 'vehicle' && vehicles.has(a.id)) {
-      let tr = tracks.get(a.id);
-      if (!tr) tracks.set(a.id, (tr = { t: [], lat: [], lon: [] }));
-      tr.t.push(time);
-      tr.lat.push(Number(a.y));
-      tr.lon.push(Number(a.x));
-    }
-  });
-  for await (const chunk of createReadStream(join(args.dir, 'fcd.xml'), { encoding: 'utf8', highWaterMark: 1 << 20 }))
-    p.write(chunk as string);
-  p.close();
-}
+const tracks = await readFcdTracks(join(args.dir, 'fcd.xml'), (id) => vehicles.has(id));
 
 type Passage = { tS: number; offsetM: number } | 'gap' | 'far';
 
@@ -79,7 +56,7 @@ type Passage = { tS: number; offsetM: number } | 'gap' | 'far';
  * passes (a hairpin, a road doubling back past the node) the first within 3 m of the closest
  * counts. 'gap' when the record has a gap there (a teleport), 'far' when no step passes the node.
  */
-function passage(tr: Track, n: number, fromS: number, toS: number): Passage {
+function passage(tr: FcdTrack, n: number, fromS: number, toS: number): Passage {
   const lat0 = nodeLat(g, n);
   const lon0 = nodeLon(g, n);
   const kx = 111_195 * Math.cos((lat0 * Math.PI) / 180);

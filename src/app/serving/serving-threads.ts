@@ -140,12 +140,7 @@ function startServingWorker(
     parking,
     databaseUrl: opts.databaseUrl,
   };
-  const transfer: MessagePort[] = [];
-  if (opts.embedded) {
-    data.dbPort = opts.embedded.connect();
-    transfer.push(data.dbPort);
-  }
-  return startThread(siblingModule(import.meta.url, 'serving-worker'), data, transfer, SERVING_THREAD_LIMITS);
+  return startThread(siblingModule(import.meta.url, 'serving-worker'), data, dbPortOf(opts, data), SERVING_THREAD_LIMITS);
 }
 
 /**
@@ -167,10 +162,12 @@ function startWindowBuilder(opts: ThreadsOptions, routing: SharedRouting): Worke
     routing,
     databaseUrl: opts.databaseUrl,
   };
-  const transfer: MessagePort[] = [];
-  if (opts.embedded) {
-    data.dbPort = opts.embedded.connect();
-    transfer.push(data.dbPort);
-  }
-  return startThread(siblingModule(import.meta.url, 'window-builder'), data, transfer);
+  return startThread(siblingModule(import.meta.url, 'window-builder'), data, dbPortOf(opts, data));
+}
+
+/** Gives a thread its own port to the embedded database (none on PostgreSQL); the ports to transfer. */
+function dbPortOf(opts: ThreadsOptions, data: { dbPort?: MessagePort }): MessagePort[] {
+  if (!opts.embedded) return [];
+  data.dbPort = opts.embedded.connect();
+  return [data.dbPort];
 }
