@@ -140,7 +140,12 @@ function startServingWorker(
     parking,
     databaseUrl: opts.databaseUrl,
   };
-  return startThread(siblingModule(import.meta.url, 'serving-worker'), data, dbPortOf(opts, data), SERVING_THREAD_LIMITS);
+  return startThread(
+    siblingModule(import.meta.url, 'serving-worker'),
+    data,
+    dbPortOf(opts, data),
+    SERVING_THREAD_LIMITS,
+  );
 }
 
 /**
