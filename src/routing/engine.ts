@@ -53,6 +53,11 @@ export interface EngineConfig {
   altMaxStretch: number;
   /** alternatives: factor applied to edges of already found routes per round */
   altPenaltyFactor: number;
+  /**
+   * alternatives: weight of the lower bounds in a penalised round (weighted A*, ≥ 1): its
+   * candidate costs at most this × the penalised optimum; 1 searches the optimum
+   */
+  altBoundWeight: number;
   /** time-window landmark tables (tighter bounds at peaks), or false for free-flow bounds only */
   windowBounds: Partial<WindowBoundsConfig> | false;
   /**
@@ -76,6 +81,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   altMaxSharing: 0.65,
   altMaxStretch: 1.4,
   altPenaltyFactor: 1.6,
+  altBoundWeight: 1.3,
   windowBounds: {},
   potentials: 'cch',
   cchExpandOverS: 5,

@@ -75,6 +75,12 @@ export abstract class EdgeSearch {
   private readonly checkTurns: boolean;
   /** true when the last `settle` stopped at its label limit */
   exhausted = false;
+  /**
+   * A settled label is not reopened when its cost improves: set for weighted searches (inflated
+   * bounds), whose answer stays within the weight of the optimum without reopening while
+   * reopening can cascade through every label downstream of an improved one.
+   */
+  protected noReopen = false;
 
   constructor(
     edgeCount: number,
@@ -188,6 +194,8 @@ export abstract class EdgeSearch {
     const { firstOut, edgeTarget } = this.star;
     const { cost, gen } = this;
     const { timed, drops } = this.traits;
+    const noReopen = this.noReopen;
+    const pushedKey = this.pushedKey;
     const turns = this.turns;
     const checkTurns = this.checkTurns;
     const cur = this.generation;
@@ -198,13 +206,13 @@ export abstract class EdgeSearch {
       if (checkTurns && !turns!.isTurnAllowed(e, f)) continue; // turn restriction
       const nc = this.enter(e, f, atHead);
       if (nc === Infinity) continue;
-      if (gen[f] === cur && !(nc < cost[f])) continue;
+      if (gen[f] === cur && (!(nc < cost[f]) || (noReopen && pushedKey[f] === -1))) continue;
       gen[f] = cur;
       cost[f] = nc;
       if (timed) this.time[f] = this.arrivalS;
       this.parent[f] = parentEdge;
       if (drops && !this.keep(f, nc)) {
-        this.pushedKey[f] = -1; // an older queue entry of f is stale now
+        pushedKey[f] = -1; // an older queue entry of f is stale now
         continue;
       }
       this.push(f, nc);

@@ -18,7 +18,8 @@ export class InlinedLabelSearch extends LabelSearch {
    */
   protected override relax(e: number): void {
     const L = this.layout;
-    const { cost, time, gen, outSeen } = this;
+    const { cost, time, gen, outSeen, pushedKey } = this;
+    const noReopen = this.noReopen;
     const { edgeTarget, firstOut, turnDelay, turnCode, edgeFlags, minTT } = L;
     const o = this.o!;
     const shortest = o.shortest;
@@ -46,7 +47,7 @@ export class InlinedLabelSearch extends LabelSearch {
       const cTurn = ce + stepTurn;
       if ((fl & TARGET) !== 0) this.reachTarget(e, f, cTurn, base, fac, tEnter, tt);
       const nc = cTurn + base * fac;
-      if (gen[f] !== curGen || nc < cost[f]) {
+      if (gen[f] !== curGen || (nc < cost[f] && !(noReopen && pushedKey[f] === -1))) {
         outSeen[v] = curGen;
         gen[f] = curGen;
         cost[f] = nc;
@@ -54,7 +55,7 @@ export class InlinedLabelSearch extends LabelSearch {
         this.parent[f] = e;
         if (!shortest && (fl & TARGET) === 0 && outSeen[edgeTarget[f]] === curGen && this.dropDeadEnd(f, nc)) {
           this.lastDeadEnds++;
-          this.pushedKey[f] = -1; // an older queue entry of f is stale now
+          pushedKey[f] = -1; // an older queue entry of f is stale now
           continue;
         }
         this.push(f, nc);

@@ -128,6 +128,7 @@ export class LabelSearch extends EdgeSearch {
     this.simple = o.penaltyFlags === 0 && o.discountFlags === 0 && o.edgeFactor === null;
     this.exclude = o.excludeFlags | UNUSABLE;
     this.abortKey = abortKey;
+    this.noReopen = o.boundWeight !== undefined && o.boundWeight > 1;
     this.bound.prepare();
     if (resume) this.rekeyOpenLabels();
     else this.startRun();

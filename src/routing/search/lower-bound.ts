@@ -5,7 +5,8 @@
  *   seconds or in a time warp's work units converted per label from the label's own time);
  * - ALT landmarks: the best triangle bounds of the few landmarks chosen for the trip;
  * - great-circle distance (shortest mode).
- * Bounds are scaled by the discount factor (preferred edges cost less than their time) and
+ * Bounds are scaled by the discount factor (preferred edges cost less than their time) and by a
+ * search's weight (≥ 1: weighted A*, which the alternatives' penalised rounds use), and
  * shaved by 1e-4 so Float32 tables never overestimate. Landmark bounds are cached per node for
  * the current search (`prepare` invalidates the cache).
  */
@@ -79,11 +80,15 @@ export class LowerBound {
     return this.landmarks.nodes.length > 0 || this.cch !== null;
   }
 
-  /** Starts a search towards `targetNodes` (graph ids): shortest mode, and the discount `scale` (≤ 1). */
-  begin(targetNodes: number[], shortest: boolean, scale: number): void {
+  /**
+   * Starts a search towards `targetNodes` (graph ids): shortest mode, the discount `scale` (≤ 1)
+   * and the weight (≥ 1; above 1 the bounds are inflated and the search finds a path within that
+   * factor of the optimum).
+   */
+  begin(targetNodes: number[], shortest: boolean, scale: number, weight = 1): void {
     this.targetNodes = targetNodes;
     this.shortest = shortest;
-    this.scale = scale;
+    this.scale = scale * weight;
     this.warp = null;
   }
 

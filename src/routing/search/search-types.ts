@@ -39,6 +39,11 @@ export interface SearchOptions {
   edgeFactor: Float32Array | null;
   /** stop after settling this many labels (service limit) */
   maxSettled: number;
+  /**
+   * weight of the lower bounds (weighted A*): 1 or absent = exact; w > 1 finds a path costing at
+   * most w × the optimum, settling far fewer labels (the alternatives' penalised rounds)
+   */
+  boundWeight?: number;
 }
 
 /** A found path: whole edges between a partial first and a partial last edge. */

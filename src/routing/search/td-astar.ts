@@ -73,7 +73,8 @@ export class TdAstar extends InlinedLabelSearch implements RouteSearch {
     const bound = this.bound;
     this.lastWindowRetry = false;
     const scale = o.discountFlags !== 0 && o.discountFactor < 1 ? o.discountFactor : 1;
-    bound.begin([...new Set(targets.map((t) => g.edgeSource[t.edge]))], o.shortest, scale);
+    const weight = o.boundWeight !== undefined && o.boundWeight > 1 ? o.boundWeight : 1;
+    bound.begin([...new Set(targets.map((t) => g.edgeSource[t.edge]))], o.shortest, scale, weight);
     if (o.shortest || !bound.hasBounds) {
       this.lastBounds = 'none';
       bound.useNone();
@@ -83,7 +84,7 @@ export class TdAstar extends InlinedLabelSearch implements RouteSearch {
     bound.useFreeFlow();
     bound.chooseLandmarks(sourceNodes);
     if (this.windows !== null && o.q.mode === SpeedMode.current) {
-      const p = this.searchWindows(sources, targets, depS, o, sourceNodes, scale);
+      const p = this.searchWindows(sources, targets, depS, o, sourceNodes, scale, weight);
       if (p !== undefined) return p;
       bound.useFreeFlow();
     }
@@ -104,6 +105,7 @@ export class TdAstar extends InlinedLabelSearch implements RouteSearch {
     o: SearchOptions,
     sourceNodes: number[],
     scale: number,
+    weight: number,
   ): SearchPath | null | undefined {
     const windows = this.windows!;
     const bound = this.bound;
@@ -128,13 +130,14 @@ export class TdAstar extends InlinedLabelSearch implements RouteSearch {
       const t = use.table;
       bound.useWindow(t, t.cch, t.warp, depS - (w - t.binStartWeekS));
       if (t.cch === null) bound.chooseLandmarks(sourceNodes);
-      // a min key above the coverage proves the answer would leave it: stop there
-      const p = this.run(sources, targets, depS, o, (use.validUntilS - depS) * scale, resume);
+      // a min key above the coverage proves the answer would leave it: stop there (a weighted
+      // search's keys are at most its weight × an exact search's)
+      const p = this.run(sources, targets, depS, o, (use.validUntilS - depS) * scale * weight, resume);
       resume = true;
       settled += this.lastSettled;
       if (this.lastAborted) {
         this.lastWindowRetry = true;
-        const next = windows.horizonFor(this.lastAbortKey / scale - leftInBin);
+        const next = windows.horizonFor(this.lastAbortKey / (scale * weight) - leftInBin);
         horizon = next > horizon ? next : -1;
         continue;
       }
