@@ -159,7 +159,8 @@ export abstract class EdgeSearch {
   /**
    * Settles labels in key order until `stopBefore` or `settledLabel` says so, the queue is empty
    * or `maxSettled` labels were settled (then `exhausted`); returns the labels settled. A settled
-   * label whose cost later improves is queued again (reopened), so inexact queues stay exact.
+   * label whose cost later improves is queued again (reopened), so inexact queues stay exact
+   * (not in a weighted search: `noReopen`).
    */
   protected settle(maxSettled: number): number {
     const queue = this.queue;
