@@ -26,7 +26,7 @@ export function alternatives(
   const g = eng.graph;
   const af = eng.altFactor;
   af.fill(0);
-  const o: SearchOptions = { ...base, edgeFactor: af, boundWeight: eng.cfg.altBoundWeight };
+  const o: SearchOptions = { ...base, edgeFactor: af, boundWeight: eng.cfg.altBoundWeight, sameTargets: true };
   const mode = eng.speedMode(req.shortest, req.useTraffic, req.typicalOnly);
   const bestCost = eng.costPath([best], req.departS, req.nowS, mode);
   const accepted: Leg[] = [best];

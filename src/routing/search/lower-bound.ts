@@ -49,6 +49,8 @@ export class LowerBound {
   /** CCH rank of the bound node at the head of each (internal) edge (CCH mode) */
   private readonly headRank: Int32Array | null;
   private readonly boundTargets: number[] = [];
+  /** the running search has the previous one's targets (`begin`) */
+  private keepPotential = false;
   /** free-flow lower bound between the sources and targets of the last landmark choice, seconds */
   chosenBound = 0;
 
@@ -83,9 +85,11 @@ export class LowerBound {
   /**
    * Starts a search towards `targetNodes` (graph ids): shortest mode, the discount `scale` (≤ 1)
    * and the weight (≥ 1; above 1 the bounds are inflated and the search finds a path within that
-   * factor of the optimum).
+   * factor of the optimum). `sameTargets`: the previous search had the same targets, so CCH
+   * potentials it evaluated in a metric this one uses again are kept.
    */
-  begin(targetNodes: number[], shortest: boolean, scale: number, weight = 1): void {
+  begin(targetNodes: number[], shortest: boolean, scale: number, weight = 1, sameTargets = false): void {
+    this.keepPotential = sameTargets;
     this.targetNodes = targetNodes;
     this.shortest = shortest;
     this.scale = scale * weight;
@@ -149,7 +153,7 @@ export class LowerBound {
       const bt = this.boundTargets;
       bt.length = 0;
       for (const u of this.targetNodes) boundNodesAt(this.g, this.cch!.topo.bound, u, bt);
-      this.potential!.reset(this.metric, bt);
+      this.potential!.reset(this.metric, bt, this.keepPotential);
       return;
     }
     const lm = this.table;

@@ -44,6 +44,11 @@ export interface SearchOptions {
    * most w × the optimum, settling far fewer labels (the alternatives' penalised rounds)
    */
   boundWeight?: number;
+  /**
+   * the thread's previous search was the same plan's, to the same targets (the alternatives'
+   * rounds): potentials it evaluated in the same bound metric still hold and are kept
+   */
+  sameTargets?: boolean;
 }
 
 /** A found path: whole edges between a partial first and a partial last edge. */

@@ -142,6 +142,38 @@ describe('CCH potentials', () => {
     },
   );
 
+  it('keep what a query to the same targets in the same metric evaluated, and start over in another metric', () => {
+    const c = randomCase(3, 9, false);
+    const bg = buildBoundGraph(c.g, c.usable, c.turnS, c.minTurnInS, 5);
+    const topo = buildCchTopology(bg);
+    const slow = Float64Array.from(c.edgeTimeS, (t) => t * 2);
+    const metrics = [customize(topo, c.edgeTimeS), customize(topo, slow)];
+    const targets: number[] = [];
+    boundNodesAt(c.g, bg, 5, targets);
+    const half = Math.floor(bg.nodeCount / 2);
+    const pot = new CchPotential(topo);
+    pot.reset(metrics[0], targets);
+    for (let v = 0; v < half; v++) pot.at(v);
+    const evaluatedFirst = pot.evaluated;
+    // the same targets and metric: the nodes evaluated before are not evaluated again
+    pot.reset(metrics[0], targets, true);
+    for (let v = 0; v < half; v++) pot.at(v);
+    expect(pot.evaluated).toBe(0);
+    expect(evaluatedFirst).toBeGreaterThan(0);
+    // another metric: every value is computed again, from that metric
+    for (const [m, times] of [
+      [metrics[1], slow],
+      [metrics[0], c.edgeTimeS],
+    ] as const) {
+      pot.reset(m, targets, true);
+      const want = boundDistances(bg, times, targets);
+      for (let v = 0; v < bg.nodeCount; v++) {
+        if (want[v] === Infinity) expect(pot.at(v)).toBe(Infinity);
+        else expect(Math.abs(pot.at(v) - want[v])).toBeLessThan(1e-4 * Math.max(1, want[v]));
+      }
+    }
+  });
+
   it('stay exact on a grid of equal blocks, where shortest paths tie everywhere (pruning drops tied arcs, keeping one of each tie)', () => {
     const k = 12;
     const nodes = [];

@@ -38,8 +38,16 @@ export class CchPotential {
     this.touched = new Int32Array(n);
   }
 
-  /** Starts a query: distances to the nearest of `targetNodes` (bound nodes) under `metric`. */
-  reset(metric: CchMetric, targetNodes: readonly number[]): void {
+  /**
+   * Starts a query: distances to the nearest of `targetNodes` (bound nodes) under `metric`.
+   * `sameTargets`: the caller's targets are the previous query's, so when the metric is too
+   * (metrics are never changed once customized) the potentials evaluated so far are kept.
+   */
+  reset(metric: CchMetric, targetNodes: readonly number[], sameTargets = false): void {
+    if (sameTargets && metric === this.metric) {
+      this.evaluated = 0;
+      return;
+    }
     this.metric = metric;
     this.evaluated = 0;
     const memo = this.memo,
