@@ -74,7 +74,13 @@ export class TdAstar extends InlinedLabelSearch implements RouteSearch {
     this.lastWindowRetry = false;
     const scale = o.discountFlags !== 0 && o.discountFactor < 1 ? o.discountFactor : 1;
     const weight = o.boundWeight !== undefined && o.boundWeight > 1 ? o.boundWeight : 1;
-    bound.begin([...new Set(targets.map((t) => g.edgeSource[t.edge]))], o.shortest, scale, weight, o.sameTargets === true);
+    bound.begin(
+      [...new Set(targets.map((t) => g.edgeSource[t.edge]))],
+      o.shortest,
+      scale,
+      weight,
+      o.sameTargets === true,
+    );
     if (o.shortest || !bound.hasBounds) {
       this.lastBounds = 'none';
       bound.useNone();
