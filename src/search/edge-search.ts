@@ -66,8 +66,11 @@ export abstract class EdgeSearch {
    * coarser); half the bytes of a double per directed edge and thread.
    */
   protected readonly pushedKey: Float32Array;
-  /** generation stamp per edge: the label belongs to the running search */
-  protected readonly gen: Uint32Array;
+  /**
+   * generation stamp per edge: the label belongs to the running search (16 bits: cleared once
+   * every 65 535 searches, half the bytes per directed edge and thread of a 32-bit stamp)
+   */
+  protected readonly gen: Uint16Array;
   protected generation = 0;
   /** time at which the edge `enter` just costed is left (set by `enter` when costs depend on time) */
   protected arrivalS = 0;
@@ -97,7 +100,7 @@ export abstract class EdgeSearch {
     this.time = new Float64Array(edgeCount);
     this.parent = new Int32Array(edgeCount);
     this.pushedKey = new Float32Array(edgeCount);
-    this.gen = new Uint32Array(edgeCount);
+    this.gen = new Uint16Array(edgeCount);
     this.checkTurns = turns !== null && turns.size > 0;
   }
 
@@ -130,7 +133,7 @@ export abstract class EdgeSearch {
 
   /** Starts a new search: a new label generation and an empty queue. */
   protected startSearch(): void {
-    if (++this.generation === 0xffffffff) {
+    if (++this.generation === 0xffff) {
       this.gen.fill(0);
       this.clearStamps();
       this.generation = 1;

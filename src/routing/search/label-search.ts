@@ -49,7 +49,7 @@ export class LabelSearch extends EdgeSearch {
   /** internal target edges whose TARGET bit the running search set (cleared by the next run) */
   private readonly flagged: number[] = [];
   /** generation stamp per node: some out edge of the node got a label in the current search */
-  protected readonly outSeen: Uint32Array;
+  protected readonly outSeen: Uint16Array;
   /** label queues: seconds (buckets of 1/32 s) and metres (shortest mode, buckets of 1/8 m) */
   private readonly timeQueue: BucketQueue;
   private readonly lengthQueue = new BucketQueue(1 / 8);
@@ -104,7 +104,7 @@ export class LabelSearch extends EdgeSearch {
     this.layout = layout;
     this.costs = new EdgeCosts(model, this.layout);
     this.bound = new LowerBound(g, this.layout, landmarks, activeLandmarks, cch, prepared?.headRank ?? null);
-    this.outSeen = new Uint32Array(g.nodeCount);
+    this.outSeen = new Uint16Array(g.nodeCount);
   }
 
   /**

@@ -17,14 +17,20 @@ import type { CchMetric } from './customize.js';
 
 /** Lazily evaluated lower-bound distances to a set of target nodes. */
 export class CchPotential {
-  private readonly toTarget: Float64Array;
-  private readonly targetStamp: Uint32Array;
+  /**
+   * position in `ancestors` of each rank that is an ancestor of a target in the current query, −1
+   * elsewhere (reset through the previous query's list): 4 bytes a node where a per-node distance
+   * and stamp took 12
+   */
+  private readonly ancestorAt: Int32Array;
+  /** the current targets' ancestors (ranks, ascending) and their distance down to a target */
+  private ancestors: number[] = [];
+  private toTarget = new Float64Array(64);
   /** potential by rank; NaN = not evaluated in this query (reset through `touched`) */
   private readonly memo: Float64Array;
   /** ranks memoized in this query */
   private readonly touched: Int32Array;
   private touchedCount = 0;
-  private stamp = 0;
   private metric: CchMetric | null = null;
   private readonly path: number[] = [];
   /** potentials evaluated since the last reset (nodes), for statistics */
@@ -32,8 +38,7 @@ export class CchPotential {
 
   constructor(private readonly topo: CchTopology) {
     const n = topo.nodeCount;
-    this.toTarget = new Float64Array(n);
-    this.targetStamp = new Uint32Array(n);
+    this.ancestorAt = new Int32Array(n).fill(-1);
     this.memo = new Float64Array(n).fill(NaN);
     this.touched = new Int32Array(n);
   }
@@ -54,33 +59,33 @@ export class CchPotential {
       touched = this.touched;
     for (let i = 0; i < this.touchedCount; i++) memo[touched[i]] = NaN;
     this.touchedCount = 0;
-    if (++this.stamp === 0xffffffff) {
-      this.targetStamp.fill(0);
-      this.stamp = 1;
-    }
-    const s = this.stamp;
     const { rankOf, parent } = this.topo;
     const { first, head } = metric;
-    const toTarget = this.toTarget,
-      ts = this.targetStamp;
+    const at = this.ancestorAt;
+    for (const r of this.ancestors) at[r] = -1;
     // the targets' ancestors, ascending
     const anc: number[] = [];
     for (const t of targetNodes) {
-      for (let r = rankOf[t]; r >= 0 && ts[r] !== s; r = parent[r]) {
-        ts[r] = s;
-        toTarget[r] = Infinity;
+      for (let r = rankOf[t]; r >= 0 && at[r] !== 0; r = parent[r]) {
+        at[r] = 0;
         anc.push(r);
       }
     }
-    for (const t of targetNodes) toTarget[rankOf[t]] = 0;
     anc.sort((a, b) => a - b);
+    if (this.toTarget.length < anc.length) this.toTarget = new Float64Array(anc.length * 2);
+    const toTarget = this.toTarget;
+    for (let i = 0; i < anc.length; i++) {
+      at[anc[i]] = i;
+      toTarget[i] = Infinity;
+    }
+    for (const t of targetNodes) toTarget[at[rankOf[t]]] = 0;
+    this.ancestors = anc;
     const down = metric.down;
     for (let i = 0; i < anc.length; i++) {
-      const x = anc[i];
-      const dx = toTarget[x];
+      const dx = toTarget[i];
       if (dx === Infinity) continue;
-      for (let a = first[x], end = first[x + 1]; a < end; a++) {
-        const y = head[a];
+      for (let a = first[anc[i]], end = first[anc[i] + 1]; a < end; a++) {
+        const y = at[head[a]]; // an upward neighbour is an ancestor
         const d = dx + down[a]; // y → x → … → target
         if (d < toTarget[y]) toTarget[y] = d;
       }
@@ -100,8 +105,7 @@ export class CchPotential {
     const parent = this.topo.parent;
     const { first, head, up } = this.metric!;
     const toTarget = this.toTarget,
-      ts = this.targetStamp,
-      s = this.stamp;
+      at = this.ancestorAt;
     const path = this.path;
     path.length = 0;
     for (let r = r0; r >= 0; r = parent[r]) {
@@ -113,7 +117,8 @@ export class CchPotential {
     let tc = this.touchedCount;
     for (let i = path.length - 1; i >= 0; i--) {
       const r = path[i];
-      let best = ts[r] === s ? toTarget[r] : Infinity;
+      const p = at[r];
+      let best = p >= 0 ? toTarget[p] : Infinity;
       for (let a = first[r], end = first[r + 1]; a < end; a++) {
         const d = up[a] + memo[head[a]];
         if (d < best) best = d;
