@@ -146,7 +146,7 @@ describe('CCH potentials', () => {
     const c = randomCase(3, 9, false);
     const bg = buildBoundGraph(c.g, c.usable, c.turnS, c.minTurnInS, 5);
     const topo = buildCchTopology(bg);
-    const slow = Float64Array.from(c.edgeTimeS, (t) => t * 2);
+    const slow = Float32Array.from(c.edgeTimeS, (t) => t * 2);
     const metrics = [customize(topo, c.edgeTimeS), customize(topo, slow)];
     const targets: number[] = [];
     boundNodesAt(c.g, bg, 5, targets);
