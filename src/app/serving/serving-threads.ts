@@ -16,9 +16,9 @@ import type { EmbeddedDb } from '../../store/remote-db.js';
 import { siblingModule, startThread } from '../../store/thread.js';
 import { nextMessage } from '../../store/rpc.js';
 import type { ServingWorkerData } from './serving-worker.js';
-import { engineConfigOf, prepareSharedRouting, type SharedRouting } from './shared-routing.js';
+import { engineConfigOf, type SharedRouting } from './shared-routing.js';
 import type { WindowBuilderData } from './window-builder.js';
-import { prepareSharedParking } from './shared-parking.js';
+import type { PrepareData } from './prepare-worker.js';
 import type { SharedParkingBase } from '../../parking/index.js';
 import { servingThreadPlan } from './socket-sharing.js';
 
@@ -60,9 +60,9 @@ export async function startServingThreads(opts: ThreadsOptions): Promise<Serving
   const plan = servingThreadPlan(servingThreadCount(opts.config), process.version, process.platform);
   if (plan.notice) console.warn(plan.notice);
   const count = plan.count;
-  // the routing engine's read-only structures and the snapping index: built once, shared by every thread
-  const routing = prepareSharedRouting(opts.config, opts.graphBytes);
-  const parking = prepareSharedParking(opts.config, opts.regionDir, opts.graphBytes);
+  // the routing engine's read-only structures, the snapping index and the parking inventory's
+  // base: built once, shared by every thread
+  const { routing, parking } = await prepareShared(opts);
   const workers: Worker[] = [];
   const failures: Array<(err: Error) => void> = [];
   let closing = false;
@@ -122,6 +122,34 @@ export async function startServingThreads(opts: ThreadsOptions): Promise<Serving
       failures.push(fn);
     },
   };
+}
+
+/** Builds the shared structures in a thread of their own (`prepare-worker.ts`), which then exits. */
+async function prepareShared(
+  opts: ThreadsOptions,
+): Promise<{ routing: SharedRouting | undefined; parking: SharedParkingBase | undefined }> {
+  const data: PrepareData = { config: opts.config, regionDir: opts.regionDir, graphBytes: opts.graphBytes };
+  const w = startThread(siblingModule(import.meta.url, 'prepare-worker'), data);
+  let error: Error | undefined;
+  w.once('error', (err) => {
+    error = err;
+  });
+  const exited = new Promise((resolve) => w.once('exit', resolve));
+  let prepared: PreparedMessage;
+  try {
+    prepared = await nextMessage<PreparedMessage, 'prepared'>(w, 'prepared');
+  } catch (err) {
+    throw error ?? err; // the thread's own error, when it threw one
+  }
+  // its memory is released when it has exited
+  await exited;
+  return { routing: prepared.routing, parking: prepared.parking };
+}
+
+interface PreparedMessage {
+  t: 'prepared';
+  routing: SharedRouting | undefined;
+  parking: SharedParkingBase | undefined;
 }
 
 /** Starts serving thread `index`, with its own port to the embedded database (or the PostgreSQL URL). */
