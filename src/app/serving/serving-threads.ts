@@ -2,7 +2,8 @@
  * The serving threads of a server (`serving-worker.ts`): started by the main thread with the
  * region's graph, the routing engine's read-only structures (`shared-routing.ts`) and the parking
  * inventory's lots and blocks (`shared-parking.ts`) in shared memory (one copy however many
- * threads) and a database port or URL each, beside one window builder thread
+ * threads; built by a preparing thread that exits before they start, `prepare-worker.ts`) and a
+ * database port or URL each, beside one window builder thread
  * (`window-builder.ts`) that builds the window tables they ask for and hands them to all. The first thread binds the
  * configured port; the others bind the same port, each on its own socket with `reusePort` (Node
  * 22.12+ on Linux or FreeBSD), and the kernel spreads connections evenly over them. Where Node

@@ -1,6 +1,7 @@
 /**
  * The routing structures the threads of a process share: the engine's read-only structures and
- * the snapping index, built once by the main thread into shared memory before the threads start
+ * the snapping index, built once by the preparing thread (`prepare-worker.ts`) into shared memory
+ * before the threads start
  * (`prepareSharedRouting`), and the window tables, built by the process's window builder thread
  * (`window-builder.ts`) when a serving thread asks, and handed to every serving thread
  * (`threadWindowExchange`, relayed by the main thread).
