@@ -23,9 +23,27 @@ export function alternatives(
   best: Leg,
   count: number,
 ): Array<{ leg: Leg; arrivalS: number }> {
+  const af = eng.altFactor; // all 0 between calls: the edges penalised here are reset on return
+  const penalised: number[] = [];
+  try {
+    return penaltyRounds(eng, snaps, req, base, best, count, af, penalised);
+  } finally {
+    for (const e of penalised) af[e] = 0;
+  }
+}
+
+/** The penalty rounds of `alternatives`, adding every edge they penalise to `penalised`. */
+function penaltyRounds(
+  eng: RoutingEngine,
+  snaps: Snap[][],
+  req: PlanRequest,
+  base: SearchOptions,
+  best: Leg,
+  count: number,
+  af: Float32Array,
+  penalised: number[],
+): Array<{ leg: Leg; arrivalS: number }> {
   const g = eng.graph;
-  const af = eng.altFactor;
-  af.fill(0);
   const o: SearchOptions = { ...base, edgeFactor: af, boundWeight: eng.cfg.altBoundWeight, sameTargets: true };
   const mode = eng.speedMode(req.shortest, req.useTraffic, req.typicalOnly);
   const bestCost = eng.costPath([best], req.departS, req.nowS, mode);
@@ -34,9 +52,12 @@ export function alternatives(
   const acceptedSets: Array<Set<number>> = [new Set(best.edges)];
   const penalize = (leg: Leg) => {
     for (const e of leg.edges) {
+      if (af[e] === 0) penalised.push(e);
       af[e] = (af[e] || 1) * eng.cfg.altPenaltyFactor;
       const tw = g.edgeTwin[e];
-      if (tw >= 0) af[tw] = (af[tw] || 1) * Math.sqrt(eng.cfg.altPenaltyFactor);
+      if (tw < 0) continue;
+      if (af[tw] === 0) penalised.push(tw);
+      af[tw] = (af[tw] || 1) * Math.sqrt(eng.cfg.altPenaltyFactor);
     }
   };
   penalize(best);
