@@ -22,9 +22,12 @@ export class BucketQueue {
   private readonly head: Int32Array;
   private readonly headStamp: Uint32Array;
   private stamp = 1;
-  /** entry pool: id, key, next entry in the bucket (−1 = end) */
+  /**
+   * entry pool: id, key to single precision (a bucket's order needs no more; half the bytes of
+   * a double per entry), next entry in the bucket (−1 = end)
+   */
   private ids: Int32Array;
-  private keys: Float64Array;
+  private keys: Float32Array;
   private next: Int32Array;
   private used = 0;
   /** absolute bucket index of the cursor (floor(key / width)); set by the first finite key */
@@ -33,7 +36,7 @@ export class BucketQueue {
   private inWindow = 0;
   private readonly low = new MinHeap(256);
   private readonly far = new MinHeap(1024);
-  /** key of the last popped id */
+  /** key of the last popped id, to single precision (what callers compare it with: `Math.fround`) */
   lastKey = 0;
 
   constructor(
@@ -51,7 +54,7 @@ export class BucketQueue {
     this.head = new Int32Array(slots);
     this.headStamp = new Uint32Array(slots);
     this.ids = new Int32Array(capacity);
-    this.keys = new Float64Array(capacity);
+    this.keys = new Float32Array(capacity);
     this.next = new Int32Array(capacity);
   }
 
@@ -111,12 +114,12 @@ export class BucketQueue {
   pop(): number {
     if (this.low.length > 0) {
       const id = this.low.pop();
-      this.lastKey = this.low.lastKey;
+      this.lastKey = Math.fround(this.low.lastKey);
       return id;
     }
     if (!this.advance() || this.inWindow === 0) {
       const id = this.far.pop();
-      this.lastKey = this.far.lastKey;
+      this.lastKey = Math.fround(this.far.lastKey);
       return id;
     }
     const s = this.cur & this.mask;
@@ -164,10 +167,11 @@ export class BucketQueue {
   }
 
   private grow(): void {
-    const n = this.ids.length * 2;
+    // by half again: a thread keeps its largest search's pool for good
+    const n = Math.ceil(this.ids.length * 1.5);
     const ids = new Int32Array(n);
     ids.set(this.ids);
-    const keys = new Float64Array(n);
+    const keys = new Float32Array(n);
     keys.set(this.keys);
     const next = new Int32Array(n);
     next.set(this.next);

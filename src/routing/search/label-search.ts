@@ -52,7 +52,7 @@ export class LabelSearch extends EdgeSearch {
   protected readonly outSeen: Uint16Array;
   /** label queues: seconds (buckets of 1/32 s) and metres (shortest mode, buckets of 1/8 m) */
   private readonly timeQueue: BucketQueue;
-  private readonly lengthQueue = new BucketQueue(1 / 8);
+  private lengthQueue: BucketQueue | null = null;
   /** cost of the best target found by the running search (kept across resumed passes) */
   protected best = Infinity;
   private bestPrev = -1;
@@ -122,7 +122,8 @@ export class LabelSearch extends EdgeSearch {
     abortKey = Infinity,
     resume = false,
   ): SearchPath | null {
-    this.queue = o.shortest ? this.lengthQueue : this.timeQueue;
+    // the metres queue is made by a thread's first shortest-route search (most never make one)
+    this.queue = o.shortest ? (this.lengthQueue ??= new BucketQueue(1 / 8)) : this.timeQueue;
     this.o = o;
     this.targets = targets;
     this.simple = o.penaltyFlags === 0 && o.discountFlags === 0 && o.edgeFactor === null;
