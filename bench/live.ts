@@ -242,6 +242,13 @@ async function runBackend(
       await sleep(SETTLE_MS);
     }
     const run = await load.stop();
+    // a learned speed above a window table's bound drops the table in the thread that sees it (it
+    // searches on other bounds until the builder's new one arrives): how often the feed did so
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    const tables = [...metrics.matchAll(/streetwise_window_tables\{event="(\w+)"\} (\d+)/g)]
+      .map((m) => `${m[1]} ${m[2]}`)
+      .join(', ');
+    if (tables) console.log(`  window tables of one serving thread: ${tables}`);
     const fed = await feed.stop();
     const lags = await propagation?.stop();
     if (fed.ranOut) console.log(`  (the feed ran out of its ${feed.bodies} bodies)`);
