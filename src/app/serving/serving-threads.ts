@@ -125,8 +125,8 @@ export async function startServingThreads(opts: ThreadsOptions): Promise<Serving
   };
 }
 
-/** Builds the shared structures in a thread of their own (`prepare-worker.ts`), which then exits. */
-async function prepareShared(
+/** Builds the shared structures in a thread of their own (`prepare-worker.ts`), which then exits; rejects with its error. */
+export async function prepareShared(
   opts: ThreadsOptions,
 ): Promise<{ routing: SharedRouting | undefined; parking: SharedParkingBase | undefined }> {
   const data: PrepareData = { config: opts.config, regionDir: opts.regionDir, graphBytes: opts.graphBytes };
