@@ -23,75 +23,61 @@ export function alternatives(
   best: Leg,
   count: number,
 ): Array<{ leg: Leg; arrivalS: number }> {
+  const g = eng.graph;
   const af = eng.altFactor; // all 0 between calls: the edges penalised here are reset on return
   const penalised: number[] = [];
   try {
-    return penaltyRounds(eng, snaps, req, base, best, count, af, penalised);
+    const o: SearchOptions = { ...base, edgeFactor: af, boundWeight: eng.cfg.altBoundWeight, sameTargets: true };
+    const mode = eng.speedMode(req.shortest, req.useTraffic, req.typicalOnly);
+    const bestCost = eng.costPath([best], req.departS, req.nowS, mode);
+    const accepted: Leg[] = [best];
+    const arrivals: number[] = [req.departS + bestCost.totalS];
+    const acceptedSets: Array<Set<number>> = [new Set(best.edges)];
+    const penalize = (leg: Leg) => {
+      for (const e of leg.edges) {
+        if (af[e] === 0) penalised.push(e);
+        af[e] = (af[e] || 1) * eng.cfg.altPenaltyFactor;
+        const tw = g.edgeTwin[e];
+        if (tw < 0) continue;
+        if (af[tw] === 0) penalised.push(tw);
+        af[tw] = (af[tw] || 1) * Math.sqrt(eng.cfg.altPenaltyFactor);
+      }
+    };
+    penalize(best);
+    const seen = new Set<string>([best.edges.join(',')]);
+    for (let round = 0; round < 8 && accepted.length <= count; round++) {
+      let r: ReturnType<RoutingEngine['searchLegs']>;
+      try {
+        r = eng.searchLegs([snaps[0], snaps[1]], req.departS, o);
+      } catch (err) {
+        if (err instanceof RoutingError && err.code === 'TIMEOUT') break; // keep what was found
+        throw err;
+      }
+      if (!r) break;
+      const cand = r.legs[0];
+      penalize(cand);
+      const key = cand.edges.join(',');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const cost = eng.costPath([cand], req.departS, req.nowS, mode);
+      const metric = req.shortest
+        ? cost.distanceM / Math.max(1e-9, bestCost.distanceM)
+        : cost.totalS / Math.max(1e-9, bestCost.totalS);
+      if (metric > eng.cfg.altMaxStretch) continue;
+      if (!locallySensible(g, cand)) continue;
+      let ok = true;
+      for (let i = 0; i < accepted.length && ok; i++) {
+        if (sharedShare(g, cand, accepted[i], acceptedSets[i]) > eng.cfg.altMaxSharing) ok = false;
+      }
+      if (!ok) continue;
+      accepted.push(cand);
+      arrivals.push(req.departS + cost.totalS);
+      acceptedSets.push(new Set(cand.edges));
+    }
+    return accepted.slice(1, count + 1).map((leg, i) => ({ leg, arrivalS: arrivals[i + 1] }));
   } finally {
     for (const e of penalised) af[e] = 0;
   }
-}
-
-/** The penalty rounds of `alternatives`, adding every edge they penalise to `penalised`. */
-function penaltyRounds(
-  eng: RoutingEngine,
-  snaps: Snap[][],
-  req: PlanRequest,
-  base: SearchOptions,
-  best: Leg,
-  count: number,
-  af: Float32Array,
-  penalised: number[],
-): Array<{ leg: Leg; arrivalS: number }> {
-  const g = eng.graph;
-  const o: SearchOptions = { ...base, edgeFactor: af, boundWeight: eng.cfg.altBoundWeight, sameTargets: true };
-  const mode = eng.speedMode(req.shortest, req.useTraffic, req.typicalOnly);
-  const bestCost = eng.costPath([best], req.departS, req.nowS, mode);
-  const accepted: Leg[] = [best];
-  const arrivals: number[] = [req.departS + bestCost.totalS];
-  const acceptedSets: Array<Set<number>> = [new Set(best.edges)];
-  const penalize = (leg: Leg) => {
-    for (const e of leg.edges) {
-      if (af[e] === 0) penalised.push(e);
-      af[e] = (af[e] || 1) * eng.cfg.altPenaltyFactor;
-      const tw = g.edgeTwin[e];
-      if (tw < 0) continue;
-      if (af[tw] === 0) penalised.push(tw);
-      af[tw] = (af[tw] || 1) * Math.sqrt(eng.cfg.altPenaltyFactor);
-    }
-  };
-  penalize(best);
-  const seen = new Set<string>([best.edges.join(',')]);
-  for (let round = 0; round < 8 && accepted.length <= count; round++) {
-    let r: ReturnType<RoutingEngine['searchLegs']>;
-    try {
-      r = eng.searchLegs([snaps[0], snaps[1]], req.departS, o);
-    } catch (err) {
-      if (err instanceof RoutingError && err.code === 'TIMEOUT') break; // keep what was found
-      throw err;
-    }
-    if (!r) break;
-    const cand = r.legs[0];
-    penalize(cand);
-    const key = cand.edges.join(',');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const cost = eng.costPath([cand], req.departS, req.nowS, mode);
-    const metric = req.shortest
-      ? cost.distanceM / Math.max(1e-9, bestCost.distanceM)
-      : cost.totalS / Math.max(1e-9, bestCost.totalS);
-    if (metric > eng.cfg.altMaxStretch) continue;
-    if (!locallySensible(g, cand)) continue;
-    let ok = true;
-    for (let i = 0; i < accepted.length && ok; i++) {
-      if (sharedShare(g, cand, accepted[i], acceptedSets[i]) > eng.cfg.altMaxSharing) ok = false;
-    }
-    if (!ok) continue;
-    accepted.push(cand);
-    arrivals.push(req.departS + cost.totalS);
-    acceptedSets.push(new Set(cand.edges));
-  }
-  return accepted.slice(1, count + 1).map((leg, i) => ({ leg, arrivalS: arrivals[i + 1] }));
 }
 
 /** No node visited twice and no U-turn inside the path. */

@@ -10,20 +10,12 @@ import type { Config } from '../../src/config/schema.js';
 import { encodeGraph } from '../../src/network/bundle.js';
 import { prepareShared } from '../../src/app/serving/serving-threads.js';
 import { signalizedGrid } from './fixtures.js';
+import { typedArrays } from '../helpers/typed-arrays.js';
 
 function sharedGraphBytes(): Uint8Array {
   const bytes = encodeGraph(signalizedGrid(8, 4).graph);
   const out = new Uint8Array(new SharedArrayBuffer(bytes.length));
   out.set(bytes);
-  return out;
-}
-
-/** Every typed array reachable from `x`. */
-function typedArrays(x: unknown, out: ArrayBufferView[] = [], seen = new Set<unknown>()): ArrayBufferView[] {
-  if (x === null || typeof x !== 'object' || seen.has(x)) return out;
-  seen.add(x);
-  if (ArrayBuffer.isView(x)) out.push(x);
-  else for (const v of Array.isArray(x) ? x : Object.values(x as object)) typedArrays(v, out, seen);
   return out;
 }
 

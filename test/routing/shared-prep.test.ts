@@ -11,6 +11,7 @@ import { SpeedFeeds } from '../../src/traffic/feeds.js';
 import { TrafficModel } from '../../src/traffic/model.js';
 import { threadWindowExchange } from '../../src/app/serving/shared-routing.js';
 import { SIGNAL_GRID, signalizedGrid } from './fixtures.js';
+import { typedArrays } from '../helpers/typed-arrays.js';
 
 // 20 × 20 signalised grid (arterials every 5th line), America/New_York
 const N = 20;
@@ -36,15 +37,6 @@ function request(a: { lat: number; lon: number }, b: { lat: number; lon: number 
     maxAlternates: 0,
     ambiguousOrigin: false,
   };
-}
-
-/** Every typed array reachable from `x`. */
-function typedArrays(x: unknown, out: ArrayBufferView[] = [], seen = new Set<unknown>()): ArrayBufferView[] {
-  if (x === null || typeof x !== 'object' || seen.has(x)) return out;
-  seen.add(x);
-  if (ArrayBuffer.isView(x)) out.push(x);
-  else for (const v of Array.isArray(x) ? x : Object.values(x as object)) typedArrays(v, out, seen);
-  return out;
 }
 
 describe('engines wrapping structures built once', () => {
